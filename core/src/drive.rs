@@ -1,0 +1,77 @@
+//! The step driver: runs a contract's programs one atomic step at a time in a chosen order, on
+//! the same step functions loom's threads run. Property tests and fuzz targets choose the order;
+//! a step that would block (see [`Program::enabled`]) is never chosen.
+
+use crate::model::{Model, OutcomeId, Program, Setup};
+use crate::sync::Arc;
+use crate::trace::{Timeline, Trace};
+
+pub struct Driver<M: Model> {
+    pub world: Arc<M::World>,
+    pub trace: Trace,
+    threads: Vec<Box<dyn Program<M::World>>>,
+}
+
+impl<M: Model> Driver<M> {
+    pub fn new(trace: Trace, setup: Setup<M>) -> Self {
+        Driver { world: setup.world, trace, threads: setup.threads }
+    }
+
+    /// Starts another actor.
+    pub fn spawn(&mut self, program: Box<dyn Program<M::World>>) {
+        self.threads.push(program);
+    }
+
+    /// The actors whose next step can run now, by index.
+    pub fn enabled(&self) -> Vec<usize> {
+        (0..self.threads.len()).filter(|&i| self.threads[i].enabled(&self.world)).collect()
+    }
+
+    pub fn actor(&self, index: usize) -> &'static str {
+        self.threads[index].actor()
+    }
+
+    /// Runs one step of the `choice`-th enabled actor (modulo their number), returning its index,
+    /// or `None` when no actor can step.
+    pub fn step(&mut self, choice: usize) -> Option<usize> {
+        let enabled = self.enabled();
+        let i = *enabled.get(choice % enabled.len().max(1))?;
+        self.threads[i].step(&self.world);
+        Some(i)
+    }
+
+    /// Steps the enabled actors in index order until all are done. Fails, naming them, when some
+    /// are not done but none can step (a deadlock, or an actor waiting for what never comes).
+    pub fn finish(&mut self) -> Result<(), String> {
+        while self.step(0).is_some() {}
+        let stuck: Vec<&str> =
+            self.threads.iter().filter(|t| !t.is_done()).map(|t| t.actor()).collect();
+        if stuck.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("no actor can step; still waiting: {}", stuck.join(", ")))
+        }
+    }
+
+    /// Drops finished programs (long histories start many).
+    pub fn reap(&mut self) {
+        self.threads.retain(|t| !t.is_done());
+    }
+
+    pub fn outcome(&self, id: OutcomeId) -> Option<String> {
+        M::outcome(&self.world, id)
+    }
+
+    pub fn timeline(&self, violation: Option<String>) -> Timeline {
+        Timeline { events: self.trace.events(), violation }
+    }
+}
+
+impl<M: Model> Driver<M> {
+    /// Runs the next step of actor `index`, which must be enabled (for fixed reproductions).
+    pub fn step_actor(&mut self, index: usize) {
+        let t = &mut self.threads[index];
+        assert!(t.enabled(&self.world), "actor {index} ({}) cannot step now", t.actor());
+        t.step(&self.world);
+    }
+}

@@ -1,0 +1,53 @@
+//! The Ratis server state the SCM callbacks read: `ServerState.currentTerm` (an `AtomicLong`)
+//! and whether a `LeaderStateImpl` exists (the role). Ratis changes both on its own threads
+//! (`RaftServerImpl.changeToLeader` / `changeToFollower`, under the RaftServerImpl monitor).
+
+use crate::sync::{AtomicBool, AtomicU64, Ordering};
+use crate::trace::Cx;
+
+#[derive(Debug)]
+pub struct RaftServer {
+    current_term: AtomicU64,
+    leader: AtomicBool,
+}
+
+impl RaftServer {
+    /// A server that is leader of `term`.
+    pub fn leader_of(term: u64) -> Self {
+        RaftServer { current_term: AtomicU64::new(term), leader: AtomicBool::new(true) }
+    }
+
+    /// `ServerState.getCurrentTerm`, as `division.getInfo().getCurrentTerm()` reads it.
+    pub fn current_term(&self) -> u64 {
+        self.current_term.load(Ordering::SeqCst)
+    }
+
+    /// `LeaderStateImpl.checkReady(entry)` on the apply thread: the startup entry of `entry_term`
+    /// has been applied; Ratis calls `notifyLeaderReady` if this server still leads that term.
+    pub fn check_ready(&self, cx: &Cx, entry_term: u64) -> bool {
+        let leader = self.leader.load(Ordering::SeqCst);
+        let term = self.current_term();
+        let ready = leader && term == entry_term;
+        cx.record(
+            "LeaderStateImpl.checkReady",
+            format!(
+                "startup entry term {entry_term}, leader={leader} currentTerm={term} → {}",
+                if ready { "notifyLeaderReady" } else { "no callback" }
+            ),
+        );
+        ready
+    }
+
+    /// `RaftServerImpl.changeToFollower` → `LeaderStateImpl.stop`: the leader state is gone.
+    /// A transfer or an admin step-down keeps the term; a higher term arrives with the election.
+    pub fn change_to_follower(&self) {
+        self.leader.store(false, Ordering::SeqCst);
+    }
+
+    /// `ServerState.initElection` then `RaftServerImpl.changeToLeader`: this server wins `term`.
+    pub fn change_to_leader(&self, cx: &Cx, term: u64) {
+        self.current_term.store(term, Ordering::SeqCst);
+        self.leader.store(true, Ordering::SeqCst);
+        cx.record("RaftServerImpl.changeToLeader", format!("currentTerm={term} role=LEADER"));
+    }
+}

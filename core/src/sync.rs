@@ -1,0 +1,129 @@
+//! The one place that chooses the synchronization primitives.
+//!
+//! Under `--cfg loom` every lock, atomic and thread is loom's, so loom sees (and permutes) every
+//! synchronization point of the models; otherwise they are parking_lot's and std's, for the step
+//! driver, the property tests and the fuzz targets. The wrappers give both backends parking_lot's
+//! shape: `lock()`, `read()` and `write()` return the guard directly (as tokio's
+//! `src/loom/mocked.rs` does for loom).
+//!
+//! Nothing here is used for recording: the trace (`crate::trace`) uses real std primitives so
+//! that observing a model adds no interleavings.
+
+#[cfg(loom)]
+mod backend {
+    pub use loom::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    pub use loom::sync::{Arc, MutexGuard, RwLockReadGuard, RwLockWriteGuard};
+    pub use loom::thread;
+
+    /// A mutex whose `lock` returns the guard (loom's returns a `LockResult`).
+    #[derive(Debug, Default)]
+    pub struct Mutex<T>(loom::sync::Mutex<T>);
+
+    impl<T> Mutex<T> {
+        pub fn new(value: T) -> Self {
+            Self(loom::sync::Mutex::new(value))
+        }
+        pub fn lock(&self) -> MutexGuard<'_, T> {
+            self.0.lock().expect("a model thread panicked while holding a lock")
+        }
+    }
+
+    /// A read-write lock whose `read`/`write` return the guard.
+    #[derive(Debug, Default)]
+    pub struct RwLock<T>(loom::sync::RwLock<T>);
+
+    impl<T> RwLock<T> {
+        pub fn new(value: T) -> Self {
+            Self(loom::sync::RwLock::new(value))
+        }
+        pub fn read(&self) -> RwLockReadGuard<'_, T> {
+            self.0.read().expect("a model thread panicked while holding a lock")
+        }
+        pub fn write(&self) -> RwLockWriteGuard<'_, T> {
+            self.0.write().expect("a model thread panicked while holding a lock")
+        }
+    }
+
+    #[derive(Debug, Default)]
+    pub struct Condvar(loom::sync::Condvar);
+
+    impl Condvar {
+        pub fn new() -> Self {
+            Self(loom::sync::Condvar::new())
+        }
+        pub fn wait<'a, T>(&self, guard: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
+            self.0.wait(guard).expect("a model thread panicked while holding a lock")
+        }
+        pub fn notify_all(&self) {
+            self.0.notify_all()
+        }
+    }
+}
+
+#[cfg(not(loom))]
+mod backend {
+    pub use parking_lot::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+    pub use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    pub use std::sync::Arc;
+    pub use std::thread;
+
+    /// parking_lot's condition variable with std's by-value `wait` signature.
+    #[derive(Debug, Default)]
+    pub struct Condvar(parking_lot::Condvar);
+
+    impl Condvar {
+        pub fn new() -> Self {
+            Self(parking_lot::Condvar::new())
+        }
+        pub fn wait<'a, T>(&self, mut guard: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
+            self.0.wait(&mut guard);
+            guard
+        }
+        pub fn notify_all(&self) {
+            self.0.notify_all();
+        }
+    }
+}
+
+pub use backend::*;
+
+/// A lock taken in one step and released in a later one, as a Java `ReentrantLock` or a lock
+/// object held across several upstream calls. A scoped guard cannot express that, because the
+/// model's steps are separate calls (the step driver interleaves other actors between them).
+///
+/// The step driver never calls [`SpanLock::acquire`] while the lock is held (the step is not
+/// enabled, see [`SpanLock::is_held`]); loom threads block in it as the Java thread would.
+#[derive(Debug, Default)]
+pub struct SpanLock {
+    owner: Mutex<Option<&'static str>>,
+    released: Condvar,
+}
+
+impl SpanLock {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Blocks until the lock is free, then takes it for `owner`.
+    pub fn acquire(&self, owner: &'static str) {
+        let mut held = self.owner.lock();
+        while held.is_some() {
+            held = self.released.wait(held);
+        }
+        *held = Some(owner);
+    }
+
+    /// Releases the lock; `owner` must be the actor that holds it.
+    pub fn release(&self, owner: &'static str) {
+        let mut held = self.owner.lock();
+        assert_eq!(*held, Some(owner), "SpanLock released by an actor that does not hold it");
+        *held = None;
+        drop(held);
+        self.released.notify_all();
+    }
+
+    /// Whether some actor holds the lock (for the step driver's enabledness check).
+    pub fn is_held(&self) -> bool {
+        self.owner.lock().is_some()
+    }
+}

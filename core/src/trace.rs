@@ -1,0 +1,109 @@
+//! The domain timeline of one execution: which actor ran which upstream method, and what it
+//! read and wrote.
+//!
+//! Recorded with real std primitives, never the loom shim: a recording is not a synchronization
+//! point, so observing a model adds no interleavings. Steps record inside their critical
+//! sections, so the order of events is the order in which the model's locks were taken.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// One step of the timeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The upstream thread (or the model's name for it) that ran the step.
+    pub actor: &'static str,
+    /// The upstream class and method the step stands for, e.g. `SCMContext.setLeaderReady`.
+    pub method: &'static str,
+    /// Values read and written.
+    pub detail: String,
+}
+
+/// A shared, append-only recorder, cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct Trace(Arc<Mutex<Vec<Event>>>);
+
+impl Trace {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A recording context for one actor.
+    pub fn actor(&self, actor: &'static str) -> Cx {
+        Cx { actor, trace: self.clone() }
+    }
+
+    pub fn record(&self, actor: &'static str, method: &'static str, detail: String) {
+        self.events_mut().push(Event { actor, method, detail });
+    }
+
+    /// Forgets everything (loom reuses one recorder across executions).
+    pub fn clear(&self) {
+        self.events_mut().clear();
+    }
+
+    pub fn events(&self) -> Vec<Event> {
+        self.events_mut().clone()
+    }
+
+    fn events_mut(&self) -> std::sync::MutexGuard<'_, Vec<Event>> {
+        // A model panic (a violation) may happen while recording; the events stay valid.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// What a step needs to record itself: the actor running it and the timeline.
+#[derive(Clone, Debug)]
+pub struct Cx {
+    pub actor: &'static str,
+    trace: Trace,
+}
+
+impl Cx {
+    /// Records a step of `method` (`Class.method`) with the values it read and wrote.
+    pub fn record(&self, method: &'static str, detail: impl fmt::Display) {
+        self.trace.record(self.actor, method, detail.to_string());
+    }
+}
+
+/// A finished timeline, ready to print: numbered steps, then the violated predicate if any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeline {
+    pub events: Vec<Event>,
+    pub violation: Option<String>,
+}
+
+impl Timeline {
+    /// The lines of the timeline, one per step (used for the text report and report.json).
+    pub fn lines(&self) -> Vec<String> {
+        let actor_w = self.events.iter().map(|e| e.actor.len()).max().unwrap_or(0);
+        let method_w = self.events.iter().map(|e| e.method.len()).max().unwrap_or(0);
+        let mut lines: Vec<String> = self
+            .events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                format!(
+                    "{:>3}  {:<actor_w$}  {:<method_w$}  {}",
+                    i + 1,
+                    e.actor,
+                    e.method,
+                    e.detail
+                )
+            })
+            .collect();
+        if let Some(v) = &self.violation {
+            lines.push(format!("  ✗  {v}"));
+        }
+        lines
+    }
+}
+
+impl fmt::Display for Timeline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for line in self.lines() {
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
