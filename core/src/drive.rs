@@ -22,9 +22,27 @@ impl<M: Model> Driver<M> {
         self.threads.push(program);
     }
 
-    /// The actors whose next step can run now, by index.
+    /// The programs whose next step can run now, by index. Programs of the same actor share
+    /// one upstream thread, so they run in the order they were started: only the oldest
+    /// unfinished one of each actor can step.
     pub fn enabled(&self) -> Vec<usize> {
-        (0..self.threads.len()).filter(|&i| self.threads[i].enabled(&self.world)).collect()
+        (0..self.threads.len())
+            .filter(|&i| {
+                let t = &self.threads[i];
+                t.enabled(&self.world)
+                    && !self.threads[..i].iter().any(|e| e.actor() == t.actor() && !e.is_done())
+            })
+            .collect()
+    }
+
+    /// Whether some program of `actor` has work left.
+    pub fn is_running(&self, actor: &str) -> bool {
+        self.threads.iter().any(|t| t.actor() == actor && !t.is_done())
+    }
+
+    /// Whether every program has finished.
+    pub fn is_quiescent(&self) -> bool {
+        self.threads.iter().all(|t| t.is_done())
     }
 
     pub fn actor(&self, index: usize) -> &'static str {

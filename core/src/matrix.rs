@@ -415,10 +415,15 @@ impl Matrix {
         out
     }
 
-    /// The timelines of every reachable cell.
+    /// The counterexample of every reachable variant × outcome (the first checker's, loom's
+    /// where there is one: cells are in claim order).
     pub fn render_timelines(&self) -> String {
         let mut out = String::new();
+        let mut shown = std::collections::BTreeSet::new();
         for c in self.cells.iter().filter(|c| !c.timeline.is_empty()) {
+            if !shown.insert((&c.contract, &c.variant, &c.outcome)) {
+                continue;
+            }
             writeln!(
                 out,
                 "\n{} {} {} ({}{}):",

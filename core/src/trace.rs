@@ -66,6 +66,14 @@ impl Cx {
     }
 }
 
+/// Every outcome that holds is reported with this prefix, by every checker.
+pub const VIOLATION: &str = "violation: ";
+
+/// The message for outcome `outcome` holding, as `witness` shows.
+pub fn violation(outcome: &str, witness: &str) -> String {
+    format!("{VIOLATION}{outcome}: {witness}")
+}
+
 /// A finished timeline, ready to print: numbered steps, then the violated predicate if any.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Timeline {

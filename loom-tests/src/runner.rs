@@ -4,15 +4,11 @@
 use racelab_core::claims::{Claim, Claims, ExpectedCell, Method, Verdict};
 use racelab_core::matrix::{CellResult, Matrix};
 use racelab_core::model::{Model, OutcomeId, Scenario};
-use racelab_core::trace::{Timeline, Trace};
+use racelab_core::trace::{violation, Timeline, Trace, VIOLATION};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once};
 use std::time::Instant;
-
-/// Every outcome predicate that holds panics with this prefix; the runner turns such a panic
-/// into a `reachable` verdict, and any other panic is a defect of the model and propagates.
-pub const VIOLATION: &str = "violation: ";
 
 /// What one exploration found.
 #[derive(Debug)]
@@ -66,7 +62,9 @@ pub fn explore<M: Model>(
                     t.join().expect("a model thread panicked");
                 }
                 if let Some(witness) = M::outcome(&setup.world, outcome) {
-                    panic!("{VIOLATION}{outcome}: {witness}");
+                    // The runner turns this panic into a `reachable` verdict; any other panic is
+                    // a defect of the model and propagates.
+                    panic!("{}", violation(outcome, &witness));
                 }
             })
         }))

@@ -3,23 +3,18 @@
 use super::{ReadyGuard, Window};
 use crate::sync::RwLock;
 use crate::trace::Cx;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Debug)]
 pub struct SCMContext {
     lock: RwLock<State>,
-    /// Ghost: leadership changes applied so far, bumped inside the write lock. A std atomic, so
-    /// the callbacks can note it without a synchronization point loom would see.
-    changes: AtomicU64,
 }
 
-/// Ghost data a `notifyLeaderReady` passes along: its checked entry term and the number of
-/// leadership changes when Ratis checked the entry and when the callback read the term.
+/// Ghost data a `notifyLeaderReady` passes along: the term of the startup entry Ratis checked,
+/// and where the leadership changes it missed fell.
 #[derive(Clone, Copy, Debug)]
 pub struct Setter {
     pub entry_term: u64,
-    pub changes_at_check: u64,
-    pub changes_at_start: u64,
+    pub window: Window,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,13 +41,7 @@ impl SCMContext {
                 ready_by: None,
                 early_ready: None,
             }),
-            changes: AtomicU64::new(0),
         }
-    }
-
-    /// Ghost: leadership changes applied so far.
-    pub fn changes(&self) -> u64 {
-        self.changes.load(Ordering::SeqCst)
     }
 
     /// `updateLeaderAndTerm(leader, newTerm)` under the write lock; clears the ready flag only
@@ -65,7 +54,6 @@ impl SCMContext {
             s.ready_by = None;
         }
         s.term = new_term;
-        self.changes.fetch_add(1, Ordering::SeqCst);
         cx.record(
             "SCMContext.updateLeaderAndTerm",
             format!(
@@ -87,14 +75,6 @@ impl SCMContext {
         by: Setter,
     ) -> bool {
         let mut s = self.lock.write();
-        // The leadership changes this callback missed fell all before it read the term (R1),
-        // or some after (O2).
-        let now = self.changes();
-        let window = if now == by.changes_at_start && by.changes_at_start > by.changes_at_check {
-            Window::BeforeTermRead
-        } else {
-            Window::DuringCallback
-        };
         let allowed = match guard {
             ReadyGuard::Unconditional => true,
             ReadyGuard::LeaderOnly => s.is_leader,
@@ -102,7 +82,7 @@ impl SCMContext {
         };
         if allowed {
             s.is_leader_ready = true;
-            s.ready_by = Some((by.entry_term, window));
+            s.ready_by = Some((by.entry_term, by.window));
         }
         let arg = term.map_or(String::new(), |t| format!("term={t}: "));
         cx.record(

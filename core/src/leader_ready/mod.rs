@@ -43,12 +43,13 @@ pub enum TermSource {
     CheckedEntry,
 }
 
-/// Where the leadership changes a callback missed fell (ghost classification of O2 vs R1).
+/// Where the leadership change a callback missed fell (ghost classification of O2 vs R1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Window {
-    /// All between Ratis' `checkReady` and the callback's term read: the residual window R1.
+    /// Ratis re-elected this SCM between `checkReady` and the callback's term read: the
+    /// residual window R1 (the term the callback reads is already the new one).
     BeforeTermRead,
-    /// At least one after the callback started: O2.
+    /// Otherwise: O2.
     DuringCallback,
 }
 

@@ -4,22 +4,36 @@
 
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use crate::trace::Cx;
+use std::sync::atomic::{AtomicU64 as GhostCounter, Ordering as GhostOrdering};
 
 #[derive(Debug)]
 pub struct RaftServer {
     current_term: AtomicU64,
     leader: AtomicBool,
+    /// Ghost: elections won so far, bumped right after the term store with no synchronization
+    /// point between, so a callback can tell whether a re-election preceded its term read. A
+    /// std atomic: loom does not see it.
+    elections: GhostCounter,
 }
 
 impl RaftServer {
     /// A server that is leader of `term`.
     pub fn leader_of(term: u64) -> Self {
-        RaftServer { current_term: AtomicU64::new(term), leader: AtomicBool::new(true) }
+        RaftServer {
+            current_term: AtomicU64::new(term),
+            leader: AtomicBool::new(true),
+            elections: GhostCounter::new(0),
+        }
     }
 
     /// `ServerState.getCurrentTerm`, as `division.getInfo().getCurrentTerm()` reads it.
     pub fn current_term(&self) -> u64 {
         self.current_term.load(Ordering::SeqCst)
+    }
+
+    /// Ghost: elections won so far.
+    pub fn elections(&self) -> u64 {
+        self.elections.load(GhostOrdering::SeqCst)
     }
 
     /// `LeaderStateImpl.checkReady(entry)` on the apply thread: the startup entry of `entry_term`
@@ -47,6 +61,7 @@ impl RaftServer {
     /// `ServerState.initElection` then `RaftServerImpl.changeToLeader`: this server wins `term`.
     pub fn change_to_leader(&self, cx: &Cx, term: u64) {
         self.current_term.store(term, Ordering::SeqCst);
+        self.elections.fetch_add(1, GhostOrdering::SeqCst);
         self.leader.store(true, Ordering::SeqCst);
         cx.record("RaftServerImpl.changeToLeader", format!("currentTerm={term} role=LEADER"));
     }

@@ -10,7 +10,7 @@
 //!   one Ratis thread, in order, so program order stands in for it.
 
 use super::context::Setter;
-use super::{TermSource, World};
+use super::{TermSource, Window, World};
 use crate::model::Program;
 use crate::trace::{Cx, Trace};
 
@@ -32,7 +32,9 @@ pub struct LeaderReadyCallback {
     entry_term: u64,
     next: ReadyStep,
     term: Option<u64>,
-    setter: Setter,
+    /// Ghost: elections won when Ratis checked the entry.
+    elections_at_check: u64,
+    window: Window,
     set: bool,
 }
 
@@ -45,7 +47,8 @@ impl LeaderReadyCallback {
             entry_term,
             next: ReadyStep::CheckReady,
             term: None,
-            setter: Setter { entry_term, changes_at_check: 0, changes_at_start: 0 },
+            elections_at_check: 0,
+            window: Window::DuringCallback,
             set: false,
         }
     }
@@ -60,11 +63,21 @@ impl Program<World> for LeaderReadyCallback {
         self.next == ReadyStep::Done
     }
 
+    /// The startup entry of a term is appended by that term's leader, so the apply thread
+    /// reaches it only after Ratis entered the term (`changeToLeader`).
+    fn enabled(&self, w: &World) -> bool {
+        match self.next {
+            ReadyStep::Done => false,
+            ReadyStep::CheckReady => w.ratis.current_term() >= self.entry_term,
+            _ => true,
+        }
+    }
+
     fn step(&mut self, w: &World) {
         let cx = &self.cx;
         self.next = match self.next {
             ReadyStep::CheckReady => {
-                self.setter.changes_at_check = w.context.changes();
+                self.elections_at_check = w.ratis.elections();
                 if w.ratis.check_ready(cx, self.entry_term) {
                     ReadyStep::Start
                 } else {
@@ -79,7 +92,10 @@ impl Program<World> for LeaderReadyCallback {
                     TermSource::RatisAtCallbackStart => Some(w.ratis.current_term()),
                     TermSource::CheckedEntry => Some(self.entry_term),
                 };
-                self.setter.changes_at_start = w.context.changes();
+                // A re-election before this point is one the term read cannot see (R1).
+                if w.ratis.elections() > self.elections_at_check {
+                    self.window = Window::BeforeTermRead;
+                }
                 cx.record(
                     "SCMStateMachine.notifyLeaderReady",
                     match self.term {
@@ -100,7 +116,8 @@ impl Program<World> for LeaderReadyCallback {
                 ReadyStep::SetLeaderReady
             }
             ReadyStep::SetLeaderReady => {
-                self.set = w.context.set_leader_ready(cx, w.fix.guard, self.term, self.setter);
+                let by = Setter { entry_term: self.entry_term, window: self.window };
+                self.set = w.context.set_leader_ready(cx, w.fix.guard, self.term, by);
                 ReadyStep::NotifyServices
             }
             ReadyStep::NotifyServices => {

@@ -1,0 +1,92 @@
+//! `cargo xtask verify`: every check, then the claims matrix and the reports.
+
+use crate::phases::{root, Phase};
+use racelab_core::matrix::{load_records, Matrix};
+use racelab_core::registry;
+use std::collections::BTreeSet;
+use std::process::ExitCode;
+use std::time::Instant;
+
+pub fn run(contracts: &[String]) -> ExitCode {
+    let started = Instant::now();
+    let out = root().join("target/racelab");
+    let results = out.join("results");
+    // Stale records from an earlier run must not stand in for checks that did not run.
+    let _ = std::fs::remove_dir_all(&results);
+    if let Err(e) = std::fs::create_dir_all(&results) {
+        eprintln!("error: cannot create {}: {e}", results.display());
+        return ExitCode::FAILURE;
+    }
+    let all = contracts.len() == registry::all().len();
+    let modules: Vec<String> = contracts.iter().map(|c| c.replace('-', "_")).collect();
+
+    let mut plain = Phase::new("plain tests: models, histories, fuzz corpus replay, reproductions", &["test"]);
+    let mut loom = Phase::new("loom suite (release)", &["test", "--release", "-p", "racelab-loom"]).loom();
+    if all {
+        plain = plain.arg("--workspace").arg("--exclude").arg("racelab-loom");
+    } else {
+        for a in ["-p", "racelab-core", "-p", "racelab-props", "--lib", "--test", "reproductions"] {
+            plain = plain.arg(a);
+        }
+        for m in &modules {
+            plain = plain.arg("--test").arg(m);
+            loom = loom.arg("--test").arg(m);
+        }
+    }
+    let fuzz = Phase::new(
+        "fuzz targets build",
+        &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
+    );
+
+    let mut seen = BTreeSet::new();
+    let mut ok = true;
+    for (phase, log) in [(plain, "plain.log"), (loom, "loom.log"), (fuzz, "fuzz-build.log")] {
+        ok &= phase.run_logged(&out.join(log), &results, &mut seen);
+    }
+
+    let (cells, repros) = match load_records(&results) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot read the results: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let entries: Vec<_> =
+        registry::all().into_iter().filter(|e| contracts.iter().any(|c| c == e.contract.id)).collect();
+    let matrix = Matrix::build(
+        entries.iter().map(|e| e.contract).collect(),
+        entries.iter().flat_map(|e| e.cells.clone()).collect(),
+        &entries.iter().flat_map(|e| e.reproductions.clone()).collect::<Vec<_>>(),
+        cells.into_iter().filter(|c| contracts.contains(&c.contract)).collect(),
+        repros.into_iter().filter(|r| contracts.contains(&r.contract)).collect(),
+    );
+
+    println!("\n== counterexamples (one per reachable variant × outcome)");
+    print!("{}", matrix.render_timelines());
+    println!("\n== claims matrix");
+    print!("{}", matrix.render_text());
+
+    let written = std::fs::write(out.join("report.json"), matrix.to_json().pretty())
+        .and_then(|()| std::fs::write(out.join("report.md"), matrix.to_markdown()));
+    if let Err(e) = written {
+        eprintln!("error: cannot write the reports: {e}");
+        return ExitCode::FAILURE;
+    }
+    println!("\nreports: {} and report.md", out.join("report.json").display());
+
+    let clean = matrix.is_clean();
+    println!(
+        "\n{} in {:.0} s",
+        match (clean, ok) {
+            (true, true) => "VERIFIED: every claim holds".to_string(),
+            (false, _) => format!("FAILED: {} deviation(s) from the claims", matrix.deviations.len()),
+            (true, false) => "FAILED: every verdict matches, but a check failed (see its log above)".to_string(),
+        },
+        started.elapsed().as_secs_f64()
+    );
+    if clean && ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,10 @@
+//! HDDS-17575: histories under the proposed fix must reach no outcome but the admitted residual
+//! window R1. The stable `cargo test -p racelab-props` replays this target's corpus and
+//! regressions through the same function.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use racelab_props::histories::History;
+use racelab_props::leader_ready::{fuzz_proposed, Op};
+
+fuzz_target!(|history: History<Op>| fuzz_proposed(&history.0));

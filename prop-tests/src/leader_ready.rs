@@ -1,0 +1,175 @@
+//! Long histories of HDDS-17575: elections, step-downs and startup-entry callbacks, interleaved
+//! step by step on the single Ratis thread and the single apply thread.
+
+use crate::histories::{sequential, Codec, Generated, Histories, Violation};
+use arbitrary::Unstructured;
+use proptest::prelude::*;
+use proptest::strategy::BoxedStrategy;
+use proptest_state_machine::ReferenceStateMachine;
+use racelab_core::drive::Driver;
+use racelab_core::leader_ready::state_machine::{Change, LeaderReadyCallback, RatisThread};
+use racelab_core::leader_ready::{Fix, LeaderReady, World};
+use racelab_core::model::{Model, Setup};
+use racelab_core::sync::Arc;
+use racelab_core::trace::{violation, Timeline, Trace};
+
+/// One operation of a history. Byte format (one byte each): `b % 4` is the kind: 0 `Elect`,
+/// 1 `StepDown`, 2 `ApplyStartupEntry`, 3 `Step(b >> 2)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Ratis elects this SCM in the next term (queued on the Ratis thread).
+    Elect,
+    /// Ratis steps this SCM down (queued on the Ratis thread).
+    StepDown,
+    /// The apply thread reaches the current term's startup entry (queued on the apply thread).
+    ApplyStartupEntry,
+    /// One step of the `n`-th actor that can step.
+    Step(u8),
+}
+
+impl Codec for Op {
+    fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
+        let b: u8 = u.arbitrary()?;
+        Ok(match b % 4 {
+            0 => Op::Elect,
+            1 => Op::StepDown,
+            2 => Op::ApplyStartupEntry,
+            _ => Op::Step(b >> 2),
+        })
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        out.push(match *self {
+            Op::Elect => 0,
+            Op::StepDown => 1,
+            Op::ApplyStartupEntry => 2,
+            Op::Step(n) => 3 | (n.min(63) << 2),
+        });
+    }
+}
+
+/// What Ratis has been asked to do: the reference state of the generator, and the filter that
+/// makes any decoded byte string a valid history (an operation it does not allow is skipped).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Intent {
+    pub leader: bool,
+    pub term: u64,
+    pub applied: bool,
+}
+
+impl Intent {
+    /// The SCM starts as leader of term 4, before its startup entry is applied.
+    pub const START: Intent = Intent { leader: true, term: 4, applied: false };
+
+    pub fn allows(&self, op: &Op) -> bool {
+        match op {
+            Op::Elect => !self.leader,
+            Op::StepDown => self.leader,
+            Op::ApplyStartupEntry => self.leader && !self.applied,
+            Op::Step(_) => true,
+        }
+    }
+
+    pub fn apply(mut self, op: &Op) -> Intent {
+        match op {
+            Op::Elect => {
+                self.leader = true;
+                self.term += 1;
+                self.applied = false;
+            }
+            Op::StepDown => self.leader = false,
+            Op::ApplyStartupEntry => self.applied = true,
+            Op::Step(_) => {}
+        }
+        self
+    }
+}
+
+impl ReferenceStateMachine for Intent {
+    type State = Intent;
+    type Transition = Op;
+
+    fn init_state() -> BoxedStrategy<Intent> {
+        Just(Intent::START).boxed()
+    }
+
+    fn transitions(s: &Intent) -> BoxedStrategy<Op> {
+        let change = if s.leader { Op::StepDown } else { Op::Elect };
+        if s.leader && !s.applied {
+            prop_oneof![
+                2 => Just(change),
+                2 => Just(Op::ApplyStartupEntry),
+                8 => (0u8..64).prop_map(Op::Step),
+            ]
+            .boxed()
+        } else {
+            prop_oneof![2 => Just(change), 8 => (0u8..64).prop_map(Op::Step)].boxed()
+        }
+    }
+
+    fn apply(s: Intent, op: &Op) -> Intent {
+        s.apply(op)
+    }
+
+    fn preconditions(s: &Intent, op: &Op) -> bool {
+        s.allows(op)
+    }
+}
+
+impl Histories for LeaderReady {
+    type Op = Op;
+
+    fn run(fix: Fix, ops: &[Op]) -> Vec<Violation> {
+        let trace = Trace::new();
+        let world = Arc::new(World::leader_of(fix, Intent::START.term));
+        let mut d = Driver::<LeaderReady>::new(trace.clone(), Setup { world, threads: vec![] });
+        let mut intent = Intent::START;
+        let mut found: Vec<Violation> = Vec::new();
+        let mut check = |d: &Driver<LeaderReady>| {
+            // O1 is a state of a quiet SCM; O2 and R1 are witnessed when they first hold.
+            let outcomes: &[&str] = if d.is_quiescent() { &["O1", "O2", "R1"] } else { &["O2", "R1"] };
+            for &o in outcomes {
+                if found.iter().any(|v| v.outcome == o) {
+                    continue;
+                }
+                if let Some(witness) = d.outcome(o) {
+                    let timeline = Timeline { events: trace.events(), violation: Some(violation(o, &witness)) };
+                    found.push(Violation { outcome: o, witness, timeline });
+                }
+            }
+        };
+        for op in ops {
+            if !intent.allows(op) {
+                continue;
+            }
+            intent = intent.apply(op);
+            match *op {
+                Op::Elect => d.spawn(Box::new(RatisThread::new(&trace, &[Change::Elected(intent.term)]))),
+                Op::StepDown => d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown]))),
+                Op::ApplyStartupEntry => d.spawn(Box::new(LeaderReadyCallback::new(&trace, intent.term))),
+                Op::Step(n) => {
+                    d.step(n.into());
+                }
+            }
+            check(&d);
+        }
+        d.finish().expect("leader-ready actors never wait on each other");
+        check(&d);
+        found
+    }
+
+    fn histories() -> BoxedStrategy<Generated<Op>> {
+        sequential::<Intent>(64)
+    }
+}
+
+/// The fuzz target's property: the proposed fix reaches no outcome but the admitted residual
+/// window R1. Panics (for libFuzzer) with the violation and its timeline.
+pub fn fuzz_proposed(ops: &[Op]) {
+    let fix = LeaderReady::variant("proposed").expect("proposed exists").fix;
+    for v in LeaderReady::run(fix, ops) {
+        if v.outcome != "R1" {
+            panic!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline);
+        }
+    }
+}
