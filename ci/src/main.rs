@@ -25,46 +25,114 @@ commands:
   help                      this text
 ";
 
+#[derive(Debug, PartialEq)]
+enum Cmd {
+    Verify(Vec<String>),
+    Test,
+    Fuzz(String, u64),
+    Help,
+}
+
+/// Parses the command line against the known contract names.
+fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
+    let contract = |name: &String| {
+        if known.contains(&name.as_str()) {
+            Ok(name.clone())
+        } else {
+            Err(format!("unknown contract `{name}`"))
+        }
+    };
+    match args.split_first() {
+        None => Err("no command".into()),
+        Some((cmd, rest)) => match (cmd.as_str(), rest) {
+            ("verify", []) => Ok(Cmd::Verify(known.iter().map(|s| s.to_string()).collect())),
+            ("verify", names) => names
+                .iter()
+                .map(contract)
+                .collect::<Result<_, _>>()
+                .map(Cmd::Verify),
+            ("test", []) => Ok(Cmd::Test),
+            ("fuzz", [name]) => Ok(Cmd::Fuzz(contract(name)?, 60)),
+            ("fuzz", [name, secs]) => match secs.parse::<u64>() {
+                Ok(s) if s > 0 => Ok(Cmd::Fuzz(contract(name)?, s)),
+                _ => Err(format!("`{secs}` is not a positive number of seconds")),
+            },
+            ("help" | "--help" | "-h", []) => Ok(Cmd::Help),
+            (c @ ("test" | "fuzz" | "help"), extra) => {
+                Err(format!("`{c}` does not take `{}`", extra.join(" ")))
+            }
+            (other, _) => Err(format!("unknown command `{other}`")),
+        },
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let known: Vec<&str> = racelab_core::registry::all().iter().map(|e| e.contract.id).collect();
-    let usage_error = |msg: String| {
-        eprintln!("error: {msg}\n\n{USAGE}\ncontracts: {}", known.join(", "));
-        ExitCode::from(2)
-    };
-    let contracts = |names: &[String]| -> Result<Vec<String>, String> {
-        match names.iter().find(|n| !known.contains(&n.as_str())) {
-            Some(bad) => Err(format!("unknown contract `{bad}`")),
-            None if names.is_empty() => Ok(known.iter().map(|s| s.to_string()).collect()),
-            None => Ok(names.to_vec()),
-        }
-    };
-    match args.first().map(String::as_str) {
-        Some("verify") => match contracts(&args[1..]) {
-            Ok(c) => verify::run(&c),
-            Err(e) => usage_error(e),
-        },
-        Some("test") if args.len() == 1 => phases::test_gate(),
-        Some("fuzz") => {
-            let seconds = match args.get(2).map(|s| s.parse::<u64>()) {
-                None => Ok(60),
-                Some(Ok(s)) if s > 0 && args.len() == 3 => Ok(s),
-                Some(_) => Err(format!("`{}` is not a number of seconds", args[2..].join(" "))),
-            };
-            match (args.get(1), seconds) {
-                (None, _) => usage_error("fuzz needs a contract".into()),
-                (Some(_), Err(e)) => usage_error(e),
-                (Some(c), Ok(s)) => match contracts(std::slice::from_ref(c)) {
-                    Ok(_) => phases::fuzz(c, s),
-                    Err(e) => usage_error(e),
-                },
-            }
-        }
-        Some("help" | "--help" | "-h") => {
+    let known: Vec<&str> = racelab_core::registry::all()
+        .iter()
+        .map(|e| e.contract.id)
+        .collect();
+    match parse(&args, &known) {
+        Ok(Cmd::Verify(contracts)) => verify::run(&contracts),
+        Ok(Cmd::Test) => phases::test_gate(),
+        Ok(Cmd::Fuzz(contract, seconds)) => phases::fuzz(&contract, seconds),
+        Ok(Cmd::Help) => {
             print!("{USAGE}\ncontracts: {}\n", known.join(", "));
             ExitCode::SUCCESS
         }
-        Some(other) => usage_error(format!("unknown command `{}`", [other].into_iter().chain(args[1..].iter().map(String::as_str)).collect::<Vec<_>>().join(" "))),
-        None => usage_error("no command".into()),
+        Err(msg) => {
+            eprintln!("error: {msg}\n\n{USAGE}\ncontracts: {}", known.join(", "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse, Cmd};
+
+    fn p(args: &[&str]) -> Result<Cmd, String> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        parse(&args, &["leader-ready", "dead-node"])
+    }
+
+    #[test]
+    fn verify_defaults_to_every_contract() {
+        assert_eq!(
+            p(&["verify"]),
+            Ok(Cmd::Verify(vec!["leader-ready".into(), "dead-node".into()]))
+        );
+        assert_eq!(
+            p(&["verify", "dead-node"]),
+            Ok(Cmd::Verify(vec!["dead-node".into()]))
+        );
+    }
+
+    #[test]
+    fn bad_input_is_named() {
+        assert_eq!(p(&[]), Err("no command".into()));
+        assert_eq!(p(&["verfiy"]), Err("unknown command `verfiy`".into()));
+        assert_eq!(
+            p(&["verify", "leader-ready", "nope"]),
+            Err("unknown contract `nope`".into())
+        );
+        assert_eq!(p(&["test", "x"]), Err("`test` does not take `x`".into()));
+        assert_eq!(
+            p(&["fuzz", "leader-ready", "0"]),
+            Err("`0` is not a positive number of seconds".into())
+        );
+        assert_eq!(p(&["fuzz", "nope"]), Err("unknown contract `nope`".into()));
+    }
+
+    #[test]
+    fn fuzz_takes_a_contract_and_seconds() {
+        assert_eq!(
+            p(&["fuzz", "leader-ready"]),
+            Ok(Cmd::Fuzz("leader-ready".into(), 60))
+        );
+        assert_eq!(
+            p(&["fuzz", "leader-ready", "5"]),
+            Ok(Cmd::Fuzz("leader-ready".into(), 5))
+        );
     }
 }

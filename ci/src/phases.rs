@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 
 /// The workspace root (this crate lives in `ci/`).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("ci/ has a parent").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("ci/ has a parent")
+        .to_path_buf()
 }
 
 /// A cargo invocation of the gate.
@@ -24,7 +27,11 @@ pub struct Phase {
 
 impl Phase {
     pub fn new(name: &'static str, args: &[&str]) -> Phase {
-        Phase { name, args: args.iter().map(|s| s.to_string()).collect(), loom: false }
+        Phase {
+            name,
+            args: args.iter().map(|s| s.to_string()).collect(),
+            loom: false,
+        }
     }
 
     /// Under `--cfg loom`, in its own target directory so the plain build stays warm.
@@ -40,13 +47,19 @@ impl Phase {
 
     fn command(&self) -> Command {
         let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        c.args(&self.args).current_dir(root()).env("RUST_BACKTRACE", "0");
+        c.args(&self.args)
+            .current_dir(root())
+            .env("RUST_BACKTRACE", "0");
         if self.loom {
             let flags = std::env::var("RUSTFLAGS").unwrap_or_default();
             c.env("RUSTFLAGS", format!("{flags} --cfg loom").trim())
                 .env("CARGO_TARGET_DIR", root().join("target/loom"));
         }
-        for var in ["LOOM_MAX_DURATION", "LOOM_MAX_PERMUTATIONS", "LOOM_CHECKPOINT_FILE"] {
+        for var in [
+            "LOOM_MAX_DURATION",
+            "LOOM_MAX_PERMUTATIONS",
+            "LOOM_CHECKPOINT_FILE",
+        ] {
             c.env_remove(var); // a proof must not end early; the runner ignores them anyway
         }
         c
@@ -55,16 +68,24 @@ impl Phase {
     /// Runs with the output passed through; true on success.
     pub fn run_inherit(&self) -> bool {
         println!("\n== {} (cargo {})", self.name, self.args.join(" "));
-        self.command().status().map(|s| s.success()).unwrap_or_else(|e| {
-            eprintln!("cannot run cargo: {e}");
-            false
-        })
+        self.command()
+            .status()
+            .map(|s| s.success())
+            .unwrap_or_else(|e| {
+                eprintln!("cannot run cargo: {e}");
+                false
+            })
     }
 
     /// Runs with the output in `log`, printing a line for each result record that appears in
     /// `results` meanwhile; true on success.
     pub fn run_logged(&self, log: &Path, results: &Path, seen: &mut BTreeSet<PathBuf>) -> bool {
-        println!("\n== {} (cargo {}; log: {})", self.name, self.args.join(" "), log.display());
+        println!(
+            "\n== {} (cargo {}; log: {})",
+            self.name,
+            self.args.join(" "),
+            log.display()
+        );
         let started = Instant::now();
         let file = match File::create(log) {
             Ok(f) => f,
@@ -121,7 +142,9 @@ impl Phase {
 
 /// Prints a progress line for every record in `dir` not seen before.
 fn announce_new(dir: &Path, seen: &mut BTreeSet<PathBuf>, mine: &mut BTreeSet<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut fresh: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
@@ -129,14 +152,20 @@ fn announce_new(dir: &Path, seen: &mut BTreeSet<PathBuf>, mine: &mut BTreeSet<Pa
         .collect();
     fresh.sort();
     for p in fresh {
-        let line = std::fs::read_to_string(&p).ok().and_then(|t| Json::parse(&t).ok()).and_then(|j| {
-            CellResult::from_json(&j).map(|c| c.summary()).ok().or_else(|| {
-                ReproductionResult::from_json(&j).ok().map(|r| {
-                    let mark = if r.matches() { "ok " } else { "DEVIATES" };
-                    format!("{mark} {:<18} reproduction: {}", r.contract, r.what)
-                })
-            })
-        });
+        let line = std::fs::read_to_string(&p)
+            .ok()
+            .and_then(|t| Json::parse(&t).ok())
+            .and_then(|j| {
+                CellResult::from_json(&j)
+                    .map(|c| c.summary())
+                    .ok()
+                    .or_else(|| {
+                        ReproductionResult::from_json(&j).ok().map(|r| {
+                            let mark = if r.matches() { "ok " } else { "DEVIATES" };
+                            format!("{mark} {:<18} reproduction: {}", r.contract, r.what)
+                        })
+                    })
+            });
         if let Some(line) = line {
             println!("   {line}");
         }
@@ -159,16 +188,33 @@ fn print_failures(log: &Path) {
                 || l.starts_with("test result")
         })
         .collect();
-    let tail: Vec<&str> = text.lines().rev().take(25).collect::<Vec<_>>().into_iter().rev().collect();
+    let tail: Vec<&str> = text
+        .lines()
+        .rev()
+        .take(25)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     println!("   --- from {} ---", log.display());
-    for l in if interesting.is_empty() { tail } else { interesting }.iter().take(60) {
+    for l in if interesting.is_empty() {
+        tail
+    } else {
+        interesting
+    }
+    .iter()
+    .take(60)
+    {
         println!("   {l}");
     }
 }
 
 /// `cargo xtask test`: plain tests, then the loom suite.
 pub fn test_gate() -> ExitCode {
-    let plain = Phase::new("plain tests", &["test", "--workspace", "--exclude", "racelab-loom"]);
+    let plain = Phase::new(
+        "plain tests",
+        &["test", "--workspace", "--exclude", "racelab-loom"],
+    );
     let loom = Phase::new("loom suite", &["test", "--release", "-p", "racelab-loom"]).loom();
     if plain.run_inherit() && loom.run_inherit() {
         ExitCode::SUCCESS
@@ -214,7 +260,10 @@ pub fn fuzz(contract: &str, seconds: u64) -> ExitCode {
         .status();
     match status {
         Ok(s) if s.success() => {
-            println!("no violation in {seconds} s; new inputs in {}", work.display());
+            println!(
+                "no violation in {seconds} s; new inputs in {}",
+                work.display()
+            );
             ExitCode::SUCCESS
         }
         Ok(_) => {

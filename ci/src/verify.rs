@@ -20,12 +20,30 @@ pub fn run(contracts: &[String]) -> ExitCode {
     let all = contracts.len() == registry::all().len();
     let modules: Vec<String> = contracts.iter().map(|c| c.replace('-', "_")).collect();
 
-    let mut plain = Phase::new("plain tests: models, histories, fuzz corpus replay, reproductions", &["test"]);
-    let mut loom = Phase::new("loom suite (release)", &["test", "--release", "-p", "racelab-loom"]).loom();
+    let mut plain = Phase::new(
+        "plain tests: models, histories, fuzz corpus replay, reproductions",
+        &["test"],
+    );
+    let mut loom = Phase::new(
+        "loom suite (release)",
+        &["test", "--release", "-p", "racelab-loom"],
+    )
+    .loom();
     if all {
-        plain = plain.arg("--workspace").arg("--exclude").arg("racelab-loom");
+        plain = plain
+            .arg("--workspace")
+            .arg("--exclude")
+            .arg("racelab-loom");
     } else {
-        for a in ["-p", "racelab-core", "-p", "racelab-props", "--lib", "--test", "reproductions"] {
+        for a in [
+            "-p",
+            "racelab-core",
+            "-p",
+            "racelab-props",
+            "--lib",
+            "--test",
+            "reproductions",
+        ] {
             plain = plain.arg(a);
         }
         for m in &modules {
@@ -40,7 +58,11 @@ pub fn run(contracts: &[String]) -> ExitCode {
 
     let mut seen = BTreeSet::new();
     let mut ok = true;
-    for (phase, log) in [(plain, "plain.log"), (loom, "loom.log"), (fuzz, "fuzz-build.log")] {
+    for (phase, log) in [
+        (plain, "plain.log"),
+        (loom, "loom.log"),
+        (fuzz, "fuzz-build.log"),
+    ] {
         ok &= phase.run_logged(&out.join(log), &results, &mut seen);
     }
 
@@ -51,14 +73,25 @@ pub fn run(contracts: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let entries: Vec<_> =
-        registry::all().into_iter().filter(|e| contracts.iter().any(|c| c == e.contract.id)).collect();
+    let entries: Vec<_> = registry::all()
+        .into_iter()
+        .filter(|e| contracts.iter().any(|c| c == e.contract.id))
+        .collect();
     let matrix = Matrix::build(
         entries.iter().map(|e| e.contract).collect(),
         entries.iter().flat_map(|e| e.cells.clone()).collect(),
-        &entries.iter().flat_map(|e| e.reproductions.clone()).collect::<Vec<_>>(),
-        cells.into_iter().filter(|c| contracts.contains(&c.contract)).collect(),
-        repros.into_iter().filter(|r| contracts.contains(&r.contract)).collect(),
+        &entries
+            .iter()
+            .flat_map(|e| e.reproductions.clone())
+            .collect::<Vec<_>>(),
+        cells
+            .into_iter()
+            .filter(|c| contracts.contains(&c.contract))
+            .collect(),
+        repros
+            .into_iter()
+            .filter(|r| contracts.contains(&r.contract))
+            .collect(),
     );
 
     println!("\n== counterexamples (one per reachable variant × outcome)");
@@ -72,15 +105,22 @@ pub fn run(contracts: &[String]) -> ExitCode {
         eprintln!("error: cannot write the reports: {e}");
         return ExitCode::FAILURE;
     }
-    println!("\nreports: {} and report.md", out.join("report.json").display());
+    println!(
+        "\nreports: {} and report.md",
+        out.join("report.json").display()
+    );
 
     let clean = matrix.is_clean();
     println!(
         "\n{} in {:.0} s",
         match (clean, ok) {
             (true, true) => "VERIFIED: every claim holds".to_string(),
-            (false, _) => format!("FAILED: {} deviation(s) from the claims", matrix.deviations.len()),
-            (true, false) => "FAILED: every verdict matches, but a check failed (see its log above)".to_string(),
+            (false, _) => format!(
+                "FAILED: {} deviation(s) from the claims",
+                matrix.deviations.len()
+            ),
+            (true, false) =>
+                "FAILED: every verdict matches, but a check failed (see its log above)".to_string(),
         },
         started.elapsed().as_secs_f64()
     );

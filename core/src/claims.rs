@@ -17,7 +17,9 @@ impl Verdict {
         }
     }
     pub fn parse(s: &str) -> Option<Verdict> {
-        [Verdict::Reachable, Verdict::Unreachable].into_iter().find(|v| v.as_str() == s)
+        [Verdict::Reachable, Verdict::Unreachable]
+            .into_iter()
+            .find(|v| v.as_str() == s)
     }
 }
 
@@ -92,14 +94,21 @@ impl<M: Model> Claim<M> {
 
     /// The cell's identity in reports: `contract/variant/outcome/checker`.
     pub fn key(&self) -> String {
-        cell_key(M::CONTRACT.id, self.variant, self.outcome, self.checker().as_str())
+        cell_key(
+            M::CONTRACT.id,
+            self.variant,
+            self.outcome,
+            self.checker().as_str(),
+        )
     }
 
     pub fn expectation(&self) -> ExpectedCell {
         let variant = M::variant(self.variant)
             .unwrap_or_else(|| panic!("claim names unknown variant {}", self.variant));
         let (scenario, bound) = match &self.method {
-            Method::Loom { scenario, bound, .. } => (Some(scenario.name), *bound),
+            Method::Loom {
+                scenario, bound, ..
+            } => (Some(scenario.name), *bound),
             Method::Histories(_) => (None, None),
         };
         ExpectedCell {
@@ -164,6 +173,11 @@ pub struct ExpectedCell {
 
 impl ExpectedCell {
     pub fn key(&self) -> String {
-        cell_key(self.contract, self.variant, self.outcome, self.checker.as_str())
+        cell_key(
+            self.contract,
+            self.variant,
+            self.outcome,
+            self.checker.as_str(),
+        )
     }
 }

@@ -14,7 +14,11 @@ pub struct Driver<M: Model> {
 
 impl<M: Model> Driver<M> {
     pub fn new(trace: Trace, setup: Setup<M>) -> Self {
-        Driver { world: setup.world, trace, threads: setup.threads }
+        Driver {
+            world: setup.world,
+            trace,
+            threads: setup.threads,
+        }
     }
 
     /// Starts another actor.
@@ -30,14 +34,18 @@ impl<M: Model> Driver<M> {
             .filter(|&i| {
                 let t = &self.threads[i];
                 t.enabled(&self.world)
-                    && !self.threads[..i].iter().any(|e| e.actor() == t.actor() && !e.is_done())
+                    && !self.threads[..i]
+                        .iter()
+                        .any(|e| e.actor() == t.actor() && !e.is_done())
             })
             .collect()
     }
 
     /// Whether some program of `actor` has work left.
     pub fn is_running(&self, actor: &str) -> bool {
-        self.threads.iter().any(|t| t.actor() == actor && !t.is_done())
+        self.threads
+            .iter()
+            .any(|t| t.actor() == actor && !t.is_done())
     }
 
     /// Whether every program has finished.
@@ -62,12 +70,19 @@ impl<M: Model> Driver<M> {
     /// are not done but none can step (a deadlock, or an actor waiting for what never comes).
     pub fn finish(&mut self) -> Result<(), String> {
         while self.step(0).is_some() {}
-        let stuck: Vec<&str> =
-            self.threads.iter().filter(|t| !t.is_done()).map(|t| t.actor()).collect();
+        let stuck: Vec<&str> = self
+            .threads
+            .iter()
+            .filter(|t| !t.is_done())
+            .map(|t| t.actor())
+            .collect();
         if stuck.is_empty() {
             Ok(())
         } else {
-            Err(format!("no actor can step; still waiting: {}", stuck.join(", ")))
+            Err(format!(
+                "no actor can step; still waiting: {}",
+                stuck.join(", ")
+            ))
         }
     }
 
@@ -81,7 +96,10 @@ impl<M: Model> Driver<M> {
     }
 
     pub fn timeline(&self, violation: Option<String>) -> Timeline {
-        Timeline { events: self.trace.events(), violation }
+        Timeline {
+            events: self.trace.events(),
+            violation,
+        }
     }
 }
 
@@ -89,7 +107,11 @@ impl<M: Model> Driver<M> {
     /// Runs the next step of actor `index`, which must be enabled (for fixed reproductions).
     pub fn step_actor(&mut self, index: usize) {
         let t = &mut self.threads[index];
-        assert!(t.enabled(&self.world), "actor {index} ({}) cannot step now", t.actor());
+        assert!(
+            t.enabled(&self.world),
+            "actor {index} ({}) cannot step now",
+            t.actor()
+        );
         t.step(&self.world);
     }
 }

@@ -55,7 +55,10 @@ impl Json {
 
     /// Parses one JSON document; the error names the byte offset.
     pub fn parse(text: &str) -> Result<Json, String> {
-        let mut p = Parser { s: text.as_bytes(), i: 0 };
+        let mut p = Parser {
+            s: text.as_bytes(),
+            i: 0,
+        };
         let v = p.value()?;
         p.ws();
         if p.i != p.s.len() {
@@ -67,7 +70,8 @@ impl Json {
     /// Two-space indented text.
     pub fn pretty(&self) -> String {
         let mut out = String::new();
-        self.write(&mut out, 0).expect("writing to a String cannot fail");
+        self.write(&mut out, 0)
+            .expect("writing to a String cannot fail");
         out.push('\n');
         out
     }
@@ -239,8 +243,9 @@ impl Parser<'_> {
                         Some('r') => out.push('\r'),
                         Some('u') => {
                             let hex = self.s.get(self.i..self.i + 4).ok_or("short \\u escape")?;
-                            let code = u32::from_str_radix(std::str::from_utf8(hex).unwrap_or("x"), 16)
-                                .map_err(|_| format!("bad \\u escape at byte {}", self.i))?;
+                            let code =
+                                u32::from_str_radix(std::str::from_utf8(hex).unwrap_or("x"), 16)
+                                    .map_err(|_| format!("bad \\u escape at byte {}", self.i))?;
                             out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
                             self.i += 4;
                         }
@@ -267,13 +272,19 @@ mod tests {
             ("a", Json::strs(&["x\"y", "línea\n2"])),
             ("b", Json::Num(12.5)),
             ("c", Json::Null),
-            ("d", Json::obj([("e", Json::Bool(true)), ("f", Json::Num(3.0))])),
+            (
+                "d",
+                Json::obj([("e", Json::Bool(true)), ("f", Json::Num(3.0))]),
+            ),
         ]);
         assert_eq!(Json::parse(&v.pretty()), Ok(v));
     }
 
     #[test]
     fn names_the_offset_of_an_error() {
-        assert_eq!(Json::parse("{\"a\": }"), Err("expected a value at byte 6".to_owned()));
+        assert_eq!(
+            Json::parse("{\"a\": }"),
+            Err("expected a value at byte 6".to_owned())
+        );
     }
 }

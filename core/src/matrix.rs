@@ -59,7 +59,12 @@ impl CellResult {
     }
 
     pub fn key(&self) -> String {
-        cell_key(&self.contract, &self.variant, &self.outcome, self.checker.as_str())
+        cell_key(
+            &self.contract,
+            &self.variant,
+            &self.outcome,
+            self.checker.as_str(),
+        )
     }
 
     pub fn to_json(&self) -> Json {
@@ -72,11 +77,23 @@ impl CellResult {
             ("checker", Json::str(self.checker.as_str())),
             ("expected", Json::str(self.expected.as_str())),
             ("observed", Json::str(self.observed.as_str())),
-            ("executions", Json::opt_num(self.executions.map(|n| n as f64))),
+            (
+                "executions",
+                Json::opt_num(self.executions.map(|n| n as f64)),
+            ),
             ("cases", Json::opt_num(self.cases.map(|n| n as f64))),
-            ("preemption_bound", Json::opt_num(self.preemption_bound.map(|n| n as f64))),
-            ("scenario", self.scenario.as_deref().map_or(Json::Null, Json::str)),
-            ("seconds", Json::Num((self.seconds * 1000.0).round() / 1000.0)),
+            (
+                "preemption_bound",
+                Json::opt_num(self.preemption_bound.map(|n| n as f64)),
+            ),
+            (
+                "scenario",
+                self.scenario.as_deref().map_or(Json::Null, Json::str),
+            ),
+            (
+                "seconds",
+                Json::Num((self.seconds * 1000.0).round() / 1000.0),
+            ),
             ("timeline", Json::strs(&self.timeline)),
             ("note", Json::str(&self.note)),
         ])
@@ -112,13 +129,19 @@ impl CellResult {
 
     /// One progress line.
     pub fn summary(&self) -> String {
-        let mark = if self.observed == self.expected { "ok " } else { "DEVIATES" };
+        let mark = if self.observed == self.expected {
+            "ok "
+        } else {
+            "DEVIATES"
+        };
         let work = match (self.executions, self.cases) {
             (Some(e), _) => format!("{e} executions"),
             (_, Some(c)) => format!("{c} cases"),
             _ => String::new(),
         };
-        let bound = self.preemption_bound.map_or(String::new(), |b| format!(", bound {b}"));
+        let bound = self
+            .preemption_bound
+            .map_or(String::new(), |b| format!(", bound {b}"));
         format!(
             "{mark} {:<18} {:<10} {:<3} {:<11} {:<11} ({work}{bound}, {:.2} s)",
             self.contract,
@@ -167,23 +190,48 @@ impl ReproductionResult {
     }
 
     pub fn save(&self) {
-        save_record(&format!("repro-{}-{}", self.contract, self.what), &self.to_json());
+        save_record(
+            &format!("repro-{}-{}", self.contract, self.what),
+            &self.to_json(),
+        );
     }
 }
 
 fn field_str(j: &Json, k: &str) -> Result<String, String> {
-    j.get(k).and_then(Json::as_str).map(str::to_owned).ok_or(format!("missing string field {k}"))
+    j.get(k)
+        .and_then(Json::as_str)
+        .map(str::to_owned)
+        .ok_or(format!("missing string field {k}"))
 }
 
 fn strings(j: &Json, k: &str) -> Result<Vec<String>, String> {
-    let arr = j.get(k).and_then(Json::as_array).ok_or(format!("missing list field {k}"))?;
-    arr.iter().map(|v| v.as_str().map(str::to_owned).ok_or(format!("non-string in {k}"))).collect()
+    let arr = j
+        .get(k)
+        .and_then(Json::as_array)
+        .ok_or(format!("missing list field {k}"))?;
+    arr.iter()
+        .map(|v| {
+            v.as_str()
+                .map(str::to_owned)
+                .ok_or(format!("non-string in {k}"))
+        })
+        .collect()
 }
 
 fn save_record(name: &str, json: &Json) {
-    let Some(dir) = std::env::var_os(RESULTS_ENV) else { return };
-    let file: String =
-        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    let Some(dir) = std::env::var_os(RESULTS_ENV) else {
+        return;
+    };
+    let file: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     let path = Path::new(&dir).join(format!("{file}.json"));
     let tmp = path.with_extension("tmp");
     // Written whole, then renamed, so the gate never reads half a record.
@@ -230,11 +278,27 @@ pub struct ExpectedReproduction {
 /// A difference between what was expected and what was observed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Deviation {
-    Verdict { key: String, expected: Verdict, observed: Verdict },
-    Missing { key: String },
-    Unexpected { key: String },
-    Reproduction { contract: String, what: String, expected: String, observed: String },
-    ReproductionMissing { contract: String, what: String },
+    Verdict {
+        key: String,
+        expected: Verdict,
+        observed: Verdict,
+    },
+    Missing {
+        key: String,
+    },
+    Unexpected {
+        key: String,
+    },
+    Reproduction {
+        contract: String,
+        what: String,
+        expected: String,
+        observed: String,
+    },
+    ReproductionMissing {
+        contract: String,
+        what: String,
+    },
 }
 
 impl std::fmt::Display for Deviation {
@@ -274,11 +338,13 @@ impl Matrix {
         mut cells: Vec<CellResult>,
         reproductions: Vec<ReproductionResult>,
     ) -> Matrix {
-        let order: BTreeMap<String, usize> =
-            expected.iter().enumerate().map(|(i, c)| (c.key(), i)).collect();
+        let order: BTreeMap<String, usize> = expected
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.key(), i))
+            .collect();
         cells.sort_by_key(|c| order.get(&c.key()).copied().unwrap_or(usize::MAX));
-        let observed: BTreeMap<String, &CellResult> =
-            cells.iter().map(|c| (c.key(), c)).collect();
+        let observed: BTreeMap<String, &CellResult> = cells.iter().map(|c| (c.key(), c)).collect();
         let mut deviations = Vec::new();
         for e in &expected {
             match observed.get(&e.key()) {
@@ -297,7 +363,10 @@ impl Matrix {
             }
         }
         for e in expected_repros {
-            match reproductions.iter().find(|r| r.contract == e.contract && r.what == e.what) {
+            match reproductions
+                .iter()
+                .find(|r| r.contract == e.contract && r.what == e.what)
+            {
                 None => deviations.push(Deviation::ReproductionMissing {
                     contract: e.contract.into(),
                     what: e.what.into(),
@@ -311,7 +380,13 @@ impl Matrix {
                 Some(_) => {}
             }
         }
-        Matrix { contracts, expected, cells, reproductions, deviations }
+        Matrix {
+            contracts,
+            expected,
+            cells,
+            reproductions,
+            deviations,
+        }
     }
 
     pub fn is_clean(&self) -> bool {
@@ -332,7 +407,11 @@ impl Matrix {
             .outcomes
             .iter()
             .map(|o| o.id)
-            .filter(|o| self.expected.iter().any(|e| e.contract == contract.id && e.outcome == *o))
+            .filter(|o| {
+                self.expected
+                    .iter()
+                    .any(|e| e.contract == contract.id && e.outcome == *o)
+            })
             .collect();
         let entry = |variant: &str, outcome: &str| -> String {
             let mut parts = Vec::new();
@@ -343,7 +422,11 @@ impl Matrix {
                 let s = match self.cells.iter().find(|c| c.key() == e.key()) {
                     None => format!("?{tag}"),
                     Some(c) => {
-                        let v = if c.observed == Verdict::Reachable { "R" } else { "-" };
+                        let v = if c.observed == Verdict::Reachable {
+                            "R"
+                        } else {
+                            "-"
+                        };
                         let bang = if c.observed == e.expected { "" } else { "!" };
                         format!("{bang}{v}{tag}")
                     }
@@ -364,7 +447,11 @@ impl Matrix {
         header.extend(outcomes.iter().map(|o| o.to_string()));
         let widths: Vec<usize> = (0..header.len())
             .map(|i| {
-                rows.iter().map(|r| r[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0)
+                rows.iter()
+                    .map(|r| r[i].chars().count())
+                    .chain([header[i].len()])
+                    .max()
+                    .unwrap_or(0)
             })
             .collect();
         let line = |cols: &[String]| -> String {
@@ -431,7 +518,9 @@ impl Matrix {
                 c.variant,
                 c.outcome,
                 c.checker.as_str(),
-                c.scenario.as_deref().map_or(String::new(), |s| format!(", scenario {s}"))
+                c.scenario
+                    .as_deref()
+                    .map_or(String::new(), |s| format!(", scenario {s}"))
             )
             .ok();
             for l in &c.timeline {
@@ -443,20 +532,44 @@ impl Matrix {
 
     pub fn to_json(&self) -> Json {
         Json::obj([
-            ("cells", Json::Arr(self.cells.iter().map(CellResult::to_json).collect())),
+            (
+                "cells",
+                Json::Arr(self.cells.iter().map(CellResult::to_json).collect()),
+            ),
             (
                 "reproductions",
-                Json::Arr(self.reproductions.iter().map(ReproductionResult::to_json).collect()),
+                Json::Arr(
+                    self.reproductions
+                        .iter()
+                        .map(ReproductionResult::to_json)
+                        .collect(),
+                ),
             ),
-            ("deviations", Json::strs(&self.deviations.iter().map(|d| d.to_string()).collect::<Vec<_>>())),
+            (
+                "deviations",
+                Json::strs(
+                    &self
+                        .deviations
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>(),
+                ),
+            ),
         ])
     }
 
     pub fn to_markdown(&self) -> String {
         let mut out = String::from("# racelab report\n");
         for c in &self.contracts {
-            writeln!(out, "\n## {} — {} — {}\n\n```\n{}```\n", c.id, c.report, c.title, self.grid(c))
-                .ok();
+            writeln!(
+                out,
+                "\n## {} — {} — {}\n\n```\n{}```\n",
+                c.id,
+                c.report,
+                c.title,
+                self.grid(c)
+            )
+            .ok();
             for o in c.outcomes {
                 writeln!(out, "- **{}** {}", o.id, o.summary).ok();
             }
@@ -482,14 +595,26 @@ impl Matrix {
                 )
                 .ok();
             }
-            let repros: Vec<_> = self.reproductions.iter().filter(|r| r.contract == c.id).collect();
+            let repros: Vec<_> = self
+                .reproductions
+                .iter()
+                .filter(|r| r.contract == c.id)
+                .collect();
             if !repros.is_empty() {
-                writeln!(out, "\n| reproduction | report gives | model gives |\n|---|---|---|").ok();
+                writeln!(
+                    out,
+                    "\n| reproduction | report gives | model gives |\n|---|---|---|"
+                )
+                .ok();
                 for r in repros {
                     writeln!(out, "| {} | `{}` | `{}` |", r.what, r.expected, r.observed).ok();
                 }
             }
-            for r in self.cells.iter().filter(|r| r.contract == c.id && !r.timeline.is_empty()) {
+            for r in self
+                .cells
+                .iter()
+                .filter(|r| r.contract == c.id && !r.timeline.is_empty())
+            {
                 writeln!(
                     out,
                     "\n### {} {} ({})\n\n```\n{}\n```",
@@ -519,5 +644,63 @@ fn checker_tag(c: Checker) -> &'static str {
         Checker::Quickcheck => "Q",
         Checker::FuzzReplay => "F",
         Checker::Fuzz => "Z",
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::registry;
+
+    fn leader_ready() -> (Vec<&'static Contract>, Vec<ExpectedCell>) {
+        let e = registry::find("leader-ready").unwrap_or_else(|_| panic!("registered"));
+        (vec![e.contract], e.cells)
+    }
+
+    #[test]
+    fn a_check_that_did_not_run_is_a_deviation() {
+        let (contracts, expected) = leader_ready();
+        let first = expected[0].key();
+        let cells: Vec<CellResult> = expected[1..]
+            .iter()
+            .map(|e| CellResult::for_cell(e, e.expected))
+            .collect();
+        let m = Matrix::build(contracts, expected, &[], cells, vec![]);
+        assert_eq!(m.deviations, vec![Deviation::Missing { key: first }]);
+        assert!(m
+            .render_text()
+            .contains("no result (the check did not run)"));
+    }
+
+    #[test]
+    fn a_flipped_verdict_is_flagged_in_the_grid() {
+        let (contracts, expected) = leader_ready();
+        let cells: Vec<CellResult> = expected
+            .iter()
+            .map(|e| {
+                let flipped = if e.key() == "leader-ready/proposed/O1/loom" {
+                    Verdict::Reachable
+                } else {
+                    e.expected
+                };
+                CellResult::for_cell(e, flipped)
+            })
+            .collect();
+        let m = Matrix::build(contracts, expected, &[], cells, vec![]);
+        assert_eq!(m.deviations.len(), 1);
+        assert!(
+            m.grid(m.contracts[0]).contains("!RL"),
+            "{}",
+            m.grid(m.contracts[0])
+        );
+    }
+
+    #[test]
+    fn records_round_trip_through_json() {
+        let (_, expected) = leader_ready();
+        let mut r = CellResult::for_cell(&expected[0], Verdict::Reachable);
+        r.executions = Some(145);
+        r.timeline = vec!["  1  apply  X.y  z".into()];
+        assert_eq!(CellResult::from_json(&r.to_json()), Ok(r));
     }
 }

@@ -103,6 +103,8 @@ pub struct Scenario<M: Model> {
 
 impl<M: Model> fmt::Debug for Scenario<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scenario").field("name", &self.name).finish()
+        f.debug_struct("Scenario")
+            .field("name", &self.name)
+            .finish()
     }
 }

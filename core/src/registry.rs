@@ -14,7 +14,10 @@ pub struct Entry {
     pub twinless: Vec<String>,
 }
 
-fn entry<M: Model>(claims: &'static Claims<M>, reproduce: fn() -> Vec<ReproductionResult>) -> Entry {
+fn entry<M: Model>(
+    claims: &'static Claims<M>,
+    reproduce: fn() -> Vec<ReproductionResult>,
+) -> Entry {
     Entry {
         contract: M::CONTRACT,
         cells: claims.cells.iter().map(|c| c.expectation()).collect(),
@@ -53,7 +56,9 @@ pub fn reproduce<M: Model>(claims: &Claims<M>) -> Vec<ReproductionResult> {
 fn twinless<M: Model>(claims: &Claims<M>) -> Vec<String> {
     use crate::claims::Verdict::{Reachable, Unreachable};
     let loom = |c: &crate::claims::Claim<M>| match &c.method {
-        Method::Loom { scenario, bound, .. } => Some((scenario.name, *bound)),
+        Method::Loom {
+            scenario, bound, ..
+        } => Some((scenario.name, *bound)),
         Method::Histories(_) => None,
     };
     claims
@@ -61,9 +66,10 @@ fn twinless<M: Model>(claims: &Claims<M>) -> Vec<String> {
         .iter()
         .filter(|c| c.expected == Unreachable && loom(c).is_some())
         .filter(|u| {
-            !claims.cells.iter().any(|r| {
-                r.expected == Reachable && r.outcome == u.outcome && loom(r) == loom(u)
-            })
+            !claims
+                .cells
+                .iter()
+                .any(|r| r.expected == Reachable && r.outcome == u.outcome && loom(r) == loom(u))
         })
         .map(|c| c.key())
         .collect()
@@ -89,7 +95,12 @@ mod tests {
     #[test]
     fn every_unreachable_loom_cell_has_a_reachable_twin() {
         for e in super::all() {
-            assert!(e.twinless.is_empty(), "{}: cells without a twin: {:?}", e.contract.id, e.twinless);
+            assert!(
+                e.twinless.is_empty(),
+                "{}: cells without a twin: {:?}",
+                e.contract.id,
+                e.twinless
+            );
         }
     }
 
@@ -97,7 +108,11 @@ mod tests {
     fn claims_name_known_variants_and_outcomes() {
         for e in super::all() {
             for c in &e.cells {
-                assert!(e.contract.outcome(c.outcome).is_some(), "{}: unknown outcome", c.key());
+                assert!(
+                    e.contract.outcome(c.outcome).is_some(),
+                    "{}: unknown outcome",
+                    c.key()
+                );
             }
         }
     }

@@ -24,7 +24,9 @@ mod backend {
             Self(loom::sync::Mutex::new(value))
         }
         pub fn lock(&self) -> MutexGuard<'_, T> {
-            self.0.lock().expect("a model thread panicked while holding a lock")
+            self.0
+                .lock()
+                .expect("a model thread panicked while holding a lock")
         }
     }
 
@@ -37,10 +39,14 @@ mod backend {
             Self(loom::sync::RwLock::new(value))
         }
         pub fn read(&self) -> RwLockReadGuard<'_, T> {
-            self.0.read().expect("a model thread panicked while holding a lock")
+            self.0
+                .read()
+                .expect("a model thread panicked while holding a lock")
         }
         pub fn write(&self) -> RwLockWriteGuard<'_, T> {
-            self.0.write().expect("a model thread panicked while holding a lock")
+            self.0
+                .write()
+                .expect("a model thread panicked while holding a lock")
         }
     }
 
@@ -52,7 +58,9 @@ mod backend {
             Self(loom::sync::Condvar::new())
         }
         pub fn wait<'a, T>(&self, guard: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
-            self.0.wait(guard).expect("a model thread panicked while holding a lock")
+            self.0
+                .wait(guard)
+                .expect("a model thread panicked while holding a lock")
         }
         pub fn notify_all(&self) {
             self.0.notify_all()
@@ -116,7 +124,11 @@ impl SpanLock {
     /// Releases the lock; `owner` must be the actor that holds it.
     pub fn release(&self, owner: &'static str) {
         let mut held = self.owner.lock();
-        assert_eq!(*held, Some(owner), "SpanLock released by an actor that does not hold it");
+        assert_eq!(
+            *held,
+            Some(owner),
+            "SpanLock released by an actor that does not hold it"
+        );
         *held = None;
         drop(held);
         self.released.notify_all();

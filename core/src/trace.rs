@@ -30,11 +30,18 @@ impl Trace {
 
     /// A recording context for one actor.
     pub fn actor(&self, actor: &'static str) -> Cx {
-        Cx { actor, trace: self.clone() }
+        Cx {
+            actor,
+            trace: self.clone(),
+        }
     }
 
     pub fn record(&self, actor: &'static str, method: &'static str, detail: String) {
-        self.events_mut().push(Event { actor, method, detail });
+        self.events_mut().push(Event {
+            actor,
+            method,
+            detail,
+        });
     }
 
     /// Forgets everything (loom reuses one recorder across executions).
@@ -85,7 +92,12 @@ impl Timeline {
     /// The lines of the timeline, one per step (used for the text report and report.json).
     pub fn lines(&self) -> Vec<String> {
         let actor_w = self.events.iter().map(|e| e.actor.len()).max().unwrap_or(0);
-        let method_w = self.events.iter().map(|e| e.method.len()).max().unwrap_or(0);
+        let method_w = self
+            .events
+            .iter()
+            .map(|e| e.method.len())
+            .max()
+            .unwrap_or(0);
         let mut lines: Vec<String> = self
             .events
             .iter()

@@ -72,7 +72,12 @@ pub fn explore<M: Model>(
     let seconds = started.elapsed().as_secs_f64();
     let executions = executions.load(Ordering::Relaxed);
     match run {
-        Ok(()) => Exploration { observed: Verdict::Unreachable, executions, seconds, counterexample: None },
+        Ok(()) => Exploration {
+            observed: Verdict::Unreachable,
+            executions,
+            seconds,
+            counterexample: None,
+        },
         Err(payload) => {
             let message = panic_message(&*payload);
             if !message.starts_with(VIOLATION) {
@@ -82,7 +87,10 @@ pub fn explore<M: Model>(
                 observed: Verdict::Reachable,
                 executions,
                 seconds,
-                counterexample: Some(Timeline { events: trace.events(), violation: Some(message) }),
+                counterexample: Some(Timeline {
+                    events: trace.events(),
+                    violation: Some(message),
+                }),
             }
         }
     }
@@ -90,7 +98,10 @@ pub fn explore<M: Model>(
 
 /// Checks one loom claim with `fix` in place of its variant's, as a result record.
 pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> CellResult {
-    let Method::Loom { scenario, bound, .. } = claim.method else {
+    let Method::Loom {
+        scenario, bound, ..
+    } = claim.method
+    else {
         panic!("{} is not a loom cell", claim.key());
     };
     let found = explore(scenario, fix, claim.outcome, bound);
@@ -102,11 +113,17 @@ pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> CellResult {
 }
 
 /// The loom claim of `variant` × `outcome`.
-pub fn loom_claim<'a, M: Model>(claims: &'a Claims<M>, variant: &str, outcome: &str) -> &'a Claim<M> {
+pub fn loom_claim<'a, M: Model>(
+    claims: &'a Claims<M>,
+    variant: &str,
+    outcome: &str,
+) -> &'a Claim<M> {
     claims
         .cells
         .iter()
-        .find(|c| c.variant == variant && c.outcome == outcome && matches!(c.method, Method::Loom { .. }))
+        .find(|c| {
+            c.variant == variant && c.outcome == outcome && matches!(c.method, Method::Loom { .. })
+        })
         .unwrap_or_else(|| panic!("no loom claim for {} {variant} {outcome}", M::CONTRACT.id))
 }
 
@@ -131,9 +148,18 @@ pub fn verify_cell<M: Model>(claims: &Claims<M>, variant: &str, outcome: &str) {
     if result.observed == Verdict::Reachable {
         let last = result.timeline.last().map(String::as_str).unwrap_or("");
         let expected = format!("✗  {VIOLATION}{outcome}: ");
-        assert!(last.contains(&expected), "{}: violation message {last:?} lacks {expected:?}", claim.key());
+        assert!(
+            last.contains(&expected),
+            "{}: violation message {last:?} lacks {expected:?}",
+            claim.key()
+        );
     }
-    let Method::Loom { executions: pinned, .. } = claim.method else { unreachable!() };
+    let Method::Loom {
+        executions: pinned, ..
+    } = claim.method
+    else {
+        unreachable!()
+    };
     assert_eq!(
         result.executions,
         Some(pinned),
@@ -146,12 +172,19 @@ pub fn verify_cell<M: Model>(claims: &Claims<M>, variant: &str, outcome: &str) {
 /// Runs every loom cell of a contract with `fix` in place of `variant`'s (a mutant), and
 /// returns the matrix the gate would print.
 pub fn matrix_with<M: Model>(claims: &Claims<M>, variant: &str, fix: M::Fix) -> Matrix {
-    let loom_cells: Vec<&Claim<M>> =
-        claims.cells.iter().filter(|c| matches!(c.method, Method::Loom { .. })).collect();
+    let loom_cells: Vec<&Claim<M>> = claims
+        .cells
+        .iter()
+        .filter(|c| matches!(c.method, Method::Loom { .. }))
+        .collect();
     let results = loom_cells
         .iter()
         .map(|c| {
-            let f = if c.variant == variant { fix } else { M::variant(c.variant).expect("known").fix };
+            let f = if c.variant == variant {
+                fix
+            } else {
+                M::variant(c.variant).expect("known").fix
+            };
             check_with(c, f)
         })
         .collect();

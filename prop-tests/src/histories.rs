@@ -2,8 +2,8 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use proptest::strategy::{BoxedStrategy, Strategy};
-use proptest_state_machine::ReferenceStateMachine;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest_state_machine::ReferenceStateMachine;
 use racelab_core::claims::{Checker, Claim, Verdict};
 use racelab_core::matrix::CellResult;
 use racelab_core::model::{Model, OutcomeId};
@@ -52,7 +52,9 @@ where
     R: ReferenceStateMachine,
     R::Transition: 'static,
 {
-    R::sequential_strategy(1..max).prop_map(|(_, ops, seen)| (ops, seen)).boxed()
+    R::sequential_strategy(1..max)
+        .prop_map(|(_, ops, seen)| (ops, seen))
+        .boxed()
 }
 
 /// A whole input as libfuzzer-sys hands it over: operations until the bytes run out.
@@ -87,7 +89,9 @@ pub fn decode<O: Codec>(bytes: &[u8]) -> Option<Vec<O>> {
     if bytes.len() < <History<O> as Arbitrary>::size_hint(0).0 {
         return None;
     }
-    History::<O>::arbitrary_take_rest(Unstructured::new(bytes)).ok().map(|h| h.0)
+    History::<O>::arbitrary_take_rest(Unstructured::new(bytes))
+        .ok()
+        .map(|h| h.0)
 }
 
 /// Whether `ops` reach `outcome` under `fix`.
@@ -96,7 +100,9 @@ pub fn reaches<M: Histories>(fix: M::Fix, ops: &[M::Op], outcome: OutcomeId) -> 
 }
 
 fn fix_of<M: Model>(variant: &str) -> M::Fix {
-    M::variant(variant).unwrap_or_else(|| panic!("unknown variant {variant}")).fix
+    M::variant(variant)
+        .unwrap_or_else(|| panic!("unknown variant {variant}"))
+        .fix
 }
 
 fn result<M: Histories>(
@@ -105,7 +111,11 @@ fn result<M: Histories>(
     cases: u64,
     started: Instant,
 ) -> CellResult {
-    let observed = if found.is_some() { Verdict::Reachable } else { Verdict::Unreachable };
+    let observed = if found.is_some() {
+        Verdict::Reachable
+    } else {
+        Verdict::Unreachable
+    };
     let mut r = CellResult::for_cell(&claim.expectation(), observed);
     r.cases = Some(cases);
     r.seconds = started.elapsed().as_secs_f64();
@@ -120,7 +130,12 @@ fn result<M: Histories>(
 /// first one found to a minimal history. Seeded, so CI sees the same histories every run.
 pub fn proptest_cell<M: Histories>(claim: &Claim<M>, cases: u32) -> CellResult {
     let fix = fix_of::<M>(claim.variant);
-    let config = Config { cases, failure_persistence: None, max_shrink_iters: 4096, ..Config::default() };
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        max_shrink_iters: 4096,
+        ..Config::default()
+    };
     let mut runner =
         TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
     let count = AtomicU64::new(0);
@@ -171,7 +186,9 @@ pub fn quickcheck_cell<M: Histories>(claim: &Claim<M>, tests: u64) -> CellResult
         fn result(&self, g: &mut quickcheck::Gen) -> quickcheck::TestResult {
             let bytes: Vec<u8> = quickcheck::Arbitrary::arbitrary(g);
             self.tests.fetch_add(1, Ordering::Relaxed);
-            let Some(ops) = decode::<M::Op>(&bytes) else { return quickcheck::TestResult::discard() };
+            let Some(ops) = decode::<M::Op>(&bytes) else {
+                return quickcheck::TestResult::discard();
+            };
             if reaches::<M>(self.fix, &ops, self.outcome).is_none() {
                 return quickcheck::TestResult::passed();
             }
@@ -182,18 +199,31 @@ pub fn quickcheck_cell<M: Histories>(claim: &Claim<M>, tests: u64) -> CellResult
     }
     let fix = fix_of::<M>(claim.variant);
     let (count, failure) = (Arc::new(AtomicU64::new(0)), Arc::new(Mutex::new(None)));
-    let prop = Prop::<M> { fix, outcome: claim.outcome, tests: count.clone(), failure: failure.clone() };
+    let prop = Prop::<M> {
+        fix,
+        outcome: claim.outcome,
+        tests: count.clone(),
+        failure: failure.clone(),
+    };
     let started = Instant::now();
     let passed = quickcheck::QuickCheck::new()
         .rng(quickcheck::Gen::new(96))
         .tests(tests)
         .max_tests(tests * 4)
         .quicktest(prop);
-    let found = failure.lock().unwrap_or_else(|e| e.into_inner()).take().map(|ops: Vec<M::Op>| {
-        let v = reaches::<M>(fix, &ops, claim.outcome).expect("a shrunk failure still fails");
-        (ops, v)
-    });
-    assert_eq!(passed.is_err(), found.is_some(), "quickcheck and the property disagree");
+    let found = failure
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+        .map(|ops: Vec<M::Op>| {
+            let v = reaches::<M>(fix, &ops, claim.outcome).expect("a shrunk failure still fails");
+            (ops, v)
+        });
+    assert_eq!(
+        passed.is_err(),
+        found.is_some(),
+        "quickcheck and the property disagree"
+    );
     result(claim, found, count.load(Ordering::Relaxed), started)
 }
 
@@ -203,7 +233,11 @@ pub fn replay_cell<M: Histories>(claim: &Claim<M>, dirs: &[PathBuf]) -> CellResu
     let fix = fix_of::<M>(claim.variant);
     let started = Instant::now();
     let inputs = corpus_files(dirs);
-    assert!(!inputs.is_empty(), "{}: no corpus files under {dirs:?}", claim.key());
+    assert!(
+        !inputs.is_empty(),
+        "{}: no corpus files under {dirs:?}",
+        claim.key()
+    );
     let found = inputs.iter().find_map(|path| {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let ops = decode::<M::Op>(&bytes)?;
@@ -215,12 +249,17 @@ pub fn replay_cell<M: Histories>(claim: &Claim<M>, dirs: &[PathBuf]) -> CellResu
 /// Every file below `dirs`, sorted, so the replay order is stable.
 pub fn corpus_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
                 walk(&p, out);
-            } else if !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
+            } else if !p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            {
                 out.push(p);
             }
         }
@@ -236,7 +275,10 @@ pub fn corpus_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
 /// The fuzz inputs of `contract`: the committed seed corpus and the minimized regressions.
 pub fn fuzz_dirs(contract_module: &str) -> Vec<PathBuf> {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
-    vec![fuzz.join("corpus").join(contract_module), fuzz.join("regressions").join(contract_module)]
+    vec![
+        fuzz.join("corpus").join(contract_module),
+        fuzz.join("regressions").join(contract_module),
+    ]
 }
 
 /// Deletes operations while `still_fails` holds: chunks of halving size, then single ones.
@@ -284,7 +326,11 @@ pub fn verify_history_cell<M: Histories>(claim: &Claim<M>, budget: u32) -> CellR
     );
     if r.observed == Verdict::Reachable {
         let last = r.timeline.last().map(String::as_str).unwrap_or("");
-        assert!(last.contains(&format!("{}: ", claim.outcome)), "{}: violation line {last:?}", claim.key());
+        assert!(
+            last.contains(&format!("{}: ", claim.outcome)),
+            "{}: violation line {last:?}",
+            claim.key()
+        );
     }
     r
 }
@@ -300,7 +346,13 @@ pub fn history_claim<'a, M: Model>(
         .cells
         .iter()
         .find(|c| c.variant == variant && c.outcome == outcome && c.checker() == checker)
-        .unwrap_or_else(|| panic!("no {} claim for {} {variant} {outcome}", checker.as_str(), M::CONTRACT.id))
+        .unwrap_or_else(|| {
+            panic!(
+                "no {} claim for {} {variant} {outcome}",
+                checker.as_str(),
+                M::CONTRACT.id
+            )
+        })
 }
 
 /// One `#[test]` per history cell (`name => (variant, outcome, Checker, budget)`, the budget

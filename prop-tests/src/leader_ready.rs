@@ -59,7 +59,11 @@ pub struct Intent {
 
 impl Intent {
     /// The SCM starts as leader of term 4, before its startup entry is applied.
-    pub const START: Intent = Intent { leader: true, term: 4, applied: false };
+    pub const START: Intent = Intent {
+        leader: true,
+        term: 4,
+        applied: false,
+    };
 
     pub fn allows(&self, op: &Op) -> bool {
         match op {
@@ -122,19 +126,36 @@ impl Histories for LeaderReady {
     fn run(fix: Fix, ops: &[Op]) -> Vec<Violation> {
         let trace = Trace::new();
         let world = Arc::new(World::leader_of(fix, Intent::START.term));
-        let mut d = Driver::<LeaderReady>::new(trace.clone(), Setup { world, threads: vec![] });
+        let mut d = Driver::<LeaderReady>::new(
+            trace.clone(),
+            Setup {
+                world,
+                threads: vec![],
+            },
+        );
         let mut intent = Intent::START;
         let mut found: Vec<Violation> = Vec::new();
         let mut check = |d: &Driver<LeaderReady>| {
             // O1 is a state of a quiet SCM; O2 and R1 are witnessed when they first hold.
-            let outcomes: &[&str] = if d.is_quiescent() { &["O1", "O2", "R1"] } else { &["O2", "R1"] };
+            let outcomes: &[&str] = if d.is_quiescent() {
+                &["O1", "O2", "R1"]
+            } else {
+                &["O2", "R1"]
+            };
             for &o in outcomes {
                 if found.iter().any(|v| v.outcome == o) {
                     continue;
                 }
                 if let Some(witness) = d.outcome(o) {
-                    let timeline = Timeline { events: trace.events(), violation: Some(violation(o, &witness)) };
-                    found.push(Violation { outcome: o, witness, timeline });
+                    let timeline = Timeline {
+                        events: trace.events(),
+                        violation: Some(violation(o, &witness)),
+                    };
+                    found.push(Violation {
+                        outcome: o,
+                        witness,
+                        timeline,
+                    });
                 }
             }
         };
@@ -144,16 +165,22 @@ impl Histories for LeaderReady {
             }
             intent = intent.apply(op);
             match *op {
-                Op::Elect => d.spawn(Box::new(RatisThread::new(&trace, &[Change::Elected(intent.term)]))),
+                Op::Elect => d.spawn(Box::new(RatisThread::new(
+                    &trace,
+                    &[Change::Elected(intent.term)],
+                ))),
                 Op::StepDown => d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown]))),
-                Op::ApplyStartupEntry => d.spawn(Box::new(LeaderReadyCallback::new(&trace, intent.term))),
+                Op::ApplyStartupEntry => {
+                    d.spawn(Box::new(LeaderReadyCallback::new(&trace, intent.term)))
+                }
                 Op::Step(n) => {
                     d.step(n.into());
                 }
             }
             check(&d);
         }
-        d.finish().expect("leader-ready actors never wait on each other");
+        d.finish()
+            .expect("leader-ready actors never wait on each other");
         check(&d);
         found
     }
@@ -166,7 +193,9 @@ impl Histories for LeaderReady {
 /// The fuzz target's property: the proposed fix reaches no outcome but the admitted residual
 /// window R1. Panics (for libFuzzer) with the violation and its timeline.
 pub fn fuzz_proposed(ops: &[Op]) {
-    let fix = LeaderReady::variant("proposed").expect("proposed exists").fix;
+    let fix = LeaderReady::variant("proposed")
+        .expect("proposed exists")
+        .fix;
     for v in LeaderReady::run(fix, ops) {
         if v.outcome != "R1" {
             panic!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline);

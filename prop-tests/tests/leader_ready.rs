@@ -21,13 +21,20 @@ history_tests!(LeaderReady, CLAIMS, {
 mod regressions {
     use racelab_core::leader_ready::{Fix, LeaderReady};
     use racelab_props::histories::{encode, fuzz_dirs, reaches, Histories};
-    use racelab_props::leader_ready::Op::{self, ApplyStartupEntry as Apply, Elect, Step, StepDown};
+    use racelab_props::leader_ready::Op::{
+        self, ApplyStartupEntry as Apply, Elect, Step, StepDown,
+    };
 
     /// The committed fuzz regression file holds exactly this history (so the replay runs it).
     fn committed(name: &str, ops: &[Op]) {
         let path = fuzz_dirs("leader_ready")[1].join(name);
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert_eq!(bytes, encode(ops), "{} does not encode this history", path.display());
+        assert_eq!(
+            bytes,
+            encode(ops),
+            "{} does not encode this history",
+            path.display()
+        );
     }
 
     /// Postmortem (proptest, upstream O1, shrunk to 5 operations): the apply thread passes
@@ -40,7 +47,11 @@ mod regressions {
         let ops = [Apply, Step(0), StepDown, Step(43), Step(11)];
         committed("step-down-before-set", &ops);
         let v = reaches::<LeaderReady>(Fix::UPSTREAM, &ops, "O1").expect("upstream reaches O1");
-        assert!(v.witness.contains("follower is leader-ready"), "{}", v.witness);
+        assert!(
+            v.witness.contains("follower is leader-ready"),
+            "{}",
+            v.witness
+        );
         assert!(LeaderReady::run(Fix::PROPOSED, &ops).is_empty());
     }
 
@@ -52,7 +63,11 @@ mod regressions {
         let ops = [Apply, Step(0), StepDown, Elect, Step(19), Step(43)];
         committed("stale-flag-survives-re-election", &ops);
         let v = reaches::<LeaderReady>(Fix::UPSTREAM, &ops, "O2").expect("upstream reaches O2");
-        assert!(v.witness.contains("term=5 isLeaderReady=true"), "{}", v.witness);
+        assert!(
+            v.witness.contains("term=5 isLeaderReady=true"),
+            "{}",
+            v.witness
+        );
         assert!(LeaderReady::run(Fix::PROPOSED, &ops).is_empty());
     }
 
@@ -64,12 +79,31 @@ mod regressions {
     #[test]
     fn re_election_before_the_term_read_passes_the_patch() {
         let ops = [
-            StepDown, Step(0), Elect, Apply, Step(0), Step(0), Step(0), StepDown, Step(0), Step(8),
-            Elect, Step(1), Step(13), Step(43), Step(1), Step(13),
+            StepDown,
+            Step(0),
+            Elect,
+            Apply,
+            Step(0),
+            Step(0),
+            Step(0),
+            StepDown,
+            Step(0),
+            Step(8),
+            Elect,
+            Step(1),
+            Step(13),
+            Step(43),
+            Step(1),
+            Step(13),
         ];
         committed("residual-re-election-before-term-read", &ops);
         let v = reaches::<LeaderReady>(Fix::PROPOSED, &ops, "R1").expect("proposed reaches R1");
-        assert!(v.witness.contains("term=6 isLeaderReady=true, set by the notifyLeaderReady of the term-5"), "{}", v.witness);
+        assert!(
+            v.witness
+                .contains("term=6 isLeaderReady=true, set by the notifyLeaderReady of the term-5"),
+            "{}",
+            v.witness
+        );
         assert!(LeaderReady::run(Fix::IMPROVED, &ops).is_empty());
     }
 }

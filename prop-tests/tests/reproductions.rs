@@ -8,7 +8,10 @@ fn every_reproduction_matches_the_report() {
         for r in (entry.reproduce)() {
             r.save();
             let mark = if r.matches() { "ok " } else { "DEVIATES" };
-            println!("{mark} {} reproduction `{}`: {}", r.contract, r.what, r.observed);
+            println!(
+                "{mark} {} reproduction `{}`: {}",
+                r.contract, r.what, r.observed
+            );
             if !r.matches() {
                 mismatches.push(format!(
                     "{} `{}`: report {:?}, model {:?}",
@@ -17,5 +20,9 @@ fn every_reproduction_matches_the_report() {
             }
         }
     }
-    assert!(mismatches.is_empty(), "reproductions differ:\n{}", mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "reproductions differ:\n{}",
+        mismatches.join("\n")
+    );
 }

@@ -10,7 +10,11 @@ use crate::claims::{Checker, Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::Scenario;
 
 const fn loom(scenario: &'static Scenario<LeaderReady>, executions: u64) -> Method<LeaderReady> {
-    Method::Loom { scenario, bound: None, executions }
+    Method::Loom {
+        scenario,
+        bound: None,
+        executions,
+    }
 }
 
 const O1: &Scenario<LeaderReady> = &STEP_DOWN_DURING_CALLBACK;

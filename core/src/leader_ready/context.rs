@@ -91,7 +91,11 @@ impl SCMContext {
                 "{arg}isLeader={} term={} → {}",
                 s.is_leader,
                 s.term,
-                if allowed { "isLeaderReady=true" } else { "not set" }
+                if allowed {
+                    "isLeaderReady=true"
+                } else {
+                    "not set"
+                }
             ),
         );
         s.witness_early_ready();

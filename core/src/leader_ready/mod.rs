@@ -73,9 +73,18 @@ impl Fix {
         term: TermSource::RatisAtCallbackStart,
         notify_only_if_set: false,
     };
-    pub const P2: Fix = Fix { notify_only_if_set: true, ..Fix::UPSTREAM };
-    pub const PROPOSED: Fix = Fix { notify_only_if_set: true, ..Fix::P1 };
-    pub const IMPROVED: Fix = Fix { term: TermSource::CheckedEntry, ..Fix::PROPOSED };
+    pub const P2: Fix = Fix {
+        notify_only_if_set: true,
+        ..Fix::UPSTREAM
+    };
+    pub const PROPOSED: Fix = Fix {
+        notify_only_if_set: true,
+        ..Fix::P1
+    };
+    pub const IMPROVED: Fix = Fix {
+        term: TermSource::CheckedEntry,
+        ..Fix::PROPOSED
+    };
 }
 
 /// Everything the actors share.
@@ -101,7 +110,10 @@ impl World {
     /// The observable state in the report's words.
     pub fn observed(&self) -> String {
         let s = self.context.state();
-        format!("isLeader={} isLeaderReady={}", s.is_leader, s.is_leader_ready)
+        format!(
+            "isLeader={} isLeaderReady={}",
+            s.is_leader, s.is_leader_ready
+        )
     }
 }
 
@@ -114,10 +126,14 @@ pub const CONTRACT: Contract = Contract {
     parts: &[
         Part {
             id: "P1",
-            summary: "setLeaderReady(term) sets the flag under the write lock only if still leader \
+            summary:
+                "setLeaderReady(term) sets the flag under the write lock only if still leader \
                       of that term (the term read from Ratis when the callback starts)",
         },
-        Part { id: "P2", summary: "services are notified only when the flag was set" },
+        Part {
+            id: "P2",
+            summary: "services are notified only when the flag was set",
+        },
         Part {
             id: "P3",
             summary: "(improved) the term passed is the one of the startup entry Ratis checked",
@@ -147,11 +163,31 @@ impl Model for LeaderReady {
     type World = World;
     const CONTRACT: &'static Contract = &CONTRACT;
     const VARIANTS: &'static [Variant<Fix>] = &[
-        Variant { name: "upstream", parts: &[], fix: Fix::UPSTREAM },
-        Variant { name: "P1", parts: &["P1"], fix: Fix::P1 },
-        Variant { name: "P2", parts: &["P2"], fix: Fix::P2 },
-        Variant { name: "proposed", parts: &["P1", "P2"], fix: Fix::PROPOSED },
-        Variant { name: "improved", parts: &["P1", "P2", "P3"], fix: Fix::IMPROVED },
+        Variant {
+            name: "upstream",
+            parts: &[],
+            fix: Fix::UPSTREAM,
+        },
+        Variant {
+            name: "P1",
+            parts: &["P1"],
+            fix: Fix::P1,
+        },
+        Variant {
+            name: "P2",
+            parts: &["P2"],
+            fix: Fix::P2,
+        },
+        Variant {
+            name: "proposed",
+            parts: &["P1", "P2"],
+            fix: Fix::PROPOSED,
+        },
+        Variant {
+            name: "improved",
+            parts: &["P1", "P2", "P3"],
+            fix: Fix::IMPROVED,
+        },
     ];
 
     fn outcome(w: &World, id: OutcomeId) -> Option<String> {
@@ -163,10 +199,16 @@ impl Model for LeaderReady {
                     .to_string()
             }),
             "O2" | "R1" => {
-                let window = if id == "O2" { Window::DuringCallback } else { Window::BeforeTermRead };
+                let window = if id == "O2" {
+                    Window::DuringCallback
+                } else {
+                    Window::BeforeTermRead
+                };
                 s.early_ready
                     .filter(|(w, _)| *w == window)
-                    .map(|(_, witness)| format!("leader-ready before its own term's callback: {witness}"))
+                    .map(|(_, witness)| {
+                        format!("leader-ready before its own term's callback: {witness}")
+                    })
             }
             _ => None,
         }
@@ -186,9 +228,7 @@ pub static CHANGES_AFTER_TERM_READ: Scenario<LeaderReady> = Scenario {
     name: "step-down-and-re-election-after-term-read",
     about: "leader of term 4; notifyLeaderReady has started (term read); ratis steps down and \
             wins term 5 while it flushes",
-    build: |trace, fix| {
-        callback_against(trace, fix, true, &[Change::StepDown, Change::Elected(5)])
-    },
+    build: |trace, fix| callback_against(trace, fix, true, &[Change::StepDown, Change::Elected(5)]),
 };
 
 /// A step-down and a re-election may fall before the callback reads its term (R1).
@@ -203,7 +243,12 @@ pub static CHANGES_BEFORE_TERM_READ: Scenario<LeaderReady> = Scenario {
 
 /// A leader of term 4 whose apply thread has passed `checkReady` (and read its term when
 /// `started`), against a Ratis thread carrying out `changes`.
-fn callback_against(trace: &Trace, fix: Fix, started: bool, changes: &[Change]) -> Setup<LeaderReady> {
+fn callback_against(
+    trace: &Trace,
+    fix: Fix,
+    started: bool,
+    changes: &[Change],
+) -> Setup<LeaderReady> {
     use crate::model::Program;
     let world = Arc::new(World::leader_of(fix, 4));
     let mut apply = LeaderReadyCallback::new(trace, 4);
@@ -211,7 +256,10 @@ fn callback_against(trace: &Trace, fix: Fix, started: bool, changes: &[Change]) 
     if started {
         apply.step(&world); // notifyLeaderReady reads its term
     }
-    Setup { world, threads: vec![Box::new(apply), Box::new(RatisThread::new(trace, changes))] }
+    Setup {
+        world,
+        threads: vec![Box::new(apply), Box::new(RatisThread::new(trace, changes))],
+    }
 }
 
 /// The report's reproduction, step by step through the driver: the apply thread is held after
@@ -222,7 +270,10 @@ pub fn reproduce(fix: Fix) -> (String, String, String) {
     let world = Arc::new(World::leader_of(fix, 4));
     let mut d = Driver::<LeaderReady>::new(
         trace.clone(),
-        Setup { world, threads: vec![Box::new(LeaderReadyCallback::new(&trace, 4))] },
+        Setup {
+            world,
+            threads: vec![Box::new(LeaderReadyCallback::new(&trace, 4))],
+        },
     );
     let held = |d: &mut Driver<LeaderReady>, actor: usize, steps: usize| {
         for _ in 0..steps {
@@ -230,7 +281,7 @@ pub fn reproduce(fix: Fix) -> (String, String, String) {
         }
     };
     held(&mut d, 0, 4); // checkReady, start, flush, reload: held at the INFO line
-    // The first election, held at the same point.
+                        // The first election, held at the same point.
     let first = d.world.observed();
     d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown])));
     held(&mut d, 1, 3);
@@ -241,8 +292,12 @@ pub fn reproduce(fix: Fix) -> (String, String, String) {
     let after_step_down = format!(
         "{} ReplicationManager.shouldRun={} SCMBlockDeletingService.shouldRun={}",
         d.world.observed(),
-        services.replication_manager.should_run(services.now(), wait),
-        services.block_deleting_service.should_run(services.now(), wait)
+        services
+            .replication_manager
+            .should_run(services.now(), wait),
+        services
+            .block_deleting_service
+            .should_run(services.now(), wait)
     );
     d.spawn(Box::new(RatisThread::new(&trace, &[Change::Elected(5)])));
     held(&mut d, 2, 2);

@@ -46,7 +46,11 @@ impl RaftServer {
             "LeaderStateImpl.checkReady",
             format!(
                 "startup entry term {entry_term}, leader={leader} currentTerm={term} → {}",
-                if ready { "notifyLeaderReady" } else { "no callback" }
+                if ready {
+                    "notifyLeaderReady"
+                } else {
+                    "no callback"
+                }
             ),
         );
         ready
@@ -63,6 +67,9 @@ impl RaftServer {
         self.current_term.store(term, Ordering::SeqCst);
         self.elections.fetch_add(1, GhostOrdering::SeqCst);
         self.leader.store(true, Ordering::SeqCst);
-        cx.record("RaftServerImpl.changeToLeader", format!("currentTerm={term} role=LEADER"));
+        cx.record(
+            "RaftServerImpl.changeToLeader",
+            format!("currentTerm={term} role=LEADER"),
+        );
     }
 }

@@ -31,19 +31,30 @@ pub struct GatedService {
 
 impl GatedService {
     fn new(name: &'static str, notify_method: &'static str) -> Self {
-        GatedService { name, notify_method, service_lock: Mutex::new((ServiceStatus::Pausing, 0)) }
+        GatedService {
+            name,
+            notify_method,
+            service_lock: Mutex::new((ServiceStatus::Pausing, 0)),
+        }
     }
 
     /// `notifyStatusChanged()` under `serviceLock`.
     fn notify_status_changed(&self, cx: &Cx, context: &SCMContext, now: u64) {
         let mut s = self.service_lock.lock();
         let ready = context.is_leader_ready();
-        let next = if ready { ServiceStatus::Running } else { ServiceStatus::Pausing };
+        let next = if ready {
+            ServiceStatus::Running
+        } else {
+            ServiceStatus::Pausing
+        };
         if next == ServiceStatus::Running && s.0 != ServiceStatus::Running {
             s.1 = now;
         }
         s.0 = next;
-        cx.record(self.notify_method, format!("isLeaderReady={ready} → {next:?}"));
+        cx.record(
+            self.notify_method,
+            format!("isLeaderReady={ready} → {next:?}"),
+        );
     }
 
     pub fn status(&self) -> ServiceStatus {
@@ -71,7 +82,10 @@ impl Default for SCMServiceManager {
     fn default() -> Self {
         SCMServiceManager {
             monitor: Mutex::new(()),
-            replication_manager: GatedService::new("ReplicationManager", "ReplicationManager.notifyStatusChanged"),
+            replication_manager: GatedService::new(
+                "ReplicationManager",
+                "ReplicationManager.notifyStatusChanged",
+            ),
             block_deleting_service: GatedService::new(
                 "SCMBlockDeletingService",
                 "SCMBlockDeletingService.notifyStatusChanged",
@@ -86,8 +100,10 @@ impl SCMServiceManager {
     pub fn notify_status_changed(&self, cx: &Cx, context: &SCMContext) {
         let _monitor = self.monitor.lock();
         let now = self.now();
-        self.replication_manager.notify_status_changed(cx, context, now);
-        self.block_deleting_service.notify_status_changed(cx, context, now);
+        self.replication_manager
+            .notify_status_changed(cx, context, now);
+        self.block_deleting_service
+            .notify_status_changed(cx, context, now);
     }
 
     pub fn now(&self) -> u64 {

@@ -112,11 +112,17 @@ impl Program<World> for LeaderReadyCallback {
                 ReadyStep::ReloadSummary
             }
             ReadyStep::ReloadSummary => {
-                cx.record("DeletedBlockLogImpl.onLeaderReady", "deleted block summary reloaded");
+                cx.record(
+                    "DeletedBlockLogImpl.onLeaderReady",
+                    "deleted block summary reloaded",
+                );
                 ReadyStep::SetLeaderReady
             }
             ReadyStep::SetLeaderReady => {
-                let by = Setter { entry_term: self.entry_term, window: self.window };
+                let by = Setter {
+                    entry_term: self.entry_term,
+                    window: self.window,
+                };
                 self.set = w.context.set_leader_ready(cx, w.fix.guard, self.term, by);
                 ReadyStep::NotifyServices
             }
@@ -124,7 +130,10 @@ impl Program<World> for LeaderReadyCallback {
                 if self.set || !w.fix.notify_only_if_set {
                     w.services.notify_status_changed(cx, &w.context);
                 } else {
-                    cx.record("SCMStateMachine.notifyLeaderReady", "flag not set: services not notified");
+                    cx.record(
+                        "SCMStateMachine.notifyLeaderReady",
+                        "flag not set: services not notified",
+                    );
                 }
                 ReadyStep::Done
             }
@@ -172,11 +181,18 @@ impl RatisThread {
                     RatisStep::NotifyServices,
                 ],
                 Change::Elected(t) => {
-                    vec![RatisStep::ChangeToLeader(t), RatisStep::NotifyLeaderChanged(t)]
+                    vec![
+                        RatisStep::ChangeToLeader(t),
+                        RatisStep::NotifyLeaderChanged(t),
+                    ]
                 }
             })
             .collect();
-        RatisThread { cx: trace.actor(Self::ACTOR), steps, next: 0 }
+        RatisThread {
+            cx: trace.actor(Self::ACTOR),
+            steps,
+            next: 0,
+        }
     }
 }
 
