@@ -39,7 +39,10 @@ pub enum TermSource {
     None,
     /// The patch: the Ratis current term, read when the callback starts.
     RatisAtCallbackStart,
-    /// Improved (P3): the term of the startup entry Ratis checked.
+    /// Improved (P3): the term of the startup entry Ratis checked. Needs no Ratis change:
+    /// `RaftServerImpl.applyLogToStateMachine` calls `notifyConfigurationChanged(term, index, …)`
+    /// for the startup (configuration) entry and then `checkReady` for the same entry, on the
+    /// same apply thread, so `SCMStateMachine` can keep that term and pass it.
     CheckedEntry,
 }
 
@@ -136,7 +139,8 @@ pub const CONTRACT: Contract = Contract {
         },
         Part {
             id: "P3",
-            summary: "(improved) the term passed is the one of the startup entry Ratis checked",
+            summary: "(improved) the term passed is the one of the startup entry Ratis checked, \
+                      kept from notifyConfigurationChanged for that entry on the apply thread",
         },
     ],
     outcomes: &[

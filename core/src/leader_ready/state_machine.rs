@@ -126,6 +126,8 @@ impl Program<World> for LeaderReadyCallback {
                 self.set = w.context.set_leader_ready(cx, w.fix.guard, self.term, by);
                 ReadyStep::NotifyServices
             }
+            // Then `FinalizationManager.onLeaderReady` and the Ratis event log, which touch
+            // nothing the outcomes read.
             ReadyStep::NotifyServices => {
                 if self.set || !w.fix.notify_only_if_set {
                     w.services.notify_status_changed(cx, &w.context);
