@@ -1,6 +1,6 @@
 //! Every contract racelab checks, without its model type: what the gate and the reports need.
 
-use crate::claims::{Claims, ExpectedCell, Method};
+use crate::claims::{Claims, ExpectedCell, Method, Reproduction};
 use crate::matrix::{ExpectedReproduction, ReproductionResult};
 use crate::model::{Contract, Model};
 
@@ -8,16 +8,12 @@ pub struct Entry {
     pub contract: &'static Contract,
     pub cells: Vec<ExpectedCell>,
     pub reproductions: Vec<ExpectedReproduction>,
-    /// Runs the model for every reproduction.
-    pub reproduce: fn() -> Vec<ReproductionResult>,
+    observers: &'static [Reproduction],
     /// Loom cells whose unreachable verdict has no reachable twin at the same scenario and bound.
     pub twinless: Vec<String>,
 }
 
-fn entry<M: Model>(
-    claims: &'static Claims<M>,
-    reproduce: fn() -> Vec<ReproductionResult>,
-) -> Entry {
+fn entry<M: Model>(claims: &'static Claims<M>) -> Entry {
     Entry {
         contract: M::CONTRACT,
         cells: claims.cells.iter().map(|c| c.expectation()).collect(),
@@ -31,24 +27,25 @@ fn entry<M: Model>(
                 expected: r.expected,
             })
             .collect(),
-        reproduce,
+        observers: claims.reproductions,
         twinless: twinless(claims),
     }
 }
 
-/// Runs a contract's reproductions.
-pub fn reproduce<M: Model>(claims: &Claims<M>) -> Vec<ReproductionResult> {
-    claims
-        .reproductions
-        .iter()
-        .map(|r| ReproductionResult {
-            contract: M::CONTRACT.id.into(),
-            report: M::CONTRACT.report.into(),
-            what: r.what.into(),
-            expected: r.expected.into(),
-            observed: (r.observe)(),
-        })
-        .collect()
+impl Entry {
+    /// Runs the model for every reproduction.
+    pub fn reproduce(&self) -> Vec<ReproductionResult> {
+        self.observers
+            .iter()
+            .map(|r| ReproductionResult {
+                contract: self.contract.id.into(),
+                report: self.contract.report.into(),
+                what: r.what.into(),
+                expected: r.expected.into(),
+                observed: (r.observe)(),
+            })
+            .collect()
+    }
 }
 
 /// An unreachable loom cell proves something only if the same scenario and bound find the
@@ -78,7 +75,9 @@ fn twinless<M: Model>(claims: &Claims<M>) -> Vec<String> {
 /// All contracts, in report order.
 pub fn all() -> Vec<Entry> {
     use crate::leader_ready::{claims::CLAIMS, LeaderReady};
-    vec![entry::<LeaderReady>(&CLAIMS, || reproduce(&CLAIMS))]
+    vec![
+        entry::<LeaderReady>(&CLAIMS),
+    ]
 }
 
 /// The contract named `id`, or the list of known names.

@@ -5,7 +5,7 @@
 fn every_reproduction_matches_the_report() {
     let mut mismatches = Vec::new();
     for entry in racelab_core::registry::all() {
-        for r in (entry.reproduce)() {
+        for r in entry.reproduce() {
             r.save();
             let mark = if r.matches() { "ok " } else { "DEVIATES" };
             println!(
