@@ -22,6 +22,7 @@ commands:
   verify [CONTRACT...]      run every check and print the claims matrix (all contracts by default)
   test                      the test gate: plain tests and the loom suite
   fuzz CONTRACT [SECONDS]   fuzz one contract's target on stable (default 60 s)
+  replay FILE...            replay scenario files (see scenarios/) on their variants
   help                      this text
 ";
 
@@ -30,6 +31,7 @@ enum Cmd {
     Verify(Vec<String>),
     Test,
     Fuzz(String, u64),
+    Replay(Vec<std::path::PathBuf>),
     Help,
 }
 
@@ -57,6 +59,8 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
                 Ok(s) if s > 0 => Ok(Cmd::Fuzz(contract(name)?, s)),
                 _ => Err(format!("`{secs}` is not a positive number of seconds")),
             },
+            ("replay", []) => Err("replay needs at least one scenario file".into()),
+            ("replay", files) => Ok(Cmd::Replay(files.iter().map(Into::into).collect())),
             ("help" | "--help" | "-h", []) => Ok(Cmd::Help),
             (c @ ("test" | "fuzz" | "help"), extra) => {
                 Err(format!("`{c}` does not take `{}`", extra.join(" ")))
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
         Ok(Cmd::Verify(contracts)) => verify::run(&contracts),
         Ok(Cmd::Test) => phases::test_gate(),
         Ok(Cmd::Fuzz(contract, seconds)) => phases::fuzz(&contract, seconds),
+        Ok(Cmd::Replay(files)) => replay(&files),
         Ok(Cmd::Help) => {
             print!("{USAGE}\ncontracts: {}\n", known.join(", "));
             ExitCode::SUCCESS
@@ -85,6 +90,31 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `cargo xtask replay FILE...`: exits 2 on the first file that cannot be read or has a mistake.
+fn replay(files: &[std::path::PathBuf]) -> ExitCode {
+    for f in files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {}: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        };
+        match racelab_props::scenario::replay_any(&text) {
+            Ok(out) => print!("{out}"),
+            Err(e) if e.line == 0 => {
+                eprintln!("error: {}: {}", f.display(), e.problem);
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("error: {}:{}: {}", f.display(), e.line, e.problem);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 #[cfg(test)]
@@ -122,6 +152,18 @@ mod tests {
             Err("`0` is not a positive number of seconds".into())
         );
         assert_eq!(p(&["fuzz", "nope"]), Err("unknown contract `nope`".into()));
+    }
+
+    #[test]
+    fn replay_takes_files() {
+        assert_eq!(
+            p(&["replay"]),
+            Err("replay needs at least one scenario file".into())
+        );
+        assert_eq!(
+            p(&["replay", "a.scn"]),
+            Ok(Cmd::Replay(vec!["a.scn".into()]))
+        );
     }
 
     #[test]

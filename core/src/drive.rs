@@ -104,6 +104,39 @@ impl<M: Model> Driver<M> {
 }
 
 impl<M: Model> Driver<M> {
+    /// Runs the next step of the oldest unfinished program of `actor` (scenario files name
+    /// actors); says why when it cannot step.
+    pub fn step_named(&mut self, actor: &str) -> Result<(), String> {
+        let Some(i) = self
+            .threads
+            .iter()
+            .position(|t| t.actor() == actor && !t.is_done())
+        else {
+            let mut running: Vec<&str> = self
+                .threads
+                .iter()
+                .filter(|t| !t.is_done())
+                .map(|t| t.actor())
+                .collect();
+            running.dedup();
+            return Err(if running.is_empty() {
+                format!("no actor `{actor}` is running (none is)")
+            } else {
+                format!(
+                    "no actor `{actor}` is running (running: {})",
+                    running.join(", ")
+                )
+            });
+        };
+        if !self.enabled().contains(&i) {
+            return Err(format!(
+                "`{actor}` cannot step now: its next step would block"
+            ));
+        }
+        self.threads[i].step(&self.world);
+        Ok(())
+    }
+
     /// Runs the next step of actor `index`, which must be enabled (for fixed reproductions).
     pub fn step_actor(&mut self, index: usize) {
         let t = &mut self.threads[index];

@@ -5,9 +5,11 @@ use proptest::strategy::{BoxedStrategy, Strategy};
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use proptest_state_machine::ReferenceStateMachine;
 use racelab_core::claims::{Checker, Claim, Verdict};
+use racelab_core::drive::Driver;
 use racelab_core::matrix::CellResult;
+use racelab_core::model::Setup;
 use racelab_core::model::{Model, OutcomeId};
-use racelab_core::trace::Timeline;
+use racelab_core::trace::{violation, Timeline, Trace};
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -33,13 +35,104 @@ pub trait Codec: Sized {
 /// A contract whose long histories the property checkers drive.
 pub trait Histories: Model {
     type Op: Codec + Clone + Debug + Send + 'static;
+    /// What the contract keeps beside the driver between operations: what the environment has
+    /// been asked to do so far (the reference state of its generator).
+    type Plan: Clone + Debug;
 
-    /// Runs `ops` under `fix` on the step driver, checking every outcome at each point where it
-    /// is defined; returns the outcomes reached, first witness each, in the order found.
-    fn run(fix: Self::Fix, ops: &[Self::Op]) -> Vec<Violation>;
+    /// The world a history starts from, with its first programs, and the initial plan.
+    fn start(fix: Self::Fix, trace: &Trace) -> (Setup<Self>, Self::Plan);
+
+    /// Carries out one operation: starts programs, steps the driver, injects a fault. Returns
+    /// false, changing nothing, when `plan` does not allow it (a decoded byte string can hold
+    /// any operation in any order).
+    fn apply(driver: &mut Driver<Self>, plan: &mut Self::Plan, op: &Self::Op) -> bool;
 
     /// Meaningful histories, from the contract's reference state machine (see [`sequential`]).
     fn histories() -> BoxedStrategy<Generated<Self::Op>>;
+
+    /// For scenario files: the operation named by a line's words, or what is wrong with them.
+    fn parse_op(words: &[&str]) -> Result<Self::Op, String>;
+
+    /// The names `parse_op` accepts, for error messages.
+    const OP_NAMES: &'static [&'static str];
+
+    /// The observable state, in the report's words.
+    fn describe(world: &Self::World) -> String;
+}
+
+/// Pseudo-outcome reported when a history cannot finish: actors are left that can never step.
+pub const STUCK: OutcomeId = "stuck";
+
+/// One history in progress: the driver, the plan, and the outcomes reached so far.
+pub struct Session<M: Histories> {
+    pub driver: Driver<M>,
+    plan: M::Plan,
+    found: Vec<Violation>,
+}
+
+impl<M: Histories> Session<M> {
+    pub fn new(fix: M::Fix) -> Self {
+        let trace = Trace::new();
+        let (setup, plan) = M::start(fix, &trace);
+        Session {
+            driver: Driver::new(trace, setup),
+            plan,
+            found: Vec::new(),
+        }
+    }
+
+    /// Applies `op` (see [`Histories::apply`]) and checks the outcomes if everything is quiet.
+    pub fn apply(&mut self, op: &M::Op) -> bool {
+        let applied = M::apply(&mut self.driver, &mut self.plan, op);
+        if applied && self.driver.is_quiescent() {
+            self.check();
+        }
+        applied
+    }
+
+    /// Runs every program to its end, then checks the outcomes; a history that cannot finish
+    /// reports [`STUCK`].
+    pub fn finish(mut self) -> Vec<Violation> {
+        if let Err(stuck) = self.driver.finish() {
+            let timeline = self.driver.timeline(Some(violation(STUCK, &stuck)));
+            self.found.push(Violation {
+                outcome: STUCK,
+                witness: stuck,
+                timeline,
+            });
+        }
+        self.check();
+        self.found
+    }
+
+    /// Evaluates every outcome of the contract; keeps the first witness of each. Outcomes are
+    /// defined on quiet states (no program in the middle of its work): that is where loom
+    /// checks them too.
+    fn check(&mut self) {
+        for o in M::CONTRACT.outcomes {
+            if self.found.iter().any(|v| v.outcome == o.id) {
+                continue;
+            }
+            if let Some(witness) = self.driver.outcome(o.id) {
+                let timeline = self.driver.timeline(Some(violation(o.id, &witness)));
+                self.found.push(Violation {
+                    outcome: o.id,
+                    witness,
+                    timeline,
+                });
+            }
+        }
+    }
+}
+
+/// Runs `ops` under `fix` on the step driver; returns the outcomes reached, first witness each,
+/// in the order found. Every property checker and fuzz target calls this one function.
+pub fn run<M: Histories>(fix: M::Fix, ops: &[M::Op]) -> Vec<Violation> {
+    let mut session = Session::<M>::new(fix);
+    for op in ops {
+        session.apply(op);
+    }
+    session.finish()
 }
 
 /// A generated history and proptest-state-machine's counter of the transitions the test ran
@@ -96,7 +189,9 @@ pub fn decode<O: Codec>(bytes: &[u8]) -> Option<Vec<O>> {
 
 /// Whether `ops` reach `outcome` under `fix`.
 pub fn reaches<M: Histories>(fix: M::Fix, ops: &[M::Op], outcome: OutcomeId) -> Option<Violation> {
-    M::run(fix, ops).into_iter().find(|v| v.outcome == outcome)
+    run::<M>(fix, ops)
+        .into_iter()
+        .find(|v| v.outcome == outcome)
 }
 
 fn fix_of<M: Model>(variant: &str) -> M::Fix {

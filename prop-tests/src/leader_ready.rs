@@ -1,7 +1,7 @@
 //! Long histories of HDDS-17575: elections, step-downs and startup-entry callbacks, interleaved
 //! step by step on the single Ratis thread and the single apply thread.
 
-use crate::histories::{sequential, Codec, Generated, Histories, Violation};
+use crate::histories::{run, sequential, Codec, Generated, Histories};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
@@ -11,7 +11,7 @@ use racelab_core::leader_ready::state_machine::{Change, LeaderReadyCallback, Rat
 use racelab_core::leader_ready::{Fix, LeaderReady, World};
 use racelab_core::model::{Model, Setup};
 use racelab_core::sync::Arc;
-use racelab_core::trace::{violation, Timeline, Trace};
+use racelab_core::trace::Trace;
 
 /// One operation of a history. Byte format (one byte each): `b % 4` is the kind: 0 `Elect`,
 /// 1 `StepDown`, 2 `ApplyStartupEntry`, 3 `Step(b >> 2)`.
@@ -122,71 +122,66 @@ impl ReferenceStateMachine for Intent {
 
 impl Histories for LeaderReady {
     type Op = Op;
+    type Plan = Intent;
 
-    fn run(fix: Fix, ops: &[Op]) -> Vec<Violation> {
-        let trace = Trace::new();
+    fn start(fix: Fix, _trace: &Trace) -> (Setup<LeaderReady>, Intent) {
         let world = Arc::new(World::leader_of(fix, Intent::START.term));
-        let mut d = Driver::<LeaderReady>::new(
-            trace.clone(),
+        (
             Setup {
                 world,
-                threads: vec![],
+                threads: Vec::new(),
             },
-        );
-        let mut intent = Intent::START;
-        let mut found: Vec<Violation> = Vec::new();
-        let mut check = |d: &Driver<LeaderReady>| {
-            // O1 is a state of a quiet SCM; O2 and R1 are witnessed when they first hold.
-            let outcomes: &[&str] = if d.is_quiescent() {
-                &["O1", "O2", "R1"]
-            } else {
-                &["O2", "R1"]
-            };
-            for &o in outcomes {
-                if found.iter().any(|v| v.outcome == o) {
-                    continue;
-                }
-                if let Some(witness) = d.outcome(o) {
-                    let timeline = Timeline {
-                        events: trace.events(),
-                        violation: Some(violation(o, &witness)),
-                    };
-                    found.push(Violation {
-                        outcome: o,
-                        witness,
-                        timeline,
-                    });
-                }
-            }
-        };
-        for op in ops {
-            if !intent.allows(op) {
-                continue;
-            }
-            intent = intent.apply(op);
-            match *op {
-                Op::Elect => d.spawn(Box::new(RatisThread::new(
-                    &trace,
-                    &[Change::Elected(intent.term)],
-                ))),
-                Op::StepDown => d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown]))),
-                Op::ApplyStartupEntry => {
-                    d.spawn(Box::new(LeaderReadyCallback::new(&trace, intent.term)))
-                }
-                Op::Step(n) => {
-                    d.step(n.into());
-                }
-            }
-            check(&d);
+            Intent::START,
+        )
+    }
+
+    fn apply(d: &mut Driver<LeaderReady>, intent: &mut Intent, op: &Op) -> bool {
+        if !intent.allows(op) {
+            return false;
         }
-        d.finish()
-            .expect("leader-ready actors never wait on each other");
-        check(&d);
-        found
+        *intent = intent.apply(op);
+        let trace = d.trace.clone();
+        match *op {
+            Op::Elect => d.spawn(Box::new(RatisThread::new(
+                &trace,
+                &[Change::Elected(intent.term)],
+            ))),
+            Op::StepDown => d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown]))),
+            Op::ApplyStartupEntry => {
+                d.spawn(Box::new(LeaderReadyCallback::new(&trace, intent.term)))
+            }
+            Op::Step(n) => {
+                d.step(n.into());
+            }
+        }
+        true
     }
 
     fn histories() -> BoxedStrategy<Generated<Op>> {
         sequential::<Intent>(64)
+    }
+
+    const OP_NAMES: &'static [&'static str] = &["elect", "step-down", "apply-startup-entry"];
+
+    fn parse_op(words: &[&str]) -> Result<Op, String> {
+        match words {
+            ["elect"] => Ok(Op::Elect),
+            ["step-down"] => Ok(Op::StepDown),
+            ["apply-startup-entry"] => Ok(Op::ApplyStartupEntry),
+            [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
+            _ => Err(format!("unknown operation `{}`", words.join(" "))),
+        }
+    }
+
+    fn describe(w: &World) -> String {
+        let s = &w.services;
+        format!(
+            "{} term={} ReplicationManager={:?} SCMBlockDeletingService={:?}",
+            w.observed(),
+            w.context.state().term,
+            s.replication_manager.status(),
+            s.block_deleting_service.status()
+        )
     }
 }
 
@@ -196,7 +191,7 @@ pub fn fuzz_proposed(ops: &[Op]) {
     let fix = LeaderReady::variant("proposed")
         .expect("proposed exists")
         .fix;
-    for v in LeaderReady::run(fix, ops) {
+    for v in run::<LeaderReady>(fix, ops) {
         if v.outcome != "R1" {
             panic!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline);
         }

@@ -9,3 +9,4 @@
 
 pub mod histories;
 pub mod leader_ready;
+pub mod scenario;

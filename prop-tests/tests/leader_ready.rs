@@ -20,7 +20,7 @@ history_tests!(LeaderReady, CLAIMS, {
 
 mod regressions {
     use racelab_core::leader_ready::{Fix, LeaderReady};
-    use racelab_props::histories::{encode, fuzz_dirs, reaches, Histories};
+    use racelab_props::histories::{encode, fuzz_dirs, reaches, run};
     use racelab_props::leader_ready::Op::{
         self, ApplyStartupEntry as Apply, Elect, Step, StepDown,
     };
@@ -52,7 +52,7 @@ mod regressions {
             "{}",
             v.witness
         );
-        assert!(LeaderReady::run(Fix::PROPOSED, &ops).is_empty());
+        assert!(run::<LeaderReady>(Fix::PROPOSED, &ops).is_empty());
     }
 
     /// Postmortem (proptest, upstream O2, 6 operations): as above the follower keeps the flag;
@@ -68,7 +68,7 @@ mod regressions {
             "{}",
             v.witness
         );
-        assert!(LeaderReady::run(Fix::PROPOSED, &ops).is_empty());
+        assert!(run::<LeaderReady>(Fix::PROPOSED, &ops).is_empty());
     }
 
     /// Postmortem (proptest, proposed R1, 16 operations): the residual window the report admits.
@@ -104,6 +104,6 @@ mod regressions {
             "{}",
             v.witness
         );
-        assert!(LeaderReady::run(Fix::IMPROVED, &ops).is_empty());
+        assert!(run::<LeaderReady>(Fix::IMPROVED, &ops).is_empty());
     }
 }

@@ -26,3 +26,19 @@ fn every_reproduction_matches_the_report() {
         mismatches.join("\n")
     );
 }
+
+/// The committed scenario files stay valid, and each replays to at least one verdict.
+#[test]
+fn committed_scenarios_replay() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("scenarios/ exists") {
+        let path = entry.expect("readable").path();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let out = racelab_props::scenario::replay_any(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(out.contains("verdict: "), "{}:\n{out}", path.display());
+        n += 1;
+    }
+    assert!(n > 0, "no scenario files in {}", dir.display());
+}
