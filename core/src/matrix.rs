@@ -135,6 +135,9 @@ impl CellResult {
             "DEVIATES"
         };
         let work = match (self.executions, self.cases) {
+            (Some(e), _) if self.seconds > 0.0 => {
+                format!("{e} executions, {:.0}/s", e as f64 / self.seconds)
+            }
             (Some(e), _) => format!("{e} executions"),
             (_, Some(c)) => format!("{c} cases"),
             _ => String::new(),
