@@ -13,6 +13,7 @@ pub mod sync;
 pub mod trace;
 
 pub mod leader_ready;
+pub mod recon_sync;
 
 pub use claims::{Checker, Claim, Claims, Method, Mutant, Reproduction, Verdict};
 pub use model::{Contract, Model, Outcome, OutcomeId, Part, Program, Scenario, Setup, Variant};

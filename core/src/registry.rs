@@ -77,6 +77,7 @@ pub fn all() -> Vec<Entry> {
     use crate::leader_ready::{claims::CLAIMS, LeaderReady};
     vec![
         entry::<LeaderReady>(&CLAIMS),
+        entry::<crate::recon_sync::ReconSync>(&crate::recon_sync::claims::CLAIMS),
     ]
 }
 

@@ -9,4 +9,5 @@
 
 pub mod histories;
 pub mod leader_ready;
+pub mod recon_sync;
 pub mod scenario;

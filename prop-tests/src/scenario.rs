@@ -217,6 +217,7 @@ pub fn replay_any(text: &str) -> Result<String, ScenarioError> {
     let id = contract_of(text)?;
     match id.as_str() {
         "leader-ready" => replay::<LeaderReady>(text),
+        "recon-sync" => replay::<racelab_core::recon_sync::ReconSync>(text),
         other => {
             let known: Vec<&str> = racelab_core::registry::all()
                 .iter()

@@ -1,0 +1,446 @@
+//! recon-sync — HDDS-17042: a manual Recon task rebuild requested while a delta sync is being
+//! applied makes the tasks apply that delta twice.
+//!
+//! Components: [`om::OzoneManager`] (its RocksDB, sequence-numbered write batches,
+//! `getDBUpdates`); [`recon_om_db::ReconOMMetadataManager`] (Recon's OM DB copy, its checkpoints,
+//! `OMDBUpdatesHandler`); [`service_provider`] (`OzoneManagerServiceProviderImpl`: the sync thread
+//! `syncDataFromOM` and the REST thread's `triggerTaskRebuild`, where the fix's lock lives);
+//! [`task_controller::ReconTaskControllerImpl`] (its monitor, the event buffer and the event
+//! processor thread); [`nssummary`] (`NSSummaryTask` and the Recon DB it writes).
+
+pub mod claims;
+pub mod nssummary;
+pub mod om;
+pub mod recon_om_db;
+pub mod service_provider;
+pub mod task_controller;
+
+use crate::drive::Driver;
+use crate::model::{Contract, Model, Outcome, OutcomeId, Part, Program, Scenario, Setup, Variant};
+use crate::sync::Arc;
+use crate::trace::Trace;
+use nssummary::ReconDb;
+use om::{Key, KeyOp, OmDb, OzoneManager};
+use recon_om_db::{ReconOMMetadataManager, ReconOmDbState, FULL_SNAPSHOT};
+use service_provider::{
+    HandOffLock, LockFrom, LockUntil, OzoneManagerServiceProviderImpl, RestThread, SyncFaults,
+    SyncThread,
+};
+use std::collections::BTreeMap;
+use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// P1 (`from: RpcReturned, until: HandOff`): the hand-off lock. `None` upstream.
+    pub hand_off_lock: Option<HandOffLock>,
+}
+
+impl Fix {
+    pub const UPSTREAM: Fix = Fix {
+        hand_off_lock: None,
+    };
+    /// The patch: P1.
+    pub const PROPOSED: Fix = Fix {
+        hand_off_lock: Some(HandOffLock {
+            from: LockFrom::RpcReturned,
+            until: LockUntil::HandOff,
+        }),
+    };
+    /// A1, the design the report rejected: the same lock, taken before the OM RPC.
+    pub const LOCK_ACROSS_RPC: Fix = Fix {
+        hand_off_lock: Some(HandOffLock {
+            from: LockFrom::BeforeRpc,
+            until: LockUntil::HandOff,
+        }),
+    };
+}
+
+/// Everything the actors share.
+#[derive(Debug)]
+pub struct World {
+    pub fix: Fix,
+    pub om: OzoneManager,
+    pub recon_om_db: ReconOMMetadataManager,
+    pub controller: ReconTaskControllerImpl,
+    pub provider: OzoneManagerServiceProviderImpl,
+}
+
+/// The bucket every scenario writes to.
+pub const BUCKET: u8 = 1;
+
+pub fn file(name: u8) -> Key {
+    Key {
+        bucket: BUCKET,
+        name,
+    }
+}
+
+pub fn put(name: u8) -> KeyOp {
+    KeyOp::Put {
+        key: file(name),
+        size: 100 * name as u64,
+    }
+}
+
+pub fn delete(name: u8) -> KeyOp {
+    KeyOp::Delete { key: file(name) }
+}
+
+impl World {
+    /// OM holds `ops` (one write batch each) and Recon is in sync with it: its OM DB came from
+    /// a full snapshot, NSSummary was rebuilt from it, and every cursor is OM's sequence number.
+    pub fn in_sync(fix: Fix, ops: &[KeyOp]) -> World {
+        let mut om = OmDb::default();
+        for op in ops {
+            om.apply(*op);
+        }
+        let recon = ReconOmDbState::from_om(&om);
+        let mut recon_db = ReconDb::default();
+        recon_db.reprocess(&recon_om_db::Checkpoint(recon.clone()), "initial");
+        recon_db.rebuilds.clear();
+        World {
+            fix,
+            om: OzoneManager::new(om),
+            recon_om_db: ReconOMMetadataManager::new(recon),
+            controller: ReconTaskControllerImpl::new(recon_db),
+            provider: OzoneManagerServiceProviderImpl::default(),
+        }
+    }
+
+    /// `OM files=<n> NSSummary files=<m>` for the bucket, as the report states its numbers
+    /// (NSSummary once the event processor has applied everything buffered).
+    pub fn observed(&self) -> String {
+        let (om_files, _) = self.om.db().files_in(BUCKET);
+        let ns = self.controller.quiescent().summary(BUCKET);
+        format!("OM files={om_files} NSSummary files={}", ns.files)
+    }
+
+    /// The OM and NSSummary numbers of the bucket, for witnesses.
+    fn numbers(&self, q: &ReconDb) -> String {
+        let (files, size) = self.om.db().files_in(BUCKET);
+        let pending: Vec<String> = self
+            .controller
+            .pending()
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        let then = if pending.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (once the processor has applied the still buffered [{}])",
+                pending.join(", ")
+            )
+        };
+        format!("OM bucket{BUCKET} files={files} size={size}; {q}{then}")
+    }
+
+    /// The invariant at quiescence: NSSummary equals what the Recon OM DB holds, and the
+    /// Recon OM DB and the task cursor are at OM's sequence number. `None` when it holds.
+    pub fn invariant_violation(&self) -> Option<String> {
+        let q = self.controller.quiescent();
+        let recon = self.recon_om_db.state();
+        let om = self.om.db();
+        let mut expected = ReconDb::default();
+        expected.reprocess(&recon_om_db::Checkpoint(recon.clone()), "recompute");
+        // A bucket whose files are all gone keeps its (zero) NSSummary row.
+        let mut buckets = q.nssummary.keys().chain(expected.nssummary.keys());
+        if buckets.any(|b| q.summary(*b) != expected.summary(*b)) {
+            return Some(format!(
+                "NSSummary differs from the Recon OM DB: {} vs recomputed {expected}",
+                q
+            ));
+        }
+        if q.cursor != recon.seq || recon.seq != om.seq {
+            return Some(format!(
+                "cursor #{} / Recon OM DB #{} / OM #{}",
+                q.cursor, recon.seq, om.seq
+            ));
+        }
+        None
+    }
+}
+
+pub struct ReconSync;
+
+pub const CONTRACT: Contract = Contract {
+    id: "recon-sync",
+    report: "HDDS-17042",
+    title: "Recon manual task rebuild during a delta sync applies that delta twice",
+    parts: &[
+        Part {
+            id: "P1",
+            summary:
+                "a hand-off lock in OzoneManagerServiceProviderImpl: the sync thread takes it \
+                      after the OM RPC has returned and before the first commit and releases it \
+                      after consumeOMEvents; triggerTaskRebuild takes it around \
+                      queueReInitializationEvent",
+        },
+        Part {
+            id: "A1",
+            summary: "(the alternative the report rejected, not a part of the fix) the same lock \
+                      taken before the OM RPC, so that it spans the RPC and its retries",
+        },
+    ],
+    outcomes: &[
+        Outcome {
+            id: "O1",
+            summary: "a delta is applied twice: the rebuild's checkpoint holds all of it and it \
+                      is processed again after the rebuild (NSSummary too high after a put, too \
+                      low after a delete)",
+        },
+        Outcome {
+            id: "O2",
+            summary: "the rebuild's checkpoint falls between two write-batch commits of one \
+                      delta: the committed prefix is applied twice, the rest once",
+        },
+        Outcome {
+            id: "O3",
+            summary: "(HDDS-5146) a write batch committed to the Recon OM DB is never applied: \
+                      the sync failed between its commit and the hand-off",
+        },
+        Outcome {
+            id: "O4",
+            summary: "a manual rebuild requested while the sync thread is stuck in the OM RPC \
+                      never completes (triggerTaskRebuild waits forever, or no rebuild runs)",
+        },
+    ],
+};
+
+impl Model for ReconSync {
+    type Fix = Fix;
+    type World = World;
+    const CONTRACT: &'static Contract = &CONTRACT;
+    const VARIANTS: &'static [Variant<Fix>] = &[
+        Variant {
+            name: "upstream",
+            parts: &[],
+            fix: Fix::UPSTREAM,
+        },
+        Variant {
+            name: "proposed",
+            parts: &["P1"],
+            fix: Fix::PROPOSED,
+        },
+        Variant {
+            name: "A1",
+            parts: &["A1"],
+            fix: Fix::LOCK_ACROSS_RPC,
+        },
+    ];
+
+    fn outcome(w: &World, id: OutcomeId) -> Option<String> {
+        let q = w.controller.quiescent();
+        let recon = w.recon_om_db.state();
+        match id {
+            "O1" | "O2" => {
+                // The evented write batches of every delta, with how often each was applied.
+                let mut deltas: BTreeMap<u64, Vec<(u64, u32)>> = BTreeMap::new();
+                for c in recon
+                    .committed
+                    .iter()
+                    .filter(|c| c.delta != FULL_SNAPSHOT && c.evented)
+                {
+                    let n = q.applied.get(&c.seq).copied().unwrap_or(0);
+                    deltas.entry(c.delta).or_default().push((c.seq, n));
+                }
+                deltas.values().find_map(|batches| {
+                    let twice: Vec<String> = batches
+                        .iter()
+                        .filter(|(_, n)| *n >= 2)
+                        .map(|(s, n)| format!("#{s}×{n}"))
+                        .collect();
+                    let whole = twice.len() == batches.len();
+                    let hit = !twice.is_empty() && (whole == (id == "O1"));
+                    hit.then(|| {
+                        let all: Vec<String> =
+                            batches.iter().map(|(s, n)| format!("#{s}×{n}")).collect();
+                        format!(
+                            "delta [{}] applied as [{}]: {}",
+                            batches
+                                .iter()
+                                .map(|(s, _)| format!("#{s}"))
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                            all.join(" "),
+                            w.numbers(&q)
+                        )
+                    })
+                })
+            }
+            "O3" => recon
+                .committed
+                .iter()
+                .filter(|c| c.evented && q.applied.get(&c.seq).copied().unwrap_or(0) == 0)
+                .map(|c| {
+                    format!(
+                        "write batch #{} is in the Recon OM DB and was never applied: {}",
+                        c.seq,
+                        w.numbers(&q)
+                    )
+                })
+                .next(),
+            "O4" => {
+                if w.provider.rebuild_blocked() {
+                    Some("triggerTaskRebuild never returns: the hand-off lock is held by SyncOM, stuck in getDBUpdates".into())
+                } else if w.provider.rebuilds_accepted() > 0 && q.rebuilds.is_empty() {
+                    Some(format!(
+                        "a rebuild was accepted and none ran: {}",
+                        w.numbers(&q)
+                    ))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// OM has `/vol1/bucket1/file1`, Recon is in sync; OM writes `writes` (one write batch each);
+/// the sync thread starts and runs up to its first step that takes the hand-off lock or
+/// commits (upstream and P1: its RPC has returned all of them in one delta; A1: before the RPC,
+/// which then runs concurrently under the lock); from there it applies the delta while the REST
+/// thread requests a rebuild and the event processor polls once. Running the start and the RPC
+/// before the concurrency removes no behaviour: they touch only OM's DB, which no actor here
+/// writes, and the sync thread's own state. A sync thread whose RPC hangs parks in it there.
+fn rebuild_during_sync(
+    trace: &Trace,
+    fix: Fix,
+    writes: &[KeyOp],
+    faults: SyncFaults,
+) -> Setup<ReconSync> {
+    let world = Arc::new(World::in_sync(fix, &[put(1)]));
+    let om = trace.actor("OM");
+    for op in writes {
+        world.om.write(&om, *op);
+    }
+    let mut sync = SyncThread::new(trace, faults);
+    while !sync.is_done() && (faults.rpc_hangs || !sync.before_lock_or_commit()) {
+        sync.step(&world);
+    }
+    let rest = RestThread::new(trace, &world);
+    // One poll covers every behaviour: the only event that can be in the buffer before the
+    // REST thread's drain is the sync thread's batch; later polls only apply what is left in
+    // FIFO order, which `quiescent` does.
+    let processor = EventProcessor::new(trace, 1);
+    let threads: Vec<Box<dyn Program<World>>> = if sync.is_done() {
+        vec![Box::new(rest), Box::new(processor)]
+    } else {
+        vec![Box::new(sync), Box::new(rest), Box::new(processor)]
+    };
+    Setup { world, threads }
+}
+
+/// The report's trigger: a delta of one write batch (put file2).
+pub static REBUILD_DURING_SYNC: Scenario<ReconSync> = Scenario {
+    name: "rebuild-during-one-batch-delta",
+    about: "OM has file1, Recon in sync; OM writes file2; SyncOM applies the delta while REST \
+            requests a rebuild; the processor polls once",
+    build: |trace, fix| rebuild_during_sync(trace, fix, &[put(2)], SyncFaults::default()),
+};
+
+/// A delta of two write batches (put file2, put file3).
+pub static REBUILD_DURING_TWO_BATCH_SYNC: Scenario<ReconSync> = Scenario {
+    name: "rebuild-during-two-batch-delta",
+    about: "OM has file1, Recon in sync; OM writes file2 and file3 (one delta, two write \
+            batches); SyncOM applies it while REST requests a rebuild; the processor polls once",
+    build: |trace, fix| rebuild_during_sync(trace, fix, &[put(2), put(3)], SyncFaults::default()),
+};
+
+/// The sync fails between the commit and the hand-off, and its full-snapshot fallback cannot
+/// reach OM, while REST requests a rebuild.
+pub static FAULT_BEFORE_HAND_OFF: Scenario<ReconSync> = Scenario {
+    name: "fault-between-commit-and-hand-off",
+    about: "OM has file1, Recon in sync; OM writes file2; SyncOM commits it, then throws before \
+            the hand-off and its full-snapshot download fails; REST requests a rebuild; the \
+            processor polls once",
+    build: |trace, fix| {
+        let faults = SyncFaults {
+            throw_before_hand_off: true,
+            snapshot_download_fails: true,
+            ..SyncFaults::default()
+        };
+        rebuild_during_sync(trace, fix, &[put(2)], faults)
+    },
+};
+
+/// OM is unreachable: the sync thread is inside `getDBUpdates` and never returns (it entered it
+/// before the concurrency starts, holding what the variant holds there); REST requests a
+/// rebuild; the processor polls once.
+pub static REBUILD_WHILE_RPC_HANGS: Scenario<ReconSync> = Scenario {
+    name: "rebuild-while-om-rpc-hangs",
+    about: "OM has file1 and file2, Recon has file1; SyncOM is stuck forever in getDBUpdates; \
+            REST requests a rebuild; the processor polls once",
+    build: |trace, fix| {
+        let faults = SyncFaults {
+            rpc_hangs: true,
+            ..SyncFaults::default()
+        };
+        rebuild_during_sync(trace, fix, &[put(2)], faults)
+    },
+};
+
+/// What the report's reproduction observes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repro {
+    /// `rebuildQueuedInWindow`: the rebuild was queued while the sync thread was paused between
+    /// its commit and its hand-off.
+    pub queued_in_window: bool,
+    /// After the rebuild and the replayed batch.
+    pub after_rebuild: String,
+    /// After one more ordinary sync of one more put.
+    pub after_next_sync: String,
+}
+
+/// Runs actor `i` while it can step.
+fn run(d: &mut Driver<ReconSync>, i: usize) {
+    while d.enabled().contains(&i) {
+        d.step_actor(i);
+    }
+}
+
+/// The report's reproduction through the step driver: Recon in sync with OM (`initial`); OM
+/// performs `op`; the sync thread runs until it is paused in `updateOMMetadataManager`,
+/// between the commit and the hand-off; a rebuild is requested from a second thread (with P1
+/// it is not enabled until the hand-off); then the processor applies everything; then OM writes
+/// file9 and one more ordinary sync runs.
+pub fn reproduce(fix: Fix, initial: &[KeyOp], op: KeyOp) -> Repro {
+    let trace = Trace::new();
+    let world = Arc::new(World::in_sync(fix, initial));
+    let om = trace.actor("OM");
+    world.om.write(&om, op);
+    let mut sync = SyncThread::new(&trace, SyncFaults::default());
+    while !sync.at_hand_off() {
+        sync.step(&world);
+    }
+    let rest = RestThread::new(&trace, &world);
+    let threads: Vec<Box<dyn Program<World>>> = vec![Box::new(sync), Box::new(rest)];
+    let mut d = Driver::<ReconSync>::new(trace.clone(), Setup { world, threads });
+    // 1: the REST thread, while 0, the sync thread, is paused.
+    run(&mut d, 1);
+    let queued_in_window = d
+        .world
+        .controller
+        .pending()
+        .iter()
+        .any(|e| matches!(e, ReconEvent::ReInitialization(..)));
+    run(&mut d, 0);
+    run(&mut d, 1);
+    // 2: the event processor, polling until the buffer is empty.
+    let polls = d.world.controller.pending().len();
+    d.spawn(Box::new(EventProcessor::new(&trace, polls)));
+    run(&mut d, 2);
+    let after_rebuild = d.world.observed();
+    // 3: one more ordinary sync of one more put, and 4: the processor again.
+    d.world.om.write(&om, put(9));
+    d.spawn(Box::new(SyncThread::new(&trace, SyncFaults::default())));
+    run(&mut d, 3);
+    d.spawn(Box::new(EventProcessor::new(&trace, 1)));
+    run(&mut d, 4);
+    Repro {
+        queued_in_window,
+        after_rebuild,
+        after_next_sync: d.world.observed(),
+    }
+}

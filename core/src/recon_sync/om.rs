@@ -1,0 +1,169 @@
+//! The Ozone Manager side: its RocksDB with sequence-numbered write batches, and
+//! `OzoneManager.getDBUpdates`, the RPC Recon's delta sync calls (served from the RocksDB write
+//! ahead log by `getUpdatesSince`).
+//!
+//! Simplified: every OM write batch here carries one key operation of the key table of an OBS
+//! bucket (the `OzoneManagerDoubleBuffer` may group several transactions into one batch, which
+//! only makes batches larger; a delete's `deletedTable` put is not watched by NSSummary). A
+//! batch's sequence number advances by one per batch, as it does by one per operation upstream.
+
+use crate::sync::Mutex;
+use crate::trace::Cx;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A key of an OBS bucket's key table: `/vol1/bucket<bucket>/file<name>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key {
+    pub bucket: u8,
+    pub name: u8,
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "/vol1/bucket{}/file{}", self.bucket, self.name)
+    }
+}
+
+/// The key-table operation of one OM write batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyOp {
+    /// A key committed with its data size (a new key or an overwrite).
+    Put {
+        key: Key,
+        size: u64,
+    },
+    Delete {
+        key: Key,
+    },
+}
+
+impl KeyOp {
+    pub fn key(&self) -> Key {
+        match *self {
+            KeyOp::Put { key, .. } | KeyOp::Delete { key } => key,
+        }
+    }
+}
+
+impl fmt::Display for KeyOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyOp::Put { key, size } => write!(f, "put {key} ({size} B)"),
+            KeyOp::Delete { key } => write!(f, "delete {key}"),
+        }
+    }
+}
+
+/// One OM RocksDB write batch, as `getDBUpdates` ships it (`byte[]` of a `WriteBatch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteBatch {
+    /// The sequence number of the batch in OM's RocksDB.
+    pub seq: u64,
+    pub op: KeyOp,
+}
+
+impl fmt::Display for WriteBatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{} {}", self.seq, self.op)
+    }
+}
+
+/// `DBUpdates`: the write batches after the requested sequence number and OM's latest one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DBUpdates {
+    pub data: Vec<WriteBatch>,
+    pub latest_sequence_number: u64,
+}
+
+/// The OM RocksDB: the key table, the latest sequence number and the write ahead log.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OmDb {
+    pub keys: BTreeMap<Key, u64>,
+    pub seq: u64,
+    pub wal: Vec<WriteBatch>,
+}
+
+impl OmDb {
+    /// Files and bytes under `bucket`, what NSSummary should report for it.
+    pub fn files_in(&self, bucket: u8) -> (i64, i64) {
+        let sizes = self
+            .keys
+            .iter()
+            .filter(|(k, _)| k.bucket == bucket)
+            .map(|(_, s)| *s as i64);
+        sizes.fold((0, 0), |(n, b), s| (n + 1, b + s))
+    }
+
+    /// Applies one write batch (OM's own commit of a key request).
+    pub fn apply(&mut self, op: KeyOp) -> WriteBatch {
+        self.seq += 1;
+        match op {
+            KeyOp::Put { key, size } => {
+                self.keys.insert(key, size);
+            }
+            KeyOp::Delete { key } => {
+                self.keys.remove(&key);
+            }
+        }
+        let batch = WriteBatch { seq: self.seq, op };
+        self.wal.push(batch);
+        batch
+    }
+}
+
+/// The OM, as far as Recon sees it. RocksDB makes a write batch and a WAL read atomic with
+/// respect to each other; the mutex stands for that, not for a Java lock.
+#[derive(Debug, Default)]
+pub struct OzoneManager {
+    db: Mutex<OmDb>,
+}
+
+impl OzoneManager {
+    pub fn new(db: OmDb) -> Self {
+        OzoneManager { db: Mutex::new(db) }
+    }
+
+    /// A key request committed by OM (`OzoneManagerDoubleBuffer.flushTransactions` writes its
+    /// batch). Keys that do not exist are not deleted (OM answers KEY_NOT_FOUND).
+    pub fn write(&self, cx: &Cx, op: KeyOp) -> Option<WriteBatch> {
+        let mut db = self.db.lock();
+        if let KeyOp::Delete { key } = op {
+            if !db.keys.contains_key(&key) {
+                cx.record("OzoneManager.deleteKey", format!("{key}: KEY_NOT_FOUND"));
+                return None;
+            }
+        }
+        let batch = db.apply(op);
+        let (files, bytes) = db.files_in(op.key().bucket);
+        cx.record(
+            "OzoneManagerDoubleBuffer.flushTransactions",
+            format!(
+                "write batch {batch}; OM bucket{} files={files} size={bytes}",
+                op.key().bucket
+            ),
+        );
+        Some(batch)
+    }
+
+    /// `OzoneManager.getDBUpdates(seq, limit)`: the write batches after `from` (the limit,
+    /// 50,000, is never reached here) and OM's latest sequence number.
+    pub fn get_db_updates(&self, cx: &Cx, from: u64) -> DBUpdates {
+        let db = self.db.lock();
+        let data: Vec<WriteBatch> = db.wal.iter().filter(|b| b.seq > from).copied().collect();
+        let list: Vec<String> = data.iter().map(|b| b.to_string()).collect();
+        cx.record(
+            "OzoneManager.getDBUpdates",
+            format!("from #{from}: [{}], latest #{}", list.join(", "), db.seq),
+        );
+        DBUpdates {
+            data,
+            latest_sequence_number: db.seq,
+        }
+    }
+
+    /// The whole DB (a full snapshot download, and the observed state).
+    pub fn db(&self) -> OmDb {
+        self.db.lock().clone()
+    }
+}

@@ -1,0 +1,514 @@
+//! `OzoneManagerServiceProviderImpl`: the sync thread (`SyncOM-0`, `syncDataFromOM` run by the
+//! single-thread scheduler) and `triggerTaskRebuild`, which the REST thread runs for
+//! `POST /api/v1/triggerdbsync/om/reinit` (`TriggerDBSyncEndpoint.triggerOMDBReinit`).
+//!
+//! The fix (P1, patch MC-6) adds a lock to this class: the sync thread takes it after the OM RPC
+//! has returned and before the first commit and releases it at the end of the loop iteration,
+//! after the hand-off; `triggerTaskRebuild` takes it around `queueReInitializationEvent`. It is
+//! a [`SpanLock`]: taken in one step and released in a later one.
+//!
+//! Simplified, with why the verdicts hold:
+//! - `recon.om.delta.update.limit` (50,000) is never reached, so a response carries every batch
+//!   up to OM's latest, the lag after it is 0, and `syncDataFromOM` runs one loop iteration.
+//! - The task status rows the sync thread writes (`OmDeltaRequest`, `OmSnapshotRequest`) are
+//!   read by no modelled actor (only by Recon's startup check and the API): they are kept as an
+//!   observation, not as shared state.
+//! - No task fails and the buffer (capacity 20,000) never overflows, so the checks after the
+//!   hand-off (`hasEventBufferOverflowed`, `hasTasksFailed`) never queue a rebuild.
+
+use super::om::DBUpdates;
+use super::recon_om_db::{DeltaId, OMDBUpdatesHandler};
+use super::task_controller::ReInitializationReason;
+use super::World;
+use crate::model::Program;
+use crate::sync::{AtomicBool, Ordering, SpanLock};
+use crate::trace::{Cx, Trace};
+use std::sync::atomic::{
+    AtomicBool as GhostBool, AtomicU64 as GhostU64, Ordering as GhostOrdering,
+};
+
+/// Where the sync thread takes the hand-off lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockFrom {
+    /// P1: after the OM RPC has returned, before the first commit.
+    RpcReturned,
+    /// A1, the alternative the report rejected: before the OM RPC, so it spans the RPC.
+    BeforeRpc,
+}
+
+/// Where the sync thread releases it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockUntil {
+    /// P1: at the end of the loop iteration, after the hand-off (and in a `finally`, so an
+    /// exception releases it too).
+    HandOff,
+    /// A broken P1 (a mutant the suite must catch): released after the last commit.
+    LastCommit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandOffLock {
+    pub from: LockFrom,
+    pub until: LockUntil,
+}
+
+/// Faults a scenario gives the sync thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SyncFaults {
+    /// OM is unreachable: `getDBUpdates` never returns (its retries go on forever).
+    pub rpc_hangs: bool,
+    /// The loop iteration throws after the commits and before the hand-off (HDDS-5146): here
+    /// the task status write (`ReconTaskStatusUpdater.recordRunCompletion`, a Recon SQL DB
+    /// write). `syncDataFromOM`'s `catch (Exception)` falls back to a full snapshot.
+    pub throw_before_hand_off: bool,
+    /// The full-snapshot fallback's download fails (`getOzoneManagerDBSnapshot` → null).
+    pub snapshot_download_fails: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct OzoneManagerServiceProviderImpl {
+    /// `isSyncDataFromOMRunning`.
+    sync_running: AtomicBool,
+    /// P1's lock (unused upstream).
+    pub hand_off: SpanLock,
+    /// Ghost: a sync thread is inside `getDBUpdates`, will never return, and holds the hand-off
+    /// lock (A1). Set by that thread when it enters the RPC; the scenario that uses it does so
+    /// before its concurrency starts.
+    parked_holding_lock: GhostBool,
+    /// Ghost: a `triggerTaskRebuild` waits for the hand-off lock held by that thread.
+    rebuild_blocked: GhostBool,
+    /// Ghost: rebuilds `triggerTaskRebuild` has queued (answered 202).
+    rebuilds_accepted: GhostU64,
+    /// Observation: the `OmDeltaRequest` task status row's `lastUpdatedSeqNumber`.
+    delta_task_seq: GhostU64,
+}
+
+impl OzoneManagerServiceProviderImpl {
+    pub fn rebuild_blocked(&self) -> bool {
+        self.rebuild_blocked.load(GhostOrdering::SeqCst)
+    }
+
+    pub fn delta_task_seq(&self) -> u64 {
+        self.delta_task_seq.load(GhostOrdering::SeqCst)
+    }
+
+    pub fn rebuilds_accepted(&self) -> u64 {
+        self.rebuilds_accepted.load(GhostOrdering::SeqCst)
+    }
+
+    /// Whether an acquire of the hand-off lock would wait forever: its holder is inside an OM
+    /// RPC that never returns. (Read without a synchronization point: exact where the holder
+    /// parked before the concurrency started, as in the scenario that parks it, and in the
+    /// sequential step driver.)
+    fn held_forever(&self) -> bool {
+        self.parked_holding_lock.load(GhostOrdering::SeqCst)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SyncStep {
+    Start,
+    LockBeforeRpc,
+    Rpc,
+    LockAfterRpc,
+    Commit(usize),
+    WriteTaskStatus,
+    UpdateOMMetadataManager,
+    ConsumeOMEvents,
+    Unlock,
+    Fail,
+    FullSnapshot,
+    UpdateOmDb,
+    QueueReInitialization,
+    Finish,
+    /// Inside `getDBUpdates` forever: the thread never proceeds and keeps what it holds.
+    ParkedInRpc,
+    Done,
+}
+
+/// One run of `syncDataFromOM` on the sync thread (one loop iteration, see the module notes).
+#[derive(Debug)]
+pub struct SyncThread {
+    cx: Cx,
+    faults: SyncFaults,
+    next: SyncStep,
+    from: u64,
+    updates: Option<DBUpdates>,
+    handler: Option<OMDBUpdatesHandler>,
+    delta: DeltaId,
+    /// The Recon OM DB's sequence number as this thread last left it (`getCurrentOMDBSequenceNumber`:
+    /// only the sync thread writes that DB, so its own last value is the DB's).
+    seq: u64,
+    holds: bool,
+    handed_off: bool,
+    snapshot: Option<super::om::OmDb>,
+}
+
+impl SyncThread {
+    pub const ACTOR: &'static str = "SyncOM";
+
+    pub fn new(trace: &Trace, faults: SyncFaults) -> Self {
+        SyncThread {
+            cx: trace.actor(Self::ACTOR),
+            faults,
+            next: SyncStep::Start,
+            from: 0,
+            updates: None,
+            handler: None,
+            delta: 0,
+            seq: 0,
+            holds: false,
+            handed_off: false,
+            snapshot: None,
+        }
+    }
+
+    /// Whether the next step takes the hand-off lock or commits: everything before it touches
+    /// only OM's DB and the sync thread's own state (the scenarios start their concurrency here).
+    pub fn before_lock_or_commit(&self) -> bool {
+        matches!(
+            self.next,
+            SyncStep::LockBeforeRpc | SyncStep::LockAfterRpc | SyncStep::Commit(_)
+        )
+    }
+
+    /// Whether the thread is paused in `updateOMMetadataManager`, between the commit and the
+    /// hand-off (where the report's reproduction holds it).
+    pub fn at_hand_off(&self) -> bool {
+        self.next == SyncStep::ConsumeOMEvents
+    }
+
+    fn acquire(&mut self, w: &World) {
+        w.provider.hand_off.acquire(Self::ACTOR);
+        self.holds = true;
+        self.cx.record(
+            "OzoneManagerServiceProviderImpl.syncDataFromOM",
+            "hand-off lock acquired",
+        );
+    }
+
+    fn release(&mut self, w: &World) {
+        self.holds = false;
+        self.cx.record(
+            "OzoneManagerServiceProviderImpl.syncDataFromOM",
+            "hand-off lock released",
+        );
+        w.provider.hand_off.release(Self::ACTOR);
+    }
+
+    fn after_commits(&self, w: &World) -> SyncStep {
+        match w.fix.hand_off_lock {
+            Some(HandOffLock {
+                until: LockUntil::LastCommit,
+                ..
+            }) if self.holds => SyncStep::Unlock,
+            _ => SyncStep::WriteTaskStatus,
+        }
+    }
+}
+
+impl Program<World> for SyncThread {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        matches!(self.next, SyncStep::Done | SyncStep::ParkedInRpc)
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        match self.next {
+            SyncStep::LockBeforeRpc | SyncStep::LockAfterRpc => !w.provider.hand_off.is_held(),
+            _ => !self.is_done(),
+        }
+    }
+
+    fn step(&mut self, w: &World) {
+        let lock = w.fix.hand_off_lock;
+        self.next = match self.next {
+            SyncStep::Start => {
+                if w.provider.sync_running.swap(true, Ordering::SeqCst) {
+                    self.cx.record(
+                        "OzoneManagerServiceProviderImpl.syncDataFromOM",
+                        "already running",
+                    );
+                    SyncStep::Done
+                } else {
+                    self.from = w.recon_om_db.sequence_number();
+                    self.seq = self.from;
+                    self.cx.record(
+                        "OzoneManagerServiceProviderImpl.syncDataFromOM",
+                        format!("starts: Recon OM DB at #{}", self.from),
+                    );
+                    match lock {
+                        Some(HandOffLock {
+                            from: LockFrom::BeforeRpc,
+                            ..
+                        }) => SyncStep::LockBeforeRpc,
+                        _ => SyncStep::Rpc,
+                    }
+                }
+            }
+            SyncStep::LockBeforeRpc => {
+                self.acquire(w);
+                SyncStep::Rpc
+            }
+            SyncStep::Rpc => {
+                if self.faults.rpc_hangs {
+                    w.provider
+                        .parked_holding_lock
+                        .store(self.holds, GhostOrdering::SeqCst);
+                    self.cx.record(
+                        "OzoneManagerServiceProviderImpl.innerGetAndApplyDeltaUpdatesFromOM",
+                        format!(
+                            "getDBUpdates(#{}) sent; OM unreachable: the RPC never returns{}",
+                            self.from,
+                            if self.holds {
+                                " (holding the hand-off lock)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    );
+                    SyncStep::ParkedInRpc
+                } else {
+                    let updates = w.om.get_db_updates(&self.cx, self.from);
+                    self.delta = updates.data.first().map_or(0, |b| b.seq);
+                    self.updates = Some(updates);
+                    self.handler = Some(OMDBUpdatesHandler::default());
+                    match lock {
+                        Some(HandOffLock {
+                            from: LockFrom::RpcReturned,
+                            ..
+                        }) => SyncStep::LockAfterRpc,
+                        _ => SyncStep::Commit(0),
+                    }
+                }
+            }
+            SyncStep::LockAfterRpc => {
+                self.acquire(w);
+                SyncStep::Commit(0)
+            }
+            SyncStep::Commit(i) => {
+                let updates = self.updates.as_ref().expect("the RPC has returned");
+                let handler = self.handler.as_mut().expect("the RPC has returned");
+                if let Some(&batch) = updates.data.get(i) {
+                    self.seq = w
+                        .recon_om_db
+                        .iterate_and_commit(&self.cx, handler, batch, self.delta);
+                }
+                if i + 1 < updates.data.len() {
+                    SyncStep::Commit(i + 1)
+                } else {
+                    // getAndApplyDeltaUpdatesFromOM: setLatestSequenceNumber(getCurrentOMDBSequenceNumber()).
+                    handler.set_latest_sequence_number(self.seq);
+                    self.after_commits(w)
+                }
+            }
+            SyncStep::WriteTaskStatus => {
+                if self.faults.throw_before_hand_off {
+                    SyncStep::Fail
+                } else {
+                    let seq = self.seq;
+                    w.provider.delta_task_seq.store(seq, GhostOrdering::SeqCst);
+                    self.cx.record(
+                        "ReconTaskStatusUpdater.recordRunCompletion",
+                        format!("OmDeltaRequest, OmSnapshotRequest lastUpdatedSeqNumber=#{seq}"),
+                    );
+                    SyncStep::UpdateOMMetadataManager
+                }
+            }
+            SyncStep::UpdateOMMetadataManager => {
+                // Sets the controller's currentOMMetadataManager to the same Recon OM DB: no
+                // effect on a delta sync. The report's reproduction pauses the thread here.
+                self.cx.record(
+                    "ReconTaskControllerImpl.updateOMMetadataManager",
+                    "same Recon OM DB",
+                );
+                SyncStep::ConsumeOMEvents
+            }
+            SyncStep::ConsumeOMEvents => {
+                let batch = self
+                    .handler
+                    .take()
+                    .expect("the RPC has returned")
+                    .into_batch();
+                w.controller.consume_om_events(&self.cx, batch);
+                self.handed_off = true;
+                if self.holds {
+                    SyncStep::Unlock
+                } else {
+                    SyncStep::Finish
+                }
+            }
+            SyncStep::Unlock => {
+                self.release(w);
+                if self.handed_off {
+                    SyncStep::Finish
+                } else {
+                    SyncStep::WriteTaskStatus
+                }
+            }
+            SyncStep::Fail => {
+                // The batch's events are dropped with the handler; the Recon OM DB keeps it.
+                self.handler = None;
+                self.cx.record(
+                    "OzoneManagerServiceProviderImpl.syncDataFromOM",
+                    "exception before the hand-off: markDeltaTaskStatusAsFailed, fall back to a full snapshot",
+                );
+                if self.holds {
+                    self.release(w);
+                }
+                SyncStep::FullSnapshot
+            }
+            SyncStep::FullSnapshot => {
+                if self.faults.snapshot_download_fails {
+                    self.cx.record(
+                        "OzoneManagerServiceProviderImpl.getOzoneManagerDBSnapshot",
+                        "download failed (OM unreachable): GET_OM_DB_SNAPSHOT_FAILED, nothing queued",
+                    );
+                    SyncStep::Finish
+                } else {
+                    let snapshot = w.om.db();
+                    self.cx.record(
+                        "OzoneManagerServiceProviderImpl.getOzoneManagerDBSnapshot",
+                        format!("OM DB snapshot at #{}", snapshot.seq),
+                    );
+                    self.snapshot = Some(snapshot);
+                    SyncStep::UpdateOmDb
+                }
+            }
+            SyncStep::UpdateOmDb => {
+                let snapshot = self.snapshot.take().expect("downloaded");
+                w.recon_om_db.update_om_db(&self.cx, &snapshot);
+                SyncStep::QueueReInitialization
+            }
+            SyncStep::QueueReInitialization => {
+                // executeFullSnapshot: updateOMMetadataManager, then queueReInitializationEvent.
+                w.controller.queue_reinitialization_event(
+                    &self.cx,
+                    ReInitializationReason::ManualTrigger,
+                    &w.recon_om_db,
+                );
+                SyncStep::Finish
+            }
+            SyncStep::Finish => {
+                w.provider.sync_running.store(false, Ordering::SeqCst);
+                self.cx.record(
+                    "OzoneManagerServiceProviderImpl.syncDataFromOM",
+                    "isSyncDataFromOMRunning=false",
+                );
+                SyncStep::Done
+            }
+            SyncStep::ParkedInRpc | SyncStep::Done => self.next,
+        };
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RestStep {
+    Lock,
+    Queue,
+    Unlock,
+    Done,
+    /// Waits for the hand-off lock forever (its holder never returns from the OM RPC).
+    BlockedForever,
+}
+
+/// The REST thread of `POST /api/v1/triggerdbsync/om/reinit`: `triggerTaskRebuild`.
+#[derive(Debug)]
+pub struct RestThread {
+    cx: Cx,
+    next: RestStep,
+}
+
+impl RestThread {
+    pub const ACTOR: &'static str = "REST";
+
+    pub fn new(trace: &Trace, w: &World) -> Self {
+        let next = if w.fix.hand_off_lock.is_some() {
+            RestStep::Lock
+        } else {
+            RestStep::Queue
+        };
+        RestThread {
+            cx: trace.actor(Self::ACTOR),
+            next,
+        }
+    }
+
+    /// Whether `queueReInitializationEvent` has returned (HTTP 202).
+    pub fn queued(&self) -> bool {
+        matches!(self.next, RestStep::Unlock | RestStep::Done)
+    }
+}
+
+impl Program<World> for RestThread {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        matches!(self.next, RestStep::Done | RestStep::BlockedForever)
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        match self.next {
+            RestStep::Lock => !w.provider.hand_off.is_held() || w.provider.held_forever(),
+            _ => !self.is_done(),
+        }
+    }
+
+    fn step(&mut self, w: &World) {
+        let cx = &self.cx;
+        self.next = match self.next {
+            RestStep::Lock => {
+                // A wait that can never end is recorded, and the thread stops there, instead of
+                // blocking loom on a lock nobody will release (loom would abort the process on
+                // the global deadlock); see `OzoneManagerServiceProviderImpl::held_forever`.
+                if w.provider.held_forever() {
+                    w.provider
+                        .rebuild_blocked
+                        .store(true, GhostOrdering::SeqCst);
+                    cx.record(
+                        "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+                        "waits for the hand-off lock, held by SyncOM inside getDBUpdates: forever",
+                    );
+                    RestStep::BlockedForever
+                } else {
+                    w.provider.hand_off.acquire(Self::ACTOR);
+                    cx.record(
+                        "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+                        "hand-off lock acquired",
+                    );
+                    RestStep::Queue
+                }
+            }
+            RestStep::Queue => {
+                w.controller.queue_reinitialization_event(
+                    cx,
+                    ReInitializationReason::ManualOmDbRebuild,
+                    &w.recon_om_db,
+                );
+                w.provider
+                    .rebuilds_accepted
+                    .fetch_add(1, GhostOrdering::SeqCst);
+                cx.record("TriggerDBSyncEndpoint.triggerOMDBReinit", "202 ACCEPTED");
+                if w.fix.hand_off_lock.is_some() {
+                    RestStep::Unlock
+                } else {
+                    RestStep::Done
+                }
+            }
+            RestStep::Unlock => {
+                cx.record(
+                    "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+                    "hand-off lock released",
+                );
+                w.provider.hand_off.release(Self::ACTOR);
+                RestStep::Done
+            }
+            RestStep::Done | RestStep::BlockedForever => self.next,
+        };
+    }
+}

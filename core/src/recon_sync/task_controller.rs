@@ -1,0 +1,241 @@
+//! `ReconTaskControllerImpl`: its monitor, its event buffer (`OMUpdateEventBuffer`, a
+//! `LinkedBlockingQueue`), and the event processor thread (`ReconEventProcessor-0`,
+//! `processBufferedEventsAsync`) that applies buffered events to the tasks in FIFO order.
+//!
+//! Locks, as upstream: the controller monitor (the bodies of the `synchronized`
+//! `consumeOMEvents`, `queueReInitializationEvent` and `reInitializeTasks`); the queue's own
+//! locks (each `offer`, `poll` and `drainTo` is atomic; one mutex stands for the queue's put and
+//! take locks, which only makes those operations linearizable, as they are). `processOMUpdateBatch`
+//! holds neither the monitor nor any other lock.
+
+use super::nssummary::ReconDb;
+use super::recon_om_db::{Checkpoint, OMUpdateEventBatch, ReconOMMetadataManager};
+use super::World;
+use crate::model::Program;
+use crate::sync::Mutex;
+use crate::trace::{Cx, Trace};
+use std::collections::VecDeque;
+use std::fmt;
+
+/// `ReconTaskReInitializationEvent.ReInitializationReason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReInitializationReason {
+    /// `POST /api/v1/triggerdbsync/om/reinit`.
+    ManualOmDbRebuild,
+    /// After a full OM DB snapshot (`executeFullSnapshot`).
+    ManualTrigger,
+}
+
+impl ReInitializationReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReInitializationReason::ManualOmDbRebuild => "MANUAL_OM_DB_REBUILD",
+            ReInitializationReason::ManualTrigger => "MANUAL_TRIGGER",
+        }
+    }
+}
+
+/// `ReconEvent`: what the buffer holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReconEvent {
+    /// `OM_UPDATE_BATCH`.
+    OmUpdateBatch(OMUpdateEventBatch),
+    /// `TASK_REINITIALIZATION` with its checkpointed OM metadata manager.
+    ReInitialization(ReInitializationReason, Checkpoint),
+}
+
+impl fmt::Display for ReconEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReconEvent::OmUpdateBatch(b) => write!(f, "{b}"),
+            ReconEvent::ReInitialization(r, cp) => write!(f, "REINIT({}, {cp})", r.as_str()),
+        }
+    }
+}
+
+fn show(buffer: &VecDeque<ReconEvent>) -> String {
+    let items: Vec<String> = buffer.iter().map(|e| e.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+#[derive(Debug)]
+pub struct ReconTaskControllerImpl {
+    monitor: Mutex<()>,
+    event_buffer: Mutex<VecDeque<ReconEvent>>,
+    /// The Recon DB the tasks write. Only the event processor thread writes it (and the task
+    /// executor threads it waits for).
+    recon_db: Mutex<ReconDb>,
+}
+
+impl ReconTaskControllerImpl {
+    pub fn new(recon_db: ReconDb) -> Self {
+        ReconTaskControllerImpl {
+            monitor: Mutex::new(()),
+            event_buffer: Mutex::new(VecDeque::new()),
+            recon_db: Mutex::new(recon_db),
+        }
+    }
+
+    /// `synchronized consumeOMEvents(events)`: buffers a non-empty batch (`tasksFailed` is
+    /// never set here: no task fails and no checkpoint creation fails in this model).
+    pub fn consume_om_events(&self, cx: &Cx, batch: OMUpdateEventBatch) {
+        let _monitor = self.monitor.lock();
+        if batch.is_empty() {
+            cx.record(
+                "ReconTaskControllerImpl.consumeOMEvents",
+                "no events: nothing buffered",
+            );
+            return;
+        }
+        let mut buffer = self.event_buffer.lock();
+        buffer.push_back(ReconEvent::OmUpdateBatch(batch));
+        cx.record(
+            "ReconTaskControllerImpl.consumeOMEvents",
+            format!("offer → buffer {}", show(&buffer)),
+        );
+    }
+
+    /// `synchronized queueReInitializationEvent(reason)`: `drainEventBufferAndCleanExistingCheckpoints`,
+    /// `createOMCheckpoint(currentOMMetadataManager)`, offer the event, `resetEventFlags`. The
+    /// retry gate (`validateRetryCountAndDelay`) passes: no earlier attempt failed here.
+    pub fn queue_reinitialization_event(
+        &self,
+        cx: &Cx,
+        reason: ReInitializationReason,
+        current: &ReconOMMetadataManager,
+    ) {
+        let _monitor = self.monitor.lock();
+        {
+            let mut buffer = self.event_buffer.lock();
+            let drained = show(&buffer);
+            buffer.clear();
+            cx.record(
+                "ReconTaskControllerImpl.drainEventBufferAndCleanExistingCheckpoints",
+                format!("{}: drained {drained}", reason.as_str()),
+            );
+        }
+        let checkpoint = current.create_checkpoint(cx);
+        let mut buffer = self.event_buffer.lock();
+        buffer.push_back(ReconEvent::ReInitialization(reason, checkpoint));
+        cx.record(
+            "ReconTaskControllerImpl.queueReInitializationEvent",
+            format!("offer → buffer {}", show(&buffer)),
+        );
+    }
+
+    /// `OMUpdateEventBuffer.poll(1000 ms)`: the head of the queue, or nothing after the timeout.
+    pub fn poll(&self, cx: &Cx) -> Option<ReconEvent> {
+        let mut buffer = self.event_buffer.lock();
+        let event = buffer.pop_front();
+        match &event {
+            Some(e) => cx.record(
+                "OMUpdateEventBuffer.poll",
+                format!("{e}; buffer now {}", show(&buffer)),
+            ),
+            None => cx.record("OMUpdateEventBuffer.poll", "empty (timeout)"),
+        }
+        event
+    }
+
+    /// What the buffer holds now.
+    pub fn pending(&self) -> Vec<ReconEvent> {
+        self.event_buffer.lock().iter().cloned().collect()
+    }
+
+    /// `processOMUpdateBatch`: every task's `process(events)`; no monitor, no cursor check.
+    pub fn process_om_update_batch(&self, cx: &Cx, batch: &OMUpdateEventBatch) {
+        let mut db = self.recon_db.lock();
+        db.process(batch);
+        cx.record(
+            "ReconTaskControllerImpl.processOMUpdateBatch",
+            format!("NSSummaryTask.process {batch} → {}", *db),
+        );
+    }
+
+    /// `processReInitializationEvent` → `synchronized reInitializeTasks(checkpoint)`: every
+    /// task rebuilt from the checkpoint, cursors := the checkpoint's sequence number. The
+    /// monitor is held for the whole rebuild.
+    pub fn process_reinitialization_event(
+        &self,
+        cx: &Cx,
+        reason: ReInitializationReason,
+        cp: &Checkpoint,
+    ) {
+        let _monitor = self.monitor.lock();
+        let mut db = self.recon_db.lock();
+        db.reprocess(cp, reason.as_str());
+        cx.record(
+            "ReconTaskControllerImpl.reInitializeTasks",
+            format!("NSSummaryTask.reprocess({cp}) → {}", *db),
+        );
+    }
+
+    /// The Recon DB as it is now.
+    pub fn recon_db(&self) -> ReconDb {
+        self.recon_db.lock().clone()
+    }
+
+    /// The Recon DB once the event processor has applied everything still buffered, in FIFO
+    /// order (what it does after the actors of a scenario have finished: nothing else runs).
+    pub fn quiescent(&self) -> ReconDb {
+        let buffer = self.pending();
+        let mut db = self.recon_db();
+        for e in &buffer {
+            match e {
+                ReconEvent::OmUpdateBatch(b) => db.process(b),
+                ReconEvent::ReInitialization(r, cp) => db.reprocess(cp, r.as_str()),
+            }
+        }
+        db
+    }
+}
+
+/// The event processor thread, `processBufferedEventsAsync`: poll, then process what it got.
+///
+/// It polls `polls` times (a poll of an empty queue is a step with no effect: upstream's 1 s
+/// timeout only loops back). Whatever is still buffered when a scenario's actors have
+/// finished is applied by [`ReconTaskControllerImpl::quiescent`], in the same FIFO order.
+#[derive(Debug)]
+pub struct EventProcessor {
+    cx: Cx,
+    polls: usize,
+    polled: Option<ReconEvent>,
+}
+
+impl EventProcessor {
+    pub const ACTOR: &'static str = "ReconEventProcessor";
+
+    pub fn new(trace: &Trace, polls: usize) -> Self {
+        EventProcessor {
+            cx: trace.actor(Self::ACTOR),
+            polls,
+            polled: None,
+        }
+    }
+}
+
+impl Program<World> for EventProcessor {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        self.polls == 0 && self.polled.is_none()
+    }
+
+    fn step(&mut self, w: &World) {
+        let cx = &self.cx;
+        match self.polled.take() {
+            None => {
+                self.polls -= 1;
+                self.polled = w.controller.poll(cx);
+            }
+            Some(ReconEvent::OmUpdateBatch(batch)) => {
+                w.controller.process_om_update_batch(cx, &batch)
+            }
+            Some(ReconEvent::ReInitialization(reason, cp)) => {
+                w.controller.process_reinitialization_event(cx, reason, &cp)
+            }
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! HDDS-17042: histories under the proposed fix must reach no outcome but O3, and O3 only when
+//! a sync failed between its commit and its hand-off (HDDS-5146). The stable
+//! `cargo test -p racelab-props` replays this target's corpus and regressions through the same
+//! function.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use racelab_props::histories::History;
+use racelab_props::recon_sync::{fuzz_proposed, Op};
+
+fuzz_target!(|history: History<Op>| fuzz_proposed(&history.0));

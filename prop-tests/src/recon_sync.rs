@@ -1,0 +1,357 @@
+//! Long histories of HDDS-17042: OM puts and deletes, scheduled delta syncs, manual rebuilds,
+//! event processor polls and sync faults, interleaved step by step on the sync thread, the REST
+//! thread and the event processor thread.
+
+use crate::histories::{run, sequential, Codec, Generated, Histories, Session};
+use arbitrary::Unstructured;
+use proptest::prelude::*;
+use proptest::strategy::BoxedStrategy;
+use proptest_state_machine::ReferenceStateMachine;
+use racelab_core::drive::Driver;
+use racelab_core::model::{Model, Setup};
+use racelab_core::recon_sync::om::KeyOp;
+use racelab_core::recon_sync::service_provider::{RestThread, SyncFaults, SyncThread};
+use racelab_core::recon_sync::task_controller::EventProcessor;
+use racelab_core::recon_sync::{delete, file, put, Fix, ReconSync, World, BUCKET};
+use racelab_core::sync::Arc;
+use racelab_core::trace::Trace;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Keys a history writes: `/vol1/bucket1/file1` .. `file4`.
+pub const FILES: u8 = 4;
+
+/// One operation of a history. Byte format (one byte each): `b % 16` is the kind: 0 `Put`,
+/// 1 `Delete`, 2 `Sync`, 3 `Rebuild`, 4 `Poll`, 5 `Fault`, 6 `Hang`, 7 to 15 `Step(b >> 4)`
+/// (random bytes need many steps to interleave the programs the other operations start); a
+/// `Put` or `Delete` names file `(b >> 4) % 4 + 1`; a `Fault` with `b & 16` has a full
+/// snapshot download that succeeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// OM commits a put of `file<n>` (a new key, or an overwrite: an UPDATE for Recon).
+    Put(u8),
+    /// OM deletes `file<n>` (when it exists).
+    Delete(u8),
+    /// The scheduler runs `syncDataFromOM` (queued on the sync thread).
+    Sync,
+    /// `POST /api/v1/triggerdbsync/om/reinit` (queued on the REST thread).
+    Rebuild,
+    /// The event processor polls once (and processes what it got).
+    Poll,
+    /// HDDS-5146: the next sync throws between its commit and its hand-off and falls back to
+    /// a full snapshot, whose download from OM fails (`snapshot: false`) or succeeds.
+    Fault { snapshot: bool },
+    /// OM becomes unreachable: the next sync's `getDBUpdates` never returns (and no sync runs
+    /// after it: the one sync thread is stuck).
+    Hang,
+    /// One step of the `n`-th actor that can step.
+    Step(u8),
+}
+
+impl Codec for Op {
+    fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
+        let b: u8 = u.arbitrary()?;
+        let file = (b >> 4) % FILES + 1;
+        Ok(match b % 16 {
+            0 => Op::Put(file),
+            1 => Op::Delete(file),
+            2 => Op::Sync,
+            3 => Op::Rebuild,
+            4 => Op::Poll,
+            5 => Op::Fault {
+                snapshot: b & 16 != 0,
+            },
+            6 => Op::Hang,
+            _ => Op::Step(b >> 4),
+        })
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        let file = |n: u8| (n.clamp(1, FILES) - 1) << 4;
+        out.push(match *self {
+            Op::Put(n) => file(n),
+            Op::Delete(n) => 1 | file(n),
+            Op::Sync => 2,
+            Op::Rebuild => 3,
+            Op::Poll => 4,
+            Op::Fault { snapshot } => 5 | if snapshot { 16 } else { 0 },
+            Op::Hang => 6,
+            Op::Step(n) => 7 | (n.min(15) << 4),
+        });
+    }
+}
+
+/// What the environment has been asked to do so far: the reference state of the generator,
+/// and the filter that makes any decoded byte string a valid history.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Files OM holds.
+    pub files: BTreeSet<u8>,
+    /// Puts so far, by file: an overwrite gets a new size (`put_size`), so that an UPDATE
+    /// applied twice shows in NSSummary's size.
+    pub puts: BTreeMap<u8, u64>,
+    /// The next sync throws before its hand-off; its full snapshot download succeeds or not.
+    pub fault_armed: Option<bool>,
+    /// The next sync's RPC hangs.
+    pub hang_armed: bool,
+    /// A sync is stuck in its RPC: no sync runs any more.
+    pub sync_stuck: bool,
+}
+
+impl Plan {
+    /// OM has file1 and Recon is in sync with it.
+    pub fn start() -> Plan {
+        Plan {
+            files: BTreeSet::from([1]),
+            ..Plan::default()
+        }
+    }
+
+    pub fn allows(&self, op: &Op) -> bool {
+        match *op {
+            Op::Put(n) => (1..=FILES).contains(&n),
+            Op::Delete(n) => self.files.contains(&n),
+            Op::Sync => !self.sync_stuck,
+            Op::Fault { .. } | Op::Hang => {
+                !self.sync_stuck && self.fault_armed.is_none() && !self.hang_armed
+            }
+            Op::Rebuild | Op::Poll | Op::Step(_) => true,
+        }
+    }
+
+    pub fn apply(mut self, op: &Op) -> Plan {
+        match *op {
+            Op::Put(n) => {
+                self.files.insert(n);
+                *self.puts.entry(n).or_default() += 1;
+            }
+            Op::Delete(n) => {
+                self.files.remove(&n);
+            }
+            Op::Sync => {
+                self.sync_stuck = self.hang_armed;
+                self.fault_armed = None;
+                self.hang_armed = false;
+            }
+            Op::Fault { snapshot } => self.fault_armed = Some(snapshot),
+            Op::Hang => self.hang_armed = true,
+            Op::Rebuild | Op::Poll | Op::Step(_) => {}
+        }
+        self
+    }
+
+    /// The size of the next put of file `n`: `100 n` for the first (as the start's file1 has),
+    /// 10 bytes more for each overwrite.
+    pub fn put_size(&self, n: u8) -> u64 {
+        let first = if n == 1 { 1 } else { 0 };
+        100 * u64::from(n) + 10 * (first + self.puts.get(&n).copied().unwrap_or(0))
+    }
+
+    /// The faults of the sync an `Op::Sync` starts now.
+    fn faults(&self) -> SyncFaults {
+        SyncFaults {
+            rpc_hangs: self.hang_armed,
+            throw_before_hand_off: self.fault_armed.is_some(),
+            snapshot_download_fails: self.fault_armed == Some(false),
+        }
+    }
+}
+
+impl ReferenceStateMachine for Plan {
+    type State = Plan;
+    type Transition = Op;
+
+    fn init_state() -> BoxedStrategy<Plan> {
+        Just(Plan::start()).boxed()
+    }
+
+    fn transitions(s: &Plan) -> BoxedStrategy<Op> {
+        let present: Vec<u8> = s.files.iter().copied().collect();
+        let delete = if present.is_empty() {
+            Just(Op::Poll).boxed()
+        } else {
+            proptest::sample::select(present)
+                .prop_map(Op::Delete)
+                .boxed()
+        };
+        let armable = !s.sync_stuck && s.fault_armed.is_none() && !s.hang_armed;
+        let fault = if armable {
+            any::<bool>()
+                .prop_map(|snapshot| Op::Fault { snapshot })
+                .boxed()
+        } else {
+            Just(Op::Poll).boxed()
+        };
+        prop_oneof![
+            3 => (1..=FILES).prop_map(Op::Put),
+            1 => delete,
+            3 => Just(if s.sync_stuck { Op::Poll } else { Op::Sync }),
+            2 => Just(Op::Rebuild),
+            2 => Just(Op::Poll),
+            1 => fault,
+            1 => Just(if armable { Op::Hang } else { Op::Poll }),
+            12 => (0u8..16).prop_map(Op::Step),
+        ]
+        .boxed()
+    }
+
+    fn apply(s: Plan, op: &Op) -> Plan {
+        s.apply(op)
+    }
+
+    fn preconditions(s: &Plan, op: &Op) -> bool {
+        s.allows(op)
+    }
+}
+
+impl Histories for ReconSync {
+    type Op = Op;
+    type Plan = Plan;
+
+    fn start(fix: Fix, _trace: &Trace) -> (Setup<ReconSync>, Plan) {
+        let world = Arc::new(World::in_sync(fix, &[put(1)]));
+        (
+            Setup {
+                world,
+                threads: Vec::new(),
+            },
+            Plan::start(),
+        )
+    }
+
+    fn apply(d: &mut Driver<ReconSync>, plan: &mut Plan, op: &Op) -> bool {
+        if !plan.allows(op) {
+            return false;
+        }
+        let trace = d.trace.clone();
+        match *op {
+            Op::Put(n) => {
+                let size = plan.put_size(n);
+                d.world
+                    .om
+                    .write(&trace.actor("OM"), KeyOp::Put { key: file(n), size });
+            }
+            Op::Delete(n) => {
+                d.world.om.write(&trace.actor("OM"), delete(n));
+            }
+            Op::Sync => d.spawn(Box::new(SyncThread::new(&trace, plan.faults()))),
+            Op::Rebuild => {
+                let rest = RestThread::new(&trace, &d.world);
+                d.spawn(Box::new(rest));
+            }
+            Op::Poll => d.spawn(Box::new(EventProcessor::new(&trace, 1))),
+            Op::Fault { .. } | Op::Hang => {}
+            Op::Step(n) => {
+                d.step(n.into());
+            }
+        }
+        *plan = plan.clone().apply(op);
+        true
+    }
+
+    fn histories() -> BoxedStrategy<Generated<Op>> {
+        sequential::<Plan>(64)
+    }
+
+    const OP_NAMES: &'static [&'static str] =
+        &["put", "delete", "sync", "rebuild", "poll", "fault", "hang"];
+
+    fn parse_op(words: &[&str]) -> Result<Op, String> {
+        let file = |w: &str| match w.parse::<u8>() {
+            Ok(n) if (1..=FILES).contains(&n) => Ok(n),
+            _ => Err(format!("`{w}` is not a file number from 1 to {FILES}")),
+        };
+        match words {
+            ["put", n] => Ok(Op::Put(file(n)?)),
+            ["delete", n] => Ok(Op::Delete(file(n)?)),
+            ["sync"] => Ok(Op::Sync),
+            ["rebuild"] => Ok(Op::Rebuild),
+            ["poll"] => Ok(Op::Poll),
+            ["fault"] => Ok(Op::Fault { snapshot: false }),
+            ["fault", "snapshot-ok"] => Ok(Op::Fault { snapshot: true }),
+            ["hang"] => Ok(Op::Hang),
+            [w @ ("put" | "delete"), ..] => Err(format!("`{w}` takes a file number: `{w} N`")),
+            [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
+            _ => Err(format!("unknown operation `{}`", words.join(" "))),
+        }
+    }
+
+    fn describe(w: &World) -> String {
+        let q = w.controller.quiescent();
+        format!(
+            "{} (bucket{BUCKET}); Recon OM DB at #{}; {q}",
+            w.observed(),
+            w.recon_om_db.state().seq
+        )
+    }
+}
+
+/// Whether a history can reach O3 at all: a sync it starts fails between its commit and its
+/// hand-off and its full-snapshot fallback fails too (the HDDS-5146 fault).
+pub fn has_fault(ops: &[Op]) -> bool {
+    let mut plan = Plan::start();
+    let mut armed = false;
+    for op in ops {
+        if !plan.allows(op) {
+            continue;
+        }
+        if *op == Op::Sync && plan.fault_armed == Some(false) {
+            armed = true;
+        }
+        plan = plan.apply(op);
+    }
+    armed
+}
+
+/// The contract's invariant after `ops` and then one more ordinary sync, with every program
+/// finished: NSSummary equals what the Recon OM DB holds, and the task cursor, the Recon OM DB
+/// and OM are at the same sequence number. `None` when it holds, and for a history that leaves
+/// the one sync thread stuck in its RPC (no sync can run after it).
+pub fn settled_violation(fix: Fix, ops: &[Op]) -> Option<String> {
+    let plan = ops.iter().fold(
+        Plan::start(),
+        |p, op| if p.allows(op) { p.apply(op) } else { p },
+    );
+    if plan.sync_stuck {
+        return None;
+    }
+    let mut session = Session::<ReconSync>::new(fix);
+    for op in ops {
+        session.apply(op);
+    }
+    let d = &mut session.driver;
+    let trace = d.trace.clone();
+    d.spawn(Box::new(SyncThread::new(&trace, SyncFaults::default())));
+    if let Err(stuck) = d.finish() {
+        return Some(stuck);
+    }
+    d.world
+        .invariant_violation()
+        .map(|v| format!("after one more sync: {v}\n{}", d.timeline(None)))
+}
+
+/// The property of the proposed fix over any history: it reaches no outcome but O3, and O3
+/// only in a history whose sync failed between its commit and its hand-off; without that
+/// fault, one more sync leaves Recon consistent with OM ([`settled_violation`]). `Err` names
+/// the violation with its timeline.
+pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
+    let fix = ReconSync::variant("proposed").expect("proposed exists").fix;
+    for v in run::<ReconSync>(fix, ops) {
+        if v.outcome == "O3" && has_fault(ops) {
+            continue;
+        }
+        return Err(format!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline));
+    }
+    if !has_fault(ops) {
+        if let Some(v) = settled_violation(fix, ops) {
+            return Err(format!("{v}\nhistory: {ops:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// The fuzz target's property (see [`check_proposed`]); panics for libFuzzer.
+pub fn fuzz_proposed(ops: &[Op]) {
+    if let Err(e) = check_proposed(ops) {
+        panic!("{e}");
+    }
+}
