@@ -74,6 +74,31 @@ pub enum Method<M: Model> {
     Histories(Checker),
 }
 
+impl<M: Model> Method<M> {
+    /// Every interleaving of `scenario`, unbounded, with its pinned execution count.
+    pub const fn loom(scenario: &'static Scenario<M>, executions: u64) -> Self {
+        Method::Loom {
+            scenario,
+            bound: None,
+            executions,
+        }
+    }
+
+    /// Every interleaving with at most `bound` preemptions; the same scenario and bound must
+    /// reach the outcome in some other variant (the registry checks that twin).
+    pub const fn loom_bounded(
+        scenario: &'static Scenario<M>,
+        bound: usize,
+        executions: u64,
+    ) -> Self {
+        Method::Loom {
+            scenario,
+            bound: Some(bound),
+            executions,
+        }
+    }
+}
+
 /// One expected cell: what `variant` allows for `outcome`, and why the cell is there.
 pub struct Claim<M: Model> {
     pub variant: &'static str,

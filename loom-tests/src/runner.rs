@@ -192,6 +192,34 @@ pub fn matrix_with<M: Model>(claims: &Claims<M>, variant: &str, fix: M::Fix) -> 
     Matrix::build(vec![M::CONTRACT], expected, &[], results, Vec::new())
 }
 
+/// Every mutant of a contract (a deliberately broken fix) must show up in the matrix the gate
+/// prints, as the deviation its claim names.
+pub fn verify_mutants<M: Model>(claims: &Claims<M>) {
+    assert!(
+        !claims.mutants.is_empty(),
+        "{} names no mutant",
+        M::CONTRACT.id
+    );
+    for m in claims.mutants {
+        let matrix = matrix_with::<M>(claims, m.variant, m.fix);
+        let key = format!("{}/{}/{}/loom", M::CONTRACT.id, m.variant, m.caught_by);
+        let expected = format!("{key}: expected unreachable, observed reachable");
+        assert!(
+            matrix.deviations.iter().any(|d| d.to_string() == expected),
+            "mutant `{}` was not caught at {key}; deviations: {:?}",
+            m.name,
+            matrix.deviations
+        );
+        let text = matrix.render_text();
+        assert!(
+            text.contains("!RL"),
+            "the printed matrix does not flag mutant `{}`:\n{text}",
+            m.name
+        );
+        println!("mutant `{}` caught: {expected}", m.name);
+    }
+}
+
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<String>()

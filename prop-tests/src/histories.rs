@@ -376,6 +376,19 @@ pub fn fuzz_dirs(contract_module: &str) -> Vec<PathBuf> {
     ]
 }
 
+/// Asserts that the committed fuzz regression `name` of `contract_module` holds exactly `ops`,
+/// so the stable replay runs the named regression test's history too.
+pub fn assert_committed<O: Codec>(contract_module: &str, name: &str, ops: &[O]) {
+    let path = fuzz_dirs(contract_module)[1].join(name);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(
+        bytes,
+        encode(ops),
+        "{} does not encode this history",
+        path.display()
+    );
+}
+
 /// Deletes operations while `still_fails` holds: chunks of halving size, then single ones.
 pub fn shrink<O: Clone>(mut ops: Vec<O>, still_fails: impl Fn(&[O]) -> bool) -> Vec<O> {
     let mut chunk = ops.len().div_ceil(2).max(1);

@@ -20,22 +20,8 @@ history_tests!(LeaderReady, CLAIMS, {
 
 mod regressions {
     use racelab_core::leader_ready::{Fix, LeaderReady};
-    use racelab_props::histories::{encode, fuzz_dirs, reaches, run};
-    use racelab_props::leader_ready::Op::{
-        self, ApplyStartupEntry as Apply, Elect, Step, StepDown,
-    };
-
-    /// The committed fuzz regression file holds exactly this history (so the replay runs it).
-    fn committed(name: &str, ops: &[Op]) {
-        let path = fuzz_dirs("leader_ready")[1].join(name);
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert_eq!(
-            bytes,
-            encode(ops),
-            "{} does not encode this history",
-            path.display()
-        );
-    }
+    use racelab_props::histories::{assert_committed, reaches, run};
+    use racelab_props::leader_ready::Op::{ApplyStartupEntry as Apply, Elect, Step, StepDown};
 
     /// Postmortem (proptest, upstream O1, shrunk to 5 operations): the apply thread passes
     /// `checkReady` for term 4; the step-down's `updateLeaderAndTerm(false, 0)` clears a flag
@@ -45,7 +31,7 @@ mod regressions {
     #[test]
     fn step_down_before_set_leaves_a_follower_ready() {
         let ops = [Apply, Step(0), StepDown, Step(43), Step(11)];
-        committed("step-down-before-set", &ops);
+        assert_committed("leader_ready", "step-down-before-set", &ops);
         let v = reaches::<LeaderReady>(Fix::UPSTREAM, &ops, "O1").expect("upstream reaches O1");
         assert!(
             v.witness.contains("follower is leader-ready"),
@@ -61,7 +47,7 @@ mod regressions {
     #[test]
     fn stale_flag_survives_the_re_election() {
         let ops = [Apply, Step(0), StepDown, Elect, Step(19), Step(43)];
-        committed("stale-flag-survives-re-election", &ops);
+        assert_committed("leader_ready", "stale-flag-survives-re-election", &ops);
         let v = reaches::<LeaderReady>(Fix::UPSTREAM, &ops, "O2").expect("upstream reaches O2");
         assert!(
             v.witness.contains("term=5 isLeaderReady=true"),
@@ -96,7 +82,11 @@ mod regressions {
             Step(1),
             Step(13),
         ];
-        committed("residual-re-election-before-term-read", &ops);
+        assert_committed(
+            "leader_ready",
+            "residual-re-election-before-term-read",
+            &ops,
+        );
         let v = reaches::<LeaderReady>(Fix::PROPOSED, &ops, "R1").expect("proposed reaches R1");
         assert!(
             v.witness

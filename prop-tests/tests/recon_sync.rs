@@ -62,23 +62,11 @@ fn the_committed_inputs_satisfy_the_fuzz_property() {
 
 mod regressions {
     use racelab_core::recon_sync::{Fix, ReconSync};
-    use racelab_props::histories::{encode, fuzz_dirs, reaches, run};
+    use racelab_props::histories::{assert_committed, reaches, run};
     use racelab_props::recon_sync::{
         check_proposed, settled_violation,
-        Op::{self, Fault, Poll, Put, Rebuild, Step, Sync},
+        Op::{Fault, Poll, Put, Rebuild, Step, Sync},
     };
-
-    /// The committed fuzz regression file holds exactly this history (so the replay runs it).
-    fn committed(name: &str, ops: &[Op]) {
-        let path = fuzz_dirs("recon_sync")[1].join(name);
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert_eq!(
-            bytes,
-            encode(ops),
-            "{} does not encode this history",
-            path.display()
-        );
-    }
 
     /// Postmortem (quickcheck, upstream O1, shrunk to 7 operations): OM overwrites file1
     /// (110 B); the sync commits it to the Recon OM DB as an UPDATE; before `consumeOMEvents`
@@ -91,7 +79,7 @@ mod regressions {
     #[test]
     fn rebuild_between_commit_and_hand_off_applies_the_delta_twice() {
         let ops = [Sync, Put(1), Step(0), Rebuild, Step(0), Step(4), Step(15)];
-        committed("rebuild-between-commit-and-hand-off", &ops);
+        assert_committed("recon_sync", "rebuild-between-commit-and-hand-off", &ops);
         let v = reaches::<ReconSync>(Fix::UPSTREAM, &ops, "O1").expect("upstream reaches O1");
         assert!(
             v.witness.contains("applied as [#2×2]") && v.witness.contains("size=120"),
@@ -135,7 +123,7 @@ mod regressions {
             Rebuild,
             Step(5),
         ];
-        committed("rebuild-between-two-commits", &ops);
+        assert_committed("recon_sync", "rebuild-between-two-commits", &ops);
         let v = reaches::<ReconSync>(Fix::UPSTREAM, &ops, "O2").expect("upstream reaches O2");
         assert!(
             v.witness.contains("applied as [#3×2 #4×1]"),
@@ -153,7 +141,7 @@ mod regressions {
     #[test]
     fn a_fault_between_commit_and_hand_off_loses_the_batch_with_the_patch_too() {
         let ops = [Fault { snapshot: false }, Put(1), Sync];
-        committed("fault-before-hand-off", &ops);
+        assert_committed("recon_sync", "fault-before-hand-off", &ops);
         for fix in [Fix::UPSTREAM, Fix::PROPOSED] {
             let v = reaches::<ReconSync>(fix, &ops, "O3").expect("reaches O3");
             assert!(v.witness.contains("write batch #2"), "{}", v.witness);

@@ -10,14 +10,6 @@ use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Checker, Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::Scenario;
 
-const fn loom(scenario: &'static Scenario<ReconSync>, executions: u64) -> Method<ReconSync> {
-    Method::Loom {
-        scenario,
-        bound: None,
-        executions,
-    }
-}
-
 const O1: &Scenario<ReconSync> = &REBUILD_DURING_SYNC;
 const O2: &Scenario<ReconSync> = &REBUILD_DURING_TWO_BATCH_SYNC;
 const O3: &Scenario<ReconSync> = &FAULT_BEFORE_HAND_OFF;
@@ -25,27 +17,27 @@ const O4: &Scenario<ReconSync> = &REBUILD_WHILE_RPC_HANGS;
 
 pub const CLAIMS: Claims<ReconSync> = Claims {
     cells: &[
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: loom(O1, 7509),
+        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::loom(O1, 7509),
             note: "report: a rebuild queued between the commit and consumeOMEvents checkpoints the batch, and the batch is buffered behind it" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: loom(O1, 92484),
+        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::loom(O1, 92484),
             note: "report: with P1 the checkpoint is taken before the commit or after the batch is buffered (then drained); loom agrees. Model: the sync thread's start and RPC run before the concurrency (they touch only OM's DB); the processor polls once and the rest of the buffer is applied in FIFO order at quiescence; NSSummary stands for every task." },
-        Claim { variant: "A1", outcome: "O1", expected: U, method: loom(O1, 92484),
+        Claim { variant: "A1", outcome: "O1", expected: U, method: Method::loom(O1, 92484),
             note: "the rejected design closes O1 too: it is a superset of P1's critical section" },
-        Claim { variant: "upstream", outcome: "O2", expected: R, method: loom(O2, 14431),
+        Claim { variant: "upstream", outcome: "O2", expected: R, method: Method::loom(O2, 14431),
             note: "report: a checkpoint between the two write-batch commits of one delta holds a prefix; the whole delta is replayed" },
-        Claim { variant: "proposed", outcome: "O2", expected: U, method: loom(O2, 92484),
+        Claim { variant: "proposed", outcome: "O2", expected: U, method: Method::loom(O2, 92484),
             note: "report: P1 spans every commit of the delta, so no checkpoint falls between two of them; loom agrees. Model: the sync thread's start and RPC run before the concurrency (they touch only OM's DB); the processor polls once and the rest of the buffer is applied in FIFO order at quiescence; NSSummary stands for every task." },
-        Claim { variant: "A1", outcome: "O2", expected: U, method: loom(O2, 92484),
+        Claim { variant: "A1", outcome: "O2", expected: U, method: Method::loom(O2, 92484),
             note: "the rejected design closes O2 too" },
-        Claim { variant: "upstream", outcome: "O3", expected: R, method: loom(O3, 2073),
+        Claim { variant: "upstream", outcome: "O3", expected: R, method: Method::loom(O3, 2073),
             note: "HDDS-5146: an exception after the commit drops the events; with the full-snapshot fallback failing, the batch is never applied" },
-        Claim { variant: "proposed", outcome: "O3", expected: R, method: loom(O3, 18732),
+        Claim { variant: "proposed", outcome: "O3", expected: R, method: Method::loom(O3, 18732),
             note: "report: P1 does not address HDDS-5146 (a rebuild after the failure would repair it; one before it does not)" },
-        Claim { variant: "upstream", outcome: "O4", expected: U, method: loom(O4, 54),
+        Claim { variant: "upstream", outcome: "O4", expected: U, method: Method::loom(O4, 54),
             note: "upstream takes no lock: the rebuild completes while the sync thread is stuck in getDBUpdates" },
-        Claim { variant: "proposed", outcome: "O4", expected: U, method: loom(O4, 54),
+        Claim { variant: "proposed", outcome: "O4", expected: U, method: Method::loom(O4, 54),
             note: "report: P1 is never held during the OM RPC, so a rebuild while OM is unreachable completes; loom agrees (REST and the processor finish, the rebuild runs). Model: the sync thread parks in getDBUpdates before the concurrency, holding what the variant holds there; a wait for a lock held by it is recorded as a forever-wait instead of blocking loom." },
-        Claim { variant: "A1", outcome: "O4", expected: R, method: loom(O4, 1),
+        Claim { variant: "A1", outcome: "O4", expected: R, method: Method::loom(O4, 1),
             note: "report (why A1 was rejected): a lock held across the RPC blocks triggerTaskRebuild for as long as OM is unreachable" },
         Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::Proptest),
             note: "long histories of puts, deletes, syncs, rebuilds, polls and faults reach O1 upstream" },
