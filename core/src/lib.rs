@@ -12,6 +12,7 @@ pub mod registry;
 pub mod sync;
 pub mod trace;
 
+pub mod dead_node;
 pub mod leader_ready;
 pub mod recon_sync;
 

@@ -78,6 +78,7 @@ pub fn all() -> Vec<Entry> {
     vec![
         entry::<LeaderReady>(&CLAIMS),
         entry::<crate::recon_sync::ReconSync>(&crate::recon_sync::claims::CLAIMS),
+        entry::<crate::dead_node::DeadNode>(&crate::dead_node::claims::CLAIMS),
     ]
 }
 

@@ -7,6 +7,7 @@
 //! replay all call that one function.
 #![forbid(unsafe_code)]
 
+pub mod dead_node;
 pub mod histories;
 pub mod leader_ready;
 pub mod recon_sync;

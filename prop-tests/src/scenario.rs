@@ -218,6 +218,7 @@ pub fn replay_any(text: &str) -> Result<String, ScenarioError> {
     match id.as_str() {
         "leader-ready" => replay::<LeaderReady>(text),
         "recon-sync" => replay::<racelab_core::recon_sync::ReconSync>(text),
+        "dead-node" => replay::<racelab_core::dead_node::DeadNode>(text),
         other => {
             let known: Vec<&str> = racelab_core::registry::all()
                 .iter()

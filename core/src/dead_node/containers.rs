@@ -1,0 +1,263 @@
+//! The container side: `ContainerManagerImpl` (each container's replicas, under its lock), the
+//! full-report handler `ContainerReportHandler` on its container-report thread, and the health
+//! a replication check derives (`RatisContainerReplicaCount` for SCM's `ReplicationManager`,
+//! the same chain in `ReconReplicationManager.processAll`).
+//!
+//! Simplified: every container is CLOSED and RATIS/ONE (one replica expected), so the check
+//! says HEALTHY with a replica and MISSING without one; under-replication needs more replicas
+//! and adds nothing to the outcomes, which are about a container's only replica. The
+//! `ContainerInfo` monitor `processContainerReplica` takes is not modelled: it serializes report
+//! handlers of *different* datanodes on one container, whose updates touch different replica
+//! keys and commute, and the dead node handler does not take it. The sequence-id and state
+//! updates of `processContainerReplica` do not apply to CLOSED replicas of a CLOSED container.
+//! `ReconContainerReportHandler` first adds containers Recon does not know
+//! (`checkAndAddNewContainerBatch`); every container is known here. The CONTAINER_REGISTRATION_REPORT
+//! a registration's report fires at the end feeds the safe-mode rules only (not modelled).
+
+use super::node_state::DatanodeInfo;
+use super::{ContainerId, NodeId, World};
+use crate::model::Program;
+use crate::sync::RwLock;
+use crate::trace::{Cx, Trace};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// A `ContainerReplica` of a container on a datanode, with ghost facts about the report that
+/// put it there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replica {
+    /// Ghost order of the report apply that wrote it (0: there before the scenario).
+    pub applied: u64,
+    /// The `DatanodeInfo` object whose monitor the apply held.
+    pub incarnation: u32,
+    /// Ghost order of the registration whose report wrote it (`None`: not a registration
+    /// report, or there before the scenario).
+    pub registration: Option<u64>,
+}
+
+/// `ContainerManagerImpl` (with its `ContainerStateManager`): replicas per container.
+#[derive(Debug)]
+pub struct ContainerManager {
+    lock: RwLock<BTreeMap<ContainerId, BTreeMap<NodeId, Replica>>>,
+}
+
+impl ContainerManager {
+    /// CLOSED containers, each with a replica on the nodes that hold it.
+    pub fn new(nodes: &[(NodeId, &[ContainerId])]) -> Self {
+        let mut map: BTreeMap<ContainerId, BTreeMap<NodeId, Replica>> = BTreeMap::new();
+        for &(id, containers) in nodes {
+            for &c in containers {
+                map.entry(c).or_default().insert(
+                    id,
+                    Replica {
+                        applied: 0,
+                        incarnation: 0,
+                        registration: None,
+                    },
+                );
+            }
+        }
+        ContainerManager {
+            lock: RwLock::new(map),
+        }
+    }
+
+    /// `ContainerManager.updateContainerReplica` (from `processContainerReplica`).
+    /// `applied` is the ghost order of the report's apply.
+    pub fn update_replica(
+        &self,
+        cx: &Cx,
+        c: ContainerId,
+        node: NodeId,
+        info: &DatanodeInfo,
+        applied: u64,
+        registration: Option<u64>,
+    ) {
+        let mut m = self.lock.write();
+        let replicas = m.entry(c).or_default();
+        let had = replicas
+            .insert(
+                node,
+                Replica {
+                    applied,
+                    incarnation: info.incarnation,
+                    registration,
+                },
+            )
+            .is_some();
+        cx.record(
+            "ContainerManager.updateContainerReplica",
+            format!(
+                "container {c}: replica on dn{node} {}",
+                if had { "updated" } else { "added" }
+            ),
+        );
+    }
+
+    /// `ContainerManager.removeContainerReplica` of the replica on `node`, if there is one
+    /// (upstream finds it with `getContainerReplicas` and removes it by key: one section here,
+    /// which loses no outcome, see `DeadNodeHandler`).
+    pub fn remove_replica(&self, c: ContainerId, node: NodeId) -> Option<Replica> {
+        self.lock.write().get_mut(&c).and_then(|r| r.remove(&node))
+    }
+
+    /// The replicas of `c` (`getContainerReplicas`).
+    pub fn replicas(&self, c: ContainerId) -> BTreeMap<NodeId, Replica> {
+        self.lock.read().get(&c).cloned().unwrap_or_default()
+    }
+
+    pub fn containers(&self) -> Vec<ContainerId> {
+        self.lock.read().keys().copied().collect()
+    }
+
+    /// The replication check's verdict (`RatisContainerReplicaCount`: node health is not an
+    /// input, so a replica on a DEAD node counts).
+    pub fn health(&self, c: ContainerId) -> &'static str {
+        if self.replicas(c).is_empty() {
+            "MISSING"
+        } else {
+            "HEALTHY"
+        }
+    }
+}
+
+/// A full container report from a datanode (`ContainerReportFromDatanode`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContainerReport {
+    pub node: NodeId,
+    pub containers: BTreeSet<ContainerId>,
+    /// Ghost order of the registration that sent it (`isRegister`).
+    pub registration: Option<u64>,
+}
+
+#[derive(Debug)]
+enum ReportStep {
+    Take,
+    GetNode(ContainerReport),
+    Apply(ContainerReport, Arc<DatanodeInfo>),
+    Done,
+}
+
+/// The container-report thread for one datanode: `ContainerReportHandler.onMessage` for each
+/// report, in order.
+#[derive(Debug)]
+pub struct ContainerReportHandler {
+    cx: Cx,
+    node: NodeId,
+    next: ReportStep,
+    /// Reports still to handle when a loom scenario knows how many will come (the thread then
+    /// ends without waiting on its queue); `None`: until the queue is empty and closed.
+    remaining: Option<usize>,
+}
+
+impl ContainerReportHandler {
+    /// The report thread of `node` (the affinity executor runs one datanode's reports on one
+    /// thread).
+    pub fn actor_of(node: NodeId) -> &'static str {
+        match node {
+            1 => "CR-thread-dn1",
+            2 => "CR-thread-dn2",
+            3 => "CR-thread-dn3",
+            _ => "CR-thread",
+        }
+    }
+
+    pub fn new(trace: &Trace, node: NodeId) -> Self {
+        ContainerReportHandler {
+            cx: trace.actor(Self::actor_of(node)),
+            node,
+            next: ReportStep::Take,
+            remaining: None,
+        }
+    }
+
+    /// A thread that handles exactly `reports` reports, then ends.
+    pub fn handling(trace: &Trace, node: NodeId, reports: usize) -> Self {
+        ContainerReportHandler {
+            remaining: Some(reports),
+            ..Self::new(trace, node)
+        }
+    }
+}
+
+impl Program<World> for ContainerReportHandler {
+    fn actor(&self) -> &'static str {
+        self.cx.actor
+    }
+
+    fn is_done(&self) -> bool {
+        matches!(self.next, ReportStep::Done)
+            || (matches!(self.next, ReportStep::Take) && self.remaining == Some(0))
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        match &self.next {
+            ReportStep::Take => w.reports(self.node).ready(),
+            ReportStep::GetNode(_) => true,
+            ReportStep::Apply(_, info) => !info.monitor.is_held(),
+            ReportStep::Done => false,
+        }
+    }
+
+    fn step(&mut self, w: &World) {
+        let cx = &self.cx;
+        self.next = match std::mem::replace(&mut self.next, ReportStep::Done) {
+            ReportStep::Take if self.remaining == Some(0) => ReportStep::Done,
+            ReportStep::Take => match w.reports(self.node).take() {
+                Some(report) => {
+                    self.remaining = self.remaining.map(|n| n - 1);
+                    ReportStep::GetNode(report)
+                }
+                None => ReportStep::Done,
+            },
+            // `getNodeManager().getNode(id)`: the DatanodeInfo object current now.
+            ReportStep::GetNode(report) => match w.nodes.get_node(report.node) {
+                Some(info) => ReportStep::Apply(report, info),
+                None => ReportStep::Take,
+            },
+            // `synchronized (datanodeInfo) { ... }`: the whole report, whatever the health.
+            ReportStep::Apply(report, info) => {
+                info.monitor.acquire(cx.actor);
+                cx.record(
+                    "ContainerReportHandler.onMessage",
+                    format!(
+                        "synchronized (DatanodeInfo #{}): {} report of dn{} {:?}",
+                        info.incarnation,
+                        if report.registration.is_some() {
+                            "registration"
+                        } else {
+                            "full"
+                        },
+                        report.node,
+                        report.containers
+                    ),
+                );
+                let (missing, applied) =
+                    w.nodes
+                        .reconcile_containers(cx, &w.ghost, report.node, &report.containers);
+                for &c in &report.containers {
+                    w.containers.update_replica(
+                        cx,
+                        c,
+                        report.node,
+                        &info,
+                        applied,
+                        report.registration,
+                    );
+                }
+                // processMissingReplicas: replicas of containers the report no longer lists.
+                for c in missing {
+                    if w.containers.remove_replica(c, report.node).is_some() {
+                        cx.record(
+                            "ContainerReportHandler.processMissingReplicas",
+                            format!("container {c}: replica on dn{} removed", report.node),
+                        );
+                    }
+                }
+                info.monitor.release(cx.actor);
+                ReportStep::Take
+            }
+            ReportStep::Done => ReportStep::Done,
+        };
+    }
+}

@@ -1,0 +1,370 @@
+//! `DeadNodeHandler.onMessage` on the DEAD_NODE executor's thread (and `ReconDeadNodeHandler`,
+//! which runs it and then refreshes the node's operational state from SCM and reruns Recon's
+//! container health and pipeline sync tasks: reads and reports, not modelled).
+//!
+//! Upstream: reads the node's status once; returns unless DEAD; `closeContainers` (fires
+//! CLOSE_CONTAINER for OPEN containers: every container here is CLOSED, so it only reads);
+//! `destroyPipelines` (pipelines hold no replicas: not modelled); then `removeContainerReplicas`:
+//! for each ID in the node's container set, the node's replica is removed. No monitor, no new
+//! status read. The tail (REPLICATION_MANAGER_NOTIFY, the command queue, the deleted block log,
+//! and the topology removal that the snapshot already guards with a second status read) touches
+//! no replica and is only recorded.
+//!
+//! P2 (the patch): `removeContainerReplicas` looks the `DatanodeInfo` up, takes its monitor (the
+//! one the report handlers hold), reads the status again and removes only if still DEAD.
+//!
+//! P4 (improved, ours): under the same monitor, the handler also requires the heartbeat time to
+//! be past the stale deadline (`lastHeartbeatTime < now − stale`), the condition under which the
+//! next `checkNodesHealth` would *not* resurrect the node. A DEAD node whose heartbeat time is
+//! within it has registered (P1) or heartbeated since the last health check, which saw it DEAD;
+//! the next check (one tick away: the checker runs every tick) moves it to HEALTHY_READONLY. So
+//! keeping its replicas never leaves a DEAD node with replicas: either the node is back, or it
+//! stops again and goes through STALE and DEAD, which fires DEAD_NODE again and removes them.
+//! This closes R1, the recheck between a registration and the next health check, without
+//! changing `register`, the health state machine or its events. It does not close R2 (the
+//! report applied after the node died again) or R3 (another object's monitor).
+
+use super::containers::Replica;
+use super::ghost::{Episode, NodeGhost};
+use super::node_state::{DatanodeInfo, NodeState, StatusRead, STALE_INTERVAL};
+use super::{ContainerId, NodeId, Recheck, Service, World};
+use crate::model::{OutcomeId, Program};
+use crate::trace::{Cx, Trace};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// The status read the removal acts on (the first read upstream, the recheck with P2).
+#[derive(Clone, Copy, Debug)]
+pub struct Decision {
+    pub read: StatusRead,
+    /// The `DatanodeInfo` object whose monitor the handler holds (P2).
+    pub monitor: Option<u32>,
+}
+
+#[derive(Debug)]
+enum Step {
+    Take,
+    GetNodeStatus(NodeId),
+    CloseContainers(NodeId, StatusRead),
+    /// Upstream `removeContainerReplicas`: `getContainers`.
+    RemoveReplicas(NodeId, Decision),
+    /// P2: `getNode`, `synchronized`, the recheck (and `getContainers`).
+    Recheck(NodeId),
+    /// One container's replica at a time (each is its own `ContainerManager` calls), under
+    /// the monitor with P2.
+    Removing(Removal),
+    Done,
+}
+
+/// The removal in progress.
+#[derive(Debug)]
+struct Removal {
+    node: NodeId,
+    decision: Decision,
+    /// The object whose monitor is held (P2).
+    held: Option<Arc<DatanodeInfo>>,
+    containers: VecDeque<ContainerId>,
+}
+
+/// Where the handler's events come from.
+#[derive(Debug)]
+pub enum Source {
+    /// The DEAD_NODE executor's queue.
+    Queue,
+    /// Events already taken from the queue before the scenario's threads start.
+    Given(VecDeque<NodeId>),
+}
+
+/// The DEAD_NODE handler thread.
+#[derive(Debug)]
+pub struct DeadNodeHandler {
+    cx: Cx,
+    source: Source,
+    next: Step,
+}
+
+impl DeadNodeHandler {
+    pub const ACTOR: &'static str = "DNH-thread";
+
+    pub fn new(trace: &Trace, source: Source) -> Self {
+        DeadNodeHandler {
+            cx: trace.actor(Self::ACTOR),
+            source,
+            next: Step::Take,
+        }
+    }
+
+    /// `removeContainerReplicas` for one container: `getContainer`, `getContainerReplicas`, then
+    /// `removeContainerReplica` of the one on this node, by (container, datanode) key. One
+    /// section here: a report handler's update that falls between the find and the removal is
+    /// removed as well, and one that adds the replica after the find is left, which is the
+    /// outcome of the one-section removal with the update after it.
+    fn remove(&self, w: &World, node: NodeId, decision: Decision, c: ContainerId) {
+        let cx = &self.cx;
+        let Some(replica) = w.containers.remove_replica(c, node) else {
+            return;
+        };
+        let current = w.ghost.with(|g| g.node(node).to_owned());
+        let verdict = classify(&decision, &replica, &current);
+        cx.record(
+            "DeadNodeHandler.removeContainerReplicas",
+            format!(
+                "container {c}: replica on dn{node} removed{}",
+                verdict
+                    .as_ref()
+                    .map_or(String::new(), |(o, why)| format!(" — {o}: {why}"))
+            ),
+        );
+        if let Some((outcome, why)) = verdict {
+            let health = w.containers.health(c);
+            w.ghost.with(|g| {
+                g.witness(
+                    outcome,
+                    format!("container {c} {health}: replica on dn{node} removed, {why}"),
+                )
+            });
+        }
+    }
+
+    fn tail(&self, w: &World) {
+        self.cx.record(
+            "DeadNodeHandler.onMessage",
+            if w.service == Service::Recon {
+                "REPLICATION_MANAGER_NOTIFY, command queue cleared, topology if still DEAD; \
+                 ReconDeadNodeHandler: op state from SCM, container health task"
+            } else {
+                "REPLICATION_MANAGER_NOTIFY, command queue cleared, topology if still DEAD"
+            },
+        );
+    }
+}
+
+/// Whether removing `replica` was wrong, and which outcome that is.
+///
+/// - O2: the DEAD the handler acted on was declared while the datanode was up and had
+///   registered within the dead interval (its heartbeat time was not refreshed).
+/// - Otherwise removing a replica is wrong when it was written by the report of a registration
+///   *after* the node went DEAD (the node came back), unless the node has gone DEAD again
+///   since that registration:
+///   - R3: the handler held the monitor of another `DatanodeInfo` than the report handler did;
+///   - O3: the handler's deciding status read was older than the report (a stale read: no
+///     recheck, or one the report could overtake), or it followed the report but the
+///     registration had not refreshed the heartbeat time (the node stays DEAD until its first
+///     heartbeat is seen);
+///   - R1: the deciding read followed the report and the heartbeat time had been refreshed
+///     since the node went DEAD, but no health check had run since (still DEAD).
+pub fn classify(d: &Decision, replica: &Replica, now: &NodeGhost) -> Option<(OutcomeId, String)> {
+    let e: Episode = d.read.episode?;
+    if e.despite_registration {
+        return Some((
+            "O2",
+            format!(
+                "although it registered within the dead interval before it was declared DEAD at t={}",
+                e.time
+            ),
+        ));
+    }
+    let registration = replica.registration.filter(|&r| r > e.seq)?;
+    if now
+        .dead
+        .is_some_and(|cur| cur.seq > registration && !cur.despite_registration)
+    {
+        return None;
+    }
+    let read = if d.monitor.is_some() {
+        "the recheck under the monitor"
+    } else {
+        "the handler's status read"
+    };
+    Some(match d.monitor {
+        Some(m) if m != replica.incarnation => (
+            "R3",
+            format!(
+                "reported under DatanodeInfo #{}'s monitor while the handler held #{m}'s (the \
+                 object was replaced)",
+                replica.incarnation
+            ),
+        ),
+        _ if replica.applied > d.read.at => (
+            "O3",
+            format!(
+                "registered after it went DEAD at t={}; the report was applied after {read}, \
+                 which the removal acts on",
+                e.time
+            ),
+        ),
+        _ if d.read.refreshed_since_dead => (
+            "R1",
+            format!(
+                "{read} followed the report and still saw DEAD (t={}): the registration \
+                 refreshed the heartbeat time but no health check had run since",
+                e.time
+            ),
+        ),
+        _ => (
+            "O3",
+            format!(
+                "{read} followed the report and still saw DEAD (t={}): the registration did \
+                 not refresh the heartbeat time",
+                e.time
+            ),
+        ),
+    })
+}
+
+impl Program<World> for DeadNodeHandler {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        matches!(self.next, Step::Done)
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        match &self.next {
+            Step::Take => match &self.source {
+                Source::Queue => w.dead_node_events.ready(),
+                Source::Given(_) => true,
+            },
+            Step::Recheck(node) => {
+                w.fix.recheck != Recheck::UnderMonitor
+                    || w.nodes.get_node(*node).is_none_or(|i| !i.monitor.is_held())
+            }
+            Step::Done => false,
+            _ => true,
+        }
+    }
+
+    fn step(&mut self, w: &World) {
+        let step = std::mem::replace(&mut self.next, Step::Done);
+        let cx = &self.cx;
+        self.next = match step {
+            Step::Take => {
+                let next = match &mut self.source {
+                    Source::Queue => w.dead_node_events.take(),
+                    Source::Given(events) => events.pop_front(),
+                };
+                next.map_or(Step::Done, Step::GetNodeStatus)
+            }
+            Step::GetNodeStatus(node) => {
+                let Some(read) = w.nodes.get_node_status(&w.ghost, node) else {
+                    return self.next = Step::Take;
+                };
+                cx.record(
+                    "DeadNodeHandler.onMessage",
+                    format!("DEAD_NODE dn{node}: getNodeStatus → {}", read.health),
+                );
+                if read.health == NodeState::Dead {
+                    Step::CloseContainers(node, read)
+                } else {
+                    cx.record(
+                        "DeadNodeHandler.onMessage",
+                        format!("skip: dn{node} is {}", read.health),
+                    );
+                    Step::Take
+                }
+            }
+            Step::CloseContainers(node, read) => {
+                cx.record(
+                    "DeadNodeHandler.closeContainers",
+                    "every container is CLOSED: nothing to close; destroyPipelines",
+                );
+                if w.fix.recheck != Recheck::None {
+                    Step::Recheck(node)
+                } else {
+                    Step::RemoveReplicas(
+                        node,
+                        Decision {
+                            read,
+                            monitor: None,
+                        },
+                    )
+                }
+            }
+            Step::RemoveReplicas(node, decision) => {
+                let containers = w.nodes.get_containers(node).into_iter().collect();
+                Step::Removing(Removal {
+                    node,
+                    decision,
+                    held: None,
+                    containers,
+                })
+            }
+            Step::Recheck(node) => {
+                let Some(info) = w.nodes.get_node(node) else {
+                    return self.next = Step::Take;
+                };
+                let locked = w.fix.recheck == Recheck::UnderMonitor;
+                if locked {
+                    info.monitor.acquire(Self::ACTOR);
+                }
+                let Some((read, containers)) =
+                    w.nodes.get_node_status_and_containers(&w.ghost, node)
+                else {
+                    if locked {
+                        info.monitor.release(Self::ACTOR);
+                    }
+                    return self.next = Step::Take;
+                };
+                let mut keep = (read.health != NodeState::Dead)
+                    .then(|| format!("dn{node} is {}", read.health));
+                if keep.is_none() && w.fix.recheck_heartbeat_time {
+                    let now = w.clock.now();
+                    if read.last_heartbeat + STALE_INTERVAL >= now {
+                        keep = Some(format!(
+                            "dn{node} is DEAD but lastHeartbeatTime {} is within the stale deadline at t={now}: \
+                             the next health check resurrects it",
+                            read.last_heartbeat
+                        ));
+                    }
+                }
+                cx.record(
+                    "DeadNodeHandler.removeContainerReplicas",
+                    format!(
+                        "{}: recheck → {}{}",
+                        if locked {
+                            format!("synchronized (DatanodeInfo #{})", info.incarnation)
+                        } else {
+                            "no monitor".into()
+                        },
+                        read.health,
+                        keep.as_ref().map_or(" → remove".to_string(), |why| format!(
+                            " → keep replicas ({why})"
+                        ))
+                    ),
+                );
+                if keep.is_some() {
+                    if locked {
+                        info.monitor.release(Self::ACTOR);
+                    }
+                    self.tail(w);
+                    Step::Take
+                } else {
+                    let monitor = locked.then_some(info.incarnation);
+                    Step::Removing(Removal {
+                        node,
+                        decision: Decision { read, monitor },
+                        held: locked.then_some(info),
+                        containers: containers.into_iter().collect(),
+                    })
+                }
+            }
+            Step::Removing(mut r) => {
+                if let Some(c) = r.containers.pop_front() {
+                    self.remove(w, r.node, r.decision, c);
+                }
+                if r.containers.is_empty() {
+                    if let Some(info) = r.held {
+                        info.monitor.release(Self::ACTOR);
+                    }
+                    self.tail(w);
+                    Step::Take
+                } else {
+                    Step::Removing(r)
+                }
+            }
+            Step::Done => Step::Done,
+        };
+    }
+}

@@ -1,0 +1,529 @@
+//! dead-node — HDDS-17067: registration does not refresh a known datanode's heartbeat time, so
+//! the dead node handler keeps or erases its replicas wrongly (SCM and Recon).
+//!
+//! Components, as upstream splits them:
+//! - [`node_state`]: `NodeStateManager` with its `NodeStateMap` and `DatanodeInfo` objects, and
+//!   the health checker thread running `checkNodesHealth` on a logical clock;
+//! - [`node_manager`]: `SCMNodeManager.register` / `processHeartbeat`, and the datanode's calls
+//!   as the RPC handler thread serves them (the registration fires CONTAINER_REPORT);
+//! - [`recon`]: `ReconNodeManager` (re-register after a heartbeat gap, `register`, the node table
+//!   reload `loadExistingNodes`) and the SCM DB sync thread that reloads it;
+//! - [`containers`]: `ContainerManager` (replicas), `ContainerReportHandler` on the
+//!   container-report thread, and the replication check's HEALTHY / MISSING;
+//! - [`dead_node_handler`]: `DeadNodeHandler.onMessage` on the DEAD_NODE thread;
+//! - [`events`]: the event queues between them; [`ghost`]: what the predicates observe.
+//!
+//! The threads and the locks they hold: the RPC thread (`register`, `processHeartbeat`: no lock
+//! beyond the node table's), the health checker, the container-report thread (the whole report
+//! under the `DatanodeInfo` monitor), the DEAD_NODE thread (no monitor upstream; the monitor
+//! with P2), Recon's sync thread. The claims matrix is in [`claims`].
+//!
+//! How the outcomes are told apart: a replica the handler removes is checked by
+//! [`dead_node_handler::classify`] (O2: the DEAD it acts on was declared although the datanode,
+//! up, had registered within the dead interval; O3, R1, R3: the replica came from a registration
+//! after the node went DEAD, told apart by the status read the removal acts on and the monitor
+//! it holds); a DEAD node that keeps replicas for good is checked by
+//! `World::stuck_dead_with_replicas` (O1: the registration came after it went DEAD; R2: before,
+//! its report applied after); O4 is witnessed when a health check resurrects a node on a
+//! heartbeat time that Recon's reload wrote.
+//!
+//! Simplifications, each argued where it is made: the `NodeStateMap` lock and the `DatanodeInfo`
+//! internal lock are one lock ([`node_state`]); the `NodeStateManager` monitor and the
+//! `ContainerInfo` monitor are not modelled (no modelled actor contends for them); containers
+//! are CLOSED and RATIS/ONE, so `closeContainers` only reads and `destroyPipelines` touches no
+//! replica ([`dead_node_handler`]); every layout version matches and every node is IN_SERVICE
+//! (no maintenance, so `setNodeOperationalState` never re-fires DEAD_NODE); time is a logical
+//! clock the checker advances one tick per run (no `shouldSkipCheck`); `ReconDeadNodeHandler`'s
+//! follow-up tasks only read and report.
+
+pub mod claims;
+pub mod containers;
+pub mod dead_node_handler;
+pub mod events;
+pub mod ghost;
+pub mod node_manager;
+pub mod node_state;
+pub mod recon;
+pub mod reproductions;
+
+use crate::model::{Contract, Model, Outcome, OutcomeId, Part, Program, Scenario, Setup, Variant};
+use crate::sync::Arc;
+use crate::trace::Trace;
+use containers::{ContainerManager, ContainerReport, ContainerReportHandler};
+use dead_node_handler::{DeadNodeHandler, Source};
+use events::EventQueue;
+use ghost::Ghost;
+use node_manager::{Datanode, DnAction};
+use node_state::{next_health, Clock, HealthChecker, NodeState, NodeStateManager};
+use recon::{ReconNodeManager, ReconReload};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub type NodeId = u8;
+pub type ContainerId = u8;
+
+/// Which node manager the datanodes talk to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Service {
+    Scm,
+    Recon,
+}
+
+/// How `removeContainerReplicas` decides (P2 is [`Recheck::UnderMonitor`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recheck {
+    /// Upstream: acts on the status read at the start of `onMessage`.
+    None,
+    /// A broken P2 that rereads the status right before removing, without the monitor (a
+    /// mutant the suite must catch: a report applied between the read and the removal).
+    Unlocked,
+    /// P2: rereads it under the `DatanodeInfo` monitor the report handlers hold.
+    UnderMonitor,
+}
+
+/// One switch per part of the fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// P1: `SCMNodeManager.register` refreshes the heartbeat time of a known node.
+    pub register_refreshes_heartbeat: bool,
+    /// P2 ([`Recheck::UnderMonitor`]): `DeadNodeHandler.removeContainerReplicas` takes the
+    /// `DatanodeInfo` monitor, rechecks DEAD under it and only then removes.
+    pub recheck: Recheck,
+    /// P3: `ReconNodeManager.loadExistingNodes` does not register known nodes again.
+    pub reload_skips_known: bool,
+    /// P4 (improved, ours): the recheck also requires the heartbeat time to be past the stale
+    /// deadline (the next health check would not resurrect the node).
+    pub recheck_heartbeat_time: bool,
+}
+
+impl Fix {
+    pub const UPSTREAM: Fix = Fix {
+        register_refreshes_heartbeat: false,
+        recheck: Recheck::None,
+        reload_skips_known: false,
+        recheck_heartbeat_time: false,
+    };
+    pub const P1: Fix = Fix {
+        register_refreshes_heartbeat: true,
+        ..Fix::UPSTREAM
+    };
+    pub const P2: Fix = Fix {
+        recheck: Recheck::UnderMonitor,
+        ..Fix::UPSTREAM
+    };
+    pub const P3: Fix = Fix {
+        reload_skips_known: true,
+        ..Fix::UPSTREAM
+    };
+    pub const P1_P2: Fix = Fix {
+        recheck: Recheck::UnderMonitor,
+        ..Fix::P1
+    };
+    pub const PROPOSED: Fix = Fix {
+        reload_skips_known: true,
+        ..Fix::P1_P2
+    };
+    pub const IMPROVED: Fix = Fix {
+        recheck_heartbeat_time: true,
+        ..Fix::PROPOSED
+    };
+}
+
+/// Everything the actors share.
+#[derive(Debug)]
+pub struct World {
+    pub fix: Fix,
+    pub service: Service,
+    pub clock: Clock,
+    pub nodes: NodeStateManager,
+    pub containers: ContainerManager,
+    /// DEAD_NODE → `DeadNodeHandler` (one `SingleThreadExecutor`).
+    pub dead_node_events: EventQueue<NodeId>,
+    /// CONTAINER_REPORT → `ContainerReportHandler`, one thread per datanode (affinity).
+    reports: BTreeMap<NodeId, EventQueue<ContainerReport>>,
+    pub recon: ReconNodeManager,
+    /// Datanode side: the containers each datanode holds (its full report).
+    holdings: BTreeMap<NodeId, BTreeSet<ContainerId>>,
+    pub ghost: Ghost,
+}
+
+impl World {
+    /// Registered, HEALTHY nodes that last heartbeated at tick 0, each with a replica of the
+    /// CLOSED containers it holds; `dead_node_producers` and `report_producers` actors will
+    /// still fire into the queues (0: the handlers end when the queues are empty).
+    pub fn new(
+        fix: Fix,
+        service: Service,
+        holdings: &[(NodeId, &[ContainerId])],
+        dead_node_producers: usize,
+        report_producers: usize,
+    ) -> World {
+        let ids: Vec<NodeId> = holdings.iter().map(|h| h.0).collect();
+        World {
+            fix,
+            service,
+            clock: Clock::new(0),
+            nodes: NodeStateManager::new(holdings, 0),
+            containers: ContainerManager::new(holdings),
+            dead_node_events: EventQueue::new("DEAD_NODE", dead_node_producers),
+            reports: ids
+                .iter()
+                .map(|&n| (n, EventQueue::new("CONTAINER_REPORT", report_producers)))
+                .collect(),
+            recon: ReconNodeManager::new(&ids, 0),
+            holdings: holdings
+                .iter()
+                .map(|&(n, cs)| (n, cs.iter().copied().collect()))
+                .collect(),
+            ghost: Ghost::default(),
+        }
+    }
+
+    /// The CONTAINER_REPORT queue of `node`'s report thread.
+    pub fn reports(&self, node: NodeId) -> &EventQueue<ContainerReport> {
+        &self.reports[&node]
+    }
+
+    /// What `node` holds (its full container report).
+    pub fn holdings(&self, node: NodeId) -> BTreeSet<ContainerId> {
+        self.holdings.get(&node).cloned().unwrap_or_default()
+    }
+
+    pub fn health(&self, node: NodeId) -> Option<NodeState> {
+        self.nodes.read(|t| t.entries.get(&node).map(|e| e.health))
+    }
+
+    /// The observable state in the reports' words: the node's health and each container's
+    /// health from the replication check.
+    pub fn observed(&self, node: NodeId) -> String {
+        let health = self
+            .health(node)
+            .map_or("unknown".into(), |h| h.to_string());
+        let containers: Vec<String> = self
+            .holdings(node)
+            .iter()
+            .map(|&c| format!("container {c} {}", self.containers.health(c)))
+            .collect();
+        format!("dn{node} {health}, {}", containers.join(", "))
+    }
+
+    /// O1 and R2: a node that is DEAD, stopped, will not be resurrected by any health check (its
+    /// heartbeat time is past the stale deadline of the next one) and has no DEAD_NODE pending,
+    /// yet still has replicas: it stays that way for as long as the datanode is down.
+    fn stuck_dead_with_replicas(&self, id: OutcomeId) -> Option<String> {
+        let quiet =
+            self.dead_node_events.is_empty() && self.reports.values().all(EventQueue::is_empty);
+        if !quiet {
+            return None;
+        }
+        let next_check = self.clock.now() + 1;
+        let dead: Vec<(NodeId, u64)> = self.nodes.read(|t| {
+            t.entries
+                .iter()
+                .filter(|(_, e)| {
+                    e.health == NodeState::Dead
+                        && next_health(e.health, e.last_heartbeat, next_check).is_empty()
+                })
+                .map(|(&n, e)| (n, e.last_heartbeat))
+                .collect()
+        });
+        for (node, last_heartbeat) in dead {
+            let (down, episode) = self
+                .ghost
+                .with(|g| (g.down.contains(&node), g.node(node).dead));
+            let Some(e) = episode.filter(|_| down) else {
+                continue;
+            };
+            for c in self.containers.containers() {
+                let Some(r) = self.containers.replicas(c).get(&node).copied() else {
+                    continue;
+                };
+                let (outcome, how) = if r.registration.is_some_and(|s| s > e.seq) {
+                    (
+                        "O1",
+                        "written by the report of a registration after it went DEAD",
+                    )
+                } else if r.applied > e.seq {
+                    (
+                        "R2",
+                        "written by a registration report from before it went DEAD, applied after",
+                    )
+                } else {
+                    continue;
+                };
+                if outcome == id {
+                    return Some(format!(
+                        "dn{node} DEAD since t={}, stopped, lastHeartbeatTime {last_heartbeat}: no health check \
+                         resurrects it and DEAD_NODE will not fire again; container {c} {} counting the \
+                         replica on dn{node}, {how}",
+                        e.time,
+                        self.containers.health(c)
+                    ));
+                }
+            }
+        }
+        None
+    }
+}
+
+pub struct DeadNode;
+
+pub const CONTRACT: Contract = Contract {
+    id: "dead-node",
+    report: "HDDS-17067",
+    title: "Registration does not refresh a known datanode's heartbeat time; the dead node handler keeps or erases its replicas wrongly",
+    parts: &[
+        Part { id: "P1", summary: "SCMNodeManager.register refreshes the heartbeat time of a known node" },
+        Part {
+            id: "P2",
+            summary: "DeadNodeHandler.removeContainerReplicas takes the DatanodeInfo monitor, rechecks DEAD under \
+                      it and only then removes",
+        },
+        Part { id: "P3", summary: "ReconNodeManager.loadExistingNodes does not register known nodes again" },
+        Part {
+            id: "P4",
+            summary: "(improved) under the monitor the handler also requires the heartbeat time to be past the \
+                      stale deadline: a node the next health check resurrects keeps its replicas",
+        },
+    ],
+    outcomes: &[
+        Outcome {
+            id: "O1",
+            summary: "a DEAD node registers, its report re-adds its replicas, it stops before its first heartbeat \
+                      and stays DEAD with them: the container is HEALTHY with no live replica",
+        },
+        Outcome {
+            id: "O2",
+            summary: "a node back shortly before its dead deadline is declared DEAD after registering, and the \
+                      handler removes its replicas although it is alive (MISSING on a HEALTHY node)",
+        },
+        Outcome {
+            id: "O3",
+            summary: "a node back while the dead node handler for it runs or is queued: the handler removes the \
+                      replicas of the report applied in the meantime",
+        },
+        Outcome { id: "O4", summary: "(Recon) a reload of the node table revives a DEAD node whose datanode is down" },
+        Outcome {
+            id: "R1",
+            summary: "residual: the handler's recheck falls between a registration and the next health check \
+                      (still DEAD, so it removes the returned node's replicas)",
+        },
+        Outcome {
+            id: "R2",
+            summary: "residual: a registration report waits in the queue past the dead interval and re-adds the \
+                      replicas of a node that went DEAD meanwhile",
+        },
+        Outcome {
+            id: "R3",
+            summary: "residual (from the code): a registration with a new address replaces the DatanodeInfo, so \
+                      the handler holds the old object's monitor while the report handler holds the new one's",
+        },
+    ],
+};
+
+impl Model for DeadNode {
+    type Fix = Fix;
+    type World = World;
+    const CONTRACT: &'static Contract = &CONTRACT;
+    const VARIANTS: &'static [Variant<Fix>] = &[
+        Variant {
+            name: "upstream",
+            parts: &[],
+            fix: Fix::UPSTREAM,
+        },
+        Variant {
+            name: "P1",
+            parts: &["P1"],
+            fix: Fix::P1,
+        },
+        Variant {
+            name: "P2",
+            parts: &["P2"],
+            fix: Fix::P2,
+        },
+        Variant {
+            name: "P3",
+            parts: &["P3"],
+            fix: Fix::P3,
+        },
+        Variant {
+            name: "P1+P2",
+            parts: &["P1", "P2"],
+            fix: Fix::P1_P2,
+        },
+        Variant {
+            name: "proposed",
+            parts: &["P1", "P2", "P3"],
+            fix: Fix::PROPOSED,
+        },
+        Variant {
+            name: "improved",
+            parts: &["P1", "P2", "P3", "P4"],
+            fix: Fix::IMPROVED,
+        },
+    ];
+
+    fn outcome(w: &World, id: OutcomeId) -> Option<String> {
+        match id {
+            "O1" | "R2" => w.stuck_dead_with_replicas(id),
+            _ => w.ghost.witnessed(id),
+        }
+    }
+}
+
+/// The datanode of the scenarios and the container it holds.
+pub const DN: NodeId = 1;
+pub const CONTAINER: ContainerId = 1;
+const HOLDINGS: &[(NodeId, &[ContainerId])] = &[(DN, &[CONTAINER])];
+
+/// Runs `program` to its end before any thread starts (a scenario's pre-state).
+fn run(w: &World, mut program: impl Program<World>) {
+    while !program.is_done() {
+        program.step(w);
+    }
+}
+
+/// A loom world: one checker may fire DEAD_NODE (a report thread knows how many reports come).
+fn scenario_world(fix: Fix, service: Service) -> Arc<World> {
+    Arc::new(World::new(fix, service, HOLDINGS, 1, 0))
+}
+
+/// The datanode stops at tick 0 and the checker runs `runs` times (STALE at tick 4, DEAD at 7).
+fn outage(trace: &Trace, w: &World, runs: u32) {
+    run(w, Datanode::new(trace, DN, &[DnAction::Stop]));
+    run(w, HealthChecker::new(trace, &[DN], runs, false));
+}
+
+/// The DEAD_NODE events fired so far, handled to the end.
+fn handle_dead_node_events(trace: &Trace, w: &World) {
+    run(
+        w,
+        DeadNodeHandler::new(trace, Source::Given(w.dead_node_events.drain().into())),
+    );
+}
+
+fn setup(world: Arc<World>, threads: Vec<Box<dyn Program<World>>>) -> Setup<DeadNode> {
+    Setup { world, threads }
+}
+
+/// O1: the node went DEAD and its replica was removed; the restarted datanode registers and
+/// stops again before its first heartbeat, while its report is applied and a health check runs.
+pub static REGISTERS_AND_STOPS: Scenario<DeadNode> = Scenario {
+    name: "dead-node-registers-and-stops",
+    about:
+        "dn1 DEAD at t=7, replica removed; the RPC thread registers it and it stops; the CR thread \
+            applies the report; the checker runs at t=8",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Scm);
+        outage(trace, &w, 7);
+        handle_dead_node_events(trace, &w);
+        let dn = Datanode::new(
+            trace,
+            DN,
+            &[DnAction::Register { address: 0 }, DnAction::Stop],
+        );
+        setup(
+            w,
+            vec![
+                Box::new(dn),
+                Box::new(ContainerReportHandler::handling(trace, DN, 1)),
+                Box::new(HealthChecker::new(trace, &[DN], 1, false)),
+            ],
+        )
+    },
+};
+
+/// O2: the node registered at t=6, just before its dead deadline (t=7), and its report was
+/// applied; the checker's run at t=7 races the datanode's first heartbeat.
+pub static RETURNS_BEFORE_DEAD_DEADLINE: Scenario<DeadNode> = Scenario {
+    name: "returns-before-dead-deadline",
+    about: "dn1 STALE, registered at t=6 and its report applied; the checker runs at t=7, the DNH thread \
+            handles what it fires, the datanode's first heartbeat arrives",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Scm);
+        outage(trace, &w, 6);
+        run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }]));
+        run(&w, ContainerReportHandler::handling(trace, DN, 1));
+        setup(
+            w,
+            vec![
+                Box::new(HealthChecker::new(trace, &[DN], 1, true)),
+                Box::new(DeadNodeHandler::new(trace, Source::Queue)),
+                Box::new(Datanode::new(trace, DN, &[DnAction::Heartbeat])),
+            ],
+        )
+    },
+};
+
+fn comes_back(trace: &Trace, fix: Fix, address: u8) -> Setup<DeadNode> {
+    let w = scenario_world(fix, Service::Scm);
+    outage(trace, &w, 7);
+    let events = w.dead_node_events.drain();
+    let dn = Datanode::new(trace, DN, &[DnAction::Register { address }]);
+    setup(
+        w,
+        vec![
+            Box::new(DeadNodeHandler::new(trace, Source::Given(events.into()))),
+            Box::new(dn),
+            Box::new(ContainerReportHandler::handling(trace, DN, 1)),
+        ],
+    )
+}
+
+/// O3 and R1: DEAD_NODE for dn1 fired at t=7; the DNH thread handles it while the datanode
+/// registers again and the CR thread applies its report.
+pub static COMES_BACK_WHILE_HANDLED: Scenario<DeadNode> = Scenario {
+    name: "comes-back-while-dead-node-handler-runs",
+    about:
+        "dn1 DEAD at t=7, replica still there, DEAD_NODE taken by the DNH thread; the RPC thread \
+            registers dn1 (same address), the CR thread applies its report",
+    build: |trace, fix| comes_back(trace, fix, 0),
+};
+
+/// R3: as [`COMES_BACK_WHILE_HANDLED`], but the datanode registers with a new address.
+pub static COMES_BACK_AT_NEW_ADDRESS: Scenario<DeadNode> = Scenario {
+    name: "comes-back-at-new-address-while-dead-node-handler-runs",
+    about: "dn1 DEAD at t=7, DEAD_NODE taken by the DNH thread; dn1 registers with a new address \
+            (updateNode replaces its DatanodeInfo), the CR thread applies its report",
+    build: |trace, fix| comes_back(trace, fix, 1),
+};
+
+/// R2: the registration's report is still queued when the node, stopped again, goes DEAD.
+pub static REPORT_WAITS_PAST_DEAD_INTERVAL: Scenario<DeadNode> = Scenario {
+    name: "registration-report-waits-past-dead-interval",
+    about: "dn1 registered again at t=1 and stopped; its report is still queued at t=7 (STALE); the \
+            checker runs at t=8, the DNH thread handles what it fires, the CR thread applies the report",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Scm);
+        run(&w, HealthChecker::new(trace, &[DN], 1, false));
+        run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }, DnAction::Stop]));
+        run(&w, HealthChecker::new(trace, &[DN], 6, false));
+        setup(
+            w,
+            vec![
+                Box::new(HealthChecker::new(trace, &[DN], 1, true)),
+                Box::new(DeadNodeHandler::new(trace, Source::Queue)),
+                Box::new(ContainerReportHandler::handling(trace, DN, 1)),
+            ],
+        )
+    },
+};
+
+/// O4: Recon reloads its node table (SCM DB snapshot) while dn1 is DEAD and down.
+pub static RECON_RELOAD: Scenario<DeadNode> = Scenario {
+    name: "recon-reload-with-dead-node",
+    about:
+        "Recon: dn1 DEAD at t=7 and down, replica removed; the sync thread reinitializes the node \
+            manager from the node table; the checker runs at t=8",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Recon);
+        outage(trace, &w, 7);
+        handle_dead_node_events(trace, &w);
+        setup(
+            w,
+            vec![
+                Box::new(ReconReload::new(trace)),
+                Box::new(HealthChecker::new(trace, &[DN], 1, false)),
+            ],
+        )
+    },
+};

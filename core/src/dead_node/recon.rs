@@ -1,0 +1,157 @@
+//! Recon's node manager: `ReconNodeManager` extends `SCMNodeManager` (same `register`, same
+//! `NodeStateManager` and health checks, `ReconDeadNodeHandler` extends `DeadNodeHandler`), and
+//! differs in three places modelled here:
+//! - `processHeartbeat`: a heartbeat after a gap of at least 3 × `hdds.heartbeat.recon.interval`
+//!   (or the first one) only updates Recon's own `datanodeHeartbeatMap` and answers
+//!   `ReregisterCommand`; the `NodeStateManager` heartbeat time is not written;
+//! - `register`: a known node's row in the node table is rewritten, then `SCMNodeManager.register`;
+//! - `reinitialize` → `loadExistingNodes` after an SCM DB snapshot swap: `register` for every
+//!   row of the node table (the rows Recon preserved: what the nodes registered with).
+//!
+//! `datanodeHeartbeatMap` is a plain `HashMap` upstream, written by the heartbeat RPCs; each
+//! node's entry is written only by that node's own sequential heartbeats, modelled as one
+//! atomic per node (`put` returns the previous value: a swap).
+
+use super::node_manager;
+use super::{NodeId, World};
+use crate::model::Program;
+use crate::sync::{AtomicU64, Mutex, Ordering};
+use crate::trace::{Cx, Trace};
+use std::collections::BTreeMap;
+
+/// 3 × `hdds.heartbeat.recon.interval` (3 × 60 s), in health-check ticks: below the stale
+/// interval, so every node that comes back from STALE or DEAD is told to re-register; above the
+/// datanode's heartbeat interval (`hdds.heartbeat.interval`, 30 s), one tick here.
+pub const RECON_OUTDATED: u64 = 2;
+
+const ABSENT: u64 = u64::MAX;
+
+/// Recon's own state beside the shared node manager.
+#[derive(Debug)]
+pub struct ReconNodeManager {
+    /// `nodeDB`: the node table (a RocksDB table, thread-safe): each row's address.
+    node_db: Mutex<BTreeMap<NodeId, u8>>,
+    /// `datanodeHeartbeatMap`: last heartbeat per node (Recon's wall clock, the same ticks).
+    heartbeats: BTreeMap<NodeId, AtomicU64>,
+}
+
+impl ReconNodeManager {
+    /// Rows for `nodes` at address 0; each last heard from at `now`.
+    pub fn new(nodes: &[NodeId], now: u64) -> Self {
+        ReconNodeManager {
+            node_db: Mutex::new(nodes.iter().map(|&n| (n, 0)).collect()),
+            heartbeats: nodes.iter().map(|&n| (n, AtomicU64::new(now))).collect(),
+        }
+    }
+
+    pub fn rows(&self) -> BTreeMap<NodeId, u8> {
+        self.node_db.lock().clone()
+    }
+}
+
+/// `ReconNodeManager.processHeartbeat`.
+pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
+    let now = w.clock.now();
+    let last = w
+        .recon
+        .heartbeats
+        .get(&node)
+        .map_or(ABSENT, |h| h.swap(now, Ordering::SeqCst));
+    if last == ABSENT || now - last >= RECON_OUTDATED {
+        cx.record(
+            "ReconNodeManager.processHeartbeat",
+            format!(
+                "dn{node}: last heartbeat {} → ReregisterCommand (NodeStateManager not updated)",
+                if last == ABSENT {
+                    "none".to_string()
+                } else {
+                    format!("t={last}")
+                }
+            ),
+        );
+    } else {
+        node_manager::process_heartbeat(cx, w, node);
+    }
+}
+
+/// `ReconNodeManager.register`: rewrite a known node's row, then `SCMNodeManager.register`.
+pub fn register(cx: &Cx, w: &World, node: NodeId, address: u8, by_datanode: bool) -> Option<u64> {
+    if w.nodes.get_node(node).is_some() {
+        w.recon.node_db.lock().insert(node, address);
+        cx.record(
+            "ReconNodeManager.register",
+            format!("dn{node} known: node table row rewritten"),
+        );
+    }
+    node_manager::register(cx, w, node, address, by_datanode)
+}
+
+#[derive(Debug)]
+enum ReloadStep {
+    ReadRows,
+    Register(Vec<(NodeId, u8)>),
+    Done,
+}
+
+/// `ReconStorageContainerManagerFacade` swapping in a new SCM DB snapshot (its sync thread),
+/// which ends with `ReconNodeManager.reinitialize(nodeTable)` → `loadExistingNodes`.
+#[derive(Debug)]
+pub struct ReconReload {
+    cx: Cx,
+    next: ReloadStep,
+}
+
+impl ReconReload {
+    pub const ACTOR: &'static str = "Recon-sync";
+
+    pub fn new(trace: &Trace) -> Self {
+        ReconReload {
+            cx: trace.actor(Self::ACTOR),
+            next: ReloadStep::ReadRows,
+        }
+    }
+}
+
+impl Program<World> for ReconReload {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        matches!(self.next, ReloadStep::Done)
+    }
+
+    fn step(&mut self, w: &World) {
+        let cx = &self.cx;
+        self.next = match std::mem::replace(&mut self.next, ReloadStep::Done) {
+            ReloadStep::ReadRows => {
+                let rows: Vec<(NodeId, u8)> = w.recon.rows().into_iter().rev().collect();
+                cx.record(
+                    "ReconNodeManager.reinitialize",
+                    format!("loadExistingNodes: {} rows", rows.len()),
+                );
+                ReloadStep::Register(rows)
+            }
+            ReloadStep::Register(mut rows) => {
+                let Some((node, address)) = rows.pop() else {
+                    return;
+                };
+                // P3: a node the node manager already knows is not registered again.
+                if w.fix.reload_skips_known && w.nodes.get_node(node).is_some() {
+                    cx.record(
+                        "ReconNodeManager.loadExistingNodes",
+                        format!("dn{node} already registered: skipped (P3)"),
+                    );
+                } else {
+                    register(cx, w, node, address, false);
+                }
+                if rows.is_empty() {
+                    ReloadStep::Done
+                } else {
+                    ReloadStep::Register(rows)
+                }
+            }
+            ReloadStep::Done => ReloadStep::Done,
+        };
+    }
+}

@@ -1,0 +1,329 @@
+//! Long histories of HDDS-17067 (Recon): three datanodes holding overlapping containers that
+//! stop, heartbeat and register again (some with a new address), health-check ticks, the DEAD_NODE
+//! and container-report threads running what is queued, and reloads of Recon's node table, all
+//! interleaved step by step.
+//!
+//! Recon, because it has every mechanism of the report: the shared `SCMNodeManager` code, the
+//! re-register answer after a heartbeat gap and the node table reload. The SCM-only difference
+//! (a heartbeat after an outage refreshes the heartbeat time directly) is in the loom cells.
+
+use crate::histories::{run, sequential, Codec, Generated, Histories};
+use arbitrary::Unstructured;
+use proptest::prelude::*;
+use proptest::strategy::BoxedStrategy;
+use proptest_state_machine::ReferenceStateMachine;
+use racelab_core::dead_node::containers::ContainerReportHandler;
+use racelab_core::dead_node::dead_node_handler::{DeadNodeHandler, Source};
+use racelab_core::dead_node::node_manager::{Datanode, DnAction};
+use racelab_core::dead_node::node_state::HealthChecker;
+use racelab_core::dead_node::recon::ReconReload;
+use racelab_core::dead_node::{ContainerId, DeadNode, Fix, NodeId, Service, World};
+use racelab_core::drive::Driver;
+use racelab_core::model::{Model, Setup};
+use racelab_core::sync::Arc;
+use racelab_core::trace::Trace;
+
+/// The datanodes and what they hold: every container has replicas on two of them but
+/// container 1's second copy is dn3's, so a lost replica shows as a count, and container 4 has
+/// only dn1's (a MISSING container when dn1's replica goes).
+pub const HOLDINGS: &[(NodeId, &[ContainerId])] = &[(1, &[1, 2, 4]), (2, &[2, 3]), (3, &[3, 1])];
+pub const NODES: [NodeId; 3] = [1, 2, 3];
+
+/// One operation of a history. Byte format (one byte each): `b % 16` is the kind: 0
+/// `Heartbeat`, 1 `Register`, 2 `RegisterAtNewAddress`, 3 `Stop`, 4 to 7 `Tick` (a node goes
+/// DEAD only after seven ticks without a heartbeat, so random bytes need many), 8
+/// `HandleDeadNodes`, 9 `HandleReports`, 10 `Reload`, 11 to 15 `Step(b >> 4)` (random bytes need
+/// many steps to interleave the programs the other operations start); a datanode operation
+/// names datanode `(b >> 4) % 3 + 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// The datanode heartbeats (Recon answers `ReregisterCommand` after a gap).
+    Heartbeat(NodeId),
+    /// The datanode registers (a restart, or the answer to `ReregisterCommand`); its full
+    /// report is queued for its report thread.
+    Register(NodeId),
+    /// The datanode registers with a changed address: `updateNode` replaces its `DatanodeInfo`.
+    RegisterAtNewAddress(NodeId),
+    /// The datanode stops (or is cut off).
+    Stop(NodeId),
+    /// The health checker's next run (one tick of the clock).
+    Tick,
+    /// The DEAD_NODE thread handles what is queued.
+    HandleDeadNodes,
+    /// The datanode's report thread applies what is queued.
+    HandleReports(NodeId),
+    /// Recon swaps in an SCM DB snapshot and reloads its node table.
+    Reload,
+    /// One step of the `n`-th actor that can step.
+    Step(u8),
+}
+
+fn node_of(b: u8) -> NodeId {
+    (b >> 4) % 3 + 1
+}
+
+fn node_bits(n: NodeId) -> u8 {
+    (n.clamp(1, 3) - 1) << 4
+}
+
+impl Codec for Op {
+    fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
+        let b: u8 = u.arbitrary()?;
+        Ok(match b % 16 {
+            0 => Op::Heartbeat(node_of(b)),
+            1 => Op::Register(node_of(b)),
+            2 => Op::RegisterAtNewAddress(node_of(b)),
+            3 => Op::Stop(node_of(b)),
+            4..=7 => Op::Tick,
+            8 => Op::HandleDeadNodes,
+            9 => Op::HandleReports(node_of(b)),
+            10 => Op::Reload,
+            _ => Op::Step(b >> 4),
+        })
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        out.push(match *self {
+            Op::Heartbeat(n) => node_bits(n),
+            Op::Register(n) => 1 | node_bits(n),
+            Op::RegisterAtNewAddress(n) => 2 | node_bits(n),
+            Op::Stop(n) => 3 | node_bits(n),
+            Op::Tick => 4,
+            Op::HandleDeadNodes => 8,
+            Op::HandleReports(n) => 9 | node_bits(n),
+            Op::Reload => 10,
+            Op::Step(n) => 11 | (n.min(15) << 4),
+        });
+    }
+}
+
+/// What the datanodes have been asked to do: the reference state of the generator, and the
+/// filter that makes any decoded byte string a valid history.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Plan {
+    /// Whether each datanode (index `n - 1`) runs.
+    pub up: [bool; 3],
+    /// Each datanode's current address (flipped by `RegisterAtNewAddress`).
+    pub address: [u8; 3],
+}
+
+impl Plan {
+    /// Every datanode runs, registered at address 0.
+    pub const START: Plan = Plan {
+        up: [true; 3],
+        address: [0; 3],
+    };
+
+    pub fn allows(&self, op: &Op) -> bool {
+        match *op {
+            Op::Heartbeat(n) | Op::Stop(n) => (1..=3).contains(&n) && self.up[usize::from(n - 1)],
+            Op::Register(n) | Op::RegisterAtNewAddress(n) | Op::HandleReports(n) => {
+                (1..=3).contains(&n)
+            }
+            Op::Tick | Op::HandleDeadNodes | Op::Reload | Op::Step(_) => true,
+        }
+    }
+
+    pub fn apply(mut self, op: &Op) -> Plan {
+        match *op {
+            Op::Register(n) => self.up[usize::from(n - 1)] = true,
+            Op::RegisterAtNewAddress(n) => {
+                let i = usize::from(n - 1);
+                self.up[i] = true;
+                self.address[i] ^= 1;
+            }
+            Op::Stop(n) => self.up[usize::from(n - 1)] = false,
+            _ => {}
+        }
+        self
+    }
+}
+
+impl ReferenceStateMachine for Plan {
+    type State = Plan;
+    type Transition = Op;
+
+    fn init_state() -> BoxedStrategy<Plan> {
+        Just(Plan::START).boxed()
+    }
+
+    fn transitions(s: &Plan) -> BoxedStrategy<Op> {
+        let up: Vec<NodeId> = NODES
+            .iter()
+            .copied()
+            .filter(|&n| s.up[usize::from(n - 1)])
+            .collect();
+        let node = proptest::sample::select(NODES.to_vec());
+        let (heartbeat, stop) = if up.is_empty() {
+            (Just(Op::Tick).boxed(), Just(Op::Tick).boxed())
+        } else {
+            (
+                proptest::sample::select(up.clone())
+                    .prop_map(Op::Heartbeat)
+                    .boxed(),
+                proptest::sample::select(up).prop_map(Op::Stop).boxed(),
+            )
+        };
+        prop_oneof![
+            2 => heartbeat,
+            2 => node.clone().prop_map(Op::Register),
+            3 => node.clone().prop_map(Op::RegisterAtNewAddress),
+            1 => stop,
+            8 => Just(Op::Tick),
+            2 => Just(Op::HandleDeadNodes),
+            4 => node.prop_map(Op::HandleReports),
+            1 => Just(Op::Reload),
+            24 => (0u8..16).prop_map(Op::Step),
+        ]
+        .boxed()
+    }
+
+    fn apply(s: Plan, op: &Op) -> Plan {
+        s.apply(op)
+    }
+
+    fn preconditions(s: &Plan, op: &Op) -> bool {
+        s.allows(op)
+    }
+}
+
+impl Histories for DeadNode {
+    type Op = Op;
+    type Plan = Plan;
+
+    fn start(fix: Fix, _trace: &Trace) -> (Setup<DeadNode>, Plan) {
+        // No producer is waited for: each handler program runs what is queued, then ends.
+        let world = Arc::new(World::new(fix, Service::Recon, HOLDINGS, 0, 0));
+        (
+            Setup {
+                world,
+                threads: Vec::new(),
+            },
+            Plan::START,
+        )
+    }
+
+    fn apply(d: &mut Driver<DeadNode>, plan: &mut Plan, op: &Op) -> bool {
+        if !plan.allows(op) {
+            return false;
+        }
+        *plan = plan.apply(op);
+        let trace = d.trace.clone();
+        let address = |n: NodeId| plan.address[usize::from(n - 1)];
+        match *op {
+            Op::Heartbeat(n) => d.spawn(Box::new(Datanode::new(&trace, n, &[DnAction::Heartbeat]))),
+            Op::Register(n) | Op::RegisterAtNewAddress(n) => {
+                let register = DnAction::Register {
+                    address: address(n),
+                };
+                d.spawn(Box::new(Datanode::new(&trace, n, &[register])))
+            }
+            Op::Stop(n) => d.spawn(Box::new(Datanode::new(&trace, n, &[DnAction::Stop]))),
+            Op::Tick => {
+                // A whole run at once: its per-node updates are independent of one another, and
+                // a call landing inside the run has the effect it has just before or after it.
+                d.spawn(Box::new(HealthChecker::new(&trace, &NODES, 1, false)));
+                while d.is_running(HealthChecker::ACTOR) {
+                    d.step_named(HealthChecker::ACTOR)
+                        .expect("the health checker never blocks");
+                }
+            }
+            Op::HandleDeadNodes => d.spawn(Box::new(DeadNodeHandler::new(&trace, Source::Queue))),
+            Op::HandleReports(n) => d.spawn(Box::new(ContainerReportHandler::new(&trace, n))),
+            Op::Reload => d.spawn(Box::new(ReconReload::new(&trace))),
+            Op::Step(n) => {
+                d.step(n.into());
+            }
+        }
+        true
+    }
+
+    fn histories() -> BoxedStrategy<Generated<Op>> {
+        sequential::<Plan>(128)
+    }
+
+    const OP_NAMES: &'static [&'static str] = &[
+        "heartbeat",
+        "register",
+        "register-at-new-address",
+        "stop",
+        "tick",
+        "handle-dead-nodes",
+        "handle-reports",
+        "reload",
+    ];
+
+    fn parse_op(words: &[&str]) -> Result<Op, String> {
+        let node = |w: &str| match w.strip_prefix("dn").unwrap_or(w).parse::<u8>() {
+            Ok(n) if (1..=3).contains(&n) => Ok(n),
+            _ => Err(format!("`{w}` is not a datanode: dn1, dn2 or dn3")),
+        };
+        match words {
+            ["heartbeat", n] => Ok(Op::Heartbeat(node(n)?)),
+            ["register", n] => Ok(Op::Register(node(n)?)),
+            ["register-at-new-address", n] => Ok(Op::RegisterAtNewAddress(node(n)?)),
+            ["stop", n] => Ok(Op::Stop(node(n)?)),
+            ["handle-reports", n] => Ok(Op::HandleReports(node(n)?)),
+            ["tick"] => Ok(Op::Tick),
+            ["handle-dead-nodes"] => Ok(Op::HandleDeadNodes),
+            ["reload"] => Ok(Op::Reload),
+            [w @ ("heartbeat"
+            | "register"
+            | "register-at-new-address"
+            | "stop"
+            | "handle-reports"), ..] => Err(format!("`{w}` takes a datanode: `{w} dn1`")),
+            [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
+            _ => Err(format!("unknown operation `{}`", words.join(" "))),
+        }
+    }
+
+    fn describe(w: &World) -> String {
+        let nodes: Vec<String> = NODES
+            .iter()
+            .map(|&n| {
+                format!(
+                    "dn{n} {}",
+                    w.health(n).map_or("unknown".into(), |h| h.to_string())
+                )
+            })
+            .collect();
+        let containers: Vec<String> = w
+            .containers
+            .containers()
+            .into_iter()
+            .map(|c| {
+                let on: Vec<String> = w
+                    .containers
+                    .replicas(c)
+                    .keys()
+                    .map(|n| format!("dn{n}"))
+                    .collect();
+                format!(
+                    "container {c} {} [{}]",
+                    w.containers.health(c),
+                    on.join(" ")
+                )
+            })
+            .collect();
+        format!(
+            "t={}: {}; {}",
+            w.clock.now(),
+            nodes.join(", "),
+            containers.join(", ")
+        )
+    }
+}
+
+/// The outcomes the proposed fix leaves open: the residual windows, each named by its witness.
+pub const RESIDUAL: [&str; 3] = ["R1", "R2", "R3"];
+
+/// The fuzz target's property: the proposed fix reaches no outcome but the residual windows
+/// R1, R2 and R3. Panics (for libFuzzer) with the violation and its timeline.
+pub fn fuzz_proposed(ops: &[Op]) {
+    let fix = DeadNode::variant("proposed").expect("proposed exists").fix;
+    for v in run::<DeadNode>(fix, ops) {
+        if !RESIDUAL.contains(&v.outcome) {
+            panic!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline);
+        }
+    }
+}
