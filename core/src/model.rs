@@ -51,6 +51,12 @@ pub struct Variant<F> {
     pub fix: F,
 }
 
+impl<F> Variant<F> {
+    pub const fn new(name: &'static str, parts: &'static [&'static str], fix: F) -> Self {
+        Variant { name, parts, fix }
+    }
+}
+
 /// A contract's reference model.
 pub trait Model: Sized + 'static {
     /// One switch per fix part.

@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use racelab_props::dead_node::{fuzz_proposed, Op};
-use racelab_props::histories::History;
+use racelab_core::dead_node::DeadNode;
+use racelab_props::dead_node::Op;
+use racelab_props::histories::{fuzz, History};
 
-fuzz_target!(|history: History<Op>| fuzz_proposed(&history.0));
+fuzz_target!(|history: History<Op>| fuzz::<DeadNode>(&history.0));

@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use racelab_props::histories::History;
-use racelab_props::leader_ready::{fuzz_proposed, Op};
+use racelab_core::leader_ready::LeaderReady;
+use racelab_props::histories::{fuzz, History};
+use racelab_props::leader_ready::Op;
 
-fuzz_target!(|history: History<Op>| fuzz_proposed(&history.0));
+fuzz_target!(|history: History<Op>| fuzz::<LeaderReady>(&history.0));

@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use racelab_props::histories::History;
-use racelab_props::recon_sync::{fuzz_proposed, Op};
+use racelab_core::recon_sync::ReconSync;
+use racelab_props::histories::{fuzz, History};
+use racelab_props::recon_sync::Op;
 
-fuzz_target!(|history: History<Op>| fuzz_proposed(&history.0));
+fuzz_target!(|history: History<Op>| fuzz::<ReconSync>(&history.0));

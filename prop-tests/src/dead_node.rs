@@ -277,6 +277,18 @@ impl Histories for DeadNode {
         }
     }
 
+    /// The proposed fix reaches no outcome but the residual windows R1, R2 and R3.
+    fn fix_property(ops: &[Op]) -> Result<(), String> {
+        let fix = DeadNode::variant("proposed").expect("proposed exists").fix;
+        match run::<DeadNode>(fix, ops)
+            .into_iter()
+            .find(|v| !RESIDUAL.contains(&v.outcome))
+        {
+            Some(v) => Err(format!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline)),
+            None => Ok(()),
+        }
+    }
+
     fn describe(w: &World) -> String {
         let nodes: Vec<String> = NODES
             .iter()
@@ -316,14 +328,3 @@ impl Histories for DeadNode {
 
 /// The outcomes the proposed fix leaves open: the residual windows, each named by its witness.
 pub const RESIDUAL: [&str; 3] = ["R1", "R2", "R3"];
-
-/// The fuzz target's property: the proposed fix reaches no outcome but the residual windows
-/// R1, R2 and R3. Panics (for libFuzzer) with the violation and its timeline.
-pub fn fuzz_proposed(ops: &[Op]) {
-    let fix = DeadNode::variant("proposed").expect("proposed exists").fix;
-    for v in run::<DeadNode>(fix, ops) {
-        if !RESIDUAL.contains(&v.outcome) {
-            panic!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline);
-        }
-    }
-}

@@ -58,6 +58,50 @@ pub trait Histories: Model {
 
     /// The observable state, in the report's words.
     fn describe(world: &Self::World) -> String;
+
+    /// The property the fuzz target checks: under the proposed fix a history reaches no outcome
+    /// but the residual windows the contract admits. `Err` names the outcome, with the history
+    /// and its timeline.
+    fn fix_property(ops: &[Self::Op]) -> Result<(), String>;
+}
+
+/// Panics (for libFuzzer) when `ops` break the contract's fix property.
+pub fn fuzz<M: Histories>(ops: &[M::Op]) {
+    if let Err(e) = M::fix_property(ops) {
+        panic!("{e}");
+    }
+}
+
+/// Checks the fix property over `cases` generated histories (seeded); `Err` is the shrunk
+/// counterexample.
+pub fn fix_property_holds<M: Histories>(cases: u32) -> Result<(), String> {
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    runner
+        .run(&M::histories(), |(ops, seen)| {
+            if let Some(seen) = seen {
+                seen.store(ops.len(), Ordering::SeqCst); // every transition runs
+            }
+            M::fix_property(&ops).map_err(TestCaseError::fail)
+        })
+        .map_err(|e| e.to_string())
+}
+
+/// Checks the fix property on every committed corpus and regression input of the contract;
+/// returns how many there were.
+pub fn committed_inputs_hold<M: Histories>() -> Result<usize, String> {
+    let inputs = corpus_files(&fuzz_dirs(&M::CONTRACT.id.replace('-', "_")));
+    for path in &inputs {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let ops = decode::<M::Op>(&bytes).ok_or(format!("{}: does not decode", path.display()))?;
+        M::fix_property(&ops).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(inputs.len())
 }
 
 /// Pseudo-outcome reported when a history cannot finish: actors are left that can never step.
@@ -464,10 +508,29 @@ pub fn history_claim<'a, M: Model>(
 }
 
 /// One `#[test]` per history cell (`name => (variant, outcome, Checker, budget)`, the budget
-/// being cases or tests to run), plus a test that every history claim has one.
+/// being cases or tests to run), a test that every history claim has one, and the fix property
+/// (what the fuzz target checks) over `fix_property` generated histories and over the committed
+/// fuzz inputs.
 #[macro_export]
 macro_rules! history_tests {
-    ($model:ty, $claims:expr, { $($name:ident => ($variant:literal, $outcome:literal, $checker:ident, $budget:expr)),* $(,)? }) => {
+    ($model:ty, $claims:expr, fix_property: $cases:expr, { $($name:ident => ($variant:literal, $outcome:literal, $checker:ident, $budget:expr)),* $(,)? }) => {
+        /// The fix property (what the fuzz target checks) over generated histories.
+        #[test]
+        fn the_fix_property_holds_over_histories() {
+            if let Err(e) = $crate::histories::fix_property_holds::<$model>($cases) {
+                panic!("{e}");
+            }
+        }
+
+        /// Every committed corpus and regression input satisfies the fix property.
+        #[test]
+        fn the_committed_inputs_hold_the_fix_property() {
+            match $crate::histories::committed_inputs_hold::<$model>() {
+                Ok(n) => assert!(n > 0, "no committed fuzz inputs"),
+                Err(e) => panic!("{e}"),
+            }
+        }
+
         $(
             #[test]
             fn $name() {

@@ -173,6 +173,20 @@ impl Histories for LeaderReady {
         }
     }
 
+    /// The proposed fix reaches no outcome but the admitted residual window R1.
+    fn fix_property(ops: &[Op]) -> Result<(), String> {
+        let fix = LeaderReady::variant("proposed")
+            .expect("proposed exists")
+            .fix;
+        match run::<LeaderReady>(fix, ops)
+            .into_iter()
+            .find(|v| v.outcome != "R1")
+        {
+            Some(v) => Err(format!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline)),
+            None => Ok(()),
+        }
+    }
+
     fn describe(w: &World) -> String {
         let s = &w.services;
         format!(
@@ -182,18 +196,5 @@ impl Histories for LeaderReady {
             s.replication_manager.status(),
             s.block_deleting_service.status()
         )
-    }
-}
-
-/// The fuzz target's property: the proposed fix reaches no outcome but the admitted residual
-/// window R1. Panics (for libFuzzer) with the violation and its timeline.
-pub fn fuzz_proposed(ops: &[Op]) {
-    let fix = LeaderReady::variant("proposed")
-        .expect("proposed exists")
-        .fix;
-    for v in run::<LeaderReady>(fix, ops) {
-        if v.outcome != "R1" {
-            panic!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline);
-        }
     }
 }

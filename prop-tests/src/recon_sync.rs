@@ -275,6 +275,10 @@ impl Histories for ReconSync {
         }
     }
 
+    fn fix_property(ops: &[Op]) -> Result<(), String> {
+        check_proposed(ops)
+    }
+
     fn describe(w: &World) -> String {
         let q = w.controller.quiescent();
         format!(
@@ -347,11 +351,4 @@ pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// The fuzz target's property (see [`check_proposed`]); panics for libFuzzer.
-pub fn fuzz_proposed(ops: &[Op]) {
-    if let Err(e) = check_proposed(ops) {
-        panic!("{e}");
-    }
 }

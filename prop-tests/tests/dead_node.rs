@@ -5,7 +5,7 @@
 use racelab_core::dead_node::{claims::CLAIMS, DeadNode};
 use racelab_props::history_tests;
 
-history_tests!(DeadNode, CLAIMS, {
+history_tests!(DeadNode, CLAIMS, fix_property: 2048, {
     proptest_upstream_o1 => ("upstream", "O1", Proptest, 512),
     proptest_upstream_o2 => ("upstream", "O2", Proptest, 512),
     proptest_upstream_o3 => ("upstream", "O3", Proptest, 512),
@@ -24,50 +24,6 @@ history_tests!(DeadNode, CLAIMS, {
     replay_upstream_o1 => ("upstream", "O1", FuzzReplay, 0),
     replay_proposed_o1 => ("proposed", "O1", FuzzReplay, 0),
 });
-
-/// Every history, under the proposed fix, reaches no outcome but the residual windows R1, R2
-/// and R3, and the witness names which; the fuzz target checks the same property.
-#[test]
-fn proposed_reaches_only_the_residual_windows() {
-    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-    use racelab_props::histories::Histories;
-    use std::panic::{catch_unwind, AssertUnwindSafe};
-    let config = Config {
-        cases: 2048,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-    let result = runner.run(&DeadNode::histories(), |(ops, seen)| {
-        if let Some(seen) = seen {
-            seen.store(ops.len(), std::sync::atomic::Ordering::SeqCst);
-        }
-        catch_unwind(AssertUnwindSafe(|| {
-            racelab_props::dead_node::fuzz_proposed(&ops)
-        }))
-        .map_err(|e| {
-            let why = e.downcast_ref::<String>().cloned().unwrap_or_default();
-            proptest::test_runner::TestCaseError::fail(why)
-        })
-    });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-}
-
-/// Every committed corpus and regression input satisfies the fuzz target's property.
-#[test]
-fn the_committed_inputs_satisfy_the_fuzz_property() {
-    use racelab_props::histories::{corpus_files, decode, fuzz_dirs};
-    let inputs = corpus_files(&fuzz_dirs("dead_node"));
-    assert!(inputs.len() >= 12, "{inputs:?}");
-    for path in inputs {
-        let bytes = std::fs::read(&path).expect("readable");
-        let ops = decode::<racelab_props::dead_node::Op>(&bytes).expect("decodes");
-        racelab_props::dead_node::fuzz_proposed(&ops);
-    }
-}
 
 mod regressions {
     use racelab_core::dead_node::{DeadNode, Fix};

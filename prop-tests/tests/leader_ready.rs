@@ -5,7 +5,7 @@
 use racelab_core::leader_ready::{claims::CLAIMS, LeaderReady};
 use racelab_props::history_tests;
 
-history_tests!(LeaderReady, CLAIMS, {
+history_tests!(LeaderReady, CLAIMS, fix_property: 4096, {
     proptest_upstream_o1 => ("upstream", "O1", Proptest, 256),
     proptest_proposed_o1 => ("proposed", "O1", Proptest, 512),
     proptest_upstream_o2 => ("upstream", "O2", Proptest, 256),

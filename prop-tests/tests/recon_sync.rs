@@ -5,7 +5,7 @@
 use racelab_core::recon_sync::{claims::CLAIMS, ReconSync};
 use racelab_props::history_tests;
 
-history_tests!(ReconSync, CLAIMS, {
+history_tests!(ReconSync, CLAIMS, fix_property: 4096, {
     proptest_upstream_o1 => ("upstream", "O1", Proptest, 256),
     proptest_proposed_o1 => ("proposed", "O1", Proptest, 4096),
     proptest_upstream_o2 => ("upstream", "O2", Proptest, 256),
@@ -18,47 +18,6 @@ history_tests!(ReconSync, CLAIMS, {
     replay_upstream_o1 => ("upstream", "O1", FuzzReplay, 0),
     replay_proposed_o1 => ("proposed", "O1", FuzzReplay, 0),
 });
-
-/// Every history, under the proposed fix, reaches no outcome but O3, and O3 only when it holds
-/// the HDDS-5146 fault (a sync failing between its commit and its hand-off, its full-snapshot
-/// fallback failing too); the fuzz target checks the same property.
-#[test]
-fn proposed_reaches_only_o3_and_only_with_the_fault() {
-    use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
-    use racelab_props::histories::Histories;
-    use racelab_props::recon_sync::check_proposed;
-    let config = Config {
-        cases: 4096,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-    let result = runner.run(&ReconSync::histories(), |(ops, seen)| {
-        if let Some(seen) = seen {
-            seen.store(ops.len(), std::sync::atomic::Ordering::SeqCst);
-        }
-        check_proposed(&ops).map_err(TestCaseError::fail)
-    });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-}
-
-/// Every committed corpus and regression input satisfies the fuzz target's property.
-#[test]
-fn the_committed_inputs_satisfy_the_fuzz_property() {
-    use racelab_props::histories::{corpus_files, decode, fuzz_dirs};
-    let inputs = corpus_files(&fuzz_dirs("recon_sync"));
-    assert!(inputs.len() >= 9, "{inputs:?}");
-    for path in inputs {
-        let bytes = std::fs::read(&path).expect("readable");
-        let ops = decode::<racelab_props::recon_sync::Op>(&bytes).expect("decodes");
-        if let Err(e) = racelab_props::recon_sync::check_proposed(&ops) {
-            panic!("{}: {e}", path.display());
-        }
-    }
-}
 
 mod regressions {
     use racelab_core::recon_sync::{Fix, ReconSync};

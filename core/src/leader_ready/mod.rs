@@ -167,31 +167,11 @@ impl Model for LeaderReady {
     type World = World;
     const CONTRACT: &'static Contract = &CONTRACT;
     const VARIANTS: &'static [Variant<Fix>] = &[
-        Variant {
-            name: "upstream",
-            parts: &[],
-            fix: Fix::UPSTREAM,
-        },
-        Variant {
-            name: "P1",
-            parts: &["P1"],
-            fix: Fix::P1,
-        },
-        Variant {
-            name: "P2",
-            parts: &["P2"],
-            fix: Fix::P2,
-        },
-        Variant {
-            name: "proposed",
-            parts: &["P1", "P2"],
-            fix: Fix::PROPOSED,
-        },
-        Variant {
-            name: "improved",
-            parts: &["P1", "P2", "P3"],
-            fix: Fix::IMPROVED,
-        },
+        Variant::new("upstream", &[], Fix::UPSTREAM),
+        Variant::new("P1", &["P1"], Fix::P1),
+        Variant::new("P2", &["P2"], Fix::P2),
+        Variant::new("proposed", &["P1", "P2"], Fix::PROPOSED),
+        Variant::new("improved", &["P1", "P2", "P3"], Fix::IMPROVED),
     ];
 
     fn outcome(w: &World, id: OutcomeId) -> Option<String> {

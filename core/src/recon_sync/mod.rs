@@ -212,21 +212,9 @@ impl Model for ReconSync {
     type World = World;
     const CONTRACT: &'static Contract = &CONTRACT;
     const VARIANTS: &'static [Variant<Fix>] = &[
-        Variant {
-            name: "upstream",
-            parts: &[],
-            fix: Fix::UPSTREAM,
-        },
-        Variant {
-            name: "proposed",
-            parts: &["P1"],
-            fix: Fix::PROPOSED,
-        },
-        Variant {
-            name: "A1",
-            parts: &["A1"],
-            fix: Fix::LOCK_ACROSS_RPC,
-        },
+        Variant::new("upstream", &[], Fix::UPSTREAM),
+        Variant::new("proposed", &["P1"], Fix::PROPOSED),
+        Variant::new("A1", &["A1"], Fix::LOCK_ACROSS_RPC),
     ];
 
     fn outcome(w: &World, id: OutcomeId) -> Option<String> {
