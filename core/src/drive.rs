@@ -41,6 +41,22 @@ impl<M: Model> Driver<M> {
             .collect()
     }
 
+    /// Whether a program of `actor` was ever started (finished ones included, until reaped).
+    pub fn knows_actor(&self, actor: &str) -> bool {
+        self.threads.iter().any(|t| t.actor() == actor)
+    }
+
+    /// The actors started so far, each once, in start order.
+    pub fn actors(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Vec::new();
+        for t in &self.threads {
+            if !names.contains(&t.actor()) {
+                names.push(t.actor());
+            }
+        }
+        names
+    }
+
     /// Whether some program of `actor` has work left.
     pub fn is_running(&self, actor: &str) -> bool {
         self.threads
@@ -120,12 +136,9 @@ impl<M: Model> Driver<M> {
                 .collect();
             running.dedup();
             return Err(if running.is_empty() {
-                format!("no actor `{actor}` is running (none is)")
+                format!("`{actor}` has finished (no actor is running)")
             } else {
-                format!(
-                    "no actor `{actor}` is running (running: {})",
-                    running.join(", ")
-                )
+                format!("`{actor}` has finished (running: {})", running.join(", "))
             });
         };
         if !self.enabled().contains(&i) {

@@ -134,6 +134,16 @@ impl<M: Histories> Session<M> {
         applied
     }
 
+    /// Steps the oldest unfinished program of `actor` (see [`Driver::step_named`]) and checks
+    /// the outcomes if everything is quiet.
+    pub fn step_named(&mut self, actor: &str) -> Result<(), String> {
+        self.driver.step_named(actor)?;
+        if self.driver.is_quiescent() {
+            self.check();
+        }
+        Ok(())
+    }
+
     /// Runs every program to its end, then checks the outcomes; a history that cannot finish
     /// reports [`STUCK`].
     pub fn finish(mut self) -> Vec<Violation> {
