@@ -20,6 +20,8 @@ use crate::model::Program;
 use crate::sync::RwLock;
 use crate::trace::{Cx, Trace};
 use std::collections::{BTreeMap, BTreeSet};
+// std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
+// its reference count is not, and loom's Arc would add a scheduling point to every clone.
 use std::sync::Arc;
 
 /// A `ContainerReplica` of a container on a datanode, with ghost facts about the report that

@@ -31,6 +31,8 @@ use super::{ContainerId, NodeId, Recheck, Service, World};
 use crate::model::{OutcomeId, Program};
 use crate::trace::{Cx, Trace};
 use std::collections::VecDeque;
+// std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
+// its reference count is not, and loom's Arc would add a scheduling point to every clone.
 use std::sync::Arc;
 
 /// The status read the removal acts on (the first read upstream, the recheck with P2).

@@ -33,6 +33,8 @@ use crate::sync::{AtomicU64, Ordering, RwLock, SpanLock};
 use crate::trace::{Cx, Trace};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+// std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
+// its reference count is not, and loom's Arc would add a scheduling point to every clone.
 use std::sync::Arc;
 
 /// `ozone.scm.stale.node.interval`, in health-check ticks.
