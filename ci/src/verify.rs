@@ -24,11 +24,6 @@ pub fn run(contracts: &[String]) -> ExitCode {
         "plain tests: models, histories, fuzz corpus replay, reproductions",
         &["test"],
     );
-    let mut loom = Phase::new(
-        "loom suite (release)",
-        &["test", "--release", "-p", "racelab-loom"],
-    )
-    .loom();
     if all {
         plain = plain
             .arg("--workspace")
@@ -48,9 +43,9 @@ pub fn run(contracts: &[String]) -> ExitCode {
         }
         for m in &modules {
             plain = plain.arg("--test").arg(m);
-            loom = loom.arg("--test").arg(m);
         }
     }
+    let loom = Phase::loom_suite(if all { &[] } else { &modules });
     let fuzz = Phase::new(
         "fuzz targets build",
         &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
