@@ -7,11 +7,11 @@ use racelab_props::history_tests;
 
 history_tests!(LeaderReady, CLAIMS, fix_property: 4096, {
     proptest_upstream_o1 => ("upstream", "O1", Proptest, 256),
-    proptest_proposed_o1 => ("proposed", "O1", Proptest, 512),
+    proptest_proposed_o1 => ("proposed", "O1", Proptest, 4096),
     proptest_upstream_o2 => ("upstream", "O2", Proptest, 256),
-    proptest_proposed_o2 => ("proposed", "O2", Proptest, 512),
+    proptest_proposed_o2 => ("proposed", "O2", Proptest, 4096),
     proptest_proposed_r1 => ("proposed", "R1", Proptest, 512),
-    proptest_improved_r1 => ("improved", "R1", Proptest, 512),
+    proptest_improved_r1 => ("improved", "R1", Proptest, 4096),
     quickcheck_upstream_o1 => ("upstream", "O1", Quickcheck, 2000),
     quickcheck_proposed_o1 => ("proposed", "O1", Quickcheck, 2000),
     replay_upstream_o1 => ("upstream", "O1", FuzzReplay, 0),
