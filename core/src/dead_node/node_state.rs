@@ -128,6 +128,32 @@ pub struct Table {
 }
 
 impl Table {
+    /// A fresh entry for `info`: HEALTHY, heartbeat time `now`, an empty container-ID set (as
+    /// both `addNode` and `updateNode` leave it); the ghost notes the refresh.
+    fn insert_fresh(
+        &mut self,
+        ghost: &Ghost,
+        id: NodeId,
+        info: Arc<DatanodeInfo>,
+        now: u64,
+        by_datanode: bool,
+    ) {
+        let entry = DatanodeEntry {
+            info,
+            last_heartbeat: now,
+            health: NodeState::Healthy,
+            containers: BTreeSet::new(),
+        };
+        self.entries.insert(id, entry);
+        ghost.with(|g| {
+            let seq = g.next_seq();
+            let n = g.node(id);
+            n.refreshed = seq;
+            n.refreshed_by_datanode = by_datanode;
+            n.dead = None;
+        });
+    }
+
     fn new_info(&mut self, id: NodeId, address: u8) -> Arc<DatanodeInfo> {
         self.incarnations += 1;
         Arc::new(DatanodeInfo {
@@ -268,22 +294,7 @@ impl NodeStateManager {
                 info.incarnation
             ),
         );
-        t.entries.insert(
-            id,
-            DatanodeEntry {
-                info,
-                last_heartbeat: now,
-                health: NodeState::Healthy,
-                containers: BTreeSet::new(),
-            },
-        );
-        ghost.with(|g| {
-            let seq = g.next_seq();
-            let n = g.node(id);
-            n.refreshed = seq;
-            n.refreshed_by_datanode = by_datanode;
-            n.dead = None;
-        });
+        t.insert_fresh(ghost, id, info, now, by_datanode);
     }
 
     /// `NodeStateManager.updateNode` → `NodeStateMap.updateNode`: a *new* `DatanodeInfo` (new
@@ -310,22 +321,7 @@ impl NodeStateManager {
                 old.info.incarnation, old.health, info.incarnation, old.containers
             ),
         );
-        t.entries.insert(
-            id,
-            DatanodeEntry {
-                info,
-                last_heartbeat: now,
-                health: NodeState::Healthy,
-                containers: BTreeSet::new(),
-            },
-        );
-        ghost.with(|g| {
-            let seq = g.next_seq();
-            let n = g.node(id);
-            n.refreshed = seq;
-            n.refreshed_by_datanode = by_datanode;
-            n.dead = None;
-        });
+        t.insert_fresh(ghost, id, info, now, by_datanode);
     }
 
     /// One node of `checkNodesHealth` at `now`: its status, its heartbeat time and the update
