@@ -25,13 +25,7 @@ pub fn run(contracts: &[String]) -> ExitCode {
         [one] if !all => Some(format!("{one}/")),
         _ => None,
     };
-    let mut plain = Phase::new(
-        "plain tests: models, histories, fuzz corpus replay, reproductions",
-        &["test", "--workspace", "--exclude", "racelab-loom"],
-    );
-    if let Some(f) = &filter {
-        plain = plain.arg("--").arg(f.clone());
-    }
+    let plain = Phase::plain(filter.as_deref());
     let loom = Phase::loom_suite(filter.as_deref());
     let fuzz = Phase::new(
         "fuzz targets build",

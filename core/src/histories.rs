@@ -243,9 +243,30 @@ pub fn decode<O: Codec>(bytes: &[u8]) -> Option<Vec<O>> {
         .map(|h| h.0)
 }
 
-/// Panics (for libFuzzer) when `ops` break the contract's fix property.
+/// The environment variable that points a fuzz target at a variant instead of the fix
+/// property: with `RACELAB_FUZZ_VARIANT=upstream` any outcome is a crash, so a run from an
+/// empty corpus shows that the fuzzer finds the bug.
+pub const FUZZ_VARIANT_ENV: &str = "RACELAB_FUZZ_VARIANT";
+
+/// Panics (for libFuzzer) when `ops` break the contract's fix property, or, with
+/// [`FUZZ_VARIANT_ENV`] set, when they reach any outcome under that variant.
 pub fn fuzz<M: Histories>(ops: &[M::Op]) {
-    if let Err(e) = M::fix_property(ops) {
+    static VARIANT: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let variant = VARIANT.get_or_init(|| std::env::var(FUZZ_VARIANT_ENV).ok());
+    let found = match variant {
+        None => M::fix_property(ops).err(),
+        Some(name) => {
+            let fix =
+                M::fix_of(name).unwrap_or_else(|| panic!("{FUZZ_VARIANT_ENV}: no variant {name}"));
+            run::<M>(fix, ops).into_iter().next().map(|v| {
+                format!(
+                    "{name} reaches {}: {}\n{}",
+                    v.outcome, v.witness, v.timeline
+                )
+            })
+        }
+    };
+    if let Some(e) = found {
         panic!("{e}");
     }
 }
