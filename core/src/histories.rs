@@ -55,9 +55,6 @@ pub trait Histories: Model {
     /// The names `parse_op` accepts, for error messages.
     const OP_NAMES: &'static [&'static str];
 
-    /// The observable state, in the report's words.
-    fn describe(world: &Self::World) -> String;
-
     /// The property the fuzz target checks: under the proposed fix a history reaches no outcome
     /// but the residual windows the contract admits. `Err` names the outcome, with the history
     /// and its timeline.
