@@ -24,8 +24,13 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  verify [CONTRACT...]      run every check and print the claims matrix (all contracts by default)
-  test                      the test gate: plain tests and the loom suite
+  verify [CONTRACT...]      test, then report: every check and the claims matrix (all contracts
+                            by default)
+  test                      the test suites, once each: plain tests (models, histories, every
+                            order of whole steps, reproductions), the loom suite, the fuzz
+                            build; a record per cell in target/racelab/results
+  report [--from DIR...]    the claims matrix and target/racelab/report.{json,md} from the
+                            records of `test` (or of the directories named, e.g. CI shards)
   fuzz CONTRACT [SECONDS]   fuzz one contract's target on stable (default 60 s)
   replay FILE...            replay scenario files (see scenarios/) on their variants
   explore CONTRACT [--cases N] [--seed S]
@@ -43,6 +48,7 @@ commands:
 enum Cmd {
     Verify(Vec<String>),
     Test,
+    Report(Vec<std::path::PathBuf>),
     Fuzz(String, u64),
     Replay(Vec<std::path::PathBuf>),
     Explore(explore::Request),
@@ -72,6 +78,14 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
                 .collect::<Result<_, _>>()
                 .map(Cmd::Verify),
             ("test", []) => Ok(Cmd::Test),
+            ("report", []) => Ok(Cmd::Report(Vec::new())),
+            ("report", [flag, dirs @ ..]) if flag == "--from" && !dirs.is_empty() => {
+                Ok(Cmd::Report(dirs.iter().map(Into::into).collect()))
+            }
+            ("report", extra) => Err(format!(
+                "`report` takes `--from DIR...`, not `{}`",
+                extra.join(" ")
+            )),
             ("fuzz", [name]) => Ok(Cmd::Fuzz(contract(name)?, 60)),
             ("fuzz", [name, secs]) => match secs.parse::<u64>() {
                 Ok(s) if s > 0 => Ok(Cmd::Fuzz(contract(name)?, s)),
@@ -101,7 +115,20 @@ fn main() -> ExitCode {
         .collect();
     match parse(&args, &known) {
         Ok(Cmd::Verify(contracts)) => verify::run(&contracts),
-        Ok(Cmd::Test) => phases::test_gate(),
+        Ok(Cmd::Test) => {
+            let all: Vec<String> = known.iter().map(|s| s.to_string()).collect();
+            if verify::test(&all) {
+                println!("\nevery suite passed; `cargo xtask report` prints the matrix");
+                ExitCode::SUCCESS
+            } else {
+                println!("\nFAILED: a suite failed (see its log above)");
+                ExitCode::FAILURE
+            }
+        }
+        Ok(Cmd::Report(dirs)) => {
+            let all: Vec<String> = known.iter().map(|s| s.to_string()).collect();
+            verify::report(&all, &dirs, true, std::time::Instant::now())
+        }
         Ok(Cmd::Fuzz(contract, seconds)) => fuzzing::fuzz(&contract, seconds),
         Ok(Cmd::Replay(files)) => replay(&files),
         Ok(Cmd::Explore(request)) => explore::run(&request),

@@ -5,7 +5,7 @@ use racelab_core::report::RESULTS_ENV;
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -93,18 +93,6 @@ impl Phase {
             c.arg("--").args(&self.test_args);
         }
         c
-    }
-
-    /// Runs with the output passed through; true on success.
-    pub fn run_inherit(&self) -> bool {
-        println!("\n== {} (cargo {})", self.name, self.args.join(" "));
-        self.command()
-            .status()
-            .map(|s| s.success())
-            .unwrap_or_else(|e| {
-                eprintln!("cannot run cargo: {e}");
-                false
-            })
     }
 
     /// Runs with the output in `log` (one log per shard beside it), printing a line for each
@@ -308,17 +296,5 @@ fn print_failures(log: &Path) {
     .take(60)
     {
         println!("   {l}");
-    }
-}
-
-/// `cargo xtask test`: plain tests, then the loom suite.
-pub fn test_gate() -> ExitCode {
-    let plain = Phase::plain(None);
-    let mut loom = Phase::loom_suite(None);
-    loom.shards = 1; // output passed through, as `cargo test` prints it
-    if plain.run_inherit() && loom.run_inherit() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
     }
 }

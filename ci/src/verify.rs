@@ -53,34 +53,66 @@ pub fn fresh_results(out: &Path) -> Result<PathBuf, String> {
     Ok(results)
 }
 
+/// `cargo xtask verify [CONTRACT...]`: the test suites, then the report from their records.
 pub fn run(contracts: &[String]) -> ExitCode {
     let started = Instant::now();
+    let tests_ok = test(contracts);
+    report(contracts, &[], tests_ok, started)
+}
+
+/// `cargo xtask test`: the gate's suites, once each (plain tests, the loom suite, the fuzz
+/// build), with a line per cell as it completes and every record in target/racelab/results.
+/// True when every suite passed.
+pub fn test(contracts: &[String]) -> bool {
     let out = root().join("target/racelab");
     let results = match fresh_results(&out) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::FAILURE;
+            return false;
         }
     };
     let all = contracts.len() == registry::all().len();
     // One contract: the generated tests are filtered by its key prefix. Several, or all: the
-    // whole suites (the records of other contracts are left out of the matrix below).
+    // whole suites (the records of other contracts are left out of the report).
     let filter = match contracts {
         [one] if !all => Some(format!("{one}/")),
         _ => None,
     };
-    let ok = run_phases(&out, &results, filter.as_deref())
+    run_phases(&out, &results, filter.as_deref())
         .iter()
-        .all(|p| p.passed);
+        .all(|p| p.passed)
+}
 
-    let (cells, repros) = match load_records(&results) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: cannot read the results: {e}");
-            return ExitCode::FAILURE;
-        }
+/// `cargo xtask report [--from DIR...]`: the claims matrix, the counterexamples, report.json and
+/// report.md, from the records of the last `cargo xtask test` or of the directories named (the
+/// shards of a CI run, merged). Fails on any deviation, and when `tests_ok` is false.
+pub fn report(
+    contracts: &[String],
+    from: &[PathBuf],
+    tests_ok: bool,
+    started: Instant,
+) -> ExitCode {
+    let out = root().join("target/racelab");
+    let dirs = if from.is_empty() {
+        vec![out.join("results")]
+    } else {
+        from.to_vec()
     };
+    let (mut cells, mut repros) = (Vec::new(), Vec::new());
+    for d in &dirs {
+        match load_records(d) {
+            Ok((c, r)) => {
+                cells.extend(c);
+                repros.extend(r);
+            }
+            Err(e) => {
+                eprintln!("error: cannot read the results: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let ok = tests_ok;
     let entries: Vec<_> = registry::all()
         .into_iter()
         .filter(|e| contracts.iter().any(|c| c == e.contract.id))
@@ -116,6 +148,10 @@ pub fn run(contracts: &[String]) -> ExitCode {
     println!("\n== claims matrix");
     print!("{}", matrix.render_text());
 
+    if let Err(e) = std::fs::create_dir_all(&out) {
+        eprintln!("error: cannot create {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
     let written = std::fs::write(out.join("report.json"), matrix.to_json())
         .and_then(|()| std::fs::write(out.join("report.md"), matrix.to_markdown()));
     if let Err(e) = written {

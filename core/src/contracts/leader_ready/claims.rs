@@ -2,8 +2,8 @@
 //! loom cells' `executions` are pinned (a change means the model changed: review, re-pin).
 
 use super::{
-    reproduce, Fix, LeaderReady, ReadyGuard, CHANGES_AFTER_TERM_READ, CHANGES_BEFORE_TERM_READ, O1,
-    O2, R1, STEP_DOWN_DURING_CALLBACK,
+    reproduce, Fix, LeaderReady, ReadyGuard, TermSource, CHANGES_AFTER_TERM_READ,
+    CHANGES_BEFORE_TERM_READ, O1, O2, R1, STEP_DOWN_DURING_CALLBACK,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -89,11 +89,21 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             observe: || reproduce(Fix::PROPOSED).2,
         },
     ],
-    mutants: &[Mutant {
-        name: "P1 without the term check",
-        variant: "proposed",
-        fix: Fix { guard: ReadyGuard::LeaderOnly, ..Fix::PROPOSED },
-        caught_by: &O2,
-        about: "setLeaderReady checks isLeader but not the term: a re-election inside the callback passes",
-    }],
+    mutants: &[
+        Mutant {
+            name: "P1 without the term check",
+            variant: "proposed",
+            fix: Fix { guard: ReadyGuard::LeaderOnly, ..Fix::PROPOSED },
+            caught_by: &O2,
+            about: "setLeaderReady checks isLeader but not the term: a re-election inside the callback passes",
+        },
+        Mutant {
+            name: "P1 reading the term at setLeaderReady",
+            variant: "proposed",
+            fix: Fix { term: TermSource::RatisAtSet, ..Fix::PROPOSED },
+            caught_by: &O2,
+            about: "the term is read when the flag is set, not when the callback starts: a re-election \
+                    during the flush passes the check; the window is the callback's start, so it is O2, not R1",
+        },
+    ],
 };

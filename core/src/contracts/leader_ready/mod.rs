@@ -43,6 +43,10 @@ pub enum TermSource {
     None,
     /// The patch: the Ratis current term, read when the callback starts.
     RatisAtCallbackStart,
+    /// A broken P1 that reads the Ratis current term in `setLeaderReady` instead of at the
+    /// start of the callback (a mutant the suite must catch: the window it leaves is wider
+    /// than the patch's, and a change after the callback started must show up as O2).
+    RatisAtSet,
     /// Improved (P3): the term of the startup entry Ratis checked. Needs no Ratis change:
     /// `RaftServerImpl.applyLogToStateMachine` calls `notifyConfigurationChanged(term, index, …)`
     /// for the startup (configuration) entry and then `checkReady` for the same entry, on the

@@ -91,6 +91,7 @@ impl Program<World> for LeaderReadyCallback {
                     TermSource::None => None,
                     TermSource::RatisAtCallbackStart => Some(w.ratis.current_term()),
                     TermSource::CheckedEntry => Some(self.entry_term),
+                    TermSource::RatisAtSet => None, // read in SetLeaderReady
                 };
                 // A re-election before this point is one the term read cannot see (R1).
                 if w.ratis.elections() > self.elections_at_check {
@@ -119,6 +120,9 @@ impl Program<World> for LeaderReadyCallback {
                 ReadyStep::SetLeaderReady
             }
             ReadyStep::SetLeaderReady => {
+                if w.fix.term == TermSource::RatisAtSet {
+                    self.term = Some(w.ratis.current_term());
+                }
                 let by = Setter {
                     entry_term: self.entry_term,
                     window: self.window,
