@@ -123,7 +123,9 @@ pub fn verify<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
     let mut r = CellResult::for_cell(&claim.steps_expectation(), e.observed);
     r.schedules = Some(e.schedules);
     r.seconds = e.seconds;
-    r.timeline = e.counterexample.map(|t| t.lines()).unwrap_or_default();
+    if let Some(t) = &e.counterexample {
+        r.set_counterexample(Vec::new(), t);
+    }
     if e.observed == Verdict::Unreachable {
         r.final_states = Some(e.final_states.into_iter().collect());
     }

@@ -280,7 +280,9 @@ pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> Result<CellResult,
     let mut result = CellResult::for_cell(&claim.expectation(), found.observed);
     result.executions = Some(found.executions);
     result.seconds = found.seconds;
-    result.timeline = found.counterexample.map(|t| t.lines()).unwrap_or_default();
+    if let Some(t) = &found.counterexample {
+        result.set_counterexample(Vec::new(), t);
+    }
     if found.observed == Verdict::Unreachable && !found.final_states.is_empty() {
         result.final_states = Some(found.final_states.into_iter().collect());
     }

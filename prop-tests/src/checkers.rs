@@ -171,8 +171,8 @@ fn result<M: Histories>(
             Seed::Gate => String::new(),
             Seed::Given(s) => format!(", seed {s}"),
         };
-        r.timeline = vec![format!("history ({} operations{from}): {ops:?}", ops.len())];
-        r.timeline.extend(v.timeline.lines());
+        let history = format!("history ({} operations{from}): {ops:?}", ops.len());
+        r.set_counterexample(vec![history], &v.timeline);
     }
     r
 }

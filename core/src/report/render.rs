@@ -2,12 +2,45 @@
 //! report.md and report.json.
 
 use super::compare::Matrix;
+use super::results::CellResult;
 use super::View;
 use crate::claims::Verdict;
 use std::fmt::Write;
 
 /// The version of report.json's shape; bumped when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// A counterexample as a Mermaid `sequenceDiagram` (GitHub draws it in report.md): the threads
+/// as participants, each step a message of its thread, the violation as a note.
+pub fn sequence_diagram(r: &CellResult) -> String {
+    // Mermaid reads `;` as a line break and `#` as an entity; `:` ends a message's arrow part.
+    let text = |s: &str| s.replace('#', "#35;").replace(';', "#59;");
+    let mut threads: Vec<&str> = Vec::new();
+    for e in &r.events {
+        if !threads.contains(&e.thread.as_str()) {
+            threads.push(&e.thread);
+        }
+    }
+    let mut out = String::from("sequenceDiagram\n");
+    for t in &threads {
+        writeln!(out, "    participant {t}").ok();
+    }
+    for e in &r.events {
+        writeln!(
+            out,
+            "    {t}->>{t}: {}. {}: {}",
+            e.step,
+            text(&e.method),
+            text(&e.detail),
+            t = e.thread
+        )
+        .ok();
+    }
+    if let (Some(v), Some(first), Some(last)) = (&r.violation, threads.first(), threads.last()) {
+        writeln!(out, "    Note over {first},{last}: {}", text(v)).ok();
+    }
+    out
+}
 
 impl Matrix {
     /// The grid for one contract: a row per variant, a column per outcome; each entry lists the
@@ -75,6 +108,74 @@ impl Matrix {
                 .collect();
             writeln!(out, "{}", format!("  {}", cells.join("  ")).trim_end()).ok();
         }
+        out
+    }
+
+    /// The grid as a Markdown table: per checker, ✅ where the observed verdict is the claim's,
+    /// ❌ where it deviates, ❓ where the check did not run; `R`/`–` is the verdict, then the
+    /// checker's letter and its work (executions, schedules or cases).
+    pub fn markdown_grid(&self, contract: &View) -> String {
+        let mine: Vec<_> = self
+            .expected
+            .iter()
+            .filter(|e| e.contract == contract.id)
+            .collect();
+        let mut variants: Vec<&str> = Vec::new();
+        for e in &mine {
+            if !variants.contains(&e.variant) {
+                variants.push(e.variant);
+            }
+        }
+        let outcomes: Vec<&str> = contract
+            .outcomes
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|o| mine.iter().any(|e| e.outcome == *o))
+            .collect();
+        let mut out = format!(
+            "| variant | {} |\n|---|{}\n",
+            outcomes.join(" | "),
+            "---|".repeat(outcomes.len())
+        );
+        for v in &variants {
+            let entries: Vec<String> = outcomes
+                .iter()
+                .map(|o| {
+                    let marks: Vec<String> = mine
+                        .iter()
+                        .filter(|e| e.variant == *v && e.outcome == *o)
+                        .map(|e| match self.observed(e) {
+                            None => format!("❓{}", e.checker.tag()),
+                            Some(c) => {
+                                let mark = if c.observed == e.expected {
+                                    "✅"
+                                } else {
+                                    "❌"
+                                };
+                                let verdict = if c.observed == Verdict::Reachable {
+                                    "R"
+                                } else {
+                                    "–"
+                                };
+                                let work = c
+                                    .schedules
+                                    .or(c.executions)
+                                    .or(c.cases)
+                                    .map_or(String::new(), |n| format!(" {n}"));
+                                format!("{mark}{verdict}{}{work}", e.checker.tag())
+                            }
+                        })
+                        .collect();
+                    marks.join("<br>")
+                })
+                .collect();
+            writeln!(out, "| {v} | {} |", entries.join(" | ")).ok();
+        }
+        out.push_str(
+            "\n✅ as claimed, ❌ deviates, ❓ no result; R reachable, – unreachable; L loom \
+             (executions), S every order of whole steps (schedules), P proptest, Q quickcheck, \
+             F fuzz corpus replay (cases). Every loom cell is unbounded.\n\n",
+        );
         out
     }
 
@@ -156,11 +257,11 @@ impl Matrix {
         for c in &self.contracts {
             writeln!(
                 out,
-                "\n## {} — {} — {}\n\n```\n{}```\n",
+                "\n## {} — {} — {}\n\n{}",
                 c.id,
                 c.report,
                 c.title,
-                self.grid(c)
+                self.markdown_grid(c)
             )
             .ok();
             for (id, summary) in &c.outcomes {
@@ -222,6 +323,9 @@ impl Matrix {
                     r.timeline.join("\n")
                 )
                 .ok();
+                if !r.events.is_empty() {
+                    writeln!(out, "\n```mermaid\n{}```", sequence_diagram(r)).ok();
+                }
             }
         }
         writeln!(out, "\n## Deviations\n").ok();

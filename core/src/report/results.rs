@@ -7,6 +7,7 @@
 
 use crate::claims::{cell_key, Checker, ExpectedCell, Reproduction, Verdict};
 use crate::model::Contract;
+use crate::trace::Timeline;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -33,6 +34,12 @@ pub struct CellResult {
     pub seconds: f64,
     /// The counterexample, one line per step, for a reachable cell.
     pub timeline: Vec<String>,
+    /// The same counterexample as structured steps (what a sequence diagram is drawn from).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Step>,
+    /// The violated predicate, for a reachable cell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub violation: Option<String>,
     pub note: String,
     /// Schedules enumerated (the step checker).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -65,6 +72,8 @@ impl CellResult {
             scenario: cell.scenario.map(str::to_owned),
             seconds: 0.0,
             timeline: Vec::new(),
+            events: Vec::new(),
+            violation: None,
             note: cell.note.into(),
             schedules: None,
             final_states: None,
@@ -73,6 +82,27 @@ impl CellResult {
 
     pub fn key(&self) -> String {
         cell_key(&self.contract, &self.variant, &self.outcome, self.checker)
+    }
+
+    /// Records `t` as the cell's counterexample: its lines, after any `header` lines (a
+    /// history's operations, say), and its structured steps.
+    pub fn set_counterexample(&mut self, header: Vec<String>, t: &Timeline) {
+        self.timeline = header;
+        self.timeline.extend(t.lines());
+        self.events = t
+            .events
+            .iter()
+            .zip(t.lines())
+            .enumerate()
+            .map(|(i, (e, line))| Step {
+                step: i + 1,
+                thread: e.actor.into(),
+                method: e.method.into(),
+                detail: e.detail.clone(),
+                line,
+            })
+            .collect();
+        self.violation = t.violation.clone();
     }
 
     /// Saves the record for the gate when `RACELAB_RESULTS` is set.
@@ -111,6 +141,17 @@ impl CellResult {
             self.seconds
         )
     }
+}
+
+/// One step of a counterexample: which thread ran which upstream method, what it read and
+/// wrote, and the step as the text report prints it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    pub step: usize,
+    pub thread: String,
+    pub method: String,
+    pub detail: String,
+    pub line: String,
 }
 
 /// What the model produced for an observable result a report gives.
