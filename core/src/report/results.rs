@@ -195,7 +195,7 @@ impl ReproductionResult {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Record {
-    Cell(CellResult),
+    Cell(Box<CellResult>),
     Reproduction(ReproductionResult),
 }
 
@@ -250,7 +250,7 @@ pub fn load_records(dir: &Path) -> Result<(Vec<CellResult>, Vec<ReproductionResu
     let (mut cells, mut repros) = (Vec::new(), Vec::new());
     for p in paths {
         match read_record(&p)? {
-            Record::Cell(c) => cells.push(c),
+            Record::Cell(c) => cells.push(*c),
             Record::Reproduction(r) => repros.push(r),
         }
     }
