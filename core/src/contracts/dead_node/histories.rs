@@ -8,8 +8,8 @@
 //! (a heartbeat after an outage refreshes the heartbeat time directly) is in the loom cells.
 
 use super::containers::ContainerReportHandler;
+use super::datanode::{Datanode, DnAction};
 use super::dead_node_handler::{DeadNodeHandler, Source};
-use super::node_manager::{Datanode, DnAction};
 use super::node_state::HealthChecker;
 use super::recon::ReconReload;
 use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};

@@ -38,6 +38,7 @@
 
 pub mod claims;
 pub mod containers;
+pub mod datanode;
 pub mod dead_node_handler;
 pub mod events;
 pub mod ghost;
@@ -54,10 +55,10 @@ use crate::outcome::{Check, Outcome};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use containers::{ContainerManager, ContainerReport, ContainerReportHandler};
+use datanode::{Datanode, DnAction};
 use dead_node_handler::{DeadNodeHandler, Source};
 use events::EventQueue;
 use ghost::Ghost;
-use node_manager::{Datanode, DnAction};
 use node_state::{next_health, Clock, HealthChecker, NodeState, NodeStateManager};
 use recon::{ReconNodeManager, ReconReload};
 use std::collections::{BTreeMap, BTreeSet};

@@ -8,8 +8,8 @@
 //! re-register gap of 2 ticks, so after an outage its first heartbeat to Recon is answered
 //! with `ReregisterCommand` and its next one, a tick after it registered, is processed.
 
-use super::node_manager::DnAction::{Heartbeat, Register, Stop};
-use super::node_manager::{Datanode, DnAction};
+use super::datanode::DnAction::{Heartbeat, Register, Stop};
+use super::datanode::{Datanode, DnAction};
 use super::node_state::{HealthChecker, NodeState, DEAD_INTERVAL};
 use super::{
     ContainerReportHandler, DeadNode, DeadNodeHandler, Fix, ReconReload, Service, Source, World,

@@ -1,0 +1,102 @@
+//! A datanode's calls as the RPC handler thread serves them (`SCMDatanodeProtocolServer.register`,
+//! which fires the registration's CONTAINER_REPORT; `SCMDatanodeHeartbeatDispatcher.dispatch`),
+//! to SCM's node manager or Recon's.
+//!
+//! One datanode's calls are sequential (its state machine waits for each answer), so one
+//! program carries them in order; which RPC handler thread serves each call does not matter.
+
+use super::containers::ContainerReport;
+use super::{node_manager, recon};
+use super::{NodeId, Service, World};
+use crate::model::Program;
+use crate::trace::{Cx, Trace};
+use std::collections::VecDeque;
+
+/// What a datanode does, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DnAction {
+    /// A heartbeat (to Recon: answered with `ReregisterCommand` after a gap).
+    Heartbeat,
+    /// Registration at an address; its full container report follows.
+    Register { address: u8 },
+    /// The process stops (or is cut off): it sends nothing until its next action.
+    Stop,
+}
+
+/// The RPC handler side of one datanode's calls.
+#[derive(Debug)]
+pub struct Datanode {
+    cx: Cx,
+    node: NodeId,
+    actions: VecDeque<DnAction>,
+    report: Option<ContainerReport>,
+}
+
+impl Datanode {
+    /// The RPC handler side of `node`'s calls.
+    pub fn actor_of(node: NodeId) -> &'static str {
+        match node {
+            1 => "RPC-dn1",
+            2 => "RPC-dn2",
+            3 => "RPC-dn3",
+            _ => "RPC",
+        }
+    }
+
+    pub fn new(trace: &Trace, node: NodeId, actions: &[DnAction]) -> Self {
+        Datanode {
+            cx: trace.actor(Self::actor_of(node)),
+            node,
+            actions: actions.iter().copied().collect(),
+            report: None,
+        }
+    }
+}
+
+impl Program<World> for Datanode {
+    fn actor(&self) -> &'static str {
+        self.cx.actor
+    }
+
+    fn is_done(&self) -> bool {
+        self.actions.is_empty() && self.report.is_none()
+    }
+
+    fn step(&mut self, w: &World) {
+        let (cx, node) = (&self.cx, self.node);
+        if let Some(report) = self.report.take() {
+            // SCMDatanodeProtocolServer.register, after a successful register: CONTAINER_REPORT
+            // with the registration's full report (isRegister).
+            w.reports(node).fire(cx, [report], false);
+            return;
+        }
+        let Some(action) = self.actions.pop_front() else {
+            return;
+        };
+        match action {
+            DnAction::Heartbeat => {
+                w.ghost.with(|g| g.down.remove(&node));
+                match w.service {
+                    Service::Scm => node_manager::process_heartbeat(cx, w, node),
+                    Service::Recon => recon::process_heartbeat(cx, w, node),
+                }
+            }
+            DnAction::Register { address } => {
+                w.ghost.with(|g| g.down.remove(&node));
+                let registration = match w.service {
+                    Service::Scm => node_manager::register(cx, w, node, address, true),
+                    Service::Recon => recon::register(cx, w, node, address, true),
+                };
+                self.report = Some(ContainerReport {
+                    node,
+                    containers: w.holdings(node),
+                    registration,
+                });
+            }
+            DnAction::Stop => {
+                w.ghost.with(|g| g.down.insert(node));
+                cx.record("Datanode", format_args!("dn{node} stops"));
+            }
+        }
+    }
+}
