@@ -33,12 +33,13 @@ fn main() -> std::process::ExitCode {
                 self.trials
                     .push((trial, racelab_loom::pinned_executions(claim)));
             }
-            let all: u64 = M::CLAIMS
-                .cells
-                .iter()
-                .map(racelab_loom::pinned_executions)
-                .sum();
             for m in M::CLAIMS.mutants {
+                let all: u64 = M::CLAIMS
+                    .cells
+                    .iter()
+                    .filter(|c| c.variant == m.variant)
+                    .map(racelab_loom::pinned_executions)
+                    .sum();
                 let name = format!(
                     "{}/mutant/{}",
                     M::CONTRACT.id,
