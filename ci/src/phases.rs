@@ -1,7 +1,7 @@
 //! Running cargo: the gate's phases, their logs, and the progress lines.
 
-use racelab_core::json::Json;
-use racelab_core::matrix::{CellResult, ReproductionResult, RESULTS_ENV};
+use racelab_core::report::results::read_record;
+use racelab_core::report::RESULTS_ENV;
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -37,16 +37,18 @@ impl Phase {
     /// The loom suite (release), for some test files or all. One test at a time: loom's
     /// executions are mostly thread-stack switches, and two at once on two cores ran at half
     /// the speed of one (measured: dead-node's file 115 s with two, 54 s with one).
-    pub fn loom_suite(files: &[String]) -> Phase {
-        let mut p = Phase::new(
+    pub fn loom_suite(filter: Option<&str>) -> Phase {
+        let p = Phase::new(
             "loom suite (release)",
             &["test", "--release", "-p", "racelab-loom"],
         )
-        .loom();
-        for f in files {
-            p = p.arg("--test").arg(f.clone());
+        .loom()
+        .arg("--")
+        .arg("--test-threads=1");
+        match filter {
+            Some(f) => p.arg(f),
+            None => p,
         }
-        p.arg("--").arg("--test-threads=1")
     }
 
     /// Under `--cfg loom`, in its own target directory so the plain build stays warm.
@@ -167,25 +169,12 @@ fn announce_new(dir: &Path, seen: &mut BTreeSet<PathBuf>, mine: &mut BTreeSet<Pa
         .collect();
     fresh.sort();
     for p in fresh {
-        let line = std::fs::read_to_string(&p)
-            .ok()
-            .and_then(|t| Json::parse(&t).ok())
-            .and_then(|j| {
-                CellResult::from_json(&j)
-                    .map(|c| c.summary())
-                    .ok()
-                    .or_else(|| {
-                        ReproductionResult::from_json(&j).ok().map(|r| {
-                            let mark = if r.matches() { "ok " } else { "DEVIATES" };
-                            format!("{mark} {:<18} reproduction: {}", r.contract, r.what)
-                        })
-                    })
-            });
-        if let Some(line) = line {
-            println!("   {line}");
+        // A record being renamed into place is read on the next round.
+        if let Ok(record) = read_record(&p) {
+            println!("   {}", record.summary());
+            seen.insert(p.clone());
+            mine.insert(p);
         }
-        seen.insert(p.clone());
-        mine.insert(p);
     }
 }
 
@@ -230,7 +219,7 @@ pub fn test_gate() -> ExitCode {
         "plain tests",
         &["test", "--workspace", "--exclude", "racelab-loom"],
     );
-    let loom = Phase::loom_suite(&[]);
+    let loom = Phase::loom_suite(None);
     if plain.run_inherit() && loom.run_inherit() {
         ExitCode::SUCCESS
     } else {
@@ -240,7 +229,10 @@ pub fn test_gate() -> ExitCode {
 
 /// `cargo xtask fuzz CONTRACT SECONDS`.
 pub fn fuzz(contract: &str, seconds: u64) -> ExitCode {
-    let target = contract.replace('-', "_");
+    let target = match racelab_core::registry::find(contract) {
+        Ok(e) => e.contract.module,
+        Err(_) => return ExitCode::from(2),
+    };
     let fuzz_dir = root().join("fuzz");
     let has_cargo_fuzz = Command::new("cargo")
         .args(["fuzz", "--version"])
@@ -260,16 +252,16 @@ pub fn fuzz(contract: &str, seconds: u64) -> ExitCode {
         }
     }
     // New inputs go to a scratch corpus; the committed seeds are read only.
-    let work = fuzz_dir.join("target/work-corpus").join(&target);
+    let work = fuzz_dir.join("target/work-corpus").join(target);
     if let Err(e) = std::fs::create_dir_all(&work) {
         eprintln!("error: cannot create {}: {e}", work.display());
         return ExitCode::FAILURE;
     }
     let status = Command::new("cargo")
         .current_dir(&fuzz_dir)
-        .args(["fuzz", "run", "--sanitizer", "none", &target])
+        .args(["fuzz", "run", "--sanitizer", "none", target])
         .arg(&work)
-        .arg(fuzz_dir.join("corpus").join(&target))
+        .arg(fuzz_dir.join("corpus").join(target))
         .arg("--")
         .arg(format!("-max_total_time={seconds}"))
         .status();

@@ -2,7 +2,7 @@
 //! the same step functions loom's threads run. Property tests and fuzz targets choose the order;
 //! a step that would block (see [`Program::enabled`]) is never chosen.
 
-use crate::model::{Model, OutcomeId, Program, Setup};
+use crate::model::{Model, Program, Setup};
 use crate::sync::Arc;
 use crate::trace::{Timeline, Trace};
 
@@ -105,10 +105,6 @@ impl<M: Model> Driver<M> {
     /// Drops finished programs (long histories start many).
     pub fn reap(&mut self) {
         self.threads.retain(|t| !t.is_done());
-    }
-
-    pub fn outcome(&self, id: OutcomeId) -> Option<String> {
-        M::outcome(&self.world, id)
     }
 
     pub fn timeline(&self, violation: Option<String>) -> Timeline {
