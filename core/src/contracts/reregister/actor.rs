@@ -5,12 +5,12 @@
 
 use super::command_processor::{Batch, CommandQueue};
 use super::ibr_manager::{IncrementalBlockReportManager, Reports};
-use super::namenode::{HaState, Unregistered};
+use super::namenode::{HaState, Rejected, ReportAnswer};
 use super::scheduler::{Rescheduled, Scheduler};
-use super::{Block, Fix, Millis, World, P1};
+use super::{actor_thread, Block, Fix, Millis, World, P1};
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering::SeqCst};
-use crate::trace::Cx;
+use crate::trace::{Cx, Trace};
 use std::collections::BTreeSet;
 
 #[derive(Debug)]
@@ -47,11 +47,29 @@ impl BPServiceActor {
             dn,
             nn,
             ibrs: IncrementalBlockReportManager::default(),
-            scheduler: Scheduler::new(start.next_block_report, start.reset, start.next_heartbeat, seed),
+            scheduler: Scheduler::new(
+                start.next_block_report,
+                start.reset,
+                start.next_heartbeat,
+                seed,
+            ),
             queue: CommandQueue::default(),
             lease: AtomicU64::new(start.lease),
             state: AtomicU64::new(start.state.code()),
             registration: AtomicU64::new(start.registration),
+        }
+    }
+
+    pub fn duplicate(&self) -> Self {
+        BPServiceActor {
+            dn: self.dn,
+            nn: self.nn,
+            ibrs: self.ibrs.duplicate(),
+            scheduler: self.scheduler.duplicate(),
+            queue: self.queue.duplicate(),
+            lease: AtomicU64::new(self.lease()),
+            state: AtomicU64::new(self.state.load(SeqCst)),
+            registration: AtomicU64::new(self.registration()),
         }
     }
 
@@ -65,6 +83,10 @@ impl BPServiceActor {
 
     pub fn state(&self) -> HaState {
         HaState::from_code(self.state.load(SeqCst))
+    }
+
+    pub fn set_state(&self, ha: HaState) {
+        self.state.store(ha.code(), SeqCst);
     }
 
     pub fn registration(&self) -> u64 {
@@ -92,14 +114,16 @@ enum Phase {
     DrainPutMissing(Reports),
     Snapshot,
     ReportRpc(BTreeSet<Block>),
-    Finally(Result<(), Unregistered>),
+    Finally(Result<ReportAnswer, Rejected>),
     Reschedule,
     ClearReset,
+    EnqueueRegister,
     Done,
 }
 
 /// One iteration of `BPServiceActor.offerService`, on the actor thread of pair (`dn`, `nn`).
 pub struct OfferService {
+    name: &'static str,
     cx: Cx,
     dn: usize,
     nn: usize,
@@ -107,21 +131,28 @@ pub struct OfferService {
     heartbeat_sent: bool,
     lease: u64,
     epoch_at_start: u64,
+    /// The FBR's answer was REGISTER: enqueued once `blockReport` returns, tagged with the
+    /// registration the FBR was sent under.
+    register_after: bool,
+    sent_under: u64,
     /// Whether the iteration sent anything (for quiescence).
     pub worked: bool,
 }
 
 impl OfferService {
-    pub const ACTOR: &'static str = "BPServiceActor";
-
     /// A whole iteration: heartbeat if due, IBRs, and an FBR if a lease was granted.
-    pub fn iteration(cx: Cx, dn: usize, nn: usize) -> Self {
-        Self::from(cx, dn, nn, Phase::Heartbeat)
+    pub fn iteration(trace: &Trace, dn: usize, nn: usize) -> Self {
+        Self::from(trace, dn, nn, Phase::Heartbeat)
     }
 
     /// The rest of an iteration whose heartbeat was answered with a lease: `blockReport`.
-    pub fn block_report(cx: Cx, dn: usize, nn: usize) -> Self {
-        Self::from(cx, dn, nn, Phase::BlockReportDue)
+    pub fn block_report(trace: &Trace, dn: usize, nn: usize) -> Self {
+        Self::from(trace, dn, nn, Phase::BlockReportDue)
+    }
+
+    /// Whether `blockReport`'s RPC is the next step (the snapshot is taken).
+    pub fn at_rpc(&self) -> bool {
+        matches!(self.next, Phase::ReportRpc(_))
     }
 
     /// Whether the iteration is about to check for a lease (`blockReport` comes next).
@@ -129,22 +160,35 @@ impl OfferService {
         self.next == Phase::BlockReportDue
     }
 
-    fn from(cx: Cx, dn: usize, nn: usize, next: Phase) -> Self {
+    fn from(trace: &Trace, dn: usize, nn: usize, next: Phase) -> Self {
+        let name = actor_thread(dn, nn);
         OfferService {
-            cx,
+            name,
+            cx: trace.actor(name),
             dn,
             nn,
             next,
             heartbeat_sent: false,
             lease: 0,
             epoch_at_start: 0,
+            register_after: false,
+            sent_under: 0,
             worked: false,
         }
     }
 
     /// The IBR RPC of `sendIBRs`; a timeout re-queues (`putMissing`).
-    fn send(&self, w: &World, reports: Reports, on_failure: fn(Reports) -> Phase, then: Phase) -> Phase {
-        let blocks: Vec<Block> = reports.iter().flat_map(|(_, b)| b.iter().copied()).collect();
+    fn send(
+        &self,
+        w: &World,
+        reports: Reports,
+        on_failure: fn(Reports) -> Phase,
+        then: Phase,
+    ) -> Phase {
+        let blocks: Vec<Block> = reports
+            .iter()
+            .flat_map(|(_, b)| b.iter().copied())
+            .collect();
         match w.namenodes[self.nn].block_received_and_deleted(&self.cx, self.dn, &blocks) {
             Ok(()) => then,
             Err(_) => on_failure(reports),
@@ -165,7 +209,7 @@ impl OfferService {
 
 impl Program<World> for OfferService {
     fn actor(&self) -> &'static str {
-        Self::ACTOR
+        self.name
     }
 
     fn is_done(&self) -> bool {
@@ -188,7 +232,7 @@ impl Program<World> for OfferService {
                     if resp.lease != 0 {
                         actor.set_lease(resp.lease);
                     }
-                    actor.state.store(resp.ha.code(), SeqCst);
+                    actor.set_state(resp.ha);
                     if resp.register {
                         actor.queue.enqueue(cx, Batch::register(sent_under));
                     }
@@ -210,7 +254,9 @@ impl Program<World> for OfferService {
                     Phase::BlockReportDue
                 }
             }
-            Phase::IbrRpc(reports) => self.send(w, reports, Phase::PutMissing, Phase::BlockReportDue),
+            Phase::IbrRpc(reports) => {
+                self.send(w, reports, Phase::PutMissing, Phase::BlockReportDue)
+            }
             Phase::PutMissing(reports) => self.put_missing(w, &reports),
             Phase::BlockReportDue => {
                 self.lease = actor.lease();
@@ -223,6 +269,7 @@ impl Program<World> for OfferService {
             }
             Phase::Drain => {
                 self.epoch_at_start = actor.scheduler.epoch();
+                self.sent_under = actor.registration();
                 let reports = actor
                     .ibrs
                     .generate_ibrs(cx, |_| w.ghost.drained(self.dn, self.nn));
@@ -232,7 +279,9 @@ impl Program<World> for OfferService {
                     Phase::DrainRpc(reports)
                 }
             }
-            Phase::DrainRpc(reports) => self.send(w, reports, Phase::DrainPutMissing, Phase::Snapshot),
+            Phase::DrainRpc(reports) => {
+                self.send(w, reports, Phase::DrainPutMissing, Phase::Snapshot)
+            }
             Phase::DrainPutMissing(reports) => self.put_missing(w, &reports),
             Phase::Snapshot => {
                 let snapshot = w.datanodes[self.dn]
@@ -249,18 +298,37 @@ impl Program<World> for OfferService {
                     "BPServiceActor.blockReport",
                     format_args!(
                         "finally fullBlockReportLeaseId=0{}",
-                        if result.is_err() { "; IOException: no rescheduling" } else { "" }
+                        if result.is_err() {
+                            "; the exception skips scheduleNextBlockReport"
+                        } else {
+                            ""
+                        }
                     ),
                 );
-                if result.is_ok() {
-                    Phase::Reschedule
+                match result {
+                    Ok(ReportAnswer::Processed) => Phase::Reschedule,
+                    // The RPC's REGISTER is enqueued after blockReport returns.
+                    Ok(ReportAnswer::Register) => {
+                        self.register_after = true;
+                        Phase::Reschedule
+                    }
+                    Err(_) => Phase::Done,
+                }
+            }
+            Phase::Reschedule => match reschedule(w.fix, actor, cx, now, self.epoch_at_start) {
+                Phase::Done if self.register_after => Phase::EnqueueRegister,
+                next => next,
+            },
+            Phase::ClearReset => {
+                actor.scheduler.clear_reset(cx);
+                if self.register_after {
+                    Phase::EnqueueRegister
                 } else {
                     Phase::Done
                 }
             }
-            Phase::Reschedule => reschedule(w.fix, actor, cx, now, self.epoch_at_start),
-            Phase::ClearReset => {
-                actor.scheduler.clear_reset(cx);
+            Phase::EnqueueRegister => {
+                actor.queue.enqueue(cx, Batch::register(self.sent_under));
                 Phase::Done
             }
             Phase::Done => Phase::Done,
@@ -269,7 +337,13 @@ impl Program<World> for OfferService {
 }
 
 /// `scheduler.scheduleNextBlockReport()` at the end of `blockReport`.
-fn reschedule(fix: Fix, actor: &BPServiceActor, cx: &Cx, now: Millis, epoch_at_start: u64) -> Phase {
+fn reschedule(
+    fix: Fix,
+    actor: &BPServiceActor,
+    cx: &Cx,
+    now: Millis,
+    epoch_at_start: u64,
+) -> Phase {
     if fix.p1 == P1::Off {
         match actor.scheduler.schedule_next_block_report_time(cx, now) {
             Rescheduled::Random => Phase::ClearReset,

@@ -7,10 +7,10 @@
 
 use super::actor::BPServiceActor;
 use super::namenode::HaState;
-use super::{World, P1, P2};
+use super::{command_thread, World, P1, P2};
 use crate::model::Program;
 use crate::sync::{Condvar, Mutex};
-use crate::trace::Cx;
+use crate::trace::{Cx, Trace};
 use std::collections::VecDeque;
 
 /// The commands of one heartbeat response (only DNA_REGISTER matters here; an empty array is
@@ -48,7 +48,10 @@ impl CommandQueue {
         self.not_empty.notify_all();
         cx.record(
             "CommandProcessingThread.enqueue",
-            format_args!("[REGISTER] (sent under registration {}), queue length {len}", batch.sent_under),
+            format_args!(
+                "[REGISTER] (sent under registration {}), queue length {len}",
+                batch.sent_under
+            ),
         );
     }
 
@@ -60,6 +63,13 @@ impl CommandQueue {
                 return batch;
             }
             q = self.not_empty.wait(q);
+        }
+    }
+
+    pub fn duplicate(&self) -> Self {
+        CommandQueue {
+            queue: Mutex::new(self.queue.lock().clone()),
+            not_empty: Condvar::new(),
         }
     }
 
@@ -83,6 +93,7 @@ enum Step {
 
 /// The command thread of pair (`dn`, `nn`) processing one queued batch.
 pub struct ProcessCommand {
+    name: &'static str,
     cx: Cx,
     dn: usize,
     nn: usize,
@@ -90,11 +101,11 @@ pub struct ProcessCommand {
 }
 
 impl ProcessCommand {
-    pub const ACTOR: &'static str = "CommandProcessingThread";
-
-    pub fn new(cx: Cx, dn: usize, nn: usize) -> Self {
+    pub fn new(trace: &Trace, dn: usize, nn: usize) -> Self {
+        let name = command_thread(dn, nn);
         ProcessCommand {
-            cx,
+            name,
+            cx: trace.actor(name),
             dn,
             nn,
             next: Step::Take,
@@ -104,7 +115,7 @@ impl ProcessCommand {
 
 impl Program<World> for ProcessCommand {
     fn actor(&self) -> &'static str {
-        Self::ACTOR
+        self.name
     }
 
     fn is_done(&self) -> bool {
@@ -137,7 +148,10 @@ impl Program<World> for ProcessCommand {
                     );
                     Step::Done
                 } else {
-                    cx.record("BPOfferService.processCommandFromActor", "DNA_REGISTER -> reRegister");
+                    cx.record(
+                        "BPOfferService.processCommandFromActor",
+                        "DNA_REGISTER -> reRegister",
+                    );
                     Step::RetrieveNamespaceInfo
                 }
             }
@@ -179,14 +193,14 @@ impl Program<World> for ProcessCommand {
             }
             Step::ScheduleBlockReport => {
                 if w.fix.p1 == P1::Off {
-                    actor
-                        .scheduler
-                        .schedule_block_report_time(cx, now, || w.ghost.requested(self.dn, self.nn));
+                    actor.scheduler.schedule_block_report_time(cx, now, || {
+                        w.ghost.requested(self.dn, self.nn)
+                    });
                     Step::SetReset
                 } else {
-                    actor
-                        .scheduler
-                        .request_registration_report(cx, now, || w.ghost.requested(self.dn, self.nn));
+                    actor.scheduler.request_registration_report(cx, now, || {
+                        w.ghost.requested(self.dn, self.nn)
+                    });
                     Step::ScheduleHeartbeat
                 }
             }

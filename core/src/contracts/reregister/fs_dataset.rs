@@ -4,10 +4,10 @@
 //! `DataNode.closeBlock`, notifies every `BPServiceActor`'s IBR manager
 //! (`BPOfferService.notifyNamenodeReceivedBlock`, no BPOfferService lock).
 
-use super::{Block, StorageId, World};
+use super::{writer_thread, Block, StorageId, World};
 use crate::model::Program;
 use crate::sync::RwLock;
-use crate::trace::Cx;
+use crate::trace::{Cx, Trace};
 use std::collections::BTreeSet;
 
 #[derive(Debug, Default)]
@@ -23,11 +23,18 @@ impl FsDataset {
         finalized.insert(block);
         ghost();
         drop(finalized);
-        cx.record("FsDatasetImpl.finalizeBlock", format_args!("{block} FINALIZED"));
+        cx.record(
+            "FsDatasetImpl.finalizeBlock",
+            format_args!("{block} FINALIZED"),
+        );
     }
 
     /// `getBlockReports`: the FBR snapshot of every replica.
-    pub fn get_block_reports(&self, cx: &Cx, ghost: impl FnOnce(&BTreeSet<Block>)) -> BTreeSet<Block> {
+    pub fn get_block_reports(
+        &self,
+        cx: &Cx,
+        ghost: impl FnOnce(&BTreeSet<Block>),
+    ) -> BTreeSet<Block> {
         let finalized = self.finalized.read();
         let snapshot = finalized.clone();
         ghost(&snapshot);
@@ -37,6 +44,12 @@ impl FsDataset {
             format_args!("snapshot {snapshot:?}"),
         );
         snapshot
+    }
+
+    pub fn duplicate(&self) -> Self {
+        FsDataset {
+            finalized: RwLock::new(self.finalized()),
+        }
     }
 
     /// The finalized replicas (for outcomes, after the actors have finished).
@@ -57,6 +70,7 @@ pub enum WriterOrder {
 
 /// A `DataXceiver` thread receiving block `block` on DataNode `dn`.
 pub struct Writer {
+    name: &'static str,
     cx: Cx,
     dn: usize,
     storage: StorageId,
@@ -66,11 +80,11 @@ pub struct Writer {
 }
 
 impl Writer {
-    pub const ACTOR: &'static str = "DataXceiver";
-
-    pub fn new(cx: Cx, dn: usize, block: Block, order: WriterOrder) -> Self {
+    pub fn new(trace: &Trace, dn: usize, block: Block, order: WriterOrder) -> Self {
+        let name = writer_thread(dn);
         Writer {
-            cx,
+            name,
+            cx: trace.actor(name),
             dn,
             storage: dn as StorageId,
             block,
@@ -82,21 +96,25 @@ impl Writer {
     fn finalize(&self, w: &World) {
         w.datanodes[self.dn]
             .dataset
-            .finalize_block(&self.cx, self.block, || w.ghost.finalized(self.dn, self.block));
+            .finalize_block(&self.cx, self.block, || {
+                w.ghost.finalized(self.dn, self.block)
+            });
     }
 
     fn notify(&self, w: &World) {
         for (nn, actor) in w.datanodes[self.dn].actors.iter().enumerate() {
-            actor.ibrs.notify_namenode_block(&self.cx, self.storage, self.block, || {
-                w.ghost.notified(self.dn, nn, self.block)
-            });
+            actor
+                .ibrs
+                .notify_namenode_block(&self.cx, self.storage, self.block, || {
+                    w.ghost.notified(self.dn, nn, self.block)
+                });
         }
     }
 }
 
 impl Program<World> for Writer {
     fn actor(&self) -> &'static str {
-        Self::ACTOR
+        self.name
     }
 
     fn is_done(&self) -> bool {

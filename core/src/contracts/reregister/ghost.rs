@@ -37,11 +37,21 @@ pub struct Ghost(Mutex<Vec<Event>>);
 
 impl Ghost {
     fn push(&self, e: Event) {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(e);
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(e);
+    }
+
+    pub fn duplicate(&self) -> Self {
+        Ghost(Mutex::new(self.events()))
     }
 
     pub fn events(&self) -> Vec<Event> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     pub fn finalized(&self, dn: usize, block: Block) {
@@ -87,7 +97,7 @@ pub fn snapshot_after(
     pair: (usize, usize),
     covers: impl Fn(&BTreeSet<Block>) -> bool,
 ) -> bool {
-    events[at + 1..].iter().any(|e| {
-        matches!(e, Event::Snapshot { dn, nn, blocks } if (*dn, *nn) == pair && covers(blocks))
-    })
+    events[at + 1..].iter().any(
+        |e| matches!(e, Event::Snapshot { dn, nn, blocks } if (*dn, *nn) == pair && covers(blocks)),
+    )
 }

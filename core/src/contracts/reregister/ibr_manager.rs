@@ -154,6 +154,15 @@ impl IncrementalBlockReportManager {
         );
     }
 
+    /// A copy in the same state.
+    pub fn duplicate(&self) -> Self {
+        let ready = self.monitor.lock();
+        IncrementalBlockReportManager {
+            monitor: Mutex::new(*ready),
+            pending_ibrs: RaceCell::new(self.pending_ibrs.with(|p| p.clone())),
+        }
+    }
+
     /// The pending blocks (for witnesses, after the actors have finished).
     pub fn pending(&self) -> BTreeSet<Block> {
         let _monitor = self.monitor.lock();
@@ -163,6 +172,9 @@ impl IncrementalBlockReportManager {
 }
 
 fn render(reports: &Reports) -> String {
-    let blocks: Vec<Block> = reports.iter().flat_map(|(_, b)| b.iter().copied()).collect();
+    let blocks: Vec<Block> = reports
+        .iter()
+        .flat_map(|(_, b)| b.iter().copied())
+        .collect();
     format!("{blocks:?}")
 }

@@ -13,11 +13,15 @@
 
 pub mod actor;
 pub mod claims;
+pub mod cluster;
 pub mod command_processor;
 pub mod fs_dataset;
 pub mod ghost;
+#[cfg(feature = "histories")]
+pub mod histories;
 pub mod ibr_manager;
 pub mod namenode;
+pub mod reproductions;
 pub mod scenarios;
 pub mod scheduler;
 
@@ -32,7 +36,7 @@ use ghost::{snapshot_after, Event, Ghost};
 use namenode::{HaState, NameNode};
 use scheduler::HEARTBEAT_INTERVAL;
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// Logical milliseconds (Java's `long` monotonic time).
 pub type Millis = i64;
@@ -119,7 +123,6 @@ pub struct World {
     pub namenodes: Vec<NameNode>,
     pub ghost: Ghost,
     trace: Trace,
-    quiesced: AtomicBool,
 }
 
 /// How far past the end of the concurrent part quiescence runs the actors: two heartbeats.
@@ -130,7 +133,13 @@ pub const QUIESCENCE_HORIZON: Millis = 2 * HEARTBEAT_INTERVAL;
 impl World {
     /// `datanodes` DataNodes, each with an actor per NameNode (`ha` gives each NameNode's HA
     /// state), every actor starting as `start`.
-    pub fn new(fix: Fix, trace: &Trace, datanodes: usize, ha: &[HaState], start: ActorStart) -> World {
+    pub fn new(
+        fix: Fix,
+        trace: &Trace,
+        datanodes: usize,
+        ha: &[HaState],
+        start: ActorStart,
+    ) -> World {
         World {
             fix,
             clock: Clock::default(),
@@ -142,11 +151,47 @@ impl World {
                         .collect(),
                 })
                 .collect(),
-            namenodes: ha.iter().enumerate().map(|(i, &h)| NameNode::new(i, h)).collect(),
+            namenodes: ha
+                .iter()
+                .enumerate()
+                .map(|(i, &h)| NameNode::new(i, h))
+                .collect(),
             ghost: Ghost::default(),
             trace: trace.clone(),
-            quiesced: AtomicBool::new(false),
         }
+    }
+
+    /// A copy in the same state, recording into `trace`.
+    fn duplicate(&self, trace: &Trace) -> World {
+        World {
+            fix: self.fix,
+            clock: Clock(AtomicI64::new(self.clock.now())),
+            datanodes: self
+                .datanodes
+                .iter()
+                .map(|d| DataNode {
+                    dataset: d.dataset.duplicate(),
+                    actors: d.actors.iter().map(BPServiceActor::duplicate).collect(),
+                })
+                .collect(),
+            namenodes: self.namenodes.iter().map(NameNode::duplicate).collect(),
+            ghost: self.ghost.duplicate(),
+            trace: trace.clone(),
+        }
+    }
+
+    /// The world at quiescence: a copy of this one on which every pair's command thread and
+    /// actor thread run on alone, as their loops would once nothing else runs (see
+    /// [`World::quiesce`]). The outcomes are decided on it, so checking one changes nothing.
+    pub fn settled(&self) -> World {
+        self.settled_within(QUIESCENCE_HORIZON)
+    }
+
+    /// The world `horizon` after now, with nothing but the DataNodes' loops running.
+    pub fn settled_within(&self, horizon: Millis) -> World {
+        let copy = self.duplicate(&Trace::new());
+        copy.quiesce(horizon);
+        copy
     }
 
     pub fn actor(&self, dn: usize, nn: usize) -> &BPServiceActor {
@@ -154,18 +199,15 @@ impl World {
     }
 
     pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        (0..self.datanodes.len()).flat_map(move |dn| (0..self.namenodes.len()).map(move |nn| (dn, nn)))
+        (0..self.datanodes.len())
+            .flat_map(move |dn| (0..self.namenodes.len()).map(move |nn| (dn, nn)))
     }
 
     /// Runs every pair's command thread and actor thread on alone, as their loops would once the
     /// concurrent part is over: commands until the queue is empty, `offerService` iterations
-    /// while they send something, then time to the next heartbeat, up to the horizon. Runs once;
-    /// every outcome is decided after it.
-    pub fn quiesce(&self) {
-        if self.quiesced.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        let horizon = self.clock.now() + QUIESCENCE_HORIZON;
+    /// while they send something, then time to the next heartbeat, up to the horizon.
+    pub fn quiesce(&self, horizon: Millis) {
+        let horizon = self.clock.now() + horizon;
         loop {
             for (dn, nn) in self.pairs().collect::<Vec<_>>() {
                 self.settle_pair(dn, nn);
@@ -188,9 +230,9 @@ impl World {
         // at one instant is finite (an FBR needs a lease, which needs a due FBR).
         for _ in 0..16 {
             while !actor.queue.is_empty() {
-                run(self, ProcessCommand::new(self.trace.actor(ProcessCommand::ACTOR), dn, nn));
+                run(self, ProcessCommand::new(&self.trace, dn, nn));
             }
-            let mut iteration = OfferService::iteration(self.trace.actor(OfferService::ACTOR), dn, nn);
+            let mut iteration = OfferService::iteration(&self.trace, dn, nn);
             while !iteration.is_done() {
                 iteration.step(self);
             }
@@ -208,6 +250,37 @@ impl World {
             .flat_map(|d| d.dataset.finalized())
             .collect()
     }
+}
+
+/// The upstream threads' names: one actor thread and one command thread per (DataNode,
+/// NameNode) pair, one `DataXceiver` per DataNode (the model's histories have at most three
+/// DataNodes and two NameNodes).
+const THREADS: [[(&str, &str); 2]; 3] = [
+    [
+        ("BPServiceActor:dn0/nn0", "CommandProcessingThread:dn0/nn0"),
+        ("BPServiceActor:dn0/nn1", "CommandProcessingThread:dn0/nn1"),
+    ],
+    [
+        ("BPServiceActor:dn1/nn0", "CommandProcessingThread:dn1/nn0"),
+        ("BPServiceActor:dn1/nn1", "CommandProcessingThread:dn1/nn1"),
+    ],
+    [
+        ("BPServiceActor:dn2/nn0", "CommandProcessingThread:dn2/nn0"),
+        ("BPServiceActor:dn2/nn1", "CommandProcessingThread:dn2/nn1"),
+    ],
+];
+const WRITERS: [&str; 3] = ["DataXceiver:dn0", "DataXceiver:dn1", "DataXceiver:dn2"];
+
+pub fn actor_thread(dn: usize, nn: usize) -> &'static str {
+    THREADS[dn][nn].0
+}
+
+pub fn command_thread(dn: usize, nn: usize) -> &'static str {
+    THREADS[dn][nn].1
+}
+
+pub fn writer_thread(dn: usize) -> &'static str {
+    WRITERS[dn]
 }
 
 /// Runs `p` to completion (no other actor is running).
@@ -230,13 +303,17 @@ pub static O1: Outcome<World> = Outcome {
     summary: "a finalized block is dropped from the pending IBRs (clearIBRs, or a putMissing that \
               threw) and no FBR snapshot is taken after the drop",
     check: Check::State(|w| {
-        w.quiesce();
+        let w = &w.settled();
         let events = w.ghost.events();
         events.iter().enumerate().find_map(|(i, e)| match e {
             Event::Dropped { dn, nn, blocks, .. } => blocks
                 .iter()
                 .find(|b| !snapshot_after(&events, i, (*dn, *nn), |s| s.contains(b)))
-                .map(|b| format!("block {b} dropped from dn{dn}'s pending IBRs for nn{nn}, in no later FBR")),
+                .map(|b| {
+                    format!(
+                        "block {b} dropped from dn{dn}'s pending IBRs for nn{nn}, in no later FBR"
+                    )
+                }),
             _ => None,
         })
     }),
@@ -249,7 +326,7 @@ pub static O2: Outcome<World> = Outcome {
               scheduleBlockReport before the horizon (the in-flight FBR's scheduleNextBlockReport \
               overwrote it)",
     check: Check::State(|w| {
-        w.quiesce();
+        let w = &w.settled();
         let events = w.ghost.events();
         events.iter().enumerate().find_map(|(i, e)| match e {
             Event::Requested { dn, nn } if !snapshot_after(&events, i, (*dn, *nn), |_| true) => {
@@ -270,7 +347,7 @@ pub static O3: Outcome<World> = Outcome {
     summary: "at quiescence a NameNode knows no location of a block finalized on its DataNodes \
               (a missing block once that NameNode is active)",
     check: Check::State(|w| {
-        w.quiesce();
+        let w = &w.settled();
         missing(w).map(|(nn, b)| format!("nn{nn} knows no location of block {b}"))
     }),
 };
@@ -309,25 +386,28 @@ pub static R1: Outcome<World> = Outcome {
     summary: "the report's window as worded: a block queued for IBR after blockReport's IBR drain \
               and before its snapshot is unknown to the NameNode at quiescence",
     check: Check::State(|w| {
-        w.quiesce();
+        let w = &w.settled();
         let events = w.ghost.events();
         let lost = |dn: usize, nn: usize, b: Block| {
             w.datanodes[dn].dataset.finalized().contains(&b)
                 && !w.namenodes[nn].locations_on(dn).contains(&b)
         };
         events.iter().enumerate().find_map(|(d, e)| {
-            let Event::Drained { dn, nn } = *e else { return None };
-            let s = events[d + 1..]
-                .iter()
-                .position(|e| matches!(e, Event::Snapshot { dn: x, nn: y, .. } if (*x, *y) == (dn, nn)))?
-                + d
+            let Event::Drained { dn, nn } = *e else {
+                return None;
+            };
+            let s = events[d + 1..].iter().position(
+                |e| matches!(e, Event::Snapshot { dn: x, nn: y, .. } if (*x, *y) == (dn, nn)),
+            )? + d
                 + 1;
             events[d + 1..s].iter().find_map(|e| match *e {
-                Event::Notified { dn: x, nn: y, block } if (x, y) == (dn, nn) && lost(dn, nn, block) => {
-                    Some(format!(
-                        "block {block} queued between the drain and the snapshot, unknown to nn{nn}"
-                    ))
-                }
+                Event::Notified {
+                    dn: x,
+                    nn: y,
+                    block,
+                } if (x, y) == (dn, nn) && lost(dn, nn, block) => Some(format!(
+                    "block {block} queued between the drain and the snapshot, unknown to nn{nn}"
+                )),
                 _ => None,
             })
         })
@@ -341,16 +421,21 @@ pub static O6: Outcome<World> = Outcome {
               heartbeat answer that asks the DataNode to register also grants a lease, and the \
               FBR it starts races that one registration",
     check: Check::State(|w| {
-        w.quiesce();
-        let registrations = w
-            .ghost
-            .events()
-            .iter()
-            .filter(|e| matches!(e, Event::Requested { .. }))
-            .count();
+        let w = &w.settled();
+        let events = w.ghost.events();
+        let registrations = |dn: usize, nn: usize| {
+            events
+                .iter()
+                .filter(|e| matches!(e, Event::Requested { dn: d, nn: n } if (*d, *n) == (dn, nn)))
+                .count()
+        };
         missing(w)
-            .filter(|_| registrations == 1)
-            .map(|(nn, b)| format!("nn{nn} knows no location of block {b} after one registration"))
+            .filter(|&(nn, _)| (0..w.datanodes.len()).all(|dn| registrations(dn, nn) <= 1))
+            .map(|(nn, b)| {
+                format!(
+                    "nn{nn} knows no location of block {b}; no DataNode registered with it twice"
+                )
+            })
     }),
 };
 
@@ -389,7 +474,8 @@ impl Model for Reregister {
         },
         Part {
             id: "P3",
-            summary: "stale DNA_REGISTER dropped: a REGISTER answered to a heartbeat sent under an \
+            summary:
+                "stale DNA_REGISTER dropped: a REGISTER answered to a heartbeat sent under an \
                       older registration than the last completed one is ignored",
         },
     ];
@@ -409,8 +495,14 @@ impl Model for Reregister {
 
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
-            "P1" => Fix { p1: P1::Sticky, ..fix },
-            "P2" => Fix { p2: P2::Keep, ..fix },
+            "P1" => Fix {
+                p1: P1::Sticky,
+                ..fix
+            },
+            "P2" => Fix {
+                p2: P2::Keep,
+                ..fix
+            },
             "P3" => Fix { p3: true, ..fix },
             _ => return None,
         })

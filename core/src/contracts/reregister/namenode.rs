@@ -70,9 +70,25 @@ pub struct HeartbeatResponse {
     pub ha: HaState,
 }
 
-/// `BlockManager.processReport` threw: "ProcessReport from dead or unregistered node".
+/// How `NameNodeRpcServer.blockReport` answers an FBR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unregistered;
+pub enum ReportAnswer {
+    /// Processed: the storage's block list is the snapshot.
+    Processed,
+    /// The node is unknown (`UnregisteredNodeException` caught): `RegisterCommand.REGISTER`
+    /// is returned as the RPC's command.
+    Register,
+}
+
+/// How `NameNodeRpcServer.blockReport` rejects an FBR: an exception in the DataNode's
+/// `blockReport`, so no `scheduleNextBlockReport`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rejected {
+    /// `InvalidBlockReportLeaseException`: the lease is not the node's current one.
+    InvalidLease,
+    /// `processReport`'s `IOException`: "ProcessReport from dead or unregistered node".
+    Unregistered,
+}
 
 /// A `blockReceivedAndDeleted` RPC that times out (the NameNode is busy), for scenarios.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +113,16 @@ impl NameNode {
                 next_lease_id: 1,
             }),
             fail_next_ibr: Default::default(),
+        }
+    }
+
+    pub fn duplicate(&self) -> Self {
+        NameNode {
+            id: self.id,
+            ns: Mutex::new(self.state()),
+            fail_next_ibr: std::sync::atomic::AtomicBool::new(
+                self.fail_next_ibr.load(std::sync::atomic::Ordering::SeqCst),
+            ),
         }
     }
 
@@ -127,7 +153,13 @@ impl NameNode {
     /// unknown or unregistered node; the lease is asked of `BlockManager` separately, and
     /// `requestBlockReportLeaseId` only needs the descriptor to exist, so one answer can carry
     /// both REGISTER and a lease (a dead node the NameNode kept).
-    pub fn handle_heartbeat(&self, cx: &Cx, dn: usize, request_lease: bool, now: Millis) -> HeartbeatResponse {
+    pub fn handle_heartbeat(
+        &self,
+        cx: &Cx,
+        dn: usize,
+        request_lease: bool,
+        now: Millis,
+    ) -> HeartbeatResponse {
         let mut ns = self.ns.lock();
         let ha = ns.ha;
         let known = ns.datanodes.contains_key(&dn);
@@ -152,7 +184,11 @@ impl NameNode {
                 if register { "REGISTER" } else { "no command" },
             ),
         );
-        HeartbeatResponse { register, lease, ha }
+        HeartbeatResponse {
+            register,
+            lease,
+            ha,
+        }
     }
 
     /// `DatanodeManager.registerDatanode`. A known node: `updateRegInfo` (block report counts
@@ -185,7 +221,11 @@ impl NameNode {
             format_args!(
                 "nn{}: {}",
                 self.id,
-                if known { "known node re-registered (updateRegInfo)" } else { "new node" }
+                if known {
+                    "known node re-registered (updateRegInfo)"
+                } else {
+                    "new node"
+                }
             ),
         );
     }
@@ -222,39 +262,55 @@ impl NameNode {
             format_args!(
                 "nn{}: {blocks:?} {}",
                 self.id,
-                if accepted { "added" } else { "dropped: node not registered" }
+                if accepted {
+                    "added"
+                } else {
+                    "dropped: node not registered"
+                }
             ),
         );
         Ok(())
     }
 
-    /// `BlockManager.processReport` for the FBR: an unregistered node gets an `IOException`; a
-    /// lease that is not the node's current one makes the NameNode ignore the report (the RPC
-    /// succeeds); otherwise the storage's block list becomes the snapshot and the lease ends.
+    /// `NameNodeRpcServer.blockReport` (trunk): the lease is checked first
+    /// (`checkBlockReportLease`): an unknown node is answered REGISTER, a lease that is not the
+    /// node's current one gets `InvalidBlockReportLeaseException` (older releases ignored the
+    /// report and returned normally). Then `processReport`: an unregistered (dead) node gets an
+    /// `IOException`; otherwise the storage's block list becomes the snapshot, and the lease
+    /// ends (`removeBRLeaseIfNeeded`).
     pub fn block_report(
         &self,
         cx: &Cx,
         dn: usize,
         lease: u64,
         snapshot: &BTreeSet<Block>,
-    ) -> Result<(), Unregistered> {
+    ) -> Result<ReportAnswer, Rejected> {
         let mut ns = self.ns.lock();
-        let registered = ns.datanodes.get(&dn).is_some_and(|d| d.alive);
+        let Some(registered) = ns.datanodes.get(&dn).map(|d| d.alive) else {
+            cx.record(
+                "NameNodeRpcServer.blockReport",
+                format_args!("nn{}: unknown node: RegisterCommand.REGISTER", self.id),
+            );
+            return Ok(ReportAnswer::Register);
+        };
+        if !ns.check_lease(dn, lease) {
+            cx.record(
+                "NameNodeRpcServer.blockReport",
+                format_args!(
+                    "nn{}: InvalidBlockReportLeaseException (lease {lease})",
+                    self.id
+                ),
+            );
+            return Err(Rejected::InvalidLease);
+        }
         if !registered {
             cx.record(
                 "BlockManager.processReport",
                 format_args!("nn{}: IOException: from dead or unregistered node", self.id),
             );
-            return Err(Unregistered);
+            return Err(Rejected::Unregistered);
         }
-        if !ns.check_lease(dn, lease) {
-            cx.record(
-                "BlockManager.processReport",
-                format_args!("nn{}: lease {lease} not valid, report ignored", self.id),
-            );
-            return Ok(());
-        }
-        let d = ns.datanodes.get_mut(&dn).expect("registered");
+        let d = ns.datanodes.get_mut(&dn).expect("known");
         d.blocks = snapshot.clone();
         d.block_report_count += 1;
         ns.leases.insert(dn, 0);
@@ -262,7 +318,7 @@ impl NameNode {
             "BlockManager.processReport",
             format_args!("nn{}: blocks of dn{dn} := {snapshot:?}", self.id),
         );
-        Ok(())
+        Ok(ReportAnswer::Processed)
     }
 
     /// `HeartbeatManager.heartbeatCheck` → `DatanodeManager.removeDeadDatanode`: a node whose
@@ -305,13 +361,19 @@ impl NameNode {
         ns.datanodes.clear();
         ns.leases.clear();
         ns.ha = ha;
-        cx.record("NameNode.restart", format_args!("nn{}: empty datanode map, {ha:?}", self.id));
+        cx.record(
+            "NameNode.restart",
+            format_args!("nn{}: empty datanode map, {ha:?}", self.id),
+        );
     }
 
     /// A failover changes the HA state only.
     pub fn transition(&self, cx: &Cx, ha: HaState) {
         self.ns.lock().ha = ha;
-        cx.record("NameNode.transitionTo", format_args!("nn{}: {ha:?}", self.id));
+        cx.record(
+            "NameNode.transitionTo",
+            format_args!("nn{}: {ha:?}", self.id),
+        );
     }
 }
 

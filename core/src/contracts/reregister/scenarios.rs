@@ -28,17 +28,9 @@ fn running(ha: HaState) -> ActorStart {
     }
 }
 
-fn act(trace: &Trace) -> crate::trace::Cx {
-    trace.actor(OfferService::ACTOR)
-}
-
-fn cmd(trace: &Trace) -> crate::trace::Cx {
-    trace.actor(ProcessCommand::ACTOR)
-}
-
 /// Steps of the actor thread up to (not including) `blockReport`, on main.
 fn iterate_until_block_report(w: &World, trace: &Trace) {
-    let mut it = OfferService::iteration(act(trace), 0, 0);
+    let mut it = OfferService::iteration(trace, 0, 0);
     while !it.is_done() && !it.at_block_report() {
         it.step(w);
     }
@@ -58,7 +50,7 @@ pub fn double_register_start(fix: Fix, trace: &Trace, ha: HaState) -> World {
     w.clock.set(HEARTBEAT_INTERVAL);
     iterate_until_block_report(&w, trace);
     // [6] REG1 completes: FBR due now, heartbeat due now.
-    run(&w, ProcessCommand::new(cmd(trace), 0, 0));
+    run(&w, ProcessCommand::new(trace, 0, 0));
     // [7] heartbeat with a lease request; granted.
     iterate_until_block_report(&w, trace);
     w
@@ -68,10 +60,10 @@ fn double_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
     let world = Arc::new(double_register_start(fix, trace, ha));
     let threads: Vec<Box<dyn Program<World>>> = vec![
         // [8] blockReport on the actor thread (main).
-        Box::new(OfferService::block_report(act(trace), 0, 0)),
+        Box::new(OfferService::block_report(trace, 0, 0)),
         // [9] REG2.
-        Box::new(ProcessCommand::new(cmd(trace), 0, 0)),
-        Box::new(Writer::new(trace.actor(Writer::ACTOR), 0, X, fix.writer)),
+        Box::new(ProcessCommand::new(trace, 0, 0)),
+        Box::new(Writer::new(trace, 0, X, fix.writer)),
     ];
     Setup { world, threads }
 }
@@ -93,14 +85,23 @@ pub static DOUBLE_REGISTER_ACTIVE: Scenario<Reregister> = Scenario {
 /// kept, its block locations dropped); the periodic FBR is due, so the next heartbeat asks for a
 /// lease, and the answer carries REGISTER and a lease.
 fn single_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
-    let w = World::new(fix, trace, 1, &[ha], ActorStart { next_block_report: 0, ..running(ha) });
+    let w = World::new(
+        fix,
+        trace,
+        1,
+        &[ha],
+        ActorStart {
+            next_block_report: 0,
+            ..running(ha)
+        },
+    );
     w.namenodes[0].register_datanode(&trace.actor("NameNode"), 0, 0);
     w.namenodes[0].mark_dead(0);
     let world = Arc::new(w);
     let threads: Vec<Box<dyn Program<World>>> = vec![
-        Box::new(OfferService::iteration(act(trace), 0, 0)),
-        Box::new(ProcessCommand::new(cmd(trace), 0, 0)),
-        Box::new(Writer::new(trace.actor(Writer::ACTOR), 0, X, fix.writer)),
+        Box::new(OfferService::iteration(trace, 0, 0)),
+        Box::new(ProcessCommand::new(trace, 0, 0)),
+        Box::new(Writer::new(trace, 0, X, fix.writer)),
     ];
     Setup { world, threads }
 }
@@ -115,18 +116,22 @@ pub static SINGLE_REGISTER_STANDBY: Scenario<Reregister> = Scenario {
 /// The NameNode restarted and is busy: the heartbeat was answered REGISTER, and the IBR of X,
 /// queued before, times out while the command thread re-registers.
 fn failed_ibr(trace: &Trace, fix: Fix) -> Setup<Reregister> {
-    let w = World::new(fix, trace, 1, &[HaState::Standby], running(HaState::Standby));
+    let w = World::new(
+        fix,
+        trace,
+        1,
+        &[HaState::Standby],
+        running(HaState::Standby),
+    );
     let nn = trace.actor("NameNode");
     w.namenodes[0].restart(&nn, HaState::Standby);
-    run(&w, Writer::new(trace.actor(Writer::ACTOR), 0, X, fix.writer));
+    run(&w, Writer::new(trace, 0, X, fix.writer));
     w.namenodes[0].fail_next_ibr();
-    let mut it = OfferService::iteration(act(trace), 0, 0);
+    let mut it = OfferService::iteration(trace, 0, 0);
     it.step(&w); // the heartbeat: REGISTER queued
     let world = Arc::new(w);
-    let threads: Vec<Box<dyn Program<World>>> = vec![
-        Box::new(it),
-        Box::new(ProcessCommand::new(cmd(trace), 0, 0)),
-    ];
+    let threads: Vec<Box<dyn Program<World>>> =
+        vec![Box::new(it), Box::new(ProcessCommand::new(trace, 0, 0))];
     Setup { world, threads }
 }
 

@@ -66,6 +66,23 @@ impl Scheduler {
         }
     }
 
+    /// A copy in the same state (for quiescence, which runs on a copy of the world).
+    pub fn duplicate(&self) -> Self {
+        Scheduler {
+            next_block_report_time: AtomicU64::new(self.next_block_report_time.load(SeqCst)),
+            reset_block_report_time: AtomicBool::new(self.reset_block_report_time.load(SeqCst)),
+            next_heartbeat_time: AtomicU64::new(self.next_heartbeat_time.load(SeqCst)),
+            epoch: AtomicU64::new(self.epoch()),
+            request: Mutex::new(()),
+            rng: std::sync::Mutex::new(self.rng.lock().unwrap_or_else(|e| e.into_inner()).clone()),
+        }
+    }
+
+    /// Seeds `ThreadLocalRandom` (the delay reproduction draws over many seeds).
+    pub fn reseed(&self, seed: u64) {
+        *self.rng.lock().unwrap_or_else(|e| e.into_inner()) = SplitMix64(seed);
+    }
+
     pub fn next_block_report_time(&self) -> Millis {
         self.next_block_report_time.load(SeqCst) as Millis
     }
@@ -85,7 +102,10 @@ impl Scheduler {
     /// `scheduleHeartbeat`: the next heartbeat now.
     pub fn schedule_heartbeat(&self, cx: &Cx, now: Millis) {
         self.next_heartbeat_time.store(now as u64, SeqCst);
-        cx.record("Scheduler.scheduleHeartbeat", format_args!("nextHeartbeatTime={now}"));
+        cx.record(
+            "Scheduler.scheduleHeartbeat",
+            format_args!("nextHeartbeatTime={now}"),
+        );
     }
 
     /// `scheduleNextHeartbeat`, at the start of `sendHeartBeat`.
@@ -129,7 +149,9 @@ impl Scheduler {
         ghost();
         cx.record(
             "Scheduler.scheduleBlockReport",
-            format_args!("nextBlockReportTime={now} (due now) resetBlockReportTime=true epoch={epoch}"),
+            format_args!(
+                "nextBlockReportTime={now} (due now) resetBlockReportTime=true epoch={epoch}"
+            ),
         );
         epoch
     }
@@ -169,7 +191,11 @@ impl Scheduler {
         let _request = (p1 != P1::Unlocked).then(|| self.request.lock());
         let epoch = self.epoch();
         // The mutant compares with the epoch read now, i.e. with the current registration.
-        let since = if p1 == P1::LateEpoch { epoch } else { epoch_at_start };
+        let since = if p1 == P1::LateEpoch {
+            epoch
+        } else {
+            epoch_at_start
+        };
         if epoch != since {
             cx.record(
                 "Scheduler.scheduleNextBlockReport",
