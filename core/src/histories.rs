@@ -55,9 +55,6 @@ pub trait Histories: Model {
     /// The names `parse_op` accepts, for error messages.
     const OP_NAMES: &'static [&'static str];
 
-    /// The observable state, in the report's words.
-    fn describe(world: &Self::World) -> String;
-
     /// The property the fuzz target checks: under the proposed fix a history reaches no outcome
     /// but the residual windows the contract admits. `Err` names the outcome, with the history
     /// and its timeline.
@@ -243,9 +240,33 @@ pub fn decode<O: Codec>(bytes: &[u8]) -> Option<Vec<O>> {
         .map(|h| h.0)
 }
 
-/// Panics (for libFuzzer) when `ops` break the contract's fix property.
+/// The environment variable that points a fuzz target at a variant instead of the fix
+/// property: with `RACELAB_FUZZ_VARIANT=upstream` any outcome is a crash, so a run from an
+/// empty corpus shows that the fuzzer finds the bug.
+pub const FUZZ_VARIANT_ENV: &str = "RACELAB_FUZZ_VARIANT";
+
+/// Panics (for libFuzzer) when `ops` break the contract's fix property, or, with
+/// [`FUZZ_VARIANT_ENV`] set, when they reach any outcome under that variant.
 pub fn fuzz<M: Histories>(ops: &[M::Op]) {
-    if let Err(e) = M::fix_property(ops) {
-        panic!("{e}");
+    static VARIANT: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let variant = VARIANT.get_or_init(|| std::env::var(FUZZ_VARIANT_ENV).ok());
+    let violates = || match variant {
+        None => M::fix_property(ops).err(),
+        Some(name) => {
+            let fix =
+                M::fix_of(name).unwrap_or_else(|| panic!("{FUZZ_VARIANT_ENV}: no variant {name}"));
+            run::<M>(fix, ops).into_iter().next().map(|v| {
+                format!(
+                    "{name} reaches {}: {}\n{}",
+                    v.outcome, v.witness, v.timeline
+                )
+            })
+        }
+    };
+    // Most inputs break nothing: run them without a timeline, and a violating one again with.
+    if crate::trace::without_recording(violates).is_some() {
+        if let Some(e) = violates() {
+            panic!("{e}");
+        }
     }
 }

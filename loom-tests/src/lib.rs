@@ -7,6 +7,7 @@
 
 #[cfg(loom)]
 mod runner;
+pub mod shard;
 #[cfg(loom)]
 pub mod toys;
 #[cfg(loom)]

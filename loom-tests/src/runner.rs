@@ -18,9 +18,10 @@ use racelab_core::outcome::{Check, Outcome};
 use racelab_core::report::{CellResult, Matrix, View};
 use racelab_core::trace::{violation, Timeline, Trace, VIOLATION};
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::{Arc, Mutex, Once, PoisonError};
 use std::time::Instant;
 
 /// What one exploration found.
@@ -31,6 +32,8 @@ pub struct Exploration {
     pub seconds: f64,
     /// The first violating execution (for a reachable outcome).
     pub counterexample: Option<Timeline>,
+    /// The final state ([`Model::describe`]) of every execution explored.
+    pub final_states: BTreeSet<String>,
 }
 
 /// loom's message for two unordered accesses to an `UnsafeCell`.
@@ -58,6 +61,8 @@ pub fn explore<M: Model>(
     racelab_core::sync::track_races(matches!(outcome.check, Check::Race));
     let trace = Trace::new();
     let executions = Arc::new(AtomicU64::new(0));
+    // Real std primitives, outside loom's view, like the trace.
+    let finals = Arc::new(Mutex::new(BTreeSet::new()));
     let mut builder = loom::model::Builder::new();
     builder.preemption_bound = bound;
     // A proof must never end early: ignore LOOM_MAX_DURATION / LOOM_MAX_PERMUTATIONS and any
@@ -68,7 +73,7 @@ pub fn explore<M: Model>(
     CURRENT.with(|c| *c.borrow_mut() = Some((executions.clone(), trace.clone(), Vec::new())));
     let started = Instant::now();
     let run = {
-        let (trace, executions) = (trace.clone(), executions.clone());
+        let (trace, executions, finals) = (trace.clone(), executions.clone(), finals.clone());
         panic::catch_unwind(AssertUnwindSafe(move || {
             builder.check(move || {
                 executions.fetch_add(1, Ordering::Relaxed);
@@ -77,12 +82,20 @@ pub fn explore<M: Model>(
                 let names: Vec<&'static str> = setup.threads.iter().map(|p| p.actor()).collect();
                 CURRENT.with(|c| {
                     if let Some((_, _, actors)) = c.borrow_mut().as_mut() {
-                        *actors = std::iter::once("main").chain(names).collect();
+                        *actors = names;
                     }
                 });
-                let threads: Vec<_> = setup
-                    .threads
-                    .into_iter()
+                // The first actor runs on loom's main thread, the others on threads of their
+                // own. A main thread that only spawned and joined would add nothing but its
+                // joins: each blocks on a thread's exit, and loom schedules the woken main
+                // thread against every remaining operation of the others, choices that change
+                // no step's result (recon-sync proposed/O1: 92,484 executions then, 3,605
+                // now). No order of steps is lost: the spawns come before the first actor's
+                // first step, and a spawn touches nothing the steps read, so every schedule of
+                // the old placement has one here with the same steps in the same order.
+                let mut programs = setup.threads.into_iter();
+                let first = programs.next();
+                let others: Vec<_> = programs
                     .map(|mut program| {
                         let world = setup.world.clone();
                         loom::thread::spawn(move || {
@@ -92,9 +105,18 @@ pub fn explore<M: Model>(
                         })
                     })
                     .collect();
-                for t in threads {
+                if let Some(mut program) = first {
+                    while !program.is_done() {
+                        program.step(&setup.world);
+                    }
+                }
+                for t in others {
                     t.join().expect("a model thread panicked");
                 }
+                finals
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(M::describe(&setup.world));
                 if let Some(witness) = outcome.holds(&setup.world) {
                     // The runner turns this panic into a `reachable` verdict.
                     panic!("{}", violation(outcome.id, &witness));
@@ -106,7 +128,9 @@ pub fn explore<M: Model>(
     racelab_core::sync::track_races(false);
     let seconds = started.elapsed().as_secs_f64();
     let executions = executions.load(Ordering::Relaxed);
+    let final_states = std::mem::take(&mut *finals.lock().unwrap_or_else(PoisonError::into_inner));
     let found = |message: String| Exploration {
+        final_states: BTreeSet::new(),
         observed: Verdict::Reachable,
         executions,
         seconds,
@@ -121,6 +145,7 @@ pub fn explore<M: Model>(
             executions,
             seconds,
             counterexample: None,
+            final_states,
         },
         Err(payload) => {
             let message = panic_message(&*payload);
@@ -191,6 +216,7 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
             executions,
             seconds,
             counterexample: None,
+            final_states: BTreeSet::new(),
         }),
         Some("deadlock") => {
             let blocked = words.next().unwrap_or_default();
@@ -210,6 +236,7 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
                 observed: Verdict::Reachable,
                 executions,
                 seconds,
+                final_states: BTreeSet::new(),
                 counterexample: Some(Timeline {
                     events,
                     violation: Some(violation(
@@ -226,6 +253,15 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
 /// Actor and method names come back from the child as text; the timeline holds `&'static str`.
 fn leak(s: &str) -> &'static str {
     Box::leak(s.to_owned().into_boxed_str())
+}
+
+/// A loom cell's pinned executions (0 for other cells): its cost when the cells are split
+/// between processes.
+pub fn pinned_executions<M: Model>(claim: &Claim<M>) -> u64 {
+    match claim.method {
+        Method::Loom { executions, .. } => executions,
+        _ => 0,
+    }
 }
 
 /// Checks one loom claim with `fix` in place of its variant's, as a result record.
@@ -245,6 +281,9 @@ pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> Result<CellResult,
     result.executions = Some(found.executions);
     result.seconds = found.seconds;
     result.timeline = found.counterexample.map(|t| t.lines()).unwrap_or_default();
+    if found.observed == Verdict::Unreachable && !found.final_states.is_empty() {
+        result.final_states = Some(found.final_states.into_iter().collect());
+    }
     Ok(result)
 }
 
@@ -375,7 +414,7 @@ fn report_deadlock(message: &str) {
         let Some((executions, trace, actors)) = current.as_ref() else {
             return;
         };
-        // loom lists `(Id(n), State)` per thread; thread n runs actor n.
+        // loom lists `(Id(n), State)` per thread; thread n runs the scenario's actor n.
         let blocked: Vec<String> = message
             .trim_start_matches(DEADLOCK)
             .split("), (")

@@ -159,21 +159,21 @@ impl Model for Toy {
                 variant: "fixed",
                 outcome: &RACE,
                 expected: U,
-                method: Method::loom(&TWO_WRITERS, 27),
+                method: Method::loom(&TWO_WRITERS, 4),
                 note: "the lock orders the writes",
             },
             Claim {
                 variant: "upstream",
                 outcome: &DEADLOCK,
                 expected: R,
-                method: Method::loom(&TWO_LOCKERS, 10),
+                method: Method::loom(&TWO_LOCKERS, 2),
                 note: "opposite lock orders deadlock",
             },
             Claim {
                 variant: "fixed",
                 outcome: &DEADLOCK,
                 expected: U,
-                method: Method::loom(&TWO_LOCKERS, 36),
+                method: Method::loom(&TWO_LOCKERS, 5),
                 note: "one lock order cannot deadlock",
             },
         ],
@@ -189,6 +189,10 @@ impl Model for Toy {
             about: "the lock removed from the write",
         }],
     };
+
+    fn describe(w: &World) -> String {
+        format!("counter={}", w.counter.with(|c| *c))
+    }
 
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         match part {

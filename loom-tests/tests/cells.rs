@@ -11,9 +11,9 @@ fn main() -> std::process::ExitCode {
     use racelab_core::model::Model;
     use racelab_core::registry::{self, Registered, Visitor};
 
-    /// The trials of a contract (or, for the child, the one cell it explores).
+    /// The trials with their costs (or, for the child, the one cell it explores).
     struct Cells {
-        trials: Vec<Trial>,
+        trials: Vec<(Trial, u64)>,
         child: Option<String>,
     }
 
@@ -27,19 +27,27 @@ fn main() -> std::process::ExitCode {
                 if self.child.as_deref() == Some(claim.key().as_str()) {
                     racelab_loom::child_main(claim);
                 }
-                self.trials.push(Trial::test(claim.key(), move || {
+                let trial = Trial::test(claim.key(), move || {
                     racelab_loom::verify_cell(claim).map_err(Into::into)
-                }));
+                });
+                self.trials
+                    .push((trial, racelab_loom::pinned_executions(claim)));
             }
+            let all: u64 = M::CLAIMS
+                .cells
+                .iter()
+                .map(racelab_loom::pinned_executions)
+                .sum();
             for m in M::CLAIMS.mutants {
                 let name = format!(
                     "{}/mutant/{}",
                     M::CONTRACT.id,
                     racelab_core::claims::slug(m.name)
                 );
-                self.trials.push(Trial::test(name, move || {
+                let trial = Trial::test(name, move || {
                     racelab_loom::verify_mutant(m).map_err(Into::into)
-                }));
+                });
+                self.trials.push((trial, all));
             }
         }
     }
@@ -60,7 +68,26 @@ fn main() -> std::process::ExitCode {
         eprintln!("no loom cell {key}");
         return std::process::ExitCode::from(2);
     }
-    libtest_mimic::run(&Arguments::from_args(), cells.trials).exit_code()
+    let mut trials = cells.trials;
+    if let Ok(shard) = std::env::var(racelab_loom::shard::SHARD_ENV) {
+        let (k, n) = match racelab_loom::shard::parse(&shard) {
+            Ok(kn) => kn,
+            Err(e) => {
+                eprintln!("{e}");
+                return std::process::ExitCode::from(2);
+            }
+        };
+        let costs: Vec<u64> = trials.iter().map(|(_, c)| *c).collect();
+        let mine = racelab_loom::shard::mine(&costs, k, n);
+        trials = trials
+            .into_iter()
+            .zip(mine)
+            .filter(|(_, m)| *m)
+            .map(|(t, _)| t)
+            .collect();
+    }
+    let trials = trials.into_iter().map(|(t, _)| t).collect();
+    libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }
 
 /// The loom cells run only under `RUSTFLAGS="--cfg loom"`.

@@ -29,72 +29,72 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "report: SCM side (a restarted datanode registers at once; Recon's re-register path is in the \
                    reproductions); the registration leaves lastHeartbeatTime old, so no check resurrects the node and \
                    DEAD_NODE never fires again; the report re-added the replica (container HEALTHY)" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 36729),
+        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
             note: "report: P1 closes O1 — the refreshed heartbeat time is within the stale deadline of the next \
                    check, which resurrects the node (if it stops it goes through DEAD again)" },
         Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(REGISTERS, 1),
             note: "P2 alone leaves O1: no DEAD_NODE handler runs after the registration" },
         Claim { variant: "P3", outcome: &O1, expected: R, method: Method::loom(REGISTERS, 1),
             note: "P3 alone changes only Recon's reload: O1 as upstream" },
-        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 36729),
+        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
             note: "closed by P1" },
-        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 36729),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
             note: "report: closed" },
-        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 36729),
+        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
             note: "closed as with the patch: P4 keeps replicas only of a node the next check resurrects" },
         // O2: back shortly before the dead deadline.
         Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::loom(RETURNS, 1),
             note: "report: the check at the deadline uses the pre-outage heartbeat time, declares the registered \
                    node DEAD before its first heartbeat, and the handler removes its replica" },
-        Claim { variant: "P1", outcome: &O2, expected: U, method: Method::loom(RETURNS, 15652),
+        Claim { variant: "P1", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
             note: "report: P1 closes O2 — the registration's heartbeat time is within the deadline" },
         Claim { variant: "P2", outcome: &O2, expected: R, method: Method::loom(RETURNS, 1),
             note: "P2's recheck sees DEAD too (the node is DEAD by SCM's own clock): P2 alone leaves O2" },
-        Claim { variant: "P1+P2", outcome: &O2, expected: U, method: Method::loom(RETURNS, 15652),
+        Claim { variant: "P1+P2", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
             note: "closed by P1" },
-        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::loom(RETURNS, 15652),
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
             note: "report: closed" },
-        Claim { variant: "improved", outcome: &O2, expected: U, method: Method::loom(RETURNS, 15652),
+        Claim { variant: "improved", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
             note: "closed as with the patch" },
         // O3 and R1: back while the handler runs.
-        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::loom_bounded(COMES_BACK, 4, 989),
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 39),
             note: "report: the handler's one status read precedes the registration report; it removes the \
                    replica the report re-added" },
-        Claim { variant: "P1", outcome: &O3, expected: R, method: Method::loom_bounded(COMES_BACK, 4, 989),
+        Claim { variant: "P1", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 39),
             note: "P1 alone leaves O3: the handler still acts on a status read older than the report" },
-        Claim { variant: "P2", outcome: &O3, expected: R, method: Method::loom_bounded(COMES_BACK, 4, 4012),
+        Claim { variant: "P2", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 951),
             note: "report claims P2 closes O3; loom finds P2 alone does not: the recheck under the monitor follows \
                    the report but still sees DEAD, because without P1 the registration does not refresh the \
                    heartbeat time (the node leaves DEAD only after its first heartbeat and a check). The report \
                    says both parts are needed; with P1 the remaining window is R1" },
-        Claim { variant: "P1+P2", outcome: &O3, expected: U, method: Method::loom_bounded(COMES_BACK, 4, 27903),
-            note: "closed: the monitor orders the recheck after the report, P1 makes the later decision R1's. Bound 4: unbounded exploration (505185 executions, ~40 s) gives the same verdict, run once with `--ignored unbounded`." },
-        Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::loom_bounded(COMES_BACK, 4, 27903),
-            note: "report: closed by the recheck under the DatanodeInfo monitor. Bound 4: unbounded exploration (505185 executions, ~40 s) gives the same verdict, run once with `--ignored unbounded`." },
-        Claim { variant: "improved", outcome: &O3, expected: U, method: Method::loom_bounded(COMES_BACK, 4, 27903),
-            note: "closed as with the patch. Bound 4: unbounded exploration (505185 executions, ~40 s) gives the same verdict, run once with `--ignored unbounded`." },
-        Claim { variant: "P1+P2", outcome: &R1, expected: R, method: Method::loom_bounded(COMES_BACK, 4, 4367),
+        Claim { variant: "P1+P2", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 22875),
+            note: "closed: the monitor orders the recheck after the report, P1 makes the later decision R1's. Unbounded (it was bounded at 4 while the runner spawned every actor: 505,185 executions unbounded then)." },
+        Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 22875),
+            note: "report: closed by the recheck under the DatanodeInfo monitor. Unbounded (it was bounded at 4 while the runner spawned every actor: 505,185 executions unbounded then)." },
+        Claim { variant: "improved", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 22875),
+            note: "closed as with the patch. Unbounded (it was bounded at 4 while the runner spawned every actor: 505,185 executions unbounded then)." },
+        Claim { variant: "P1+P2", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 1151),
             note: "the window belongs to P1+P2 (P3 plays no part)" },
-        Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::loom_bounded(COMES_BACK, 4, 4367),
+        Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 1151),
             note: "report admits it: a recheck after the registration and before the next health check still \
                    sees DEAD and removes the returned node's replica; loom confirms" },
-        Claim { variant: "improved", outcome: &R1, expected: U, method: Method::loom_bounded(COMES_BACK, 4, 27903),
+        Claim { variant: "improved", outcome: &R1, expected: U, method: Method::loom(COMES_BACK, 22875),
             note: "P4: a DEAD node whose heartbeat time is within the stale deadline keeps its replicas (the next \
-                   check resurrects it); the residual window closes. Bound 4: unbounded exploration (505185 executions, ~40 s) gives the same verdict, run once with `--ignored unbounded`." },
+                   check resurrects it); the residual window closes. Unbounded (it was bounded at 4 while the runner spawned every actor: 505,185 executions unbounded then)." },
         // O4: Recon's reload.
-        Claim { variant: "upstream", outcome: &O4, expected: U, method: Method::loom(RELOAD, 54),
+        Claim { variant: "upstream", outcome: &O4, expected: U, method: Method::loom(RELOAD, 9),
             note: "report: today's register refreshes nothing for an unchanged known node, so the reload is a \
                    no-op (the rows are what the nodes registered with)" },
         Claim { variant: "P1", outcome: &O4, expected: R, method: Method::loom(RELOAD, 1),
             note: "report: P1 without P3 opens O4 — the reload's register refreshes the heartbeat time of a DEAD \
                    node that is down, and the next check resurrects it" },
-        Claim { variant: "P3", outcome: &O4, expected: U, method: Method::loom(RELOAD, 27),
+        Claim { variant: "P3", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
             note: "P3 alone: known nodes are not registered again" },
         Claim { variant: "P1+P2", outcome: &O4, expected: R, method: Method::loom(RELOAD, 1),
             note: "report: P1+P2 without P3 reaches O4 (testReinitializeKeepsDeadNodeDead fails)" },
-        Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::loom(RELOAD, 27),
+        Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
             note: "report: P3 closes it" },
-        Claim { variant: "improved", outcome: &O4, expected: U, method: Method::loom(RELOAD, 27),
+        Claim { variant: "improved", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
             note: "closed as with the patch" },
         // Residual windows the patch leaves.
         Claim { variant: "proposed", outcome: &R2, expected: R, method: Method::loom(REPORT_WAITS, 1),
@@ -102,12 +102,12 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
                    and was handled re-adds its replica for good" },
         Claim { variant: "improved", outcome: &R2, expected: R, method: Method::loom(REPORT_WAITS, 1),
             note: "not closed by the improved fix (P4 acts in the handler; this report arrives after it)" },
-        Claim { variant: "proposed", outcome: &R3, expected: R, method: Method::loom(NEW_ADDRESS, 1648),
+        Claim { variant: "proposed", outcome: &R3, expected: R, method: Method::loom(NEW_ADDRESS, 39),
             note: "found in the code (not modelled, a narrower relative: a health check that lists the old object, \
                    reads its heartbeat time and updates the status by ID can mark the new, just registered object \
                    STALE or DEAD); updateNode replaces the DatanodeInfo; the handler rechecks under the old \
                    object's monitor while the report is applied under the new one's" },
-        Claim { variant: "improved", outcome: &R3, expected: R, method: Method::loom(NEW_ADDRESS, 1648),
+        Claim { variant: "improved", outcome: &R3, expected: R, method: Method::loom(NEW_ADDRESS, 39),
             note: "not closed by the improved fix: the recheck under the old object sees the old DEAD entry" },
         // Long histories (Recon, three datanodes, see racelab-props' dead_node).
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 512 },
