@@ -150,6 +150,11 @@ impl OfferService {
         Self::from(trace, dn, nn, Phase::BlockReportDue)
     }
 
+    /// Whether the snapshot is the next step (the IBRs are drained).
+    pub fn at_snapshot(&self) -> bool {
+        self.next == Phase::Snapshot
+    }
+
     /// Whether `blockReport`'s RPC is the next step (the snapshot is taken).
     pub fn at_rpc(&self) -> bool {
         matches!(self.next, Phase::ReportRpc(_))

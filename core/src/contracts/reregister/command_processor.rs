@@ -81,7 +81,6 @@ impl CommandQueue {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
     Take,
-    RetrieveNamespaceInfo,
     ClearIbrs,
     RegisterDatanode,
     Registered,
@@ -152,16 +151,13 @@ impl Program<World> for ProcessCommand {
                         "BPOfferService.processCommandFromActor",
                         "DNA_REGISTER -> reRegister",
                     );
-                    Step::RetrieveNamespaceInfo
+                    Step::ClearIbrs
                 }
             }
-            Step::RetrieveNamespaceInfo => {
-                // The versionRequest RPC (retried every 5 s while the NameNode is busy): slow,
-                // and touches no shared state.
-                cx.record("BPServiceActor.retrieveNamespaceInfo", "versionRequest");
-                Step::ClearIbrs
-            }
             Step::ClearIbrs => {
+                // The versionRequest RPC before it (retried every 5 s while the NameNode is
+                // busy) is slow but touches no shared state: it is part of this step.
+                cx.record("BPServiceActor.retrieveNamespaceInfo", "versionRequest");
                 // HDFS-9917, moved before register by HDFS-15113.
                 let state = actor.state();
                 cx.record("BPServiceActor.reRegister", format_args!("state {state:?}"));

@@ -2,7 +2,7 @@
 //! operations, the generator (a reference state machine) and the `Histories` impl.
 
 use super::cluster::{apply, cluster, Op, Plan, Thread, NAMENODES};
-use super::{missing, Block, Fix, Reregister, World};
+use super::{Fix, Reregister};
 use crate::drive::Driver;
 use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
 use crate::model::Setup;
@@ -157,39 +157,6 @@ impl Histories for Reregister {
             [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
             _ => Err(format!("unknown operation `{}`", words.join(" "))),
         }
-    }
-
-    fn describe(w: &World) -> String {
-        let settled = w.settled();
-        let finalized = settled.finalized();
-        let nns: Vec<String> = settled
-            .namenodes
-            .iter()
-            .map(|n| {
-                let state = n.state();
-                let located: std::collections::BTreeSet<Block> = state
-                    .datanodes
-                    .values()
-                    .flat_map(|d| d.blocks.iter().copied())
-                    .collect();
-                let unknown: Vec<&Block> =
-                    finalized.iter().filter(|b| !located.contains(b)).collect();
-                format!(
-                    "nn{} {:?}: blocks without a location {unknown:?}",
-                    n.id, state.ha
-                )
-            })
-            .collect();
-        format!(
-            "at quiescence (t={} ms): finalized {finalized:?}; {}{}",
-            settled.clock.now(),
-            nns.join("; "),
-            if missing(&settled).is_some() {
-                " (missing block)"
-            } else {
-                ""
-            }
-        )
     }
 
     /// The proposed fix reaches no outcome.

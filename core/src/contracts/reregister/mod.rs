@@ -493,6 +493,43 @@ impl Model for Reregister {
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
+    /// At quiescence: where each NameNode locates each finalized block, the blocks dropped
+    /// from pending IBRs, and whether every registration got its FBR.
+    fn describe(w: &World) -> String {
+        let settled = w.settled();
+        let finalized = settled.finalized();
+        let mut out = Vec::new();
+        for (nn, n) in settled.namenodes.iter().enumerate() {
+            let state = n.state();
+            let unknown: Vec<Block> = finalized
+                .iter()
+                .copied()
+                .filter(|b| !state.datanodes.values().any(|d| d.blocks.contains(b)))
+                .collect();
+            out.push(format!(
+                "nn{nn} {:?} without a location: {unknown:?}",
+                state.ha
+            ));
+        }
+        let events = settled.ghost.events();
+        let dropped: Vec<Block> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Dropped { blocks, .. } => Some(blocks.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let lost = events.iter().enumerate().any(|(i, e)| {
+            matches!(e, Event::Requested { dn, nn } if !snapshot_after(&events, i, (*dn, *nn), |_| true))
+        });
+        format!(
+            "at quiescence: {}; dropped from pending IBRs: {dropped:?}; registration FBRs {}",
+            out.join("; "),
+            if lost { "lost" } else { "honoured" }
+        )
+    }
+
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
             "P1" => Fix {

@@ -56,16 +56,33 @@ pub fn double_register_start(fix: Fix, trace: &Trace, ha: HaState) -> World {
     w
 }
 
+/// Runs `fbr` on main up to its snapshot: the lease check and the IBR drain happen before the
+/// threads start (nothing concurrent can change them: the IBR queue is empty, the writer not
+/// started), so the scenario's concurrency is the report's: the snapshot, the long RPC and the
+/// rescheduling against the command thread and the writer.
+fn until_snapshot(w: &World, fbr: &mut OfferService) {
+    while !fbr.is_done() && !fbr.at_snapshot() {
+        fbr.step(w);
+    }
+}
+
 fn double_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
-    let world = Arc::new(double_register_start(fix, trace, ha));
+    let w = double_register_start(fix, trace, ha);
+    // [8] blockReport on the actor thread up to its snapshot.
+    let mut fbr = OfferService::block_report(trace, 0, 0);
+    until_snapshot(&w, &mut fbr);
+    // [9] the command thread takes REG2 (P3 drops it here).
+    let mut reg2 = ProcessCommand::new(trace, 0, 0);
+    reg2.step(&w);
     let threads: Vec<Box<dyn Program<World>>> = vec![
-        // [8] blockReport on the actor thread (main).
-        Box::new(OfferService::block_report(trace, 0, 0)),
-        // [9] REG2.
-        Box::new(ProcessCommand::new(trace, 0, 0)),
+        Box::new(fbr),
+        Box::new(reg2),
         Box::new(Writer::new(trace, 0, X, fix.writer)),
     ];
-    Setup { world, threads }
+    Setup {
+        world: Arc::new(w),
+        threads,
+    }
 }
 
 pub static DOUBLE_REGISTER_STANDBY: Scenario<Reregister> = Scenario {
@@ -97,13 +114,21 @@ fn single_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
     );
     w.namenodes[0].register_datanode(&trace.actor("NameNode"), 0, 0);
     w.namenodes[0].mark_dead(0);
-    let world = Arc::new(w);
+    // The heartbeat (REGISTER and a lease), sendIBRs, blockReport up to its snapshot; the command
+    // thread takes the REGISTER.
+    let mut iteration = OfferService::iteration(trace, 0, 0);
+    until_snapshot(&w, &mut iteration);
+    let mut register = ProcessCommand::new(trace, 0, 0);
+    register.step(&w);
     let threads: Vec<Box<dyn Program<World>>> = vec![
-        Box::new(OfferService::iteration(trace, 0, 0)),
-        Box::new(ProcessCommand::new(trace, 0, 0)),
+        Box::new(iteration),
+        Box::new(register),
         Box::new(Writer::new(trace, 0, X, fix.writer)),
     ];
-    Setup { world, threads }
+    Setup {
+        world: Arc::new(w),
+        threads,
+    }
 }
 
 pub static SINGLE_REGISTER_STANDBY: Scenario<Reregister> = Scenario {
