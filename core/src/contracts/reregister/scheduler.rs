@@ -236,7 +236,7 @@ impl Scheduler {
     /// `ThreadLocalRandom.current().nextInt(bound)`.
     fn next_random(&self, bound: Millis) -> Millis {
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
-        (rng.next() % bound as u64) as Millis
+        (rng.next_u64() % bound as u64) as Millis
     }
 }
 
@@ -245,7 +245,7 @@ impl Scheduler {
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
