@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use racelab_core::contracts::reregister::{histories::Op, Reregister};
+use racelab_core::contracts::reregister::{cluster::Op, Reregister};
 use racelab_core::histories::{fuzz, History};
 
 fuzz_target!(|history: History<Op>| fuzz::<Reregister>(&history.0));
