@@ -62,6 +62,9 @@ pub enum Op {
 pub struct Plan {
     pub blocks: Block,
     pub focus: u8,
+    /// Steps the programs started on the focus NameNode (and the writers) have left, roughly:
+    /// actor threads, command threads, writers. Only the generator reads them.
+    pub expected: [u8; 3],
 }
 
 impl Plan {
@@ -77,9 +80,23 @@ impl Plan {
     }
 
     pub fn apply(mut self, op: &Op) -> Plan {
+        let focus = self.focus;
+        let add = |e: &mut u8, n: u8| *e = e.saturating_add(n).min(16);
         match *op {
-            Op::Write => self.blocks += 1,
-            Op::Restart(n) | Op::Gap(n) => self.focus = n,
+            Op::Write => {
+                self.blocks += 1;
+                add(&mut self.expected[2], 2);
+            }
+            Op::Restart(n) | Op::Gap(n) => {
+                self.focus = n;
+                self.expected = [0, 0, self.expected[2]];
+            }
+            Op::Heartbeats(n) if n == focus => add(&mut self.expected[0], 9),
+            Op::Commands(n) if n == focus => add(&mut self.expected[1], 7),
+            Op::Lockstep(t, n) if n == focus || t == Thread::Writer => {
+                let i = t as usize;
+                self.expected[i] = self.expected[i].saturating_sub(1);
+            }
             _ => {}
         }
         self
