@@ -585,6 +585,27 @@ mod tests {
         );
     }
 
+    /// With the NameNode ACTIVE at REG2 nothing is cleared: X goes out as an IBR after the FBR,
+    /// and only the FBR request is lost (O2, a matrix cell). Not matrix cells: no variant
+    /// reaches O1 or O3 here, so they have no reachable twin; the STANDBY scenario, identical but
+    /// for the HA state, is the contrast.
+    #[test]
+    fn with_the_namenode_active_only_the_fbr_request_is_lost() {
+        use super::scenarios::DOUBLE_REGISTER_ACTIVE;
+        for o in [&O1, &O3] {
+            let active = enumerate(&DOUBLE_REGISTER_ACTIVE, Fix::UPSTREAM, o, every_choice);
+            assert_eq!(
+                active.observed,
+                Verdict::Unreachable,
+                "{}: {:?}",
+                o.id,
+                active.counterexample
+            );
+            let standby = enumerate(&DOUBLE_REGISTER_STANDBY, Fix::UPSTREAM, o, every_choice);
+            assert_eq!(standby.observed, Verdict::Reachable, "{}", o.id);
+        }
+    }
+
     /// The periodic FBR of every loom scenario lies beyond the quiescence horizon: otherwise a
     /// lost request would be hidden by a lucky draw.
     #[test]
