@@ -61,6 +61,9 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             note: "X is still cleared, but the FBR P1 keeps due snapshots it after the drop" },
         Claim { variant: "P2", outcome: &O1, expected: U, method: double(16184), note: "nothing is cleared" },
         Claim { variant: "P3", outcome: &O1, expected: U, method: double(28), note: "no REG2, no clear" },
+        Claim { variant: "P1+P3", outcome: &O1, expected: U, method: double(28), note: "closed" },
+        Claim { variant: "P2+P3", outcome: &O1, expected: U, method: double(28), note: "closed" },
+        Claim { variant: "P1+P2+P3", outcome: &O1, expected: U, method: double(28), note: "closed" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: double(4944), note: "closed" },
         // O4, the data race on pendingIBRs.
         Claim { variant: "upstream", outcome: &O4, expected: R, method: double(1),
@@ -71,6 +74,9 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Claim { variant: "P2", outcome: &O4, expected: U, method: double(16184), note: "no clear, no race" },
         Claim { variant: "P3", outcome: &O4, expected: U, method: double(28),
             note: "REG1's clear ran before the actors started; REG2 is dropped" },
+        Claim { variant: "P1+P3", outcome: &O4, expected: U, method: double(28), note: "REG2 dropped: no clear" },
+        Claim { variant: "P2+P3", outcome: &O4, expected: U, method: double(28), note: "no clear" },
+        Claim { variant: "P1+P2+P3", outcome: &O4, expected: U, method: double(28), note: "no clear" },
         Claim { variant: "proposed", outcome: &O4, expected: U, method: double(4944), note: "closed" },
         // O2, the lost FBR request, with the NameNode ACTIVE at REG2 (nothing is cleared).
         Claim { variant: "upstream", outcome: &O2, expected: R, method: active(117),
@@ -109,6 +115,12 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             note: "no clear; the P2-sync-only mutant (a synchronized clear) still reaches it" },
         Claim { variant: "P3", outcome: &O5, expected: R, method: Method::loom(FAILED_IBR, 2),
             note: "this REGISTER is not stale" },
+        Claim { variant: "P1+P3", outcome: &O5, expected: R, method: Method::loom(FAILED_IBR, 2),
+            note: "neither part touches the clear" },
+        Claim { variant: "P2+P3", outcome: &O5, expected: U, method: Method::loom(FAILED_IBR, 1),
+            note: "closed by P2" },
+        Claim { variant: "P1+P2+P3", outcome: &O5, expected: U, method: Method::loom(FAILED_IBR, 1),
+            note: "closed by P2" },
         Claim { variant: "proposed", outcome: &O5, expected: U, method: Method::loom(FAILED_IBR, 1),
             note: "closed by P2" },
         // Long histories: three holders, two NameNodes.
