@@ -67,8 +67,8 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Claim { variant: "proposed", outcome: &O1, expected: U, method: double(4944), note: "closed" },
         // O4, the data race on pendingIBRs.
         Claim { variant: "upstream", outcome: &O4, expected: R, method: double(1),
-            note: "report: clearIBRs clears the HashMap without the monitor; loom reports the race \
-                   with the actor's generateIBRs of the same FBR (no writer needed)" },
+            note: "report: clearIBRs clears the HashMap without the monitor; loom reports REG2's clear \
+                   and the writer's notifyNamenodeBlock (under the monitor) as concurrent writes" },
         Claim { variant: "P1", outcome: &O4, expected: R, method: double(1),
             note: "P1 does not touch the clear: the race remains" },
         Claim { variant: "P2", outcome: &O4, expected: U, method: double(16184), note: "no clear, no race" },
