@@ -5,6 +5,7 @@
 pub mod dead_node;
 pub mod leader_ready;
 pub mod recon_sync;
+pub mod reregister;
 
 use crate::registry::Visitor;
 
@@ -13,4 +14,5 @@ pub fn visit(v: &mut impl Visitor) {
     v.visit::<leader_ready::LeaderReady>();
     v.visit::<recon_sync::ReconSync>();
     v.visit::<dead_node::DeadNode>();
+    v.visit::<reregister::Reregister>();
 }

@@ -1,0 +1,363 @@
+//! `BPServiceActor`: one per (DataNode, NameNode) pair, with its actor thread
+//! (`offerService`), its IBR manager, its scheduler and its command queue. The actor thread
+//! heartbeats, sends IBRs and runs `blockReport` itself: upstream has no separate block-report
+//! thread (the report's "BRThread"; HDFS-17121 proposed one and was not merged).
+
+use super::command_processor::{Batch, CommandQueue};
+use super::ibr_manager::{IncrementalBlockReportManager, Reports};
+use super::namenode::{HaState, Rejected, ReportAnswer};
+use super::scheduler::{Rescheduled, Scheduler};
+use super::{actor_thread, Block, Fix, Millis, World, P1};
+use crate::model::Program;
+use crate::sync::{AtomicU64, Ordering::SeqCst};
+use crate::trace::{Cx, Trace};
+use std::collections::BTreeSet;
+
+#[derive(Debug)]
+pub struct BPServiceActor {
+    pub dn: usize,
+    pub nn: usize,
+    pub ibrs: IncrementalBlockReportManager,
+    pub scheduler: Scheduler,
+    pub queue: CommandQueue,
+    /// `fullBlockReportLeaseId`: a plain `long`, set by the actor thread from a heartbeat
+    /// response and reset by it after an FBR and by `register` on the command thread.
+    lease: AtomicU64,
+    /// `state`: the NameNode's HA state as the actor thread last saw it (a plain field the
+    /// command thread reads in `reRegister`).
+    state: AtomicU64,
+    /// `bpRegistration`, as the number of registrations completed (a plain field).
+    registration: AtomicU64,
+}
+
+/// How a pair's actor is when a scenario or a history starts.
+#[derive(Clone, Copy, Debug)]
+pub struct ActorStart {
+    pub lease: u64,
+    pub state: HaState,
+    pub registration: u64,
+    pub next_block_report: Millis,
+    pub reset: bool,
+    pub next_heartbeat: Millis,
+}
+
+impl BPServiceActor {
+    pub fn new(dn: usize, nn: usize, start: ActorStart, seed: u64) -> Self {
+        BPServiceActor {
+            dn,
+            nn,
+            ibrs: IncrementalBlockReportManager::default(),
+            scheduler: Scheduler::new(
+                start.next_block_report,
+                start.reset,
+                start.next_heartbeat,
+                seed,
+            ),
+            queue: CommandQueue::default(),
+            lease: AtomicU64::new(start.lease),
+            state: AtomicU64::new(start.state.code()),
+            registration: AtomicU64::new(start.registration),
+        }
+    }
+
+    pub fn duplicate(&self) -> Self {
+        BPServiceActor {
+            dn: self.dn,
+            nn: self.nn,
+            ibrs: self.ibrs.duplicate(),
+            scheduler: self.scheduler.duplicate(),
+            queue: self.queue.duplicate(),
+            lease: AtomicU64::new(self.lease()),
+            state: AtomicU64::new(self.state.load(SeqCst)),
+            registration: AtomicU64::new(self.registration()),
+        }
+    }
+
+    pub fn lease(&self) -> u64 {
+        self.lease.load(SeqCst)
+    }
+
+    pub fn set_lease(&self, lease: u64) {
+        self.lease.store(lease, SeqCst);
+    }
+
+    pub fn state(&self) -> HaState {
+        HaState::from_code(self.state.load(SeqCst))
+    }
+
+    pub fn set_state(&self, ha: HaState) {
+        self.state.store(ha.code(), SeqCst);
+    }
+
+    pub fn registration(&self) -> u64 {
+        self.registration.load(SeqCst)
+    }
+
+    /// `register`'s `bpRegistration = newBpRegistration`.
+    pub fn registered(&self) -> u64 {
+        self.registration.fetch_add(1, SeqCst) + 1
+    }
+}
+
+/// Where one `offerService` iteration is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Phase {
+    Heartbeat,
+    SendIbrs,
+    IbrRpc(Reports),
+    PutMissing(Reports),
+    BlockReportDue,
+    /// `blockReport(lease)`: (a) `sendIBRs`, (b) the snapshot, (c) the RPC, (d) `finally` and
+    /// `scheduleNextBlockReport`.
+    Drain,
+    DrainRpc(Reports),
+    DrainPutMissing(Reports),
+    Snapshot,
+    ReportRpc(BTreeSet<Block>),
+    Finally(Result<ReportAnswer, Rejected>),
+    Reschedule,
+    ClearReset,
+    EnqueueRegister,
+    Done,
+}
+
+/// One iteration of `BPServiceActor.offerService`, on the actor thread of pair (`dn`, `nn`).
+pub struct OfferService {
+    name: &'static str,
+    cx: Cx,
+    dn: usize,
+    nn: usize,
+    next: Phase,
+    heartbeat_sent: bool,
+    lease: u64,
+    epoch_at_start: u64,
+    /// The FBR's answer was REGISTER: enqueued once `blockReport` returns, tagged with the
+    /// registration the FBR was sent under.
+    register_after: bool,
+    sent_under: u64,
+    /// Whether the iteration sent anything (for quiescence).
+    pub worked: bool,
+}
+
+impl OfferService {
+    /// A whole iteration: heartbeat if due, IBRs, and an FBR if a lease was granted.
+    pub fn iteration(trace: &Trace, dn: usize, nn: usize) -> Self {
+        Self::from(trace, dn, nn, Phase::Heartbeat)
+    }
+
+    /// The rest of an iteration whose heartbeat was answered with a lease: `blockReport`.
+    pub fn block_report(trace: &Trace, dn: usize, nn: usize) -> Self {
+        Self::from(trace, dn, nn, Phase::BlockReportDue)
+    }
+
+    /// Whether the snapshot is the next step (the IBRs are drained).
+    pub fn at_snapshot(&self) -> bool {
+        self.next == Phase::Snapshot
+    }
+
+    /// Whether `blockReport`'s RPC is the next step (the snapshot is taken).
+    pub fn at_rpc(&self) -> bool {
+        matches!(self.next, Phase::ReportRpc(_))
+    }
+
+    /// Whether the iteration is about to check for a lease (`blockReport` comes next).
+    pub fn at_block_report(&self) -> bool {
+        self.next == Phase::BlockReportDue
+    }
+
+    fn from(trace: &Trace, dn: usize, nn: usize, next: Phase) -> Self {
+        let name = actor_thread(dn, nn);
+        OfferService {
+            name,
+            cx: trace.actor(name),
+            dn,
+            nn,
+            next,
+            heartbeat_sent: false,
+            lease: 0,
+            epoch_at_start: 0,
+            register_after: false,
+            sent_under: 0,
+            worked: false,
+        }
+    }
+
+    /// The IBR RPC of `sendIBRs`; a timeout re-queues (`putMissing`).
+    fn send(
+        &self,
+        w: &World,
+        reports: Reports,
+        on_failure: fn(Reports) -> Phase,
+        then: Phase,
+    ) -> Phase {
+        let blocks: Vec<Block> = reports
+            .iter()
+            .flat_map(|(_, b)| b.iter().copied())
+            .collect();
+        match w.namenodes[self.nn].block_received_and_deleted(&self.cx, self.dn, &blocks) {
+            Ok(()) => then,
+            Err(_) => on_failure(reports),
+        }
+    }
+
+    /// `putMissing` in `sendIBRs`' `finally`. Either way the iteration ends: the RPC's
+    /// `IOException` propagates to `offerService`'s catch, and the `NullPointerException` of a
+    /// cleared entry escapes `offerService` to `run()`, which restarts it.
+    fn put_missing(&self, w: &World, reports: &Reports) -> Phase {
+        let actor = w.actor(self.dn, self.nn);
+        let _ = actor.ibrs.put_missing(&self.cx, reports, |lost| {
+            w.ghost.dropped(self.dn, self.nn, lost, true)
+        });
+        Phase::Done
+    }
+}
+
+impl Program<World> for OfferService {
+    fn actor(&self) -> &'static str {
+        self.name
+    }
+
+    fn is_done(&self) -> bool {
+        self.next == Phase::Done
+    }
+
+    fn step(&mut self, w: &World) {
+        let actor = w.actor(self.dn, self.nn);
+        let nn = &w.namenodes[self.nn];
+        let now = w.clock.now();
+        let cx = &self.cx;
+        let next = std::mem::replace(&mut self.next, Phase::Done);
+        self.next = match next {
+            Phase::Heartbeat => {
+                if actor.scheduler.is_heartbeat_due(now) {
+                    let request = actor.lease() == 0 && actor.scheduler.is_block_report_due(now);
+                    let sent_under = actor.registration();
+                    actor.scheduler.schedule_next_heartbeat(now);
+                    let resp = nn.handle_heartbeat(cx, self.dn, request, now);
+                    if resp.lease != 0 {
+                        actor.set_lease(resp.lease);
+                    }
+                    actor.set_state(resp.ha);
+                    if resp.register {
+                        actor.queue.enqueue(cx, Batch::register(sent_under));
+                    }
+                    self.heartbeat_sent = true;
+                    self.worked = true;
+                }
+                Phase::SendIbrs
+            }
+            Phase::SendIbrs => {
+                if actor.ibrs.send_immediately() || self.heartbeat_sent {
+                    let reports = actor.ibrs.generate_ibrs(cx, |_| ());
+                    if reports.is_empty() {
+                        Phase::BlockReportDue
+                    } else {
+                        self.worked = true;
+                        Phase::IbrRpc(reports)
+                    }
+                } else {
+                    Phase::BlockReportDue
+                }
+            }
+            Phase::IbrRpc(reports) => {
+                self.send(w, reports, Phase::PutMissing, Phase::BlockReportDue)
+            }
+            Phase::PutMissing(reports) => self.put_missing(w, &reports),
+            Phase::BlockReportDue => {
+                self.lease = actor.lease();
+                if self.lease == 0 {
+                    Phase::Done
+                } else {
+                    self.worked = true;
+                    Phase::Drain
+                }
+            }
+            Phase::Drain => {
+                self.epoch_at_start = actor.scheduler.epoch();
+                self.sent_under = actor.registration();
+                let reports = actor
+                    .ibrs
+                    .generate_ibrs(cx, |_| w.ghost.drained(self.dn, self.nn));
+                if reports.is_empty() {
+                    Phase::Snapshot
+                } else {
+                    Phase::DrainRpc(reports)
+                }
+            }
+            Phase::DrainRpc(reports) => {
+                self.send(w, reports, Phase::DrainPutMissing, Phase::Snapshot)
+            }
+            Phase::DrainPutMissing(reports) => self.put_missing(w, &reports),
+            Phase::Snapshot => {
+                let snapshot = w.datanodes[self.dn]
+                    .dataset
+                    .get_block_reports(cx, |s| w.ghost.snapshot(self.dn, self.nn, s));
+                Phase::ReportRpc(snapshot)
+            }
+            Phase::ReportRpc(snapshot) => {
+                Phase::Finally(nn.block_report(cx, self.dn, self.lease, &snapshot))
+            }
+            Phase::Finally(result) => {
+                actor.set_lease(0);
+                cx.record(
+                    "BPServiceActor.blockReport",
+                    format_args!(
+                        "finally fullBlockReportLeaseId=0{}",
+                        if result.is_err() {
+                            "; the exception skips scheduleNextBlockReport"
+                        } else {
+                            ""
+                        }
+                    ),
+                );
+                match result {
+                    Ok(ReportAnswer::Processed) => Phase::Reschedule,
+                    // The RPC's REGISTER is enqueued after blockReport returns.
+                    Ok(ReportAnswer::Register) => {
+                        self.register_after = true;
+                        Phase::Reschedule
+                    }
+                    Err(_) => Phase::Done,
+                }
+            }
+            Phase::Reschedule => match reschedule(w.fix, actor, cx, now, self.epoch_at_start) {
+                Phase::Done if self.register_after => Phase::EnqueueRegister,
+                next => next,
+            },
+            Phase::ClearReset => {
+                actor.scheduler.clear_reset(cx);
+                if self.register_after {
+                    Phase::EnqueueRegister
+                } else {
+                    Phase::Done
+                }
+            }
+            Phase::EnqueueRegister => {
+                actor.queue.enqueue(cx, Batch::register(self.sent_under));
+                Phase::Done
+            }
+            Phase::Done => Phase::Done,
+        };
+    }
+}
+
+/// `scheduler.scheduleNextBlockReport()` at the end of `blockReport`.
+fn reschedule(
+    fix: Fix,
+    actor: &BPServiceActor,
+    cx: &Cx,
+    now: Millis,
+    epoch_at_start: u64,
+) -> Phase {
+    if fix.p1 == P1::Off {
+        match actor.scheduler.schedule_next_block_report_time(cx, now) {
+            Rescheduled::Random => Phase::ClearReset,
+            _ => Phase::Done,
+        }
+    } else {
+        actor
+            .scheduler
+            .schedule_next_block_report_since(cx, now, fix.p1, epoch_at_start);
+        Phase::Done
+    }
+}

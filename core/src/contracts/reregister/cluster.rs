@@ -1,0 +1,285 @@
+//! The cluster of the long histories and of the report's sequence: three DataNodes holding
+//! every block (replication 3), two NameNodes (nn0 ACTIVE, nn1 STANDBY), and the operations of
+//! the environment and the scheduler on it. The histories (proptest, quickcheck, the fuzz
+//! target), the scenario files and the reproductions all run these operations on the step
+//! driver.
+//!
+//! The missing block needs every holder to lose it at one NameNode. Besides `Step` (the n-th
+//! program that can step), `Lockstep` steps one kind of thread on every DataNode at once: the
+//! same interleaving on all three holders, which the report's cluster-wide re-registration
+//! produces and random single steps almost never do.
+
+use super::actor::{ActorStart, OfferService};
+use super::command_processor::ProcessCommand;
+use super::fs_dataset::Writer;
+use super::namenode::{HaState, HEARTBEAT_EXPIRE_INTERVAL};
+use super::scheduler::HEARTBEAT_INTERVAL;
+use super::{actor_thread, command_thread, writer_thread, Block, Fix, Reregister, World};
+use crate::drive::Driver;
+use crate::trace::Trace;
+
+pub const DATANODES: usize = 3;
+pub const NAMENODES: usize = 2;
+
+/// Which thread a `Lockstep` steps on every DataNode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Thread {
+    Actor,
+    Command,
+    Writer,
+}
+
+/// One operation of a history. Byte format (one byte each): `b % 16` is the kind, `b >> 4` its
+/// argument: 0 `Write`; 1 `Heartbeats(nn)`; 2 `Commands(nn)`; 3 `Restart(nn)`; 4 `Failover(nn)`;
+/// 5 `Tick`; 6 `Gap(nn)`; 7–9 `Lockstep(Actor | Command | Writer, nn)`; 10–15 `Step(b >> 4)`.
+/// A NameNode argument is `(b >> 4) % 2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// A client writes the next block; each DataNode's `DataXceiver` finalizes it and notifies.
+    Write,
+    /// Every DataNode's actor thread for NameNode `nn` starts an `offerService` iteration.
+    Heartbeats(u8),
+    /// Every command thread for `nn` with a queued batch starts processing it.
+    Commands(u8),
+    /// NameNode `nn` restarts (it comes back STANDBY, knowing no DataNode).
+    Restart(u8),
+    /// NameNode `nn` becomes ACTIVE, the other STANDBY.
+    Failover(u8),
+    /// Logical time advances by a heartbeat interval.
+    Tick,
+    /// No heartbeat reaches NameNode `nn` for the expiry interval; its heartbeat monitor marks
+    /// the DataNodes dead (descriptors kept, block locations dropped).
+    Gap(u8),
+    /// One step of the oldest unfinished program of that thread on every DataNode.
+    Lockstep(Thread, u8),
+    /// One step of the `n`-th program that can step.
+    Step(u8),
+}
+
+/// What the environment has done: the blocks written so far (the next block's id), and the
+/// NameNode it last restarted or cut off (the generator's focus).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Plan {
+    pub blocks: Block,
+    pub focus: u8,
+    /// Steps the programs started on the focus NameNode (and the writers) have left, roughly:
+    /// actor threads, command threads, writers. Only the generator reads them.
+    pub expected: [u8; 3],
+}
+
+impl Plan {
+    pub fn allows(&self, op: &Op) -> bool {
+        match *op {
+            Op::Heartbeats(n) | Op::Commands(n) | Op::Restart(n) | Op::Failover(n) | Op::Gap(n) => {
+                usize::from(n) < NAMENODES
+            }
+            Op::Lockstep(_, n) => usize::from(n) < NAMENODES,
+            Op::Write => self.blocks < 8,
+            Op::Tick | Op::Step(_) => true,
+        }
+    }
+
+    pub fn apply(mut self, op: &Op) -> Plan {
+        let focus = self.focus;
+        let add = |e: &mut u8, n: u8| *e = e.saturating_add(n).min(16);
+        match *op {
+            Op::Write => {
+                self.blocks += 1;
+                add(&mut self.expected[2], 2);
+            }
+            Op::Restart(n) | Op::Gap(n) => {
+                self.focus = n;
+                self.expected = [0, 0, self.expected[2]];
+            }
+            Op::Heartbeats(n) if n == focus => add(&mut self.expected[0], 9),
+            Op::Commands(n) if n == focus => add(&mut self.expected[1], 7),
+            Op::Lockstep(t, n) if n == focus || t == Thread::Writer => {
+                let i = t as usize;
+                self.expected[i] = self.expected[i].saturating_sub(1);
+            }
+            _ => {}
+        }
+        self
+    }
+}
+
+/// The cluster a history starts from: every DataNode registered with both NameNodes (which
+/// locate nothing yet: nothing is written), heartbeats due, and the periodic FBR due in ten
+/// minutes (so that a heartbeat gap ends with it due).
+pub fn cluster(fix: Fix, trace: &Trace) -> World {
+    let start = ActorStart {
+        lease: 0,
+        state: HaState::Active,
+        registration: 1,
+        next_block_report: 600_000,
+        reset: false,
+        next_heartbeat: 0,
+    };
+    let w = World::new(
+        fix,
+        trace,
+        DATANODES,
+        &[HaState::Active, HaState::Standby],
+        start,
+    );
+    for (nn, node) in w.namenodes.iter().enumerate() {
+        for dn in 0..DATANODES {
+            node.register_datanode(&trace.actor("NameNode"), dn, 0);
+            w.actor(dn, nn).set_state(node.ha());
+        }
+    }
+    w
+}
+
+/// Carries out one operation on the driver; false, changing nothing, when `plan` does not allow it.
+pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
+    if !plan.allows(op) {
+        return false;
+    }
+    let block = plan.blocks;
+    *plan = plan.apply(op);
+    let trace = d.trace.clone();
+    let world = d.world.clone();
+    let now = world.clock.now();
+    match *op {
+        Op::Write => {
+            for dn in 0..DATANODES {
+                d.spawn(Box::new(Writer::new(&trace, dn, block, world.fix.writer)));
+            }
+        }
+        Op::Heartbeats(nn) => {
+            for dn in 0..DATANODES {
+                if !d.is_running(actor_thread(dn, nn.into())) {
+                    d.spawn(Box::new(OfferService::iteration(&trace, dn, nn.into())));
+                }
+            }
+        }
+        Op::Commands(nn) => {
+            for dn in 0..DATANODES {
+                let nn = usize::from(nn);
+                if !world.actor(dn, nn).queue.is_empty() && !d.is_running(command_thread(dn, nn)) {
+                    d.spawn(Box::new(ProcessCommand::new(&trace, dn, nn)));
+                }
+            }
+        }
+        Op::Restart(nn) => {
+            world.namenodes[usize::from(nn)].restart(&trace.actor("NameNode"), HaState::Standby)
+        }
+        Op::Failover(nn) => {
+            for (i, node) in world.namenodes.iter().enumerate() {
+                let ha = if i == usize::from(nn) {
+                    HaState::Active
+                } else {
+                    HaState::Standby
+                };
+                node.transition(&trace.actor("NameNode"), ha);
+            }
+        }
+        Op::Tick => world.clock.set(now + HEARTBEAT_INTERVAL),
+        Op::Gap(nn) => {
+            let later = now + HEARTBEAT_EXPIRE_INTERVAL + 1;
+            world.clock.set(later);
+            for dn in 0..DATANODES {
+                world.namenodes[usize::from(nn)].heartbeat_check(
+                    &trace.actor("HeartbeatManager"),
+                    dn,
+                    later,
+                );
+            }
+        }
+        Op::Lockstep(thread, nn) => {
+            for dn in 0..DATANODES {
+                let name = match thread {
+                    Thread::Actor => actor_thread(dn, nn.into()),
+                    Thread::Command => command_thread(dn, nn.into()),
+                    Thread::Writer => writer_thread(dn),
+                };
+                // A thread with nothing to do, or blocked, just does not step.
+                let _ = d.step_named(name);
+            }
+        }
+        Op::Step(n) => {
+            d.step(n.into());
+        }
+    }
+    true
+}
+
+use Op::{Commands, Failover, Heartbeats, Lockstep, Restart, Tick, Write};
+use Thread::{Actor, Command, Writer as Xceiver};
+
+/// The report's ten steps on every DataNode, against nn1 (the upgraded NameNode), as
+/// `scenarios/reregister-report-sequence.scn` spells them; then nn1 is made active again.
+pub const REPORT_SEQUENCE: &[Op] = &[
+    // [1] nn1 restarted (STANDBY): it knows no DataNode.
+    Restart(1),
+    // [2-3] heartbeats answered REGISTER (REG1), queued.
+    Heartbeats(1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    // [4] the command threads take REG1; retrieveNamespaceInfo is slow.
+    Commands(1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    // [5] the next heartbeats, still under the old registration: REGISTER again (REG2).
+    Tick,
+    Heartbeats(1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    // [6] REG1 completes: FBR due now, heartbeat due now.
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    // [7-8] heartbeats get leases; blockReport: IBRs drained, snapshot taken, the RPC in flight.
+    Heartbeats(1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    // A block written after the snapshot: finalized and queued for IBR on every holder.
+    Write,
+    Lockstep(Xceiver, 1),
+    Lockstep(Xceiver, 1),
+    // [9] REG2: clearIBRs (STANDBY), register, FBR requested, heartbeat scheduled.
+    Commands(1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    Lockstep(Command, 1),
+    // [10] the FBRs return; scheduleNextBlockReport reschedules at random in the interval.
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    Lockstep(Actor, 1),
+    // The upgraded NameNode is switched back to active.
+    Failover(1),
+];
+
+/// The block [`REPORT_SEQUENCE`] writes.
+pub const REPORT_BLOCK: Block = 0;
+
+/// Runs `ops` on the cluster under `fix` and finishes every program; the driver at the end.
+pub fn run_ops(fix: Fix, ops: &[Op]) -> Driver<Reregister> {
+    let trace = Trace::new();
+    let setup = crate::model::Setup {
+        world: crate::sync::Arc::new(cluster(fix, &trace)),
+        threads: Vec::new(),
+    };
+    let mut d = Driver::new(trace, setup);
+    let mut plan = Plan::default();
+    for op in ops {
+        apply(&mut d, &mut plan, op);
+    }
+    d.finish().expect("every program of the cluster finishes");
+    d
+}

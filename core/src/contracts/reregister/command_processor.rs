@@ -1,0 +1,214 @@
+//! `BPServiceActor.CommandProcessingThread` ("Command processor"): takes the command batches the
+//! actor thread enqueued from heartbeat responses, one at a time, and runs
+//! `BPOfferService.processCommandFromActor` on each command. DNA_REGISTER runs
+//! `BPServiceActor.reRegister` without the BPOfferService lock (HDFS-5014) and skips the rest of
+//! its batch. Every heartbeat answered with REGISTER while a registration is in progress queues
+//! one more.
+
+use super::actor::BPServiceActor;
+use super::namenode::HaState;
+use super::{command_thread, World, P1, P2};
+use crate::model::Program;
+use crate::sync::{Condvar, Mutex};
+use crate::trace::{Cx, Trace};
+use std::collections::VecDeque;
+
+/// The commands of one heartbeat response (only DNA_REGISTER matters here; an empty array is
+/// not enqueued upstream).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub register: bool,
+    /// P3's tag: the registration (`bpRegistration` generation) the heartbeat was sent under.
+    pub sent_under: u64,
+}
+
+impl Batch {
+    pub fn register(sent_under: u64) -> Self {
+        Batch {
+            register: true,
+            sent_under,
+        }
+    }
+}
+
+/// The `LinkedBlockingQueue<Runnable>`.
+#[derive(Debug, Default)]
+pub struct CommandQueue {
+    queue: Mutex<VecDeque<Batch>>,
+    not_empty: Condvar,
+}
+
+impl CommandQueue {
+    /// `enqueue(cmds)`: `queue.put`.
+    pub fn enqueue(&self, cx: &Cx, batch: Batch) {
+        let mut q = self.queue.lock();
+        q.push_back(batch);
+        let len = q.len();
+        drop(q);
+        self.not_empty.notify_all();
+        cx.record(
+            "CommandProcessingThread.enqueue",
+            format_args!(
+                "[REGISTER] (sent under registration {}), queue length {len}",
+                batch.sent_under
+            ),
+        );
+    }
+
+    /// `queue.take()`: blocks until a batch is there.
+    fn take(&self) -> Batch {
+        let mut q = self.queue.lock();
+        loop {
+            if let Some(batch) = q.pop_front() {
+                return batch;
+            }
+            q = self.not_empty.wait(q);
+        }
+    }
+
+    pub fn duplicate(&self) -> Self {
+        CommandQueue {
+            queue: Mutex::new(self.queue.lock().clone()),
+            not_empty: Condvar::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.lock().is_empty()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Take,
+    ClearIbrs,
+    RegisterDatanode,
+    Registered,
+    ScheduleBlockReport,
+    SetReset,
+    ScheduleHeartbeat,
+    Done,
+}
+
+/// The command thread of pair (`dn`, `nn`) processing one queued batch.
+pub struct ProcessCommand {
+    name: &'static str,
+    cx: Cx,
+    dn: usize,
+    nn: usize,
+    next: Step,
+}
+
+impl ProcessCommand {
+    pub fn new(trace: &Trace, dn: usize, nn: usize) -> Self {
+        let name = command_thread(dn, nn);
+        ProcessCommand {
+            name,
+            cx: trace.actor(name),
+            dn,
+            nn,
+            next: Step::Take,
+        }
+    }
+}
+
+impl Program<World> for ProcessCommand {
+    fn actor(&self) -> &'static str {
+        self.name
+    }
+
+    fn is_done(&self) -> bool {
+        self.next == Step::Done
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        match self.next {
+            Step::Done => false,
+            Step::Take => !w.actor(self.dn, self.nn).queue.is_empty(),
+            _ => true,
+        }
+    }
+
+    fn step(&mut self, w: &World) {
+        let actor: &BPServiceActor = w.actor(self.dn, self.nn);
+        let cx = &self.cx;
+        let now = w.clock.now();
+        self.next = match self.next {
+            Step::Take => {
+                let batch = actor.queue.take();
+                let current = actor.registration();
+                if w.fix.p3 && batch.sent_under < current {
+                    cx.record(
+                        "BPOfferService.processCommandFromActor",
+                        format_args!(
+                            "DNA_REGISTER sent under registration {} < {current}: stale, dropped",
+                            batch.sent_under
+                        ),
+                    );
+                    Step::Done
+                } else {
+                    cx.record(
+                        "BPOfferService.processCommandFromActor",
+                        "DNA_REGISTER -> reRegister",
+                    );
+                    Step::ClearIbrs
+                }
+            }
+            Step::ClearIbrs => {
+                // The versionRequest RPC before it (retried every 5 s while the NameNode is
+                // busy) is slow but touches no shared state: it is part of this step.
+                cx.record("BPServiceActor.retrieveNamespaceInfo", "versionRequest");
+                // HDFS-9917, moved before register by HDFS-15113.
+                let state = actor.state();
+                cx.record("BPServiceActor.reRegister", format_args!("state {state:?}"));
+                if matches!(state, HaState::Standby | HaState::Observer) {
+                    match w.fix.p2 {
+                        P2::Keep => cx.record(
+                            "BPServiceActor.reRegister",
+                            format_args!("{state:?}: pendingIBRs kept (P2)"),
+                        ),
+                        p2 => actor.ibrs.clear_ibrs(cx, p2 == P2::SyncOnly, |dropped| {
+                            w.ghost.dropped(self.dn, self.nn, dropped, false)
+                        }),
+                    }
+                }
+                Step::RegisterDatanode
+            }
+            Step::RegisterDatanode => {
+                w.namenodes[self.nn].register_datanode(cx, self.dn, now);
+                Step::Registered
+            }
+            Step::Registered => {
+                let registration = actor.registered();
+                actor.set_lease(0);
+                cx.record(
+                    "BPServiceActor.register",
+                    format_args!("bpRegistration={registration}, fullBlockReportLeaseId=0"),
+                );
+                Step::ScheduleBlockReport
+            }
+            Step::ScheduleBlockReport => {
+                if w.fix.p1 == P1::Off {
+                    actor.scheduler.schedule_block_report_time(cx, now, || {
+                        w.ghost.requested(self.dn, self.nn)
+                    });
+                    Step::SetReset
+                } else {
+                    actor.scheduler.request_registration_report(cx, now, || {
+                        w.ghost.requested(self.dn, self.nn)
+                    });
+                    Step::ScheduleHeartbeat
+                }
+            }
+            Step::SetReset => {
+                actor.scheduler.set_reset(cx, true);
+                Step::ScheduleHeartbeat
+            }
+            Step::ScheduleHeartbeat => {
+                actor.scheduler.schedule_heartbeat(cx, now);
+                Step::Done
+            }
+            Step::Done => Step::Done,
+        };
+    }
+}

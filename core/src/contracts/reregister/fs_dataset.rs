@@ -1,0 +1,133 @@
+//! `FsDatasetImpl`: the DataNode's replica map, and the writer that finalizes a block into it.
+//! `finalizeBlock` takes the block pool's write lock, `getBlockReports` (the FBR snapshot) its
+//! read lock. `BlockReceiver`'s `PacketResponder` finalizes a replica and then, in
+//! `DataNode.closeBlock`, notifies every `BPServiceActor`'s IBR manager
+//! (`BPOfferService.notifyNamenodeReceivedBlock`, no BPOfferService lock).
+
+use super::{writer_thread, Block, StorageId, World};
+use crate::model::Program;
+use crate::sync::RwLock;
+use crate::trace::{Cx, Trace};
+use std::collections::BTreeSet;
+
+#[derive(Debug, Default)]
+pub struct FsDataset {
+    /// The FINALIZED replicas (one storage per DataNode in the model).
+    finalized: RwLock<BTreeSet<Block>>,
+}
+
+impl FsDataset {
+    /// `finalizeBlock`: the replica becomes FINALIZED in the replica map.
+    pub fn finalize_block(&self, cx: &Cx, block: Block, ghost: impl FnOnce()) {
+        let mut finalized = self.finalized.write();
+        finalized.insert(block);
+        ghost();
+        drop(finalized);
+        cx.record(
+            "FsDatasetImpl.finalizeBlock",
+            format_args!("{block} FINALIZED"),
+        );
+    }
+
+    /// `getBlockReports`: the FBR snapshot of every replica.
+    pub fn get_block_reports(
+        &self,
+        cx: &Cx,
+        ghost: impl FnOnce(&BTreeSet<Block>),
+    ) -> BTreeSet<Block> {
+        let finalized = self.finalized.read();
+        let snapshot = finalized.clone();
+        ghost(&snapshot);
+        drop(finalized);
+        cx.record(
+            "FsDatasetImpl.getBlockReports",
+            format_args!("snapshot {snapshot:?}"),
+        );
+        snapshot
+    }
+
+    pub fn duplicate(&self) -> Self {
+        FsDataset {
+            finalized: RwLock::new(self.finalized()),
+        }
+    }
+
+    /// The finalized replicas (for outcomes, after the actors have finished).
+    pub fn finalized(&self) -> BTreeSet<Block> {
+        self.finalized.read().clone()
+    }
+}
+
+/// The order in which the writer finalizes and notifies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriterOrder {
+    /// Upstream: `finalizeBlock`, then `closeBlock` notifies the IBR managers.
+    FinalizeThenNotify,
+    /// An order mutant: the IBR is queued before the replica is FINALIZED, so an FBR snapshot
+    /// taken in between misses a block whose IBR a concurrent `clearIBRs` drops (R1's twin).
+    NotifyThenFinalize,
+}
+
+/// A `DataXceiver` thread receiving block `block` on DataNode `dn`.
+pub struct Writer {
+    name: &'static str,
+    cx: Cx,
+    dn: usize,
+    storage: StorageId,
+    block: Block,
+    order: WriterOrder,
+    next: usize,
+}
+
+impl Writer {
+    pub fn new(trace: &Trace, dn: usize, block: Block, order: WriterOrder) -> Self {
+        let name = writer_thread(dn);
+        Writer {
+            name,
+            cx: trace.actor(name),
+            dn,
+            storage: dn as StorageId,
+            block,
+            order,
+            next: 0,
+        }
+    }
+
+    fn finalize(&self, w: &World) {
+        w.datanodes[self.dn]
+            .dataset
+            .finalize_block(&self.cx, self.block, || {
+                w.ghost.finalized(self.dn, self.block)
+            });
+    }
+
+    fn notify(&self, w: &World) {
+        for (nn, actor) in w.datanodes[self.dn].actors.iter().enumerate() {
+            actor
+                .ibrs
+                .notify_namenode_block(&self.cx, self.storage, self.block, || {
+                    w.ghost.notified(self.dn, nn, self.block)
+                });
+        }
+    }
+}
+
+impl Program<World> for Writer {
+    fn actor(&self) -> &'static str {
+        self.name
+    }
+
+    fn is_done(&self) -> bool {
+        self.next == 2
+    }
+
+    fn step(&mut self, w: &World) {
+        let finalize_now = (self.next == 0) == (self.order == WriterOrder::FinalizeThenNotify);
+        if finalize_now {
+            self.finalize(w);
+        } else {
+            self.notify(w);
+        }
+        self.next += 1;
+    }
+}

@@ -1,0 +1,103 @@
+//! What happened, in the order it happened: recorded inside the critical section of the step
+//! that did it, with real std primitives (recording adds no interleavings). The outcomes read it
+//! together with the final state.
+
+use super::Block;
+use std::collections::BTreeSet;
+use std::sync::{Mutex, PoisonError};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// `finalizeBlock` on DataNode `dn`.
+    Finalized { dn: usize, block: Block },
+    /// `notifyNamenodeBlock` queued `block` for NameNode `nn`.
+    Notified { dn: usize, nn: usize, block: Block },
+    /// `blockReport`'s `sendIBRs` drained the pending IBRs (step (a)).
+    Drained { dn: usize, nn: usize },
+    /// Blocks removed from the pending IBRs without being sent: by `clearIBRs`, or lost when
+    /// `putMissing` threw (`npe`).
+    Dropped {
+        dn: usize,
+        nn: usize,
+        blocks: Vec<Block>,
+        npe: bool,
+    },
+    /// `getBlockReports`: an FBR snapshot for NameNode `nn` (step (b)).
+    Snapshot {
+        dn: usize,
+        nn: usize,
+        blocks: BTreeSet<Block>,
+    },
+    /// `register`'s `scheduleBlockReport(delay, true)`: a registration asked for an FBR.
+    Requested { dn: usize, nn: usize },
+}
+
+#[derive(Debug, Default)]
+pub struct Ghost(Mutex<Vec<Event>>);
+
+impl Ghost {
+    fn push(&self, e: Event) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(e);
+    }
+
+    pub fn duplicate(&self) -> Self {
+        Ghost(Mutex::new(self.events()))
+    }
+
+    pub fn events(&self) -> Vec<Event> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub fn finalized(&self, dn: usize, block: Block) {
+        self.push(Event::Finalized { dn, block });
+    }
+
+    pub fn notified(&self, dn: usize, nn: usize, block: Block) {
+        self.push(Event::Notified { dn, nn, block });
+    }
+
+    pub fn drained(&self, dn: usize, nn: usize) {
+        self.push(Event::Drained { dn, nn });
+    }
+
+    pub fn dropped(&self, dn: usize, nn: usize, blocks: &[Block], npe: bool) {
+        if !blocks.is_empty() || npe {
+            self.push(Event::Dropped {
+                dn,
+                nn,
+                blocks: blocks.to_vec(),
+                npe,
+            });
+        }
+    }
+
+    pub fn snapshot(&self, dn: usize, nn: usize, blocks: &BTreeSet<Block>) {
+        self.push(Event::Snapshot {
+            dn,
+            nn,
+            blocks: blocks.clone(),
+        });
+    }
+
+    pub fn requested(&self, dn: usize, nn: usize) {
+        self.push(Event::Requested { dn, nn });
+    }
+}
+
+/// Whether some snapshot of pair (`dn`, `nn`) after event `at` satisfies `covers`.
+pub fn snapshot_after(
+    events: &[Event],
+    at: usize,
+    pair: (usize, usize),
+    covers: impl Fn(&BTreeSet<Block>) -> bool,
+) -> bool {
+    events[at + 1..].iter().any(
+        |e| matches!(e, Event::Snapshot { dn, nn, blocks } if (*dn, *nn) == pair && covers(blocks)),
+    )
+}

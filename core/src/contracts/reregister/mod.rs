@@ -1,0 +1,621 @@
+//! reregister — HDFS-17969: a DataNode that re-registers twice after a NameNode restart loses
+//! the IBRs of blocks finalized during its in-flight full block report, and the second
+//! registration's FBR request: the NameNode does not learn those blocks until the periodic FBR,
+//! up to 6 h later (a missing block once every holder is in that state).
+//!
+//! Components, one per upstream class: [`actor::BPServiceActor`] and its actor thread
+//! ([`actor::OfferService`], which runs `blockReport` itself), [`scheduler::Scheduler`],
+//! [`ibr_manager::IncrementalBlockReportManager`] (its `clearIBRs` is unsynchronized: a
+//! race-tracked cell), [`command_processor`] (`CommandProcessingThread` and `reRegister`),
+//! [`fs_dataset`] (the replica map and the writer), and [`namenode`] (`DatanodeManager`,
+//! `BlockReportLeaseManager`, `BlockManager.processReport`, the dead-node path). The report has
+//! no patch: the parts P1–P3 are ours (DESIGN-NOTES.md).
+
+pub mod actor;
+pub mod claims;
+pub mod cluster;
+pub mod command_processor;
+pub mod fs_dataset;
+pub mod ghost;
+#[cfg(feature = "histories")]
+pub mod histories;
+pub mod ibr_manager;
+pub mod namenode;
+pub mod reproductions;
+pub mod scenarios;
+pub mod scheduler;
+
+use crate::claims::Claims;
+use crate::model::{Contract, Model, Part, Program, Variant};
+use crate::outcome::{Check, Outcome};
+use crate::trace::Trace;
+use actor::{ActorStart, BPServiceActor, OfferService};
+use command_processor::ProcessCommand;
+use fs_dataset::{FsDataset, WriterOrder};
+use ghost::{snapshot_after, Event, Ghost};
+use namenode::{HaState, NameNode};
+use scheduler::HEARTBEAT_INTERVAL;
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// Logical milliseconds (Java's `long` monotonic time).
+pub type Millis = i64;
+pub type Block = u32;
+/// One storage per DataNode: its index.
+pub type StorageId = u32;
+
+/// P1: the sticky FBR request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P1 {
+    Off,
+    /// The epoch is read before `blockReport`'s drain; requests and reschedulings hold the
+    /// scheduler's request lock.
+    Sticky,
+    /// Mutant: compares with the registration current when the RPC returns (always equal).
+    LateEpoch,
+    /// Mutant: the rescheduling checks the epoch without the request lock.
+    Unlocked,
+}
+
+/// P2: no IBR lost on re-registration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P2 {
+    Off,
+    /// `reRegister` keeps the pending IBRs (no `clearIBRs`).
+    Keep,
+    /// Mutant: `clearIBRs` synchronized, still clearing.
+    SyncOnly,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub p1: P1,
+    pub p2: P2,
+    /// P3: DNA_REGISTER answered to a heartbeat sent under an older registration is dropped.
+    pub p3: bool,
+    /// Not a part: the writer's order (upstream), or its mutant.
+    pub writer: WriterOrder,
+}
+
+impl Fix {
+    pub const UPSTREAM: Fix = Fix {
+        p1: P1::Off,
+        p2: P2::Off,
+        p3: false,
+        writer: WriterOrder::FinalizeThenNotify,
+    };
+    /// P1+P2 (the variants' switches come from their parts; a test checks they agree).
+    pub const PROPOSED: Fix = Fix {
+        p1: P1::Sticky,
+        p2: P2::Keep,
+        ..Fix::UPSTREAM
+    };
+}
+
+/// The logical clock: advanced only by quiescence and histories, never by the concurrent steps
+/// of a loom scenario (a real std atomic: time is not a synchronization point).
+#[derive(Debug, Default)]
+pub struct Clock(AtomicI64);
+
+impl Clock {
+    pub fn now(&self) -> Millis {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    pub fn set(&self, t: Millis) {
+        self.0.store(t, Ordering::SeqCst);
+    }
+}
+
+#[derive(Debug)]
+pub struct DataNode {
+    pub dataset: FsDataset,
+    /// One `BPServiceActor` per NameNode (indexed by NameNode).
+    pub actors: Vec<BPServiceActor>,
+}
+
+/// Everything the actors share.
+#[derive(Debug)]
+pub struct World {
+    pub fix: Fix,
+    pub clock: Clock,
+    pub datanodes: Vec<DataNode>,
+    pub namenodes: Vec<NameNode>,
+    pub ghost: Ghost,
+    trace: Trace,
+}
+
+/// How far past the end of the concurrent part quiescence runs the actors: two heartbeats.
+/// Every FBR due before it is performed; a periodic one lies beyond it (its random delay is
+/// seeded, see the scheduler test).
+pub const QUIESCENCE_HORIZON: Millis = 2 * HEARTBEAT_INTERVAL;
+
+impl World {
+    /// `datanodes` DataNodes, each with an actor per NameNode (`ha` gives each NameNode's HA
+    /// state), every actor starting as `start`.
+    pub fn new(
+        fix: Fix,
+        trace: &Trace,
+        datanodes: usize,
+        ha: &[HaState],
+        start: ActorStart,
+    ) -> World {
+        World {
+            fix,
+            clock: Clock::default(),
+            datanodes: (0..datanodes)
+                .map(|dn| DataNode {
+                    dataset: FsDataset::default(),
+                    actors: (0..ha.len())
+                        .map(|nn| BPServiceActor::new(dn, nn, start, seed(dn, nn)))
+                        .collect(),
+                })
+                .collect(),
+            namenodes: ha
+                .iter()
+                .enumerate()
+                .map(|(i, &h)| NameNode::new(i, h))
+                .collect(),
+            ghost: Ghost::default(),
+            trace: trace.clone(),
+        }
+    }
+
+    /// A copy in the same state, recording into `trace`.
+    fn duplicate(&self, trace: &Trace) -> World {
+        World {
+            fix: self.fix,
+            clock: Clock(AtomicI64::new(self.clock.now())),
+            datanodes: self
+                .datanodes
+                .iter()
+                .map(|d| DataNode {
+                    dataset: d.dataset.duplicate(),
+                    actors: d.actors.iter().map(BPServiceActor::duplicate).collect(),
+                })
+                .collect(),
+            namenodes: self.namenodes.iter().map(NameNode::duplicate).collect(),
+            ghost: self.ghost.duplicate(),
+            trace: trace.clone(),
+        }
+    }
+
+    /// The world at quiescence: a copy of this one on which every pair's command thread and
+    /// actor thread run on alone, as their loops would once nothing else runs (see
+    /// [`World::quiesce`]). The outcomes are decided on it, so checking one changes nothing.
+    pub fn settled(&self) -> World {
+        self.settled_within(QUIESCENCE_HORIZON)
+    }
+
+    /// The world `horizon` after now, with nothing but the DataNodes' loops running.
+    pub fn settled_within(&self, horizon: Millis) -> World {
+        let copy = self.duplicate(&Trace::new());
+        copy.quiesce(horizon);
+        copy
+    }
+
+    pub fn actor(&self, dn: usize, nn: usize) -> &BPServiceActor {
+        &self.datanodes[dn].actors[nn]
+    }
+
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.datanodes.len())
+            .flat_map(move |dn| (0..self.namenodes.len()).map(move |nn| (dn, nn)))
+    }
+
+    /// Runs every pair's command thread and actor thread on alone, as their loops would once the
+    /// concurrent part is over: commands until the queue is empty, `offerService` iterations
+    /// while they send something, then time to the next heartbeat, up to the horizon.
+    pub fn quiesce(&self, horizon: Millis) {
+        let horizon = self.clock.now() + horizon;
+        loop {
+            for (dn, nn) in self.pairs().collect::<Vec<_>>() {
+                self.settle_pair(dn, nn);
+            }
+            let next = self
+                .pairs()
+                .map(|(dn, nn)| self.actor(dn, nn).scheduler.next_heartbeat_time())
+                .min()
+                .unwrap_or(Millis::MAX);
+            if next > horizon {
+                break;
+            }
+            self.clock.set(next.max(self.clock.now()));
+        }
+    }
+
+    fn settle_pair(&self, dn: usize, nn: usize) {
+        let actor = self.actor(dn, nn);
+        // Bounded: each iteration either sends something or ends the loop, and what can be sent
+        // at one instant is finite (an FBR needs a lease, which needs a due FBR).
+        for _ in 0..16 {
+            while !actor.queue.is_empty() {
+                run(self, ProcessCommand::new(&self.trace, dn, nn));
+            }
+            let mut iteration = OfferService::iteration(&self.trace, dn, nn);
+            while !iteration.is_done() {
+                iteration.step(self);
+            }
+            if !iteration.worked && actor.queue.is_empty() {
+                return;
+            }
+        }
+        panic!("quiescence: dn{dn}/nn{nn} still sending after 16 iterations at one instant");
+    }
+
+    /// The blocks finalized on some DataNode.
+    pub fn finalized(&self) -> BTreeSet<Block> {
+        self.datanodes
+            .iter()
+            .flat_map(|d| d.dataset.finalized())
+            .collect()
+    }
+}
+
+/// The upstream threads' names: one actor thread and one command thread per (DataNode,
+/// NameNode) pair, one `DataXceiver` per DataNode (the model's histories have at most three
+/// DataNodes and two NameNodes).
+const THREADS: [[(&str, &str); 2]; 3] = [
+    [
+        ("BPServiceActor:dn0/nn0", "CommandProcessingThread:dn0/nn0"),
+        ("BPServiceActor:dn0/nn1", "CommandProcessingThread:dn0/nn1"),
+    ],
+    [
+        ("BPServiceActor:dn1/nn0", "CommandProcessingThread:dn1/nn0"),
+        ("BPServiceActor:dn1/nn1", "CommandProcessingThread:dn1/nn1"),
+    ],
+    [
+        ("BPServiceActor:dn2/nn0", "CommandProcessingThread:dn2/nn0"),
+        ("BPServiceActor:dn2/nn1", "CommandProcessingThread:dn2/nn1"),
+    ],
+];
+const WRITERS: [&str; 3] = ["DataXceiver:dn0", "DataXceiver:dn1", "DataXceiver:dn2"];
+
+pub fn actor_thread(dn: usize, nn: usize) -> &'static str {
+    THREADS[dn][nn].0
+}
+
+pub fn command_thread(dn: usize, nn: usize) -> &'static str {
+    THREADS[dn][nn].1
+}
+
+pub fn writer_thread(dn: usize) -> &'static str {
+    WRITERS[dn]
+}
+
+/// Runs `p` to completion (no other actor is running).
+fn run(w: &World, mut p: impl Program<World>) {
+    while !p.is_done() {
+        p.step(w);
+    }
+}
+
+/// Each actor's `ThreadLocalRandom`, seeded.
+fn seed(dn: usize, nn: usize) -> u64 {
+    0x5EED_0000 + (dn as u64) * 16 + nn as u64
+}
+
+pub struct Reregister;
+
+/// O1: a finalized block dropped from the pending IBRs with no FBR snapshot after the drop.
+pub static O1: Outcome<World> = Outcome {
+    id: "O1",
+    summary: "a finalized block is dropped from the pending IBRs (clearIBRs, or a putMissing that \
+              threw) and no FBR snapshot is taken after the drop",
+    check: Check::State(|w| {
+        let w = &w.settled();
+        let events = w.ghost.events();
+        events.iter().enumerate().find_map(|(i, e)| match e {
+            Event::Dropped { dn, nn, blocks, .. } => blocks
+                .iter()
+                .find(|b| !snapshot_after(&events, i, (*dn, *nn), |s| s.contains(b)))
+                .map(|b| {
+                    format!(
+                        "block {b} dropped from dn{dn}'s pending IBRs for nn{nn}, in no later FBR"
+                    )
+                }),
+            _ => None,
+        })
+    }),
+};
+
+/// O2: a registration whose FBR request no FBR honoured.
+pub static O2: Outcome<World> = Outcome {
+    id: "O2",
+    summary: "a registration's FBR request is lost: no FBR snapshot is taken after its \
+              scheduleBlockReport before the horizon (the in-flight FBR's scheduleNextBlockReport \
+              overwrote it)",
+    check: Check::State(|w| {
+        let w = &w.settled();
+        let events = w.ghost.events();
+        events.iter().enumerate().find_map(|(i, e)| match e {
+            Event::Requested { dn, nn } if !snapshot_after(&events, i, (*dn, *nn), |_| true) => {
+                let next = w.actor(*dn, *nn).scheduler.next_block_report_time();
+                Some(format!(
+                    "dn{dn}'s registration with nn{nn} asked for an FBR now; none came, the next \
+                     is at {next} ms"
+                ))
+            }
+            _ => None,
+        })
+    }),
+};
+
+/// O3: at quiescence a NameNode knows no location of a finalized block.
+pub static O3: Outcome<World> = Outcome {
+    id: "O3",
+    summary: "at quiescence a NameNode knows no location of a block finalized on its DataNodes \
+              (a missing block once that NameNode is active)",
+    check: Check::State(|w| {
+        let w = &w.settled();
+        missing(w).map(|(nn, b)| format!("nn{nn} knows no location of block {b}"))
+    }),
+};
+
+/// O4: the data race on `pendingIBRs`.
+pub static O4: Outcome<World> = Outcome {
+    id: "O4",
+    summary: "data race on pendingIBRs: clearIBRs clears the HashMap without the monitor that \
+              notifyNamenodeBlock, generateIBRs and putMissing hold",
+    check: Check::Race,
+};
+
+/// O5: `putMissing` after a concurrent `clearIBRs` (the code shows it, the report does not).
+pub static O5: Outcome<World> = Outcome {
+    id: "O5",
+    summary: "putMissing after a failed IBR RPC finds the storage entry removed by a concurrent \
+              clearIBRs: NullPointerException upstream, the re-queued blocks are lost",
+    check: Check::State(|w| {
+        w.ghost.events().into_iter().find_map(|e| match e {
+            Event::Dropped {
+                dn,
+                nn,
+                blocks,
+                npe: true,
+            } => Some(format!(
+                "dn{dn}/nn{nn}: putMissing threw after clearIBRs, {blocks:?} not re-queued"
+            )),
+            _ => None,
+        })
+    }),
+};
+
+/// R1: the report's wider window — a block queued between the drain and the snapshot, lost.
+pub static R1: Outcome<World> = Outcome {
+    id: "R1",
+    summary: "the report's window as worded: a block queued for IBR after blockReport's IBR drain \
+              and before its snapshot is unknown to the NameNode at quiescence",
+    check: Check::State(|w| {
+        let w = &w.settled();
+        let events = w.ghost.events();
+        let lost = |dn: usize, nn: usize, b: Block| {
+            w.datanodes[dn].dataset.finalized().contains(&b)
+                && !w.namenodes[nn].locations_on(dn).contains(&b)
+        };
+        events.iter().enumerate().find_map(|(d, e)| {
+            let Event::Drained { dn, nn } = *e else {
+                return None;
+            };
+            let s = events[d + 1..].iter().position(
+                |e| matches!(e, Event::Snapshot { dn: x, nn: y, .. } if (*x, *y) == (dn, nn)),
+            )? + d
+                + 1;
+            events[d + 1..s].iter().find_map(|e| match *e {
+                Event::Notified {
+                    dn: x,
+                    nn: y,
+                    block,
+                } if (x, y) == (dn, nn) && lost(dn, nn, block) => Some(format!(
+                    "block {block} queued between the drain and the snapshot, unknown to nn{nn}"
+                )),
+                _ => None,
+            })
+        })
+    }),
+};
+
+/// O6: the single-registration race (the code shows it, the report does not).
+pub static O6: Outcome<World> = Outcome {
+    id: "O6",
+    summary: "a block goes missing with a single registration (no duplicate REGISTER): the \
+              heartbeat answer that asks the DataNode to register also grants a lease, and the \
+              FBR it starts races that one registration",
+    check: Check::State(|w| {
+        let w = &w.settled();
+        let events = w.ghost.events();
+        let registrations = |dn: usize, nn: usize| {
+            events
+                .iter()
+                .filter(|e| matches!(e, Event::Requested { dn: d, nn: n } if (*d, *n) == (dn, nn)))
+                .count()
+        };
+        missing(w)
+            .filter(|&(nn, _)| (0..w.datanodes.len()).all(|dn| registrations(dn, nn) <= 1))
+            .map(|(nn, b)| {
+                format!(
+                    "nn{nn} knows no location of block {b}; no DataNode registered with it twice"
+                )
+            })
+    }),
+};
+
+/// A block finalized somewhere that NameNode `nn` locates nowhere.
+pub fn missing(w: &World) -> Option<(usize, Block)> {
+    let finalized = w.finalized();
+    w.namenodes.iter().enumerate().find_map(|(nn, n)| {
+        let state = n.state();
+        finalized
+            .iter()
+            .find(|b| !state.datanodes.values().any(|d| d.blocks.contains(b)))
+            .map(|&b| (nn, b))
+    })
+}
+
+impl Model for Reregister {
+    type Fix = Fix;
+    type World = World;
+    const CONTRACT: Contract = Contract {
+        id: "reregister",
+        module: "reregister",
+        report: "HDFS-17969",
+        title: "DataNode re-registration after a NameNode restart loses IBRs and the registration's FBR",
+    };
+    const PARTS: &'static [Part] = &[
+        Part {
+            id: "P1",
+            summary: "sticky FBR request: register bumps a registration epoch under a scheduler \
+                      lock; an FBR whose drain started before a registration neither consumes nor \
+                      overwrites that registration's request",
+        },
+        Part {
+            id: "P2",
+            summary: "no IBR lost on re-registration: reRegister keeps the pending IBRs (no \
+                      unsynchronized clearIBRs; HDFS-17953 bounds them while the NN is away)",
+        },
+        Part {
+            id: "P3",
+            summary:
+                "stale DNA_REGISTER dropped: a REGISTER answered to a heartbeat sent under an \
+                      older registration than the last completed one is ignored",
+        },
+    ];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &R1];
+    const VARIANTS: &'static [Variant] = &[
+        Variant::new("upstream", &[]),
+        Variant::new("P1", &["P1"]),
+        Variant::new("P2", &["P2"]),
+        Variant::new("P3", &["P3"]),
+        Variant::new("proposed", &["P1", "P2"]),
+        Variant::new("P1+P3", &["P1", "P3"]),
+        Variant::new("P2+P3", &["P2", "P3"]),
+        Variant::new("P1+P2+P3", &["P1", "P2", "P3"]),
+    ];
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
+    const UPSTREAM: Fix = Fix::UPSTREAM;
+
+    /// At quiescence: where each NameNode locates each finalized block, the blocks dropped
+    /// from pending IBRs, and whether every registration got its FBR.
+    fn describe(w: &World) -> String {
+        let settled = w.settled();
+        let finalized = settled.finalized();
+        let mut out = Vec::new();
+        for (nn, n) in settled.namenodes.iter().enumerate() {
+            let state = n.state();
+            let unknown: Vec<Block> = finalized
+                .iter()
+                .copied()
+                .filter(|b| !state.datanodes.values().any(|d| d.blocks.contains(b)))
+                .collect();
+            out.push(format!(
+                "nn{nn} {:?} without a location: {unknown:?}",
+                state.ha
+            ));
+        }
+        let events = settled.ghost.events();
+        let dropped: Vec<Block> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Dropped { blocks, .. } => Some(blocks.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let lost = events.iter().enumerate().any(|(i, e)| {
+            matches!(e, Event::Requested { dn, nn } if !snapshot_after(&events, i, (*dn, *nn), |_| true))
+        });
+        format!(
+            "at quiescence: {}; dropped from pending IBRs: {dropped:?}; registration FBRs {}",
+            out.join("; "),
+            if lost { "lost" } else { "honoured" }
+        )
+    }
+
+    fn with(fix: Fix, part: &str) -> Option<Fix> {
+        Some(match part {
+            "P1" => Fix {
+                p1: P1::Sticky,
+                ..fix
+            },
+            "P2" => Fix {
+                p2: P2::Keep,
+                ..fix
+            },
+            "P3" => Fix { p3: true, ..fix },
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::fs_dataset::WriterOrder;
+    use super::scenarios::DOUBLE_REGISTER_STANDBY;
+    use super::*;
+    use crate::claims::Verdict;
+    use crate::steps::{enumerate, every_choice};
+
+    #[test]
+    fn proposed_is_p1_and_p2() {
+        assert_eq!(Reregister::fix_of("proposed"), Some(Fix::PROPOSED));
+        assert_eq!(Reregister::fix_of("upstream"), Some(Fix::UPSTREAM));
+    }
+
+    /// The report's wider window (R1) is not a loss: a block queued between the drain and the
+    /// snapshot was finalized before the snapshot, so the in-flight FBR carries it. Not a matrix
+    /// cell: no fix variant reaches R1, so it has no reachable twin; the writer-order mutant is
+    /// the twin here, over every order of whole steps.
+    #[test]
+    fn the_reports_wider_window_is_covered_by_the_snapshot() {
+        let upstream = enumerate(&DOUBLE_REGISTER_STANDBY, Fix::UPSTREAM, &R1, every_choice);
+        assert_eq!(
+            upstream.observed,
+            Verdict::Unreachable,
+            "{:?}",
+            upstream.counterexample
+        );
+        let notify_first = Fix {
+            writer: WriterOrder::NotifyThenFinalize,
+            ..Fix::UPSTREAM
+        };
+        let mutant = enumerate(&DOUBLE_REGISTER_STANDBY, notify_first, &R1, every_choice);
+        assert_eq!(mutant.observed, Verdict::Reachable);
+        println!(
+            "R1: upstream unreachable over {} schedules; notify-before-finalize reaches it",
+            upstream.schedules
+        );
+    }
+
+    /// With the NameNode ACTIVE at REG2 nothing is cleared: X goes out as an IBR after the FBR,
+    /// and only the FBR request is lost (O2, a matrix cell). Not matrix cells: no variant
+    /// reaches O1 or O3 here, so they have no reachable twin; the STANDBY scenario, identical but
+    /// for the HA state, is the contrast.
+    #[test]
+    fn with_the_namenode_active_only_the_fbr_request_is_lost() {
+        use super::scenarios::DOUBLE_REGISTER_ACTIVE;
+        for o in [&O1, &O3] {
+            let active = enumerate(&DOUBLE_REGISTER_ACTIVE, Fix::UPSTREAM, o, every_choice);
+            assert_eq!(
+                active.observed,
+                Verdict::Unreachable,
+                "{}: {:?}",
+                o.id,
+                active.counterexample
+            );
+            let standby = enumerate(&DOUBLE_REGISTER_STANDBY, Fix::UPSTREAM, o, every_choice);
+            assert_eq!(standby.observed, Verdict::Reachable, "{}", o.id);
+        }
+    }
+
+    /// The periodic FBR of every loom scenario lies beyond the quiescence horizon: otherwise a
+    /// lost request would be hidden by a lucky draw.
+    #[test]
+    fn the_seeded_periodic_fbr_is_beyond_the_horizon() {
+        let trace = Trace::new();
+        let w = scenarios::double_register_start(Fix::UPSTREAM, &trace, HaState::Standby);
+        let s = &w.actor(0, 0).scheduler;
+        for _ in 0..4 {
+            s.schedule_next_block_report_time(&trace.actor("test"), 0);
+            assert!(s.next_block_report_time() > QUIESCENCE_HORIZON);
+        }
+    }
+}

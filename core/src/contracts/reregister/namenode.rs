@@ -1,0 +1,394 @@
+//! The NameNode side: `DatanodeManager` (heartbeats, registration, the dead-node path of
+//! `HeartbeatManager`), `BlockReportLeaseManager` and `BlockManager`'s report processing, all
+//! under the `FSNamesystem` lock (one mutex here; heartbeats take its read lock upstream, and
+//! nothing else in the model runs concurrently with them on the NameNode).
+//!
+//! The handlers run inside the DataNode caller's RPC step: the caller does nothing else while it
+//! waits, and each handler is one critical section. A long RPC (the FBR) is split by its caller
+//! into this processing step and the response step.
+
+use super::{Block, Millis};
+use crate::sync::Mutex;
+use crate::trace::Cx;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `HAServiceState` as the NameNode reports it in every heartbeat response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HaState {
+    Active,
+    Standby,
+    Observer,
+}
+
+impl HaState {
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+
+    pub fn from_code(code: u64) -> Self {
+        match code {
+            0 => HaState::Active,
+            1 => HaState::Standby,
+            _ => HaState::Observer,
+        }
+    }
+}
+
+/// `dfs.namenode.heartbeat.recheck-interval` × 2 + 10 heartbeats: 10.5 min.
+pub const HEARTBEAT_EXPIRE_INTERVAL: Millis = 2 * 300_000 + 10 * 3_000;
+
+/// A `DatanodeDescriptor` and its storage's block list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Descriptor {
+    /// `isAlive` (`isRegistered()` = alive and not forced to re-register).
+    pub alive: bool,
+    /// The blocks the NameNode locates on this DataNode.
+    pub blocks: BTreeSet<Block>,
+    /// `DatanodeStorageInfo.blockReportCount`, reset by `updateRegInfo`.
+    pub block_report_count: u32,
+    /// `lastUpdateMonotonic`, for the dead-node check.
+    pub last_update: Millis,
+}
+
+#[derive(Debug, Clone)]
+pub struct Namesystem {
+    pub ha: HaState,
+    /// `datanodeMap`, by DataNode index.
+    pub datanodes: BTreeMap<usize, Descriptor>,
+    /// `BlockReportLeaseManager.nodes`: a node's current lease id (0: none).
+    pub leases: BTreeMap<usize, u64>,
+    next_lease_id: u64,
+}
+
+/// What `handleHeartbeat` answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeartbeatResponse {
+    /// `[RegisterCommand.REGISTER]`: the node is unknown or not registered.
+    pub register: bool,
+    /// `fullBlockReportLeaseId` (0: none).
+    pub lease: u64,
+    pub ha: HaState,
+}
+
+/// How `NameNodeRpcServer.blockReport` answers an FBR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportAnswer {
+    /// Processed: the storage's block list is the snapshot.
+    Processed,
+    /// The node is unknown (`UnregisteredNodeException` caught): `RegisterCommand.REGISTER`
+    /// is returned as the RPC's command.
+    Register,
+}
+
+/// How `NameNodeRpcServer.blockReport` rejects an FBR: an exception in the DataNode's
+/// `blockReport`, so no `scheduleNextBlockReport`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rejected {
+    /// `InvalidBlockReportLeaseException`: the lease is not the node's current one.
+    InvalidLease,
+    /// `processReport`'s `IOException`: "ProcessReport from dead or unregistered node".
+    Unregistered,
+}
+
+/// A `blockReceivedAndDeleted` RPC that times out (the NameNode is busy), for scenarios.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RpcTimeout;
+
+#[derive(Debug)]
+pub struct NameNode {
+    pub id: usize,
+    ns: Mutex<Namesystem>,
+    /// Scenario fault: the next `blockReceivedAndDeleted` times out (not a model state).
+    fail_next_ibr: std::sync::atomic::AtomicBool,
+}
+
+impl NameNode {
+    pub fn new(id: usize, ha: HaState) -> Self {
+        NameNode {
+            id,
+            ns: Mutex::new(Namesystem {
+                ha,
+                datanodes: BTreeMap::new(),
+                leases: BTreeMap::new(),
+                next_lease_id: 1,
+            }),
+            fail_next_ibr: Default::default(),
+        }
+    }
+
+    pub fn duplicate(&self) -> Self {
+        NameNode {
+            id: self.id,
+            ns: Mutex::new(self.state()),
+            fail_next_ibr: std::sync::atomic::AtomicBool::new(
+                self.fail_next_ibr.load(std::sync::atomic::Ordering::SeqCst),
+            ),
+        }
+    }
+
+    pub fn state(&self) -> Namesystem {
+        self.ns.lock().clone()
+    }
+
+    pub fn ha(&self) -> HaState {
+        self.ns.lock().ha
+    }
+
+    /// The blocks this NameNode locates on DataNode `dn`.
+    pub fn locations_on(&self, dn: usize) -> BTreeSet<Block> {
+        self.ns
+            .lock()
+            .datanodes
+            .get(&dn)
+            .map(|d| d.blocks.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn fail_next_ibr(&self) {
+        self.fail_next_ibr
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// `FSNamesystem.handleHeartbeat`: `DatanodeManager.handleHeartbeat` answers REGISTER for an
+    /// unknown or unregistered node; the lease is asked of `BlockManager` separately, and
+    /// `requestBlockReportLeaseId` only needs the descriptor to exist, so one answer can carry
+    /// both REGISTER and a lease (a dead node the NameNode kept).
+    pub fn handle_heartbeat(
+        &self,
+        cx: &Cx,
+        dn: usize,
+        request_lease: bool,
+        now: Millis,
+    ) -> HeartbeatResponse {
+        let mut ns = self.ns.lock();
+        let ha = ns.ha;
+        let known = ns.datanodes.contains_key(&dn);
+        let register = match ns.datanodes.get_mut(&dn) {
+            Some(d) if d.alive => {
+                d.last_update = now;
+                false
+            }
+            _ => true,
+        };
+        let lease = if request_lease && known {
+            ns.request_lease(dn)
+        } else {
+            0
+        };
+        cx.record(
+            "DatanodeManager.handleHeartbeat",
+            format_args!(
+                "nn{} {}{}, lease {lease}, {ha:?}",
+                self.id,
+                if known { "" } else { "unknown node: " },
+                if register { "REGISTER" } else { "no command" },
+            ),
+        );
+        HeartbeatResponse {
+            register,
+            lease,
+            ha,
+        }
+    }
+
+    /// `DatanodeManager.registerDatanode`. A known node: `updateRegInfo` (block report counts
+    /// reset) and `heartbeatManager.register` (alive again); its lease stays. A new node: a new
+    /// descriptor, registered with the lease manager.
+    pub fn register_datanode(&self, cx: &Cx, dn: usize, now: Millis) {
+        let mut ns = self.ns.lock();
+        let known = match ns.datanodes.get_mut(&dn) {
+            Some(d) => {
+                d.block_report_count = 0;
+                d.alive = true;
+                d.last_update = now;
+                true
+            }
+            None => {
+                ns.datanodes.insert(
+                    dn,
+                    Descriptor {
+                        alive: true,
+                        last_update: now,
+                        ..Descriptor::default()
+                    },
+                );
+                ns.leases.entry(dn).or_insert(0);
+                false
+            }
+        };
+        cx.record(
+            "DatanodeManager.registerDatanode",
+            format_args!(
+                "nn{}: {}",
+                self.id,
+                if known {
+                    "known node re-registered (updateRegInfo)"
+                } else {
+                    "new node"
+                }
+            ),
+        );
+    }
+
+    /// `blockReceivedAndDeleted`: queued, then `processIncrementalBlockReport`; from a node that
+    /// is not registered it throws on the NameNode and is only logged ("next heartbeat will
+    /// correct the problem"): the DataNode sees success either way.
+    pub fn block_received_and_deleted(
+        &self,
+        cx: &Cx,
+        dn: usize,
+        blocks: &[Block],
+    ) -> Result<(), RpcTimeout> {
+        if self
+            .fail_next_ibr
+            .swap(false, std::sync::atomic::Ordering::SeqCst)
+        {
+            cx.record(
+                "NameNodeRpcServer.blockReceivedAndDeleted",
+                format_args!("nn{}: {blocks:?} timed out (NameNode busy)", self.id),
+            );
+            return Err(RpcTimeout);
+        }
+        let mut ns = self.ns.lock();
+        let accepted = match ns.datanodes.get_mut(&dn) {
+            Some(d) if d.alive => {
+                d.blocks.extend(blocks.iter().copied());
+                true
+            }
+            _ => false,
+        };
+        cx.record(
+            "NameNodeRpcServer.blockReceivedAndDeleted",
+            format_args!(
+                "nn{}: {blocks:?} {}",
+                self.id,
+                if accepted {
+                    "added"
+                } else {
+                    "dropped: node not registered"
+                }
+            ),
+        );
+        Ok(())
+    }
+
+    /// `NameNodeRpcServer.blockReport` (trunk): the lease is checked first
+    /// (`checkBlockReportLease`): an unknown node is answered REGISTER, a lease that is not the
+    /// node's current one gets `InvalidBlockReportLeaseException` (older releases ignored the
+    /// report and returned normally). Then `processReport`: an unregistered (dead) node gets an
+    /// `IOException`; otherwise the storage's block list becomes the snapshot, and the lease
+    /// ends (`removeBRLeaseIfNeeded`).
+    pub fn block_report(
+        &self,
+        cx: &Cx,
+        dn: usize,
+        lease: u64,
+        snapshot: &BTreeSet<Block>,
+    ) -> Result<ReportAnswer, Rejected> {
+        let mut ns = self.ns.lock();
+        let Some(registered) = ns.datanodes.get(&dn).map(|d| d.alive) else {
+            cx.record(
+                "NameNodeRpcServer.blockReport",
+                format_args!("nn{}: unknown node: RegisterCommand.REGISTER", self.id),
+            );
+            return Ok(ReportAnswer::Register);
+        };
+        if !ns.check_lease(dn, lease) {
+            cx.record(
+                "NameNodeRpcServer.blockReport",
+                format_args!(
+                    "nn{}: InvalidBlockReportLeaseException (lease {lease})",
+                    self.id
+                ),
+            );
+            return Err(Rejected::InvalidLease);
+        }
+        if !registered {
+            cx.record(
+                "BlockManager.processReport",
+                format_args!("nn{}: IOException: from dead or unregistered node", self.id),
+            );
+            return Err(Rejected::Unregistered);
+        }
+        let d = ns.datanodes.get_mut(&dn).expect("known");
+        d.blocks = snapshot.clone();
+        d.block_report_count += 1;
+        ns.leases.insert(dn, 0);
+        cx.record(
+            "BlockManager.processReport",
+            format_args!("nn{}: blocks of dn{dn} := {snapshot:?}", self.id),
+        );
+        Ok(ReportAnswer::Processed)
+    }
+
+    /// `HeartbeatManager.heartbeatCheck` → `DatanodeManager.removeDeadDatanode`: a node whose
+    /// last heartbeat is older than the expiry interval is marked dead; its descriptor stays in
+    /// `datanodeMap`, its block locations are dropped (`removeBlocksAssociatedTo`) and its
+    /// lease is unregistered. Returns whether it was marked dead.
+    pub fn heartbeat_check(&self, cx: &Cx, dn: usize, now: Millis) -> bool {
+        let mut ns = self.ns.lock();
+        let dead = match ns.datanodes.get_mut(&dn) {
+            Some(d) if d.alive && d.last_update < now - HEARTBEAT_EXPIRE_INTERVAL => {
+                d.alive = false;
+                d.blocks.clear();
+                true
+            }
+            _ => false,
+        };
+        if dead {
+            ns.leases.remove(&dn);
+            cx.record(
+                "DatanodeManager.removeDeadDatanode",
+                format_args!("nn{}: dn{dn} dead, its block locations dropped", self.id),
+            );
+        }
+        dead
+    }
+
+    /// Marks `dn` dead as `removeDeadDatanode` does, for a scenario's starting state.
+    pub fn mark_dead(&self, dn: usize) {
+        let mut ns = self.ns.lock();
+        if let Some(d) = ns.datanodes.get_mut(&dn) {
+            d.alive = false;
+            d.blocks.clear();
+        }
+        ns.leases.remove(&dn);
+    }
+
+    /// A restart: the datanode map, the block locations and the leases are gone.
+    pub fn restart(&self, cx: &Cx, ha: HaState) {
+        let mut ns = self.ns.lock();
+        ns.datanodes.clear();
+        ns.leases.clear();
+        ns.ha = ha;
+        cx.record(
+            "NameNode.restart",
+            format_args!("nn{}: empty datanode map, {ha:?}", self.id),
+        );
+    }
+
+    /// A failover changes the HA state only.
+    pub fn transition(&self, cx: &Cx, ha: HaState) {
+        self.ns.lock().ha = ha;
+        cx.record(
+            "NameNode.transitionTo",
+            format_args!("nn{}: {ha:?}", self.id),
+        );
+    }
+}
+
+impl Namesystem {
+    /// `BlockReportLeaseManager.requestLease`: an unknown node is registered now; a new lease
+    /// replaces any old one (the pending limit is not modelled: leases are always granted).
+    fn request_lease(&mut self, dn: usize) -> u64 {
+        let id = self.next_lease_id;
+        self.next_lease_id += 1;
+        self.leases.insert(dn, id);
+        id
+    }
+
+    /// `BlockReportLeaseManager.checkLease` (lease expiry is not modelled).
+    fn check_lease(&self, dn: usize, id: u64) -> bool {
+        id == 0 || self.leases.get(&dn).is_some_and(|&l| l != 0 && l == id)
+    }
+}

@@ -1,0 +1,255 @@
+//! `BPServiceActor.Scheduler`: when the actor thread sends its next heartbeat and its next full
+//! block report (FBR). It is shared by the actor thread (`scheduleNextBlockReport` after every
+//! FBR) and the command thread (`scheduleBlockReport(delay, true)` in `register`).
+//!
+//! `nextBlockReportTime` is an `AtomicLong` and `resetBlockReportTime` a plain boolean, and no
+//! lock spans a read-modify-write of the pair: a registration's request for an FBR "now" can be
+//! overwritten by the rescheduling of an FBR that was already in flight (the report's step 10).
+//! Each upstream write is its own step here, so the step driver interleaves them as loom does.
+//!
+//! P1 adds a registration epoch and a lock that makes a request and a rescheduling one critical
+//! section each: an FBR whose snapshot started before a registration leaves that registration's
+//! request in place.
+
+use super::{Millis, P1};
+use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering::SeqCst};
+use crate::trace::Cx;
+
+/// `dfs.heartbeat.interval`: 3 s.
+pub const HEARTBEAT_INTERVAL: Millis = 3_000;
+/// `dfs.blockreport.intervalMsec`: 6 h.
+pub const BLOCK_REPORT_INTERVAL: Millis = 21_600_000;
+/// `dfs.blockreport.initialDelay`: 0, so `register` asks for an FBR at the next heartbeat.
+pub const INITIAL_BLOCK_REPORT_DELAY: Millis = 0;
+
+#[derive(Debug)]
+pub struct Scheduler {
+    /// An `AtomicLong` upstream. Times are logical milliseconds (two's complement, as Java's
+    /// `long`, so that `next - now <= 0` reads as upstream's).
+    next_block_report_time: AtomicU64,
+    /// A plain `boolean` upstream, written by both threads without a lock. Modelled as an
+    /// atomic: the command thread only ever writes `true`, and a stale `false` read by the actor
+    /// makes `scheduleNextBlockReport` advance by a whole interval instead of a random part of
+    /// one, which loses a registration's request all the same (DESIGN-NOTES).
+    reset_block_report_time: AtomicBool,
+    /// `volatile long nextHeartbeatTime`.
+    next_heartbeat_time: AtomicU64,
+    /// P1: registrations so far; a request and a rescheduling each hold `request`.
+    epoch: AtomicU64,
+    request: Mutex<()>,
+    /// `ThreadLocalRandom`: per-thread upstream, so not a synchronization point.
+    rng: std::sync::Mutex<SplitMix64>,
+}
+
+/// What the in-flight FBR's `scheduleNextBlockReport` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rescheduled {
+    /// `resetBlockReportTime` was set: the next FBR at a random time in the interval.
+    Random,
+    /// Advanced by whole intervals to the next slot.
+    Periodic,
+    /// P1: a registration made after this FBR's snapshot started; its request is kept.
+    KeptNewerRequest,
+}
+
+impl Scheduler {
+    /// The state after the actor has started: an FBR due at `next_block_report`, the next
+    /// heartbeat due at `next_heartbeat`, `reset` as the last `scheduleBlockReport` left it.
+    pub fn new(next_block_report: Millis, reset: bool, next_heartbeat: Millis, seed: u64) -> Self {
+        Scheduler {
+            next_block_report_time: AtomicU64::new(next_block_report as u64),
+            reset_block_report_time: AtomicBool::new(reset),
+            next_heartbeat_time: AtomicU64::new(next_heartbeat as u64),
+            epoch: AtomicU64::new(0),
+            request: Mutex::new(()),
+            rng: std::sync::Mutex::new(SplitMix64(seed)),
+        }
+    }
+
+    /// A copy in the same state (for quiescence, which runs on a copy of the world).
+    pub fn duplicate(&self) -> Self {
+        Scheduler {
+            next_block_report_time: AtomicU64::new(self.next_block_report_time.load(SeqCst)),
+            reset_block_report_time: AtomicBool::new(self.reset_block_report_time.load(SeqCst)),
+            next_heartbeat_time: AtomicU64::new(self.next_heartbeat_time.load(SeqCst)),
+            epoch: AtomicU64::new(self.epoch()),
+            request: Mutex::new(()),
+            rng: std::sync::Mutex::new(self.rng.lock().unwrap_or_else(|e| e.into_inner()).clone()),
+        }
+    }
+
+    /// Seeds `ThreadLocalRandom` (the delay reproduction draws over many seeds).
+    pub fn reseed(&self, seed: u64) {
+        *self.rng.lock().unwrap_or_else(|e| e.into_inner()) = SplitMix64(seed);
+    }
+
+    pub fn next_block_report_time(&self) -> Millis {
+        self.next_block_report_time.load(SeqCst) as Millis
+    }
+
+    pub fn is_block_report_due(&self, now: Millis) -> bool {
+        self.next_block_report_time() - now <= 0
+    }
+
+    pub fn is_heartbeat_due(&self, now: Millis) -> bool {
+        self.next_heartbeat_time.load(SeqCst) as Millis - now <= 0
+    }
+
+    pub fn next_heartbeat_time(&self) -> Millis {
+        self.next_heartbeat_time.load(SeqCst) as Millis
+    }
+
+    /// `scheduleHeartbeat`: the next heartbeat now.
+    pub fn schedule_heartbeat(&self, cx: &Cx, now: Millis) {
+        self.next_heartbeat_time.store(now as u64, SeqCst);
+        cx.record(
+            "Scheduler.scheduleHeartbeat",
+            format_args!("nextHeartbeatTime={now}"),
+        );
+    }
+
+    /// `scheduleNextHeartbeat`, at the start of `sendHeartBeat`.
+    pub fn schedule_next_heartbeat(&self, now: Millis) {
+        self.next_heartbeat_time
+            .store((now + HEARTBEAT_INTERVAL) as u64, SeqCst);
+    }
+
+    /// The registration epoch (P1), read by `blockReport` before its IBR drain.
+    pub fn epoch(&self) -> u64 {
+        self.epoch.load(SeqCst)
+    }
+
+    /// `scheduleBlockReport(initialDelay, true)`, first write: `nextBlockReportTime.getAndSet`.
+    /// The delay is 0 (the default): the FBR is due now.
+    pub fn schedule_block_report_time(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) {
+        self.next_block_report_time.swap(now as u64, SeqCst);
+        ghost();
+        cx.record(
+            "Scheduler.scheduleBlockReport",
+            format_args!("nextBlockReportTime={now} (due now)"),
+        );
+    }
+
+    /// `scheduleBlockReport`, second write: `resetBlockReportTime = isRegistration`.
+    pub fn set_reset(&self, cx: &Cx, reset: bool) {
+        self.reset_block_report_time.store(reset, SeqCst);
+        cx.record(
+            "Scheduler.scheduleBlockReport",
+            format_args!("resetBlockReportTime={reset}"),
+        );
+    }
+
+    /// P1's `scheduleBlockReport(delay, true)`: the request, its `reset` and a new epoch in one
+    /// critical section. Returns the new epoch.
+    pub fn request_registration_report(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) -> u64 {
+        let _request = self.request.lock();
+        self.next_block_report_time.swap(now as u64, SeqCst);
+        self.reset_block_report_time.store(true, SeqCst);
+        let epoch = self.epoch.fetch_add(1, SeqCst) + 1;
+        ghost();
+        cx.record(
+            "Scheduler.scheduleBlockReport",
+            format_args!(
+                "nextBlockReportTime={now} (due now) resetBlockReportTime=true epoch={epoch}"
+            ),
+        );
+        epoch
+    }
+
+    /// `scheduleNextBlockReport`, first part: read `resetBlockReportTime` and write
+    /// `nextBlockReportTime` (a random time in the interval, or the next periodic slot). The
+    /// second write (`reset = false`) is [`Scheduler::clear_reset`], a separate step.
+    pub fn schedule_next_block_report_time(&self, cx: &Cx, now: Millis) -> Rescheduled {
+        let reset = self.reset_block_report_time.load(SeqCst);
+        let (how, next) = self.reschedule(now, reset);
+        cx.record(
+            "Scheduler.scheduleNextBlockReport",
+            format_args!("resetBlockReportTime={reset} -> nextBlockReportTime={next}"),
+        );
+        how
+    }
+
+    /// `scheduleNextBlockReport`, second part: `resetBlockReportTime = false` (only after a
+    /// random rescheduling).
+    pub fn clear_reset(&self, cx: &Cx) {
+        self.reset_block_report_time.store(false, SeqCst);
+        cx.record(
+            "Scheduler.scheduleNextBlockReport",
+            "resetBlockReportTime=false",
+        );
+    }
+
+    /// P1's `scheduleNextBlockReport(epochAtStart)`: under the request lock, a request made by a
+    /// registration newer than this FBR's start stays; otherwise as upstream, in one step.
+    pub fn schedule_next_block_report_since(
+        &self,
+        cx: &Cx,
+        now: Millis,
+        p1: P1,
+        epoch_at_start: u64,
+    ) -> Rescheduled {
+        let _request = (p1 != P1::Unlocked).then(|| self.request.lock());
+        let epoch = self.epoch();
+        // The mutant compares with the epoch read now, i.e. with the current registration.
+        let since = if p1 == P1::LateEpoch {
+            epoch
+        } else {
+            epoch_at_start
+        };
+        if epoch != since {
+            cx.record(
+                "Scheduler.scheduleNextBlockReport",
+                format_args!("epoch {since} -> {epoch}: a newer registration's request stays"),
+            );
+            return Rescheduled::KeptNewerRequest;
+        }
+        let reset = self.reset_block_report_time.load(SeqCst);
+        let (how, next) = self.reschedule(now, reset);
+        if reset {
+            self.reset_block_report_time.store(false, SeqCst);
+        }
+        cx.record(
+            "Scheduler.scheduleNextBlockReport",
+            format_args!(
+                "epoch {epoch} unchanged, resetBlockReportTime={reset} -> nextBlockReportTime={next}"
+            ),
+        );
+        how
+    }
+
+    /// Writes `nextBlockReportTime` as `scheduleNextBlockReport` does; returns what it wrote.
+    fn reschedule(&self, now: Millis, reset: bool) -> (Rescheduled, Millis) {
+        if reset {
+            let next = now + self.next_random(BLOCK_REPORT_INTERVAL);
+            self.next_block_report_time.swap(next as u64, SeqCst);
+            (Rescheduled::Random, next)
+        } else {
+            // "say the last block report was at 8:20:14 ...": whole intervals past `next`.
+            let next = self.next_block_report_time();
+            let factor = (now - next + BLOCK_REPORT_INTERVAL) / BLOCK_REPORT_INTERVAL;
+            let step = if factor != 0 { factor } else { 1 } * BLOCK_REPORT_INTERVAL;
+            let before = self.next_block_report_time.fetch_add(step as u64, SeqCst) as Millis;
+            (Rescheduled::Periodic, before + step)
+        }
+    }
+
+    /// `ThreadLocalRandom.current().nextInt(bound)`.
+    fn next_random(&self, bound: Millis) -> Millis {
+        let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+        (rng.next_u64() % bound as u64) as Millis
+    }
+}
+
+/// A fixed-seed generator (SplitMix64) standing for `ThreadLocalRandom`.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
