@@ -8,8 +8,11 @@
 //! - `cargo xtask test`: the test gate (plain tests and the loom suite), output passed through.
 //! - `cargo xtask fuzz CONTRACT [SECONDS]`: fuzzes one contract's target on stable
 //!   (`cargo fuzz run --sanitizer none`), installing cargo-fuzz when it is missing.
+//! - `cargo xtask explore CONTRACT [--cases N] [--seed S]`: more history exploration than the
+//!   gate's, on request, with the seed printed.
 #![forbid(unsafe_code)]
 
+mod explore;
 mod phases;
 mod verify;
 
@@ -23,7 +26,12 @@ commands:
   test                      the test gate: plain tests and the loom suite
   fuzz CONTRACT [SECONDS]   fuzz one contract's target on stable (default 60 s)
   replay FILE...            replay scenario files (see scenarios/) on their variants
+  explore CONTRACT [--cases N] [--seed S]
+                            run the contract's history cells with N cases each (default: each
+                            claim's budget) from seed S (default: a new seed, printed)
   help                      this text
+
+`cargo xtask COMMAND --help` prints this text too.
 ";
 
 #[derive(Debug, PartialEq)]
@@ -32,6 +40,7 @@ enum Cmd {
     Test,
     Fuzz(String, u64),
     Replay(Vec<std::path::PathBuf>),
+    Explore(explore::Request),
     Help,
 }
 
@@ -44,6 +53,9 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
             Err(format!("unknown contract `{name}`"))
         }
     };
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Cmd::Help);
+    }
     match args.split_first() {
         None => Err("no command".into()),
         Some((cmd, rest)) => match (cmd.as_str(), rest) {
@@ -61,6 +73,10 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
             },
             ("replay", []) => Err("replay needs at least one scenario file".into()),
             ("replay", files) => Ok(Cmd::Replay(files.iter().map(Into::into).collect())),
+            ("explore", [name, flags @ ..]) => {
+                explore::Request::parse(contract(name)?, flags).map(Cmd::Explore)
+            }
+            ("explore", []) => Err("explore needs a contract".into()),
             ("help" | "--help" | "-h", []) => Ok(Cmd::Help),
             (c @ ("test" | "fuzz" | "help"), extra) => {
                 Err(format!("`{c}` does not take `{}`", extra.join(" ")))
@@ -81,6 +97,7 @@ fn main() -> ExitCode {
         Ok(Cmd::Test) => phases::test_gate(),
         Ok(Cmd::Fuzz(contract, seconds)) => phases::fuzz(&contract, seconds),
         Ok(Cmd::Replay(files)) => replay(&files),
+        Ok(Cmd::Explore(request)) => explore::run(&request),
         Ok(Cmd::Help) => {
             print!("{USAGE}\ncontracts: {}\n", known.join(", "));
             ExitCode::SUCCESS
@@ -152,6 +169,38 @@ mod tests {
             Err("`0` is not a positive number of seconds".into())
         );
         assert_eq!(p(&["fuzz", "nope"]), Err("unknown contract `nope`".into()));
+    }
+
+    #[test]
+    fn help_is_everywhere() {
+        assert_eq!(p(&["verify", "--help"]), Ok(Cmd::Help));
+        assert_eq!(p(&["fuzz", "-h"]), Ok(Cmd::Help));
+        assert_eq!(p(&["help"]), Ok(Cmd::Help));
+    }
+
+    #[test]
+    fn explore_takes_cases_and_a_seed() {
+        let r = |cases, seed| {
+            Ok(Cmd::Explore(super::explore::Request {
+                contract: "dead-node".into(),
+                cases,
+                seed,
+            }))
+        };
+        assert_eq!(p(&["explore", "dead-node"]), r(None, None));
+        assert_eq!(
+            p(&["explore", "dead-node", "--cases", "9", "--seed", "7"]),
+            r(Some(9), Some(7))
+        );
+        assert_eq!(
+            p(&["explore", "dead-node", "--cases", "x"]),
+            Err("`--cases` takes a positive number, not `x`".into())
+        );
+        assert_eq!(
+            p(&["explore", "dead-node", "--fast"]),
+            Err("unknown option `--fast` (options: --cases N, --seed S)".into())
+        );
+        assert_eq!(p(&["explore"]), Err("explore needs a contract".into()));
     }
 
     #[test]

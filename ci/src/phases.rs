@@ -1,7 +1,7 @@
 //! Running cargo: the gate's phases, their logs, and the progress lines.
 
-use racelab_core::json::Json;
-use racelab_core::matrix::{CellResult, ReproductionResult, RESULTS_ENV};
+use racelab_core::report::results::read_record;
+use racelab_core::report::RESULTS_ENV;
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -18,11 +18,16 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// A cargo invocation of the gate.
+/// A cargo invocation of the gate: a build and its tests, or a build alone.
 pub struct Phase {
     pub name: &'static str,
     pub args: Vec<String>,
+    /// Arguments for the test binaries (after `--`).
+    pub test_args: Vec<String>,
     pub loom: bool,
+    /// Test processes run at once, each a share of the tests (see `racelab_loom::shard`);
+    /// 1 runs them through cargo.
+    pub shards: usize,
 }
 
 impl Phase {
@@ -30,52 +35,62 @@ impl Phase {
         Phase {
             name,
             args: args.iter().map(|s| s.to_string()).collect(),
+            test_args: Vec::new(),
             loom: false,
+            shards: 1,
         }
     }
 
-    /// The loom suite (release), for some test files or all. One test at a time: loom's
-    /// executions are mostly thread-stack switches, and two at once on two cores ran at half
-    /// the speed of one (measured: dead-node's file 115 s with two, 54 s with one).
-    pub fn loom_suite(files: &[String]) -> Phase {
+    /// The plain tests (models, histories, fuzz corpus replay, reproductions), optimized: the
+    /// gate binary is built in release too, so the two share one build of every dependency.
+    pub fn plain(filter: Option<&str>) -> Phase {
+        let mut p = Phase::new(
+            "plain tests: models, histories, fuzz corpus replay, reproductions (release)",
+            &[
+                "test",
+                "--release",
+                "--workspace",
+                "--exclude",
+                "racelab-loom",
+            ],
+        );
+        p.test_args.extend(filter.map(str::to_owned));
+        p
+    }
+
+    /// The loom suite (release), in two processes at once on two cores: loom scales across
+    /// processes, not across threads of one (measured: dead-node's cells took 115 s with two
+    /// threads in one process and 54 s with one).
+    pub fn loom_suite(filter: Option<&str>) -> Phase {
         let mut p = Phase::new(
             "loom suite (release)",
-            &["test", "--release", "-p", "racelab-loom"],
-        )
-        .loom();
-        for f in files {
-            p = p.arg("--test").arg(f.clone());
-        }
-        p.arg("--").arg("--test-threads=1")
+            &["test", "--release", "-p", "racelab-loom", "--test", "cells"],
+        );
+        p.loom = true;
+        p.shards = 2;
+        p.test_args.push("--test-threads=1".into());
+        p.test_args.extend(filter.map(str::to_owned));
+        p
     }
 
-    /// Under `--cfg loom`, in its own target directory so the plain build stays warm.
-    pub fn loom(mut self) -> Phase {
-        self.loom = true;
-        self
-    }
-
-    pub fn arg(mut self, a: impl Into<String>) -> Phase {
-        self.args.push(a.into());
-        self
-    }
-
-    fn command(&self) -> Command {
+    fn cargo(&self) -> Command {
         let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        c.args(&self.args)
-            .current_dir(root())
-            .env("RUST_BACKTRACE", "0");
+        c.current_dir(root()).env("RUST_BACKTRACE", "0");
         if self.loom {
             let flags = std::env::var("RUSTFLAGS").unwrap_or_default();
             c.env("RUSTFLAGS", format!("{flags} --cfg loom").trim())
                 .env("CARGO_TARGET_DIR", root().join("target/loom"));
         }
-        for var in [
-            "LOOM_MAX_DURATION",
-            "LOOM_MAX_PERMUTATIONS",
-            "LOOM_CHECKPOINT_FILE",
-        ] {
-            c.env_remove(var); // a proof must not end early; the runner ignores them anyway
+        clean_env(&mut c);
+        c
+    }
+
+    /// The whole cargo command, tests included.
+    fn command(&self) -> Command {
+        let mut c = self.cargo();
+        c.args(&self.args);
+        if !self.test_args.is_empty() {
+            c.arg("--").args(&self.test_args);
         }
         c
     }
@@ -92,8 +107,8 @@ impl Phase {
             })
     }
 
-    /// Runs with the output in `log`, printing a line for each result record that appears in
-    /// `results` meanwhile; true on success.
+    /// Runs with the output in `log` (one log per shard beside it), printing a line for each
+    /// result record that appears in `results` meanwhile; true on success.
     pub fn run_logged(&self, log: &Path, results: &Path, seen: &mut BTreeSet<PathBuf>) -> bool {
         println!(
             "\n== {} (cargo {}; log: {})",
@@ -102,57 +117,142 @@ impl Phase {
             log.display()
         );
         let started = Instant::now();
-        let file = match File::create(log) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("cannot write {}: {e}", log.display());
-                return false;
-            }
-        };
-        let mut cmd = self.command();
-        cmd.env(RESULTS_ENV, results)
-            .stdout(file.try_clone().expect("log file handle"))
-            .stderr(file);
-        let mut child = match cmd.spawn() {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("cannot run cargo: {e}");
-                return false;
-            }
-        };
-        let done = Arc::new(AtomicBool::new(false));
-        let status = std::thread::scope(|s| {
-            let watcher = {
-                let done = done.clone();
-                s.spawn(move || {
-                    let mut mine = BTreeSet::new();
-                    loop {
-                        let finished = done.load(Ordering::SeqCst);
-                        announce_new(results, seen, &mut mine);
-                        if finished {
-                            break;
-                        }
-                        std::thread::sleep(Duration::from_millis(200));
-                    }
-                    mine.len()
-                })
+        let mut logs = vec![log.to_path_buf()];
+        let commands = if self.shards <= 1 {
+            vec![self.command()]
+        } else {
+            let exe = match self.build_test_binary(log) {
+                Ok(exe) => exe,
+                Err(e) => {
+                    eprintln!("   {e}");
+                    print_failures(log);
+                    return false;
+                }
             };
-            let status = child.wait();
-            done.store(true, Ordering::SeqCst);
-            let _ = watcher.join();
-            status
-        });
-        let ok = status.map(|s| s.success()).unwrap_or(false);
+            println!(
+                "   built in {:.0} s; {} processes",
+                started.elapsed().as_secs_f64(),
+                self.shards
+            );
+            logs = (0..self.shards)
+                .map(|k| log.with_extension(format!("{k}.log")))
+                .collect();
+            (0..self.shards)
+                .map(|k| {
+                    let mut c = Command::new(&exe);
+                    clean_env(&mut c);
+                    c.args(&self.test_args)
+                        .current_dir(root())
+                        .env("RUST_BACKTRACE", "0")
+                        .env(SHARD_ENV, format!("{k}/{}", self.shards));
+                    c
+                })
+                .collect()
+        };
+        let ok = run_watched(commands, &logs, results, seen);
         println!(
             "   {} in {:.0} s",
             if ok { "passed" } else { "FAILED" },
             started.elapsed().as_secs_f64()
         );
         if !ok {
-            print_failures(log);
+            for l in &logs {
+                print_failures(l);
+            }
         }
         ok
     }
+
+    /// Builds the phase's one test binary (`cargo test --no-run`) and returns its path.
+    fn build_test_binary(&self, log: &Path) -> Result<PathBuf, String> {
+        let file = File::create(log).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
+        let out = self
+            .cargo()
+            .args(&self.args)
+            .args(["--no-run", "--message-format=json-render-diagnostics"])
+            .stderr(file)
+            .output()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        if !out.status.success() {
+            return Err("the build failed".into());
+        }
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|m| m["reason"] == "compiler-artifact" && m["profile"]["test"] == true)
+            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+            .ok_or_else(|| "cargo built no test binary".into())
+    }
+}
+
+/// The environment variable that splits the loom cells between processes (see racelab-loom).
+const SHARD_ENV: &str = "RACELAB_SHARD";
+
+/// A proof must not end early, and the gate's checkers read no knob from the environment.
+fn clean_env(c: &mut Command) {
+    for var in [
+        "LOOM_MAX_DURATION",
+        "LOOM_MAX_PERMUTATIONS",
+        "LOOM_CHECKPOINT_FILE",
+        "LOOM_MAX_PREEMPTIONS",
+        SHARD_ENV,
+        "RACELAB_LOOM_CHILD",
+        "RACELAB_FUZZ_VARIANT",
+    ] {
+        c.env_remove(var);
+    }
+}
+
+/// Runs `commands` at once, each with its output in its log, printing a line for every result
+/// record that appears in `results` meanwhile; true when all succeed.
+fn run_watched(
+    commands: Vec<Command>,
+    logs: &[PathBuf],
+    results: &Path,
+    seen: &mut BTreeSet<PathBuf>,
+) -> bool {
+    let mut children = Vec::new();
+    for (mut cmd, log) in commands.into_iter().zip(logs) {
+        let spawned = File::create(log).and_then(|file| {
+            cmd.env(RESULTS_ENV, results)
+                .stdout(file.try_clone()?)
+                .stderr(file)
+                .spawn()
+        });
+        match spawned {
+            Ok(c) => children.push(c),
+            Err(e) => {
+                eprintln!("cannot run {}: {e}", log.display());
+                return false;
+            }
+        }
+    }
+    let done = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|s| {
+        let watcher = {
+            let done = done.clone();
+            s.spawn(move || {
+                let mut mine = BTreeSet::new();
+                loop {
+                    let finished = done.load(Ordering::SeqCst);
+                    announce_new(results, seen, &mut mine);
+                    if finished {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            })
+        };
+        // Every child is waited for, even after one failed.
+        let statuses: Vec<bool> = children
+            .iter_mut()
+            .map(|c| c.wait().is_ok_and(|s| s.success()))
+            .collect();
+        let ok = statuses.into_iter().all(|ok| ok);
+        done.store(true, Ordering::SeqCst);
+        let _ = watcher.join();
+        ok
+    })
 }
 
 /// Prints a progress line for every record in `dir` not seen before.
@@ -167,25 +267,12 @@ fn announce_new(dir: &Path, seen: &mut BTreeSet<PathBuf>, mine: &mut BTreeSet<Pa
         .collect();
     fresh.sort();
     for p in fresh {
-        let line = std::fs::read_to_string(&p)
-            .ok()
-            .and_then(|t| Json::parse(&t).ok())
-            .and_then(|j| {
-                CellResult::from_json(&j)
-                    .map(|c| c.summary())
-                    .ok()
-                    .or_else(|| {
-                        ReproductionResult::from_json(&j).ok().map(|r| {
-                            let mark = if r.matches() { "ok " } else { "DEVIATES" };
-                            format!("{mark} {:<18} reproduction: {}", r.contract, r.what)
-                        })
-                    })
-            });
-        if let Some(line) = line {
-            println!("   {line}");
+        // A record being renamed into place is read on the next round.
+        if let Ok(record) = read_record(&p) {
+            println!("   {}", record.summary());
+            seen.insert(p.clone());
+            mine.insert(p);
         }
-        seen.insert(p.clone());
-        mine.insert(p);
     }
 }
 
@@ -226,11 +313,9 @@ fn print_failures(log: &Path) {
 
 /// `cargo xtask test`: plain tests, then the loom suite.
 pub fn test_gate() -> ExitCode {
-    let plain = Phase::new(
-        "plain tests",
-        &["test", "--workspace", "--exclude", "racelab-loom"],
-    );
-    let loom = Phase::loom_suite(&[]);
+    let plain = Phase::plain(None);
+    let mut loom = Phase::loom_suite(None);
+    loom.shards = 1; // output passed through, as `cargo test` prints it
     if plain.run_inherit() && loom.run_inherit() {
         ExitCode::SUCCESS
     } else {
@@ -240,7 +325,10 @@ pub fn test_gate() -> ExitCode {
 
 /// `cargo xtask fuzz CONTRACT SECONDS`.
 pub fn fuzz(contract: &str, seconds: u64) -> ExitCode {
-    let target = contract.replace('-', "_");
+    let target = match racelab_core::registry::find(contract) {
+        Ok(e) => e.contract.module,
+        Err(_) => return ExitCode::from(2),
+    };
     let fuzz_dir = root().join("fuzz");
     let has_cargo_fuzz = Command::new("cargo")
         .args(["fuzz", "--version"])
@@ -260,16 +348,16 @@ pub fn fuzz(contract: &str, seconds: u64) -> ExitCode {
         }
     }
     // New inputs go to a scratch corpus; the committed seeds are read only.
-    let work = fuzz_dir.join("target/work-corpus").join(&target);
+    let work = fuzz_dir.join("target/work-corpus").join(target);
     if let Err(e) = std::fs::create_dir_all(&work) {
         eprintln!("error: cannot create {}: {e}", work.display());
         return ExitCode::FAILURE;
     }
     let status = Command::new("cargo")
         .current_dir(&fuzz_dir)
-        .args(["fuzz", "run", "--sanitizer", "none", &target])
+        .args(["fuzz", "run", "--sanitizer", "none", target])
         .arg(&work)
-        .arg(fuzz_dir.join("corpus").join(&target))
+        .arg(fuzz_dir.join("corpus").join(target))
         .arg("--")
         .arg(format!("-max_total_time={seconds}"))
         .status();

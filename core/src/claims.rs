@@ -1,9 +1,14 @@
-//! The expected claims matrix, written once per contract as data beside its model.
+//! The expected claims matrix, written once per contract as data beside its model. Every claim
+//! is a test: the loom and history suites generate one per cell, named by the cell's key.
 
-use crate::model::{Model, OutcomeId, Scenario};
+use crate::model::{Model, Scenario};
+use crate::outcome::{Outcome, OutcomeId};
+
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Reachable,
     Unreachable,
@@ -16,11 +21,6 @@ impl Verdict {
             Verdict::Unreachable => "unreachable",
         }
     }
-    pub fn parse(s: &str) -> Option<Verdict> {
-        [Verdict::Reachable, Verdict::Unreachable]
-            .into_iter()
-            .find(|v| v.as_str() == s)
-    }
 }
 
 impl fmt::Display for Verdict {
@@ -30,7 +30,8 @@ impl fmt::Display for Verdict {
 }
 
 /// The tool that checked a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Checker {
     Loom,
     Proptest,
@@ -40,13 +41,6 @@ pub enum Checker {
 }
 
 impl Checker {
-    pub const ALL: [Checker; 5] = [
-        Checker::Loom,
-        Checker::Proptest,
-        Checker::Quickcheck,
-        Checker::FuzzReplay,
-        Checker::Fuzz,
-    ];
     pub fn as_str(self) -> &'static str {
         match self {
             Checker::Loom => "loom",
@@ -56,12 +50,20 @@ impl Checker {
             Checker::Fuzz => "fuzz",
         }
     }
-    pub fn parse(s: &str) -> Option<Checker> {
-        Checker::ALL.into_iter().find(|c| c.as_str() == s)
+
+    /// The letter the grid shows.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Checker::Loom => "L",
+            Checker::Proptest => "P",
+            Checker::Quickcheck => "Q",
+            Checker::FuzzReplay => "F",
+            Checker::Fuzz => "Z",
+        }
     }
 }
 
-/// How a cell is checked.
+/// How a cell is checked, with its budget.
 pub enum Method<M: Model> {
     /// Every interleaving of `scenario` (up to `bound` preemptions when set). `executions` is
     /// the pinned number of executions loom explores: a change means the model changed.
@@ -70,8 +72,12 @@ pub enum Method<M: Model> {
         bound: Option<usize>,
         executions: u64,
     },
-    /// Long generated histories through the step driver.
-    Histories(Checker),
+    /// `cases` histories from the contract's reference state machine (seeded), shrunk.
+    Proptest { cases: u32 },
+    /// `tests` random byte strings decoded with the fuzz codec (seeded), shrunk.
+    Quickcheck { tests: u64 },
+    /// The committed fuzz corpus and regressions, replayed on stable.
+    FuzzReplay,
 }
 
 impl<M: Model> Method<M> {
@@ -97,12 +103,32 @@ impl<M: Model> Method<M> {
             executions,
         }
     }
+
+    pub fn checker(&self) -> Checker {
+        match self {
+            Method::Loom { .. } => Checker::Loom,
+            Method::Proptest { .. } => Checker::Proptest,
+            Method::Quickcheck { .. } => Checker::Quickcheck,
+            Method::FuzzReplay => Checker::FuzzReplay,
+        }
+    }
+
+    /// The loom scenario and bound, for a loom cell.
+    pub fn loom_scenario(&self) -> Option<(&'static Scenario<M>, Option<usize>)> {
+        match self {
+            Method::Loom {
+                scenario, bound, ..
+            } => Some((scenario, *bound)),
+            _ => None,
+        }
+    }
 }
 
-/// One expected cell: what `variant` allows for `outcome`, and why the cell is there.
+/// One expected cell: what `variant` allows for `outcome`, how that is checked, and why the
+/// cell is there.
 pub struct Claim<M: Model> {
     pub variant: &'static str,
-    pub outcome: OutcomeId,
+    pub outcome: &'static Outcome<M::World>,
     pub expected: Verdict,
     pub method: Method<M>,
     /// Why the cell is there; where the report's claim disagrees with the verdict, say so.
@@ -111,37 +137,37 @@ pub struct Claim<M: Model> {
 
 impl<M: Model> Claim<M> {
     pub fn checker(&self) -> Checker {
-        match self.method {
-            Method::Loom { .. } => Checker::Loom,
-            Method::Histories(c) => c,
-        }
+        self.method.checker()
     }
 
-    /// The cell's identity in reports: `contract/variant/outcome/checker`.
+    /// The cell's identity in reports and test names: `contract/variant/outcome/checker`.
     pub fn key(&self) -> String {
         cell_key(
             M::CONTRACT.id,
             self.variant,
-            self.outcome,
-            self.checker().as_str(),
+            self.outcome.id,
+            self.checker(),
         )
     }
 
+    /// The switches of the claim's variant.
+    pub fn fix(&self) -> M::Fix {
+        M::fix_of(self.variant)
+            .unwrap_or_else(|| panic!("{}: unknown variant {}", self.key(), self.variant))
+    }
+
     pub fn expectation(&self) -> ExpectedCell {
-        let variant = M::variant(self.variant)
-            .unwrap_or_else(|| panic!("claim names unknown variant {}", self.variant));
-        let (scenario, bound) = match &self.method {
-            Method::Loom {
-                scenario, bound, ..
-            } => (Some(scenario.name), *bound),
-            Method::Histories(_) => (None, None),
+        let parts = M::variant(self.variant).map_or(&[][..], |v| v.parts);
+        let (scenario, bound) = match self.method.loom_scenario() {
+            Some((s, b)) => (Some(s.name), b),
+            None => (None, None),
         };
         ExpectedCell {
             contract: M::CONTRACT.id,
             report: M::CONTRACT.report,
             variant: self.variant,
-            parts: variant.parts,
-            outcome: self.outcome,
+            parts,
+            outcome: self.outcome.id,
             checker: self.checker(),
             expected: self.expected,
             scenario,
@@ -151,8 +177,21 @@ impl<M: Model> Claim<M> {
     }
 }
 
-pub fn cell_key(contract: &str, variant: &str, outcome: &str, checker: &str) -> String {
-    format!("{contract}/{variant}/{outcome}/{checker}")
+/// A test-name-safe form of a description: lowercase words joined by `-`.
+pub fn slug(what: &str) -> String {
+    let mut s = String::new();
+    for c in what.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c.to_ascii_lowercase());
+        } else if !s.is_empty() && !s.ends_with('-') {
+            s.push('-');
+        }
+    }
+    s.trim_end_matches('-').to_owned()
+}
+
+pub fn cell_key(contract: &str, variant: &str, outcome: &str, checker: Checker) -> String {
+    format!("{contract}/{variant}/{outcome}/{}", checker.as_str())
 }
 
 /// An observable result the report gives (a state string, a count, a named test's verdict).
@@ -164,13 +203,13 @@ pub struct Reproduction {
     pub observe: fn() -> String,
 }
 
-/// A deliberately broken fix that the suite must catch: the matrix run with `fix` in place of
-/// `variant`'s must deviate at `caught_by`.
+/// A deliberately broken fix that the suite must catch: the loom cells run with `fix` in place
+/// of `variant`'s must deviate at `caught_by`.
 pub struct Mutant<M: Model> {
     pub name: &'static str,
     pub variant: &'static str,
     pub fix: M::Fix,
-    pub caught_by: OutcomeId,
+    pub caught_by: &'static Outcome<M::World>,
     pub about: &'static str,
 }
 
@@ -198,11 +237,6 @@ pub struct ExpectedCell {
 
 impl ExpectedCell {
     pub fn key(&self) -> String {
-        cell_key(
-            self.contract,
-            self.variant,
-            self.outcome,
-            self.checker.as_str(),
-        )
+        cell_key(self.contract, self.variant, self.outcome, self.checker)
     }
 }

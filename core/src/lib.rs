@@ -1,21 +1,21 @@
 //! racelab-core: reference models of five published Ozone/HDFS concurrency bugs, with the
 //! upstream behaviour and every part of each proposed fix as switches, and the harness every
-//! contract shares (the sync shim, the trace, the step driver, the claims matrix).
-#![forbid(unsafe_code)]
+//! contract shares (the sync shim, the trace, the step driver, the claims matrix, the reports).
+#![deny(unsafe_code)]
 
 pub mod claims;
+pub mod contracts;
 pub mod drive;
-pub mod json;
-pub mod matrix;
+#[cfg(feature = "histories")]
+pub mod histories;
 pub mod model;
+pub mod outcome;
 pub mod registry;
+pub mod report;
 pub mod sync;
 pub mod trace;
 
-pub mod dead_node;
-pub mod leader_ready;
-pub mod recon_sync;
-
 pub use claims::{Checker, Claim, Claims, Method, Mutant, Reproduction, Verdict};
-pub use model::{Contract, Model, Outcome, OutcomeId, Part, Program, Scenario, Setup, Variant};
+pub use model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+pub use outcome::{Check, Outcome, OutcomeId};
 pub use trace::{Cx, Timeline, Trace};

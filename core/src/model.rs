@@ -1,31 +1,24 @@
-//! The shape every contract shares: its parts and outcomes, its variants, its actors as
-//! step programs, its scenarios, and the outcome predicates. The loom runner
-//! (`racelab-loom`), the step driver ([`crate::drive`]) and the fuzz targets all run a
-//! contract through these types, so they run the same step functions.
+//! The shape every contract shares: its parts, outcomes and variants, its actors as step
+//! programs, and its scenarios. The loom runner (`racelab-loom`), the step driver
+//! ([`crate::drive`]) and the history checkers all run a contract through these types, so they
+//! run the same step functions.
 
+use crate::claims::Claims;
+use crate::outcome::Outcome;
 use crate::sync::Arc;
 use crate::trace::Trace;
 use std::fmt;
 
-/// `O1`.. for wrong results a report names or the code shows, `R1`.. for residual windows.
-pub type OutcomeId = &'static str;
-
-/// A bug report and the claims racelab checks about it.
+/// A bug report: the names the command line, the reports and the fuzz targets use.
 #[derive(Debug)]
 pub struct Contract {
     /// Short name used on the command line and in reports, e.g. `leader-ready`.
     pub id: &'static str,
+    /// The module, fuzz target and corpus folder name, e.g. `leader_ready`.
+    pub module: &'static str,
     /// The issue key, e.g. `HDDS-17575`.
     pub report: &'static str,
     pub title: &'static str,
-    pub parts: &'static [Part],
-    pub outcomes: &'static [Outcome],
-}
-
-impl Contract {
-    pub fn outcome(&self, id: &str) -> Option<&'static Outcome> {
-        self.outcomes.iter().find(|o| o.id == id)
-    }
 }
 
 /// One separable part of a fix.
@@ -35,25 +28,18 @@ pub struct Part {
     pub summary: &'static str,
 }
 
-/// A wrong result (or a residual window) as a checkable predicate; the predicate itself is
-/// [`Model::outcome`].
+/// A set of fix parts under a name: `upstream` (none), `proposed`, `improved`, or the parts it
+/// holds (`P1+P2`). Its switches are computed from the parts ([`Model::fix`]), so a variant
+/// cannot claim parts it does not switch on.
 #[derive(Debug)]
-pub struct Outcome {
-    pub id: OutcomeId,
-    pub summary: &'static str,
-}
-
-/// A set of fix parts: `upstream` (none), `proposed`, `improved`, or the parts it holds.
-#[derive(Debug)]
-pub struct Variant<F> {
+pub struct Variant {
     pub name: &'static str,
     pub parts: &'static [&'static str],
-    pub fix: F,
 }
 
-impl<F> Variant<F> {
-    pub const fn new(name: &'static str, parts: &'static [&'static str], fix: F) -> Self {
-        Variant { name, parts, fix }
+impl Variant {
+    pub const fn new(name: &'static str, parts: &'static [&'static str]) -> Self {
+        Variant { name, parts }
     }
 }
 
@@ -64,15 +50,37 @@ pub trait Model: Sized + 'static {
     /// Everything the actors share.
     type World: Send + Sync + 'static;
 
-    const CONTRACT: &'static Contract;
-    const VARIANTS: &'static [Variant<Self::Fix>];
+    const CONTRACT: Contract;
+    const PARTS: &'static [Part];
+    const OUTCOMES: &'static [&'static Outcome<Self::World>];
+    const VARIANTS: &'static [Variant];
+    const CLAIMS: Claims<Self>;
 
-    /// Evaluates outcome `id` on a world whose actors have all finished: `Some(witness)`, the
-    /// state that shows the outcome, when it holds.
-    fn outcome(world: &Self::World, id: OutcomeId) -> Option<String>;
+    /// The upstream switches with `part` switched on (parts apply in the order a variant lists
+    /// them); `None` for a part the contract does not have.
+    fn with(fix: Self::Fix, part: &str) -> Option<Self::Fix>;
 
-    fn variant(name: &str) -> Option<&'static Variant<Self::Fix>> {
+    /// The switches of upstream: no part.
+    const UPSTREAM: Self::Fix;
+
+    /// The switches of a list of parts.
+    fn fix(parts: &[&str]) -> Self::Fix {
+        parts.iter().fold(Self::UPSTREAM, |fix, p| {
+            Self::with(fix, p).unwrap_or_else(|| panic!("{}: no part {p}", Self::CONTRACT.id))
+        })
+    }
+
+    fn variant(name: &str) -> Option<&'static Variant> {
         Self::VARIANTS.iter().find(|v| v.name == name)
+    }
+
+    /// The switches of the variant named `name`.
+    fn fix_of(name: &str) -> Option<Self::Fix> {
+        Self::variant(name).map(|v| Self::fix(v.parts))
+    }
+
+    fn outcome(id: &str) -> Option<&'static Outcome<Self::World>> {
+        Self::OUTCOMES.iter().copied().find(|o| o.id == id)
     }
 }
 

@@ -1,85 +1,78 @@
-//! Every contract racelab checks, without its model type: what the gate and the reports need.
+//! The contracts without their types. Every checker, the scenario replay, the gate and the
+//! tests read the one list, [`visit`] (in `contracts/mod.rs`, beside the modules it lists).
 
-use crate::claims::{Claims, ExpectedCell, Method, Reproduction};
-use crate::matrix::{ExpectedReproduction, ReproductionResult};
+use crate::claims::{Claims, ExpectedCell, Method, Verdict};
 use crate::model::{Contract, Model};
+use crate::outcome::Check;
+use crate::report::{ReproductionResult, View};
 
-pub struct Entry {
-    pub contract: &'static Contract,
-    pub cells: Vec<ExpectedCell>,
-    pub reproductions: Vec<ExpectedReproduction>,
-    observers: &'static [Reproduction],
-    /// Loom cells whose unreachable verdict has no reachable twin at the same scenario and bound.
-    pub twinless: Vec<String>,
+/// What a registered contract provides: its model, and with the `histories` feature its long
+/// histories too, so that every checker can be handed the same list.
+#[cfg(feature = "histories")]
+pub trait Registered: Model + crate::histories::Histories {}
+#[cfg(feature = "histories")]
+impl<M: Model + crate::histories::Histories> Registered for M {}
+#[cfg(not(feature = "histories"))]
+pub trait Registered: Model {}
+#[cfg(not(feature = "histories"))]
+impl<M: Model> Registered for M {}
+
+/// Something done once per contract, with the contract's type.
+pub trait Visitor {
+    fn visit<M: Registered>(&mut self);
 }
 
-fn entry<M: Model>(claims: &'static Claims<M>) -> Entry {
-    Entry {
-        contract: M::CONTRACT,
-        cells: claims.cells.iter().map(|c| c.expectation()).collect(),
-        reproductions: claims
-            .reproductions
-            .iter()
-            .map(|r| ExpectedReproduction {
-                contract: M::CONTRACT.id,
-                report: M::CONTRACT.report,
-                what: r.what,
-                expected: r.expected,
-            })
-            .collect(),
-        observers: claims.reproductions,
-        twinless: twinless(claims),
-    }
+pub use crate::contracts::visit;
+
+/// A contract without its model type: what the gate and the reports need.
+pub struct Entry {
+    pub contract: &'static Contract,
+    pub view: View,
+    pub cells: Vec<ExpectedCell>,
+    reproductions: &'static [crate::claims::Reproduction],
+    /// Mistakes in the claims (see [`problems`]).
+    pub problems: Vec<String>,
 }
 
 impl Entry {
+    fn of<M: Model>() -> Entry {
+        Entry {
+            contract: &M::CONTRACT,
+            view: View::of::<M>(),
+            cells: M::CLAIMS.cells.iter().map(|c| c.expectation()).collect(),
+            reproductions: M::CLAIMS.reproductions,
+            problems: problems::<M>(),
+        }
+    }
+
+    /// The reproductions, with the values the reports give.
+    pub fn expected_reproductions(&self) -> Vec<(&'static str, &'static str)> {
+        self.reproductions
+            .iter()
+            .map(|r| (r.what, r.expected))
+            .collect()
+    }
+
     /// Runs the model for every reproduction.
     pub fn reproduce(&self) -> Vec<ReproductionResult> {
-        self.observers
+        self.reproductions
             .iter()
-            .map(|r| ReproductionResult {
-                contract: self.contract.id.into(),
-                report: self.contract.report.into(),
-                what: r.what.into(),
-                expected: r.expected.into(),
-                observed: (r.observe)(),
-            })
+            .map(|r| ReproductionResult::of(self.contract, r))
             .collect()
     }
 }
 
-/// An unreachable loom cell proves something only if the same scenario and bound find the
-/// outcome in some other variant (usually upstream).
-fn twinless<M: Model>(claims: &Claims<M>) -> Vec<String> {
-    use crate::claims::Verdict::{Reachable, Unreachable};
-    let loom = |c: &crate::claims::Claim<M>| match &c.method {
-        Method::Loom {
-            scenario, bound, ..
-        } => Some((scenario.name, *bound)),
-        Method::Histories(_) => None,
-    };
-    claims
-        .cells
-        .iter()
-        .filter(|c| c.expected == Unreachable && loom(c).is_some())
-        .filter(|u| {
-            !claims
-                .cells
-                .iter()
-                .any(|r| r.expected == Reachable && r.outcome == u.outcome && loom(r) == loom(u))
-        })
-        .map(|c| c.key())
-        .collect()
-}
-
 /// All contracts, in report order.
 pub fn all() -> Vec<Entry> {
-    use crate::leader_ready::{claims::CLAIMS, LeaderReady};
-    vec![
-        entry::<LeaderReady>(&CLAIMS),
-        entry::<crate::recon_sync::ReconSync>(&crate::recon_sync::claims::CLAIMS),
-        entry::<crate::dead_node::DeadNode>(&crate::dead_node::claims::CLAIMS),
-    ]
+    struct Collect(Vec<Entry>);
+    impl Visitor for Collect {
+        fn visit<M: Registered>(&mut self) {
+            self.0.push(Entry::of::<M>());
+        }
+    }
+    let mut c = Collect(Vec::new());
+    visit(&mut c);
+    c.0
 }
 
 /// The contract named `id`, or the list of known names.
@@ -91,30 +84,87 @@ pub fn find(id: &str) -> Result<Entry, Vec<&'static str>> {
     }
 }
 
+/// What is wrong with a contract's claims, as sentences (empty when nothing is):
+/// - a claim names a variant the contract does not have, or a variant a part it does not have;
+/// - two claims have the same key;
+/// - an unreachable loom cell has no reachable twin (the same scenario and bound reaching the
+///   outcome in another variant): without one it proves nothing;
+/// - a race or deadlock outcome is claimed for a checker other than loom;
+/// - a mutant names an unknown variant, or an outcome no loom cell of that variant checks.
+pub fn problems<M: Model>() -> Vec<String> {
+    let claims: &Claims<M> = &M::CLAIMS;
+    let mut out = Vec::new();
+    for v in M::VARIANTS {
+        for p in v.parts {
+            if M::with(M::UPSTREAM, p).is_none() {
+                out.push(format!("variant {} names unknown part {p}", v.name));
+            }
+        }
+    }
+    let mut keys = std::collections::BTreeSet::new();
+    for c in claims.cells {
+        if M::variant(c.variant).is_none() {
+            out.push(format!("{}: unknown variant {}", c.key(), c.variant));
+        }
+        if !keys.insert(c.key()) {
+            out.push(format!("{}: claimed twice", c.key()));
+        }
+        if !matches!(c.outcome.check, Check::State(_)) && !matches!(c.method, Method::Loom { .. }) {
+            out.push(format!(
+                "{}: a {} outcome can be checked only by loom",
+                c.key(),
+                c.outcome.kind()
+            ));
+        }
+        if c.expected == Verdict::Unreachable {
+            if let Some(at) = c.method.loom_scenario() {
+                let twin = claims.cells.iter().any(|r| {
+                    r.expected == Verdict::Reachable
+                        && r.outcome.id == c.outcome.id
+                        && r.method
+                            .loom_scenario()
+                            .is_some_and(|(s, b)| std::ptr::eq(s, at.0) && b == at.1)
+                });
+                if !twin {
+                    out.push(format!(
+                        "{}: unreachable, but no variant reaches it at the same scenario and bound",
+                        c.key()
+                    ));
+                }
+            }
+        }
+    }
+    for m in claims.mutants {
+        let caught = claims.cells.iter().any(|c| {
+            c.variant == m.variant
+                && c.outcome.id == m.caught_by.id
+                && c.expected == Verdict::Unreachable
+                && matches!(c.method, Method::Loom { .. })
+        });
+        if !caught {
+            out.push(format!(
+                "mutant `{}`: no unreachable loom cell {}/{} to catch it",
+                m.name, m.variant, m.caught_by.id
+            ));
+        }
+    }
+    if claims.mutants.is_empty() {
+        out.push("names no mutant (a plausible broken fix the suite must catch)".into());
+    }
+    out
+}
+
 #[cfg(all(test, not(loom)))]
 mod tests {
     #[test]
-    fn every_unreachable_loom_cell_has_a_reachable_twin() {
+    fn the_claims_of_every_contract_are_well_formed() {
         for e in super::all() {
             assert!(
-                e.twinless.is_empty(),
-                "{}: cells without a twin: {:?}",
+                e.problems.is_empty(),
+                "{}:\n  {}",
                 e.contract.id,
-                e.twinless
+                e.problems.join("\n  ")
             );
-        }
-    }
-
-    #[test]
-    fn claims_name_known_variants_and_outcomes() {
-        for e in super::all() {
-            for c in &e.cells {
-                assert!(
-                    e.contract.outcome(c.outcome).is_some(),
-                    "{}: unknown outcome",
-                    c.key()
-                );
-            }
         }
     }
 }

@@ -6,6 +6,9 @@
 //! shape: `lock()`, `read()` and `write()` return the guard directly (as tokio's
 //! `src/loom/mocked.rs` does for loom).
 //!
+//! [`RaceCell`] stands for state upstream reads and writes without synchronization (a plain
+//! `HashMap` field, say): loom reports a data race on it as a verdict.
+//!
 //! Nothing here is used for recording: the trace (`crate::trace`) uses real std primitives so
 //! that observing a model adds no interleavings.
 
@@ -94,6 +97,9 @@ mod backend {
 }
 
 pub use backend::*;
+
+mod race;
+pub use race::{track_races, RaceCell};
 
 /// A lock taken in one step and released in a later one, as a Java `ReentrantLock` or a lock
 /// object held across several upstream calls. A scoped guard cannot express that, because the

@@ -4,8 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use racelab_core::dead_node::DeadNode;
-use racelab_props::dead_node::Op;
-use racelab_props::histories::{fuzz, History};
+use racelab_core::contracts::dead_node::{histories::Op, DeadNode};
+use racelab_core::histories::{fuzz, History};
 
 fuzz_target!(|history: History<Op>| fuzz::<DeadNode>(&history.0));

@@ -4,8 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use racelab_core::leader_ready::LeaderReady;
-use racelab_props::histories::{fuzz, History};
-use racelab_props::leader_ready::Op;
+use racelab_core::contracts::leader_ready::{histories::Op, LeaderReady};
+use racelab_core::histories::{fuzz, History};
 
 fuzz_target!(|history: History<Op>| fuzz::<LeaderReady>(&history.0));

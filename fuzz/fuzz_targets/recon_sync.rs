@@ -5,8 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use racelab_core::recon_sync::ReconSync;
-use racelab_props::histories::{fuzz, History};
-use racelab_props::recon_sync::Op;
+use racelab_core::contracts::recon_sync::{histories::Op, ReconSync};
+use racelab_core::histories::{fuzz, History};
 
 fuzz_target!(|history: History<Op>| fuzz::<ReconSync>(&history.0));

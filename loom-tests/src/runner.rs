@@ -1,10 +1,23 @@
-//! The loom cell runner: explores a scenario under a variant, returns the observed verdict,
+//! The loom cell runner: explores a scenario under a variant and returns the observed verdict,
 //! the executions explored, the bound, and the counterexample's timeline.
+//!
+//! How an outcome is decided depends on its [`Check`]:
+//! - a state outcome is evaluated on the world after every actor has finished, in every
+//!   execution; the first execution where it holds panics with a violation message, which is
+//!   the `reachable` verdict;
+//! - a race outcome is loom's causality violation on a race-tracked cell
+//!   ([`racelab_core::sync::RaceCell`]), which the runner turns into `reachable`;
+//! - a deadlock outcome makes loom abort the process, so it is explored in a child process
+//!   ([`explore_in_child`]) that reports the blocked threads before it dies.
+//!
+//! Any other panic is a defect of the model and propagates.
 
-use racelab_core::claims::{Claim, Claims, ExpectedCell, Method, Verdict};
-use racelab_core::matrix::{CellResult, Matrix};
-use racelab_core::model::{Model, OutcomeId, Scenario};
+use racelab_core::claims::{Claim, Method, Verdict};
+use racelab_core::model::{Model, Scenario};
+use racelab_core::outcome::{Check, Outcome};
+use racelab_core::report::{CellResult, Matrix, View};
 use racelab_core::trace::{violation, Timeline, Trace, VIOLATION};
+use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once};
@@ -20,15 +33,29 @@ pub struct Exploration {
     pub counterexample: Option<Timeline>,
 }
 
+/// loom's message for two unordered accesses to an `UnsafeCell`.
+const CAUSALITY: &str = "Causality violation";
+/// loom's message when no thread can run.
+const DEADLOCK: &str = "deadlock; threads = ";
+
+/// The exploration in progress on a thread: its execution counter, its recorder and its
+/// actors by loom thread id, for the panic hook to report a deadlock before loom aborts.
+type Current = (Arc<AtomicU64>, Trace, Vec<&'static str>);
+
+thread_local! {
+    static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+}
+
 /// Explores every interleaving of `scenario` under `fix` (up to `bound` preemptions when set),
-/// checking `outcome` at the end of each execution. Loom stops at the first violation.
+/// deciding `outcome` in each execution. Loom stops at the first violation.
 pub fn explore<M: Model>(
     scenario: &'static Scenario<M>,
     fix: M::Fix,
-    outcome: OutcomeId,
+    outcome: &'static Outcome<M::World>,
     bound: Option<usize>,
 ) -> Exploration {
-    quiet_violations();
+    install_panic_hook();
+    racelab_core::sync::track_races(matches!(outcome.check, Check::Race));
     let trace = Trace::new();
     let executions = Arc::new(AtomicU64::new(0));
     let mut builder = loom::model::Builder::new();
@@ -38,6 +65,7 @@ pub fn explore<M: Model>(
     builder.max_duration = None;
     builder.max_permutations = None;
     builder.checkpoint_file = None;
+    CURRENT.with(|c| *c.borrow_mut() = Some((executions.clone(), trace.clone(), Vec::new())));
     let started = Instant::now();
     let run = {
         let (trace, executions) = (trace.clone(), executions.clone());
@@ -46,9 +74,23 @@ pub fn explore<M: Model>(
                 executions.fetch_add(1, Ordering::Relaxed);
                 trace.clear();
                 let setup = (scenario.build)(&trace, fix);
-                let threads: Vec<_> = setup
-                    .threads
-                    .into_iter()
+                let names: Vec<&'static str> = setup.threads.iter().map(|p| p.actor()).collect();
+                CURRENT.with(|c| {
+                    if let Some((_, _, actors)) = c.borrow_mut().as_mut() {
+                        *actors = names;
+                    }
+                });
+                // The first actor runs on loom's main thread, the others on threads of their
+                // own. A main thread that only spawned and joined would add nothing but its
+                // joins: each blocks on a thread's exit, and loom schedules the woken main
+                // thread against every remaining operation of the others, choices that change
+                // no step's result (recon-sync proposed/O1: 92,484 executions then, 3,605
+                // now). No order of steps is lost: the spawns come before the first actor's
+                // first step, and a spawn touches nothing the steps read, so every schedule of
+                // the old placement has one here with the same steps in the same order.
+                let mut programs = setup.threads.into_iter();
+                let first = programs.next();
+                let others: Vec<_> = programs
                     .map(|mut program| {
                         let world = setup.world.clone();
                         loom::thread::spawn(move || {
@@ -58,19 +100,34 @@ pub fn explore<M: Model>(
                         })
                     })
                     .collect();
-                for t in threads {
+                if let Some(mut program) = first {
+                    while !program.is_done() {
+                        program.step(&setup.world);
+                    }
+                }
+                for t in others {
                     t.join().expect("a model thread panicked");
                 }
-                if let Some(witness) = M::outcome(&setup.world, outcome) {
-                    // The runner turns this panic into a `reachable` verdict; any other panic is
-                    // a defect of the model and propagates.
-                    panic!("{}", violation(outcome, &witness));
+                if let Some(witness) = outcome.holds(&setup.world) {
+                    // The runner turns this panic into a `reachable` verdict.
+                    panic!("{}", violation(outcome.id, &witness));
                 }
             })
         }))
     };
+    CURRENT.with(|c| *c.borrow_mut() = None);
+    racelab_core::sync::track_races(false);
     let seconds = started.elapsed().as_secs_f64();
     let executions = executions.load(Ordering::Relaxed);
+    let found = |message: String| Exploration {
+        observed: Verdict::Reachable,
+        executions,
+        seconds,
+        counterexample: Some(Timeline {
+            events: trace.events(),
+            violation: Some(message),
+        }),
+    };
     match run {
         Ok(()) => Exploration {
             observed: Verdict::Unreachable,
@@ -80,144 +137,223 @@ pub fn explore<M: Model>(
         },
         Err(payload) => {
             let message = panic_message(&*payload);
-            if !message.starts_with(VIOLATION) {
-                panic::resume_unwind(payload);
-            }
-            Exploration {
-                observed: Verdict::Reachable,
-                executions,
-                seconds,
-                counterexample: Some(Timeline {
-                    events: trace.events(),
-                    violation: Some(message),
-                }),
+            if message.starts_with(VIOLATION) {
+                found(message)
+            } else if matches!(outcome.check, Check::Race) && message.contains(CAUSALITY) {
+                found(violation(
+                    outcome.id,
+                    &format!("data race: {}", first_line(&message)),
+                ))
+            } else {
+                panic::resume_unwind(payload)
             }
         }
     }
 }
 
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or(s)
+}
+
+/// The environment variable that makes a loom test binary explore one deadlock cell and exit.
+pub const CHILD_ENV: &str = "RACELAB_LOOM_CHILD";
+const CHILD_RESULT: &str = "racelab-child: ";
+
+/// In a child process: explores the loom cell `key` and prints its result for the parent. On a
+/// deadlock loom aborts the process; the panic hook prints the result first.
+pub fn child_main<M: Model>(claim: &Claim<M>) -> ! {
+    let (scenario, bound) = claim
+        .method
+        .loom_scenario()
+        .expect("a child explores a loom cell");
+    let e = explore(scenario, claim.fix(), claim.outcome, bound);
+    println!("{CHILD_RESULT}unreachable {}", e.executions);
+    std::process::exit(0)
+}
+
+/// Explores a deadlock cell in a child process (loom aborts the process that finds one):
+/// re-runs this test binary with [`CHILD_ENV`] naming the cell.
+pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, String> {
+    let started = Instant::now();
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the test binary: {e}"))?;
+    let out = std::process::Command::new(exe)
+        .env(CHILD_ENV, claim.key())
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .map_err(|e| format!("cannot run the child: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let seconds = started.elapsed().as_secs_f64();
+    let result = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(CHILD_RESULT))
+        .ok_or_else(|| {
+            format!(
+                "the child exploring {} reported nothing ({}):\n{}{}",
+                claim.key(),
+                out.status,
+                stdout,
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })?;
+    let mut words = result.splitn(3, ' ');
+    let (verdict, executions) = (words.next(), words.next().and_then(|n| n.parse().ok()));
+    let executions = executions.ok_or(format!("bad child result {result:?}"))?;
+    match verdict {
+        Some("unreachable") if out.status.success() => Ok(Exploration {
+            observed: Verdict::Unreachable,
+            executions,
+            seconds,
+            counterexample: None,
+        }),
+        Some("deadlock") => {
+            let blocked = words.next().unwrap_or_default();
+            let events = stdout
+                .lines()
+                .filter_map(|l| l.strip_prefix("racelab-event: "))
+                .filter_map(|l| {
+                    let mut f = l.splitn(3, '\t');
+                    Some(racelab_core::trace::Event {
+                        actor: leak(f.next()?),
+                        method: leak(f.next()?),
+                        detail: f.next()?.to_owned(),
+                    })
+                })
+                .collect();
+            Ok(Exploration {
+                observed: Verdict::Reachable,
+                executions,
+                seconds,
+                counterexample: Some(Timeline {
+                    events,
+                    violation: Some(violation(
+                        claim.outcome.id,
+                        &format!("deadlock: blocked {blocked}"),
+                    )),
+                }),
+            })
+        }
+        _ => Err(format!("bad child result {result:?} ({})", out.status)),
+    }
+}
+
+/// Actor and method names come back from the child as text; the timeline holds `&'static str`.
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_owned().into_boxed_str())
+}
+
+/// A loom cell's pinned executions (0 for other cells): its cost when the cells are split
+/// between processes.
+pub fn pinned_executions<M: Model>(claim: &Claim<M>) -> u64 {
+    match claim.method {
+        Method::Loom { executions, .. } => executions,
+        _ => 0,
+    }
+}
+
 /// Checks one loom claim with `fix` in place of its variant's, as a result record.
-pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> CellResult {
+pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> Result<CellResult, String> {
     let Method::Loom {
         scenario, bound, ..
     } = claim.method
     else {
-        panic!("{} is not a loom cell", claim.key());
+        return Err(format!("{} is not a loom cell", claim.key()));
     };
-    let found = explore(scenario, fix, claim.outcome, bound);
+    let found = if matches!(claim.outcome.check, Check::Deadlock) {
+        explore_in_child(claim)?
+    } else {
+        explore(scenario, fix, claim.outcome, bound)
+    };
     let mut result = CellResult::for_cell(&claim.expectation(), found.observed);
     result.executions = Some(found.executions);
     result.seconds = found.seconds;
     result.timeline = found.counterexample.map(|t| t.lines()).unwrap_or_default();
-    result
+    Ok(result)
 }
 
-/// The loom claim of `variant` × `outcome`.
-pub fn loom_claim<'a, M: Model>(
-    claims: &'a Claims<M>,
-    variant: &str,
-    outcome: &str,
-) -> &'a Claim<M> {
-    claims
-        .cells
-        .iter()
-        .find(|c| {
-            c.variant == variant && c.outcome == outcome && matches!(c.method, Method::Loom { .. })
-        })
-        .unwrap_or_else(|| panic!("no loom claim for {} {variant} {outcome}", M::CONTRACT.id))
-}
-
-/// The body of every loom cell test: checks the cell, saves the result for the gate, and
-/// asserts the verdict, the violation message and the pinned execution count.
-pub fn verify_cell<M: Model>(claims: &Claims<M>, variant: &str, outcome: &str) {
-    let claim = loom_claim(claims, variant, outcome);
-    let fix = M::variant(variant).expect("claims name known variants").fix;
-    let result = check_with(claim, fix);
+/// The body of every loom cell's test: checks the cell, saves the result for the gate, and
+/// checks the verdict, the violation message and the pinned execution count.
+pub fn verify_cell<M: Model>(claim: &Claim<M>) -> Result<(), String> {
+    let result = check_with(claim, claim.fix())?;
     result.save();
-    println!("{}", result.summary());
-    let timeline = result.timeline.join("\n");
-    assert_eq!(
-        result.observed,
-        claim.expected,
-        "{}: expected {}, loom found {} after {} executions\n{timeline}",
-        claim.key(),
-        claim.expected,
-        result.observed,
-        result.executions.unwrap_or(0)
-    );
+    if result.observed != claim.expected {
+        return Err(format!(
+            "{}: expected {}, loom found {} after {} executions\n{}",
+            claim.key(),
+            claim.expected,
+            result.observed,
+            result.executions.unwrap_or(0),
+            result.timeline.join("\n")
+        ));
+    }
     if result.observed == Verdict::Reachable {
         let last = result.timeline.last().map(String::as_str).unwrap_or("");
-        let expected = format!("✗  {VIOLATION}{outcome}: ");
-        assert!(
-            last.contains(&expected),
-            "{}: violation message {last:?} lacks {expected:?}",
-            claim.key()
-        );
+        let expected = format!("✗  {VIOLATION}{}: ", claim.outcome.id);
+        if !last.contains(&expected) {
+            return Err(format!(
+                "{}: violation message {last:?} lacks {expected:?}",
+                claim.key()
+            ));
+        }
     }
     let Method::Loom {
         executions: pinned, ..
     } = claim.method
     else {
-        unreachable!()
+        unreachable!("checked by check_with")
     };
-    assert_eq!(
-        result.executions,
-        Some(pinned),
-        "{}: loom explored a different number of executions than pinned; the model or the \
-         scenario changed: review the change, then re-pin",
-        claim.key()
-    );
+    if result.executions != Some(pinned) {
+        return Err(format!(
+            "{}: loom explored {} executions, {pinned} are pinned; the model or the scenario \
+             changed: review the change, then re-pin",
+            claim.key(),
+            result.executions.unwrap_or(0)
+        ));
+    }
+    Ok(())
 }
 
 /// Runs every loom cell of a contract with `fix` in place of `variant`'s (a mutant), and
 /// returns the matrix the gate would print.
-pub fn matrix_with<M: Model>(claims: &Claims<M>, variant: &str, fix: M::Fix) -> Matrix {
-    let loom_cells: Vec<&Claim<M>> = claims
+pub fn matrix_with<M: Model>(variant: &str, fix: M::Fix) -> Result<Matrix, String> {
+    let loom_cells: Vec<&Claim<M>> = M::CLAIMS
         .cells
         .iter()
         .filter(|c| matches!(c.method, Method::Loom { .. }))
         .collect();
     let results = loom_cells
         .iter()
-        .map(|c| {
-            let f = if c.variant == variant {
-                fix
-            } else {
-                M::variant(c.variant).expect("known").fix
-            };
-            check_with(c, f)
-        })
-        .collect();
-    let expected: Vec<ExpectedCell> = loom_cells.iter().map(|c| c.expectation()).collect();
-    Matrix::build(vec![M::CONTRACT], expected, &[], results, Vec::new())
+        .map(|c| check_with(c, if c.variant == variant { fix } else { c.fix() }))
+        .collect::<Result<_, _>>()?;
+    let expected = loom_cells.iter().map(|c| c.expectation()).collect();
+    Ok(Matrix::build(
+        vec![View::of::<M>()],
+        expected,
+        &[],
+        results,
+        Vec::new(),
+    ))
 }
 
-/// Every mutant of a contract (a deliberately broken fix) must show up in the matrix the gate
+/// A mutant of a contract (a deliberately broken fix) must show up in the matrix the gate
 /// prints, as the deviation its claim names.
-pub fn verify_mutants<M: Model>(claims: &Claims<M>) {
-    assert!(
-        !claims.mutants.is_empty(),
-        "{} names no mutant",
-        M::CONTRACT.id
-    );
-    for m in claims.mutants {
-        let matrix = matrix_with::<M>(claims, m.variant, m.fix);
-        let key = format!("{}/{}/{}/loom", M::CONTRACT.id, m.variant, m.caught_by);
-        let expected = format!("{key}: expected unreachable, observed reachable");
-        assert!(
-            matrix.deviations.iter().any(|d| d.to_string() == expected),
+pub fn verify_mutant<M: Model>(m: &racelab_core::claims::Mutant<M>) -> Result<(), String> {
+    let matrix = matrix_with::<M>(m.variant, m.fix)?;
+    let key = format!("{}/{}/{}/loom", M::CONTRACT.id, m.variant, m.caught_by.id);
+    let expected = format!("{key}: expected unreachable, observed reachable");
+    if !matrix.deviations.iter().any(|d| d.to_string() == expected) {
+        return Err(format!(
             "mutant `{}` was not caught at {key}; deviations: {:?}",
-            m.name,
-            matrix.deviations
-        );
-        let text = matrix.render_text();
-        assert!(
-            text.contains("!RL"),
+            m.name, matrix.deviations
+        ));
+    }
+    let text = matrix.render_text();
+    if !text.contains("!RL") {
+        return Err(format!(
             "the printed matrix does not flag mutant `{}`:\n{text}",
             m.name
-        );
-        println!("mutant `{}` caught: {expected}", m.name);
+        ));
     }
+    Ok(())
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -228,8 +364,9 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic without a message".into())
 }
 
-/// Violations are expected results, not failures: keep their panic messages off stderr.
-fn quiet_violations() {
+/// Violations and races are expected results, not failures: keep their panic messages off
+/// stderr. A deadlock is reported to the parent process (loom aborts right after the panic).
+fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let default = panic::take_hook();
@@ -240,30 +377,53 @@ fn quiet_violations() {
                 .map(String::as_str)
                 .or_else(|| info.payload().downcast_ref::<&str>().copied())
                 .unwrap_or("");
-            if !message.starts_with(VIOLATION) {
+            if message.starts_with(DEADLOCK) && std::env::var_os(CHILD_ENV).is_some() {
+                report_deadlock(message);
+            }
+            if !message.starts_with(VIOLATION) && !message.contains(CAUSALITY) {
                 default(info);
             }
         }));
     });
 }
 
-/// One `#[test]` per loom cell, plus a test that every loom claim has one.
-#[macro_export]
-macro_rules! cell_tests {
-    ($model:ty, $claims:expr, { $($name:ident => ($variant:literal, $outcome:literal)),* $(,)? }) => {
-        $(
-            #[test]
-            fn $name() {
-                $crate::verify_cell::<$model>(&$claims, $variant, $outcome);
-            }
-        )*
-
-        #[test]
-        fn every_loom_claim_has_a_test() {
-            let tested: Vec<(&str, &str)> = vec![$(($variant, $outcome)),*];
-            for c in $claims.cells.iter().filter(|c| c.checker() == racelab_core::Checker::Loom) {
-                assert!(tested.contains(&(c.variant, c.outcome)), "{} has no loom test", c.key());
-            }
+/// Prints the deadlock's result for the parent: the executions, the blocked actors, and the
+/// timeline up to the deadlock.
+fn report_deadlock(message: &str) {
+    CURRENT.with(|c| {
+        let Ok(current) = c.try_borrow() else {
+            return;
+        };
+        let Some((executions, trace, actors)) = current.as_ref() else {
+            return;
+        };
+        // loom lists `(Id(n), State)` per thread; thread n runs the scenario's actor n.
+        let blocked: Vec<String> = message
+            .trim_start_matches(DEADLOCK)
+            .split("), (")
+            .filter(|t| t.contains("Blocked"))
+            .filter_map(|t| {
+                let n: usize = t
+                    .chars()
+                    .skip_while(|c| !c.is_ascii_digit())
+                    .take_while(|c| c.is_ascii_digit())
+                    .collect::<String>()
+                    .parse()
+                    .ok()?;
+                Some(
+                    actors
+                        .get(n)
+                        .map_or(format!("thread {n}"), |a| a.to_string()),
+                )
+            })
+            .collect();
+        for e in trace.events() {
+            println!("racelab-event: {}\t{}\t{}", e.actor, e.method, e.detail);
         }
-    };
+        println!(
+            "{CHILD_RESULT}deadlock {} {}",
+            executions.load(Ordering::Relaxed),
+            blocked.join(", ")
+        );
+    });
 }

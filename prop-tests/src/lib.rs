@@ -1,14 +1,9 @@
-//! racelab-props: long histories through the same step functions loom checks.
-//!
-//! Each contract gives a [`histories::Histories`] impl: its operations (with a byte codec the
-//! fuzz targets and the corpus share), a reference state machine that generates meaningful
-//! histories for proptest, and one property function that runs a history on the step driver
-//! and reports every outcome it reaches. proptest, quickcheck, cargo-fuzz and the stable corpus
-//! replay all call that one function.
+//! racelab-props: the checkers of long histories (proptest over each contract's reference state
+//! machine, quickcheck over its fuzz codec, the stable replay of the committed fuzz inputs) and
+//! scenario files, for every registered contract. The contracts' histories themselves live in
+//! their folders in racelab-core (`histories` feature).
 #![forbid(unsafe_code)]
 
-pub mod dead_node;
-pub mod histories;
-pub mod leader_ready;
-pub mod recon_sync;
+pub mod checkers;
 pub mod scenario;
+pub mod tidy;

@@ -14,7 +14,8 @@
 //! replay runs the schedule on each variant, finishes the remaining programs in start order,
 //! and prints the timeline, the final state and the outcomes reached.
 
-use crate::histories::{Histories, Session, STUCK};
+use racelab_core::histories::{Histories, Session, STUCK};
+use racelab_core::registry::{self, Registered, Visitor};
 use std::fmt::Write;
 
 /// A line of a scenario file, parsed.
@@ -148,7 +149,7 @@ pub fn replay<M: Histories>(text: &str) -> Result<String, ScenarioError> {
     let mut out = String::new();
     for name in variants {
         let v = M::variant(name).expect("checked above");
-        let mut session = Session::<M>::new(v.fix);
+        let mut session = Session::<M>::new(M::fix(v.parts));
         let mut notes: Vec<String> = Vec::new();
         for (n, line) in &schedule {
             match line {
@@ -228,31 +229,45 @@ pub fn replay<M: Histories>(text: &str) -> Result<String, ScenarioError> {
     Ok(out)
 }
 
-/// Replays a scenario of any contract (named on its first line).
+/// Replays a scenario of any registered contract (named on its first line).
 pub fn replay_any(text: &str) -> Result<String, ScenarioError> {
-    use racelab_core::leader_ready::LeaderReady;
-    let id = contract_of(text)?;
-    match id.as_str() {
-        "leader-ready" => replay::<LeaderReady>(text),
-        "recon-sync" => replay::<racelab_core::recon_sync::ReconSync>(text),
-        "dead-node" => replay::<racelab_core::dead_node::DeadNode>(text),
-        other => {
-            let known: Vec<&str> = racelab_core::registry::all()
-                .iter()
-                .map(|e| e.contract.id)
-                .collect();
-            err(
-                1,
-                format!("unknown contract `{other}` (known: {})", known.join(", ")),
-            )
+    struct Replay<'a> {
+        id: String,
+        text: &'a str,
+        out: Option<Result<String, ScenarioError>>,
+        known: Vec<&'static str>,
+    }
+    impl Visitor for Replay<'_> {
+        fn visit<M: Registered>(&mut self) {
+            self.known.push(M::CONTRACT.id);
+            if M::CONTRACT.id == self.id {
+                self.out = Some(replay::<M>(self.text));
+            }
         }
     }
+    let mut r = Replay {
+        id: contract_of(text)?,
+        text,
+        out: None,
+        known: Vec::new(),
+    };
+    registry::visit(&mut r);
+    r.out.unwrap_or_else(|| {
+        err(
+            1,
+            format!(
+                "unknown contract `{}` (known: {})",
+                r.id,
+                r.known.join(", ")
+            ),
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use racelab_core::leader_ready::LeaderReady;
+    use racelab_core::contracts::leader_ready::LeaderReady;
 
     const STEP_DOWN: &str = "\
 # the step-down lands while notifyLeaderReady flushes

@@ -9,14 +9,18 @@
 //! processor thread); [`nssummary`] (`NSSummaryTask` and the Recon DB it writes).
 
 pub mod claims;
+#[cfg(feature = "histories")]
+pub mod histories;
 pub mod nssummary;
 pub mod om;
 pub mod recon_om_db;
 pub mod service_provider;
 pub mod task_controller;
 
+use crate::claims::Claims;
 use crate::drive::Driver;
-use crate::model::{Contract, Model, Outcome, OutcomeId, Part, Program, Scenario, Setup, Variant};
+use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::outcome::{Check, Outcome};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use nssummary::ReconDb;
@@ -163,17 +167,116 @@ impl World {
 
 pub struct ReconSync;
 
-pub const CONTRACT: Contract = Contract {
-    id: "recon-sync",
-    report: "HDDS-17042",
-    title: "Recon manual task rebuild during a delta sync applies that delta twice",
-    parts: &[
+/// O1: a whole delta applied twice.
+pub static O1: Outcome<World> = Outcome {
+    id: "O1",
+    summary: "a delta is applied twice: the rebuild's checkpoint holds all of it and it \
+              is processed again after the rebuild (NSSummary too high after a put, too \
+              low after a delete)",
+    check: Check::State(|w| applied_twice(w, true)),
+};
+
+/// O2: the committed prefix of a delta applied twice, the rest once.
+pub static O2: Outcome<World> = Outcome {
+    id: "O2",
+    summary: "the rebuild's checkpoint falls between two write-batch commits of one \
+              delta: the committed prefix is applied twice, the rest once",
+    check: Check::State(|w| applied_twice(w, false)),
+};
+
+/// O3: a committed write batch never applied (HDDS-5146).
+pub static O3: Outcome<World> = Outcome {
+    id: "O3",
+    summary: "(HDDS-5146) a write batch committed to the Recon OM DB is never applied: \
+              the sync failed between its commit and the hand-off",
+    check: Check::State(|w| {
+        let q = w.controller.quiescent();
+        w.recon_om_db
+            .state()
+            .committed
+            .iter()
+            .filter(|c| c.evented && q.applied.get(&c.seq).copied().unwrap_or(0) == 0)
+            .map(|c| {
+                format!(
+                    "write batch #{} is in the Recon OM DB and was never applied: {}",
+                    c.seq,
+                    w.numbers(&q)
+                )
+            })
+            .next()
+    }),
+};
+
+/// O4: liveness of a manual rebuild while the sync hangs in the OM RPC.
+pub static O4: Outcome<World> = Outcome {
+    id: "O4",
+    summary: "a manual rebuild requested while the sync thread is stuck in the OM RPC \
+              never completes (triggerTaskRebuild waits forever, or no rebuild runs)",
+    check: Check::State(|w| {
+        let q = w.controller.quiescent();
+        if w.provider.rebuild_blocked() {
+            Some(
+                "triggerTaskRebuild never returns: the hand-off lock is held by SyncOM, stuck \
+                 in getDBUpdates"
+                    .into(),
+            )
+        } else if w.provider.rebuilds_accepted() > 0 && q.rebuilds.is_empty() {
+            Some(format!(
+                "a rebuild was accepted and none ran: {}",
+                w.numbers(&q)
+            ))
+        } else {
+            None
+        }
+    }),
+};
+
+/// Whether the evented write batches of some delta were applied twice: all of them (`whole`,
+/// O1) or only a prefix (O2).
+fn applied_twice(w: &World, whole: bool) -> Option<String> {
+    let q = w.controller.quiescent();
+    let recon = w.recon_om_db.state();
+    // The evented write batches of every delta, with how often each was applied.
+    let mut deltas: BTreeMap<u64, Vec<(u64, u32)>> = BTreeMap::new();
+    for c in recon
+        .committed
+        .iter()
+        .filter(|c| c.delta != FULL_SNAPSHOT && c.evented)
+    {
+        let n = q.applied.get(&c.seq).copied().unwrap_or(0);
+        deltas.entry(c.delta).or_default().push((c.seq, n));
+    }
+    deltas.values().find_map(|batches| {
+        let twice = batches.iter().filter(|(_, n)| *n >= 2).count();
+        let hit = twice > 0 && ((twice == batches.len()) == whole);
+        hit.then(|| {
+            let seqs: Vec<String> = batches.iter().map(|(s, _)| format!("#{s}")).collect();
+            let all: Vec<String> = batches.iter().map(|(s, n)| format!("#{s}×{n}")).collect();
+            format!(
+                "delta [{}] applied as [{}]: {}",
+                seqs.join(" "),
+                all.join(" "),
+                w.numbers(&q)
+            )
+        })
+    })
+}
+
+impl Model for ReconSync {
+    type Fix = Fix;
+    type World = World;
+    const CONTRACT: Contract = Contract {
+        id: "recon-sync",
+        module: "recon_sync",
+        report: "HDDS-17042",
+        title: "Recon manual task rebuild during a delta sync applies that delta twice",
+    };
+    const PARTS: &'static [Part] = &[
         Part {
             id: "P1",
-            summary:
-                "a hand-off lock in OzoneManagerServiceProviderImpl: the sync thread takes it \
-                      after the OM RPC has returned and before the first commit and releases it \
-                      after consumeOMEvents; triggerTaskRebuild takes it around \
+            summary: "a hand-off lock in OzoneManagerServiceProviderImpl: the sync thread takes \
+                      it after the OM RPC has returned and before the first commit and releases \
+                      it after consumeOMEvents; triggerTaskRebuild takes it around \
                       queueReInitializationEvent",
         },
         Part {
@@ -181,105 +284,20 @@ pub const CONTRACT: Contract = Contract {
             summary: "(the alternative the report rejected, not a part of the fix) the same lock \
                       taken before the OM RPC, so that it spans the RPC and its retries",
         },
-    ],
-    outcomes: &[
-        Outcome {
-            id: "O1",
-            summary: "a delta is applied twice: the rebuild's checkpoint holds all of it and it \
-                      is processed again after the rebuild (NSSummary too high after a put, too \
-                      low after a delete)",
-        },
-        Outcome {
-            id: "O2",
-            summary: "the rebuild's checkpoint falls between two write-batch commits of one \
-                      delta: the committed prefix is applied twice, the rest once",
-        },
-        Outcome {
-            id: "O3",
-            summary: "(HDDS-5146) a write batch committed to the Recon OM DB is never applied: \
-                      the sync failed between its commit and the hand-off",
-        },
-        Outcome {
-            id: "O4",
-            summary: "a manual rebuild requested while the sync thread is stuck in the OM RPC \
-                      never completes (triggerTaskRebuild waits forever, or no rebuild runs)",
-        },
-    ],
-};
-
-impl Model for ReconSync {
-    type Fix = Fix;
-    type World = World;
-    const CONTRACT: &'static Contract = &CONTRACT;
-    const VARIANTS: &'static [Variant<Fix>] = &[
-        Variant::new("upstream", &[], Fix::UPSTREAM),
-        Variant::new("proposed", &["P1"], Fix::PROPOSED),
-        Variant::new("A1", &["A1"], Fix::LOCK_ACROSS_RPC),
     ];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4];
+    const VARIANTS: &'static [Variant] = &[
+        Variant::new("upstream", &[]),
+        Variant::new("proposed", &["P1"]),
+        Variant::new("A1", &["A1"]),
+    ];
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
+    const UPSTREAM: Fix = Fix::UPSTREAM;
 
-    fn outcome(w: &World, id: OutcomeId) -> Option<String> {
-        let q = w.controller.quiescent();
-        let recon = w.recon_om_db.state();
-        match id {
-            "O1" | "O2" => {
-                // The evented write batches of every delta, with how often each was applied.
-                let mut deltas: BTreeMap<u64, Vec<(u64, u32)>> = BTreeMap::new();
-                for c in recon
-                    .committed
-                    .iter()
-                    .filter(|c| c.delta != FULL_SNAPSHOT && c.evented)
-                {
-                    let n = q.applied.get(&c.seq).copied().unwrap_or(0);
-                    deltas.entry(c.delta).or_default().push((c.seq, n));
-                }
-                deltas.values().find_map(|batches| {
-                    let twice: Vec<String> = batches
-                        .iter()
-                        .filter(|(_, n)| *n >= 2)
-                        .map(|(s, n)| format!("#{s}×{n}"))
-                        .collect();
-                    let whole = twice.len() == batches.len();
-                    let hit = !twice.is_empty() && (whole == (id == "O1"));
-                    hit.then(|| {
-                        let all: Vec<String> =
-                            batches.iter().map(|(s, n)| format!("#{s}×{n}")).collect();
-                        format!(
-                            "delta [{}] applied as [{}]: {}",
-                            batches
-                                .iter()
-                                .map(|(s, _)| format!("#{s}"))
-                                .collect::<Vec<_>>()
-                                .join(" "),
-                            all.join(" "),
-                            w.numbers(&q)
-                        )
-                    })
-                })
-            }
-            "O3" => recon
-                .committed
-                .iter()
-                .filter(|c| c.evented && q.applied.get(&c.seq).copied().unwrap_or(0) == 0)
-                .map(|c| {
-                    format!(
-                        "write batch #{} is in the Recon OM DB and was never applied: {}",
-                        c.seq,
-                        w.numbers(&q)
-                    )
-                })
-                .next(),
-            "O4" => {
-                if w.provider.rebuild_blocked() {
-                    Some("triggerTaskRebuild never returns: the hand-off lock is held by SyncOM, stuck in getDBUpdates".into())
-                } else if w.provider.rebuilds_accepted() > 0 && q.rebuilds.is_empty() {
-                    Some(format!(
-                        "a rebuild was accepted and none ran: {}",
-                        w.numbers(&q)
-                    ))
-                } else {
-                    None
-                }
-            }
+    fn with(_: Fix, part: &str) -> Option<Fix> {
+        match part {
+            "P1" => Some(Fix::PROPOSED),
+            "A1" => Some(Fix::LOCK_ACROSS_RPC),
             _ => None,
         }
     }

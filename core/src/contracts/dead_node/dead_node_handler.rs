@@ -28,7 +28,8 @@ use super::containers::Replica;
 use super::ghost::{Episode, NodeGhost};
 use super::node_state::{DatanodeInfo, NodeState, StatusRead, STALE_INTERVAL};
 use super::{ContainerId, NodeId, Recheck, Service, World};
-use crate::model::{OutcomeId, Program};
+use crate::model::Program;
+use crate::outcome::OutcomeId;
 use crate::trace::{Cx, Trace};
 use std::collections::VecDeque;
 // std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,

@@ -2,64 +2,64 @@
 //! loom cells' `executions` are pinned (a change means the model changed: review, re-pin).
 
 use super::{
-    reproduce, Fix, LeaderReady, ReadyGuard, CHANGES_AFTER_TERM_READ, CHANGES_BEFORE_TERM_READ,
-    STEP_DOWN_DURING_CALLBACK,
+    reproduce, Fix, LeaderReady, ReadyGuard, CHANGES_AFTER_TERM_READ, CHANGES_BEFORE_TERM_READ, O1,
+    O2, R1, STEP_DOWN_DURING_CALLBACK,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
-use crate::claims::{Checker, Claim, Claims, Method, Mutant, Reproduction};
+use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::Scenario;
 
-const O1: &Scenario<LeaderReady> = &STEP_DOWN_DURING_CALLBACK;
-const O2: &Scenario<LeaderReady> = &CHANGES_AFTER_TERM_READ;
-const R1: &Scenario<LeaderReady> = &CHANGES_BEFORE_TERM_READ;
+const STEP_DOWN: &Scenario<LeaderReady> = &STEP_DOWN_DURING_CALLBACK;
+const AFTER_READ: &Scenario<LeaderReady> = &CHANGES_AFTER_TERM_READ;
+const BEFORE_READ: &Scenario<LeaderReady> = &CHANGES_BEFORE_TERM_READ;
 
 pub const CLAIMS: Claims<LeaderReady> = Claims {
     cells: &[
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::loom(O1, 145),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(STEP_DOWN, 18),
             note: "report: a step-down between checkReady and setLeaderReady leaves the follower ready" },
-        Claim { variant: "P1", outcome: "O1", expected: U, method: Method::loom(O1, 252),
+        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(STEP_DOWN, 35),
             note: "P1 alone closes O1: a notify after a refused set recomputes PAUSING (P2 is not needed for O1)" },
-        Claim { variant: "P2", outcome: "O1", expected: R, method: Method::loom(O1, 145),
+        Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(STEP_DOWN, 18),
             note: "P2 alone changes nothing: upstream's set always succeeds, so services are always notified" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::loom(O1, 225),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(STEP_DOWN, 28),
             note: "report: closed, the set and the step-down are ordered by the SCMContext write lock" },
-        Claim { variant: "improved", outcome: "O1", expected: U, method: Method::loom(O1, 225),
+        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(STEP_DOWN, 28),
             note: "closed as with the patch" },
-        Claim { variant: "upstream", outcome: "O2", expected: R, method: Method::loom(O2, 172),
+        Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::loom(AFTER_READ, 23),
             note: "report: updateLeaderAndTerm(true, 5) keeps the stale flag; the re-elected SCM is ready early" },
-        Claim { variant: "P1", outcome: "O2", expected: U, method: Method::loom(O2, 441),
+        Claim { variant: "P1", outcome: &O2, expected: U, method: Method::loom(AFTER_READ, 70),
             note: "P1 alone closes O2 (the term check); P2 is not needed for it" },
-        Claim { variant: "P2", outcome: "O2", expected: R, method: Method::loom(O2, 172),
+        Claim { variant: "P2", outcome: &O2, expected: R, method: Method::loom(AFTER_READ, 23),
             note: "P2 alone leaves O2 as upstream" },
-        Claim { variant: "proposed", outcome: "O2", expected: U, method: Method::loom(O2, 288),
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::loom(AFTER_READ, 39),
             note: "report: a step-down plus a new election inside the callback fails the term check" },
-        Claim { variant: "improved", outcome: "O2", expected: U, method: Method::loom(O2, 288),
+        Claim { variant: "improved", outcome: &O2, expected: U, method: Method::loom(AFTER_READ, 39),
             note: "closed as with the patch" },
-        Claim { variant: "P1", outcome: "R1", expected: R, method: Method::loom(R1, 443),
+        Claim { variant: "P1", outcome: &R1, expected: R, method: Method::loom(BEFORE_READ, 72),
             note: "the window belongs to P1's term read; P2 plays no part in it" },
-        Claim { variant: "proposed", outcome: "R1", expected: R, method: Method::loom(R1, 290),
+        Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::loom(BEFORE_READ, 41),
             note: "report admits it (argued, not run): loom confirms that changes before the term read pass the check" },
-        Claim { variant: "improved", outcome: "R1", expected: U, method: Method::loom(R1, 288),
+        Claim { variant: "improved", outcome: &R1, expected: U, method: Method::loom(BEFORE_READ, 39),
             note: "the checked entry's term cannot be overtaken: the residual window closes" },
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 256 },
             note: "long histories of elections, step-downs and callbacks reach O1 upstream" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Proptest { cases: 4096 },
             note: "no history reaches O1 with the patch" },
-        Claim { variant: "upstream", outcome: "O2", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::Proptest { cases: 256 },
             note: "long histories reach O2 upstream" },
-        Claim { variant: "proposed", outcome: "O2", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::Proptest { cases: 4096 },
             note: "no history reaches O2 with the patch (histories through R1 are told apart)" },
-        Claim { variant: "proposed", outcome: "R1", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::Proptest { cases: 512 },
             note: "the generator reaches the residual window and the test names it R1" },
-        Claim { variant: "improved", outcome: "R1", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "improved", outcome: &R1, expected: U, method: Method::Proptest { cases: 4096 },
             note: "no history reaches R1 with the improved fix" },
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::Quickcheck),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 2000 },
             note: "quickcheck over random schedules finds O1 upstream" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::Histories(Checker::Quickcheck),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 2000 },
             note: "quickcheck finds no O1 with the patch" },
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::FuzzReplay),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::FuzzReplay,
             note: "the committed corpus and regressions reach O1 upstream" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::Histories(Checker::FuzzReplay),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::FuzzReplay,
             note: "no corpus input reaches O1 with the patch" },
     ],
     reproductions: &[
@@ -93,7 +93,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
         name: "P1 without the term check",
         variant: "proposed",
         fix: Fix { guard: ReadyGuard::LeaderOnly, ..Fix::PROPOSED },
-        caught_by: "O2",
+        caught_by: &O2,
         about: "setLeaderReady checks isLeader but not the term: a re-election inside the callback passes",
     }],
 };

@@ -8,12 +8,16 @@
 
 pub mod claims;
 pub mod context;
+#[cfg(feature = "histories")]
+pub mod histories;
 pub mod ratis;
 pub mod services;
 pub mod state_machine;
 
+use crate::claims::Claims;
 use crate::drive::Driver;
-use crate::model::{Contract, Model, Outcome, OutcomeId, Part, Scenario, Setup, Variant};
+use crate::model::{Contract, Model, Part, Scenario, Setup, Variant};
+use crate::outcome::{Check, Outcome};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use context::SCMContext;
@@ -71,18 +75,12 @@ impl Fix {
         term: TermSource::None,
         notify_only_if_set: false,
     };
-    pub const P1: Fix = Fix {
+    /// P1+P2 (the variants' switches come from their parts, see `Model::with`; these two are
+    /// for reproductions and mutants, and a test checks they agree).
+    pub const PROPOSED: Fix = Fix {
         guard: ReadyGuard::LeaderOfTerm,
         term: TermSource::RatisAtCallbackStart,
-        notify_only_if_set: false,
-    };
-    pub const P2: Fix = Fix {
         notify_only_if_set: true,
-        ..Fix::UPSTREAM
-    };
-    pub const PROPOSED: Fix = Fix {
-        notify_only_if_set: true,
-        ..Fix::P1
     };
     pub const IMPROVED: Fix = Fix {
         term: TermSource::CheckedEntry,
@@ -122,16 +120,59 @@ impl World {
 
 pub struct LeaderReady;
 
-pub const CONTRACT: Contract = Contract {
-    id: "leader-ready",
-    report: "HDDS-17575",
-    title: "SCM stays leader-ready after stepping down during notifyLeaderReady",
-    parts: &[
+/// O1: the report's follower that stays leader-ready with both services RUNNING.
+pub static O1: Outcome<World> = Outcome {
+    id: "O1",
+    summary: "a follower is leader-ready: isLeader=false isLeaderReady=true, \
+              ReplicationManager and SCMBlockDeletingService RUNNING",
+    check: Check::State(|w| {
+        let s = w.context.state();
+        (!s.is_leader && s.is_leader_ready && w.services.both_running()).then(|| {
+            "follower is leader-ready: isLeader=false isLeaderReady=true, \
+             ReplicationManager RUNNING, SCMBlockDeletingService RUNNING"
+                .to_string()
+        })
+    }),
+};
+
+/// O2: ready early after a leadership change that fell after the callback started.
+pub static O2: Outcome<World> = Outcome {
+    id: "O2",
+    summary: "a re-elected SCM is leader-ready before its new term's notifyLeaderReady \
+              has run (a leadership change fell after the callback started)",
+    check: Check::State(|w| early_ready(w, Window::DuringCallback)),
+};
+
+/// R1: the same early readiness through changes before the callback's term read.
+pub static R1: Outcome<World> = Outcome {
+    id: "R1",
+    summary: "residual: the same early readiness through a step-down and a re-election \
+              that both fall between Ratis' checkReady and the callback's term read",
+    check: Check::State(|w| early_ready(w, Window::BeforeTermRead)),
+};
+
+fn early_ready(w: &World, window: Window) -> Option<String> {
+    w.context
+        .state()
+        .early_ready
+        .filter(|(w, _)| *w == window)
+        .map(|(_, witness)| format!("leader-ready before its own term's callback: {witness}"))
+}
+
+impl Model for LeaderReady {
+    type Fix = Fix;
+    type World = World;
+    const CONTRACT: Contract = Contract {
+        id: "leader-ready",
+        module: "leader_ready",
+        report: "HDDS-17575",
+        title: "SCM stays leader-ready after stepping down during notifyLeaderReady",
+    };
+    const PARTS: &'static [Part] = &[
         Part {
             id: "P1",
-            summary:
-                "setLeaderReady(term) sets the flag under the write lock only if still leader \
-                      of that term (the term read from Ratis when the callback starts)",
+            summary: "setLeaderReady(term) sets the flag under the write lock only if still \
+                      leader of that term (the term read from Ratis when the callback starts)",
         },
         Part {
             id: "P2",
@@ -142,60 +183,35 @@ pub const CONTRACT: Contract = Contract {
             summary: "(improved) the term passed is the one of the startup entry Ratis checked, \
                       kept from notifyConfigurationChanged for that entry on the apply thread",
         },
-    ],
-    outcomes: &[
-        Outcome {
-            id: "O1",
-            summary: "a follower is leader-ready: isLeader=false isLeaderReady=true, \
-                      ReplicationManager and SCMBlockDeletingService RUNNING",
-        },
-        Outcome {
-            id: "O2",
-            summary: "a re-elected SCM is leader-ready before its new term's notifyLeaderReady \
-                      has run (a leadership change fell after the callback started)",
-        },
-        Outcome {
-            id: "R1",
-            summary: "residual: the same early readiness through a step-down and a re-election \
-                      that both fall between Ratis' checkReady and the callback's term read",
-        },
-    ],
-};
-
-impl Model for LeaderReady {
-    type Fix = Fix;
-    type World = World;
-    const CONTRACT: &'static Contract = &CONTRACT;
-    const VARIANTS: &'static [Variant<Fix>] = &[
-        Variant::new("upstream", &[], Fix::UPSTREAM),
-        Variant::new("P1", &["P1"], Fix::P1),
-        Variant::new("P2", &["P2"], Fix::P2),
-        Variant::new("proposed", &["P1", "P2"], Fix::PROPOSED),
-        Variant::new("improved", &["P1", "P2", "P3"], Fix::IMPROVED),
     ];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &R1];
+    const VARIANTS: &'static [Variant] = &[
+        Variant::new("upstream", &[]),
+        Variant::new("P1", &["P1"]),
+        Variant::new("P2", &["P2"]),
+        Variant::new("proposed", &["P1", "P2"]),
+        Variant::new("improved", &["P1", "P2", "P3"]),
+    ];
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
+    const UPSTREAM: Fix = Fix::UPSTREAM;
 
-    fn outcome(w: &World, id: OutcomeId) -> Option<String> {
-        let s = w.context.state();
-        match id {
-            "O1" => (!s.is_leader && s.is_leader_ready && w.services.both_running()).then(|| {
-                "follower is leader-ready: isLeader=false isLeaderReady=true, \
-                 ReplicationManager RUNNING, SCMBlockDeletingService RUNNING"
-                    .to_string()
-            }),
-            "O2" | "R1" => {
-                let window = if id == "O2" {
-                    Window::DuringCallback
-                } else {
-                    Window::BeforeTermRead
-                };
-                s.early_ready
-                    .filter(|(w, _)| *w == window)
-                    .map(|(_, witness)| {
-                        format!("leader-ready before its own term's callback: {witness}")
-                    })
-            }
-            _ => None,
-        }
+    fn with(fix: Fix, part: &str) -> Option<Fix> {
+        Some(match part {
+            "P1" => Fix {
+                guard: ReadyGuard::LeaderOfTerm,
+                term: TermSource::RatisAtCallbackStart,
+                ..fix
+            },
+            "P2" => Fix {
+                notify_only_if_set: true,
+                ..fix
+            },
+            "P3" => Fix {
+                term: TermSource::CheckedEntry,
+                ..fix
+            },
+            _ => return None,
+        })
     }
 }
 
@@ -288,4 +304,15 @@ pub fn reproduce(fix: Fix) -> (String, String, String) {
     d.spawn(Box::new(LeaderReadyCallback::new(&trace, 5)));
     held(&mut d, 3, 2); // checkReady, start: inside the term-5 notifyLeaderReady
     (first, after_step_down, d.world.observed())
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_named_switches_are_the_variants_parts() {
+        assert_eq!(LeaderReady::fix_of("proposed"), Some(Fix::PROPOSED));
+        assert_eq!(LeaderReady::fix_of("improved"), Some(Fix::IMPROVED));
+    }
 }

@@ -1,17 +1,17 @@
-//! Long histories of HDDS-17575: elections, step-downs and startup-entry callbacks, interleaved
+//! Long histories of HDDS-17575 (leader-ready): elections, step-downs and startup-entry callbacks, interleaved
 //! step by step on the single Ratis thread and the single apply thread.
 
-use crate::histories::{run, sequential, Codec, Generated, Histories};
+use super::state_machine::{Change, LeaderReadyCallback, RatisThread};
+use super::{Fix, LeaderReady, World};
+use crate::drive::Driver;
+use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
+use crate::model::Setup;
+use crate::sync::Arc;
+use crate::trace::Trace;
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use proptest_state_machine::ReferenceStateMachine;
-use racelab_core::drive::Driver;
-use racelab_core::leader_ready::state_machine::{Change, LeaderReadyCallback, RatisThread};
-use racelab_core::leader_ready::{Fix, LeaderReady, World};
-use racelab_core::model::{Model, Setup};
-use racelab_core::sync::Arc;
-use racelab_core::trace::Trace;
 
 /// One operation of a history. Byte format (one byte each): `b % 4` is the kind: 0 `Elect`,
 /// 1 `StepDown`, 2 `ApplyStartupEntry`, 3 `Step(b >> 2)`.
@@ -175,17 +175,11 @@ impl Histories for LeaderReady {
 
     /// The proposed fix reaches no outcome but the admitted residual window R1.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        let fix = LeaderReady::variant("proposed")
-            .expect("proposed exists")
-            .fix;
-        match run::<LeaderReady>(fix, ops)
-            .into_iter()
-            .find(|v| v.outcome != "R1")
-        {
-            Some(v) => Err(format!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline)),
-            None => Ok(()),
-        }
+        reaches_only::<LeaderReady>("proposed", &["R1"], ops)
     }
+
+    const FIX_PROPERTY_CASES: u32 = 4096;
+    const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
 
     fn describe(w: &World) -> String {
         let s = &w.services;
@@ -198,3 +192,62 @@ impl Histories for LeaderReady {
         )
     }
 }
+
+use Op::{ApplyStartupEntry as Apply, Elect, Step, StepDown};
+
+/// Shrunk counterexamples (proptest), each a committed fuzz regression.
+const REGRESSIONS: &[Regression<Op>] = &[
+    Regression {
+        name: "step-down-before-set",
+        postmortem: "proptest, upstream O1, shrunk to 5 operations: the apply thread passes \
+            `checkReady` for term 4; the step-down's `updateLeaderAndTerm(false, 0)` clears a flag \
+            that is not set yet; then `setLeaderReady` sets it unconditionally and \
+            `notifyStatusChanged` turns both services RUNNING on a follower, and the Ratis \
+            thread's own notification, running last, reads the stale flag too. P1 refuses the set.",
+        ops: &[Apply, Step(0), StepDown, Step(43), Step(11)],
+        found: ("upstream", "O1", "follower is leader-ready"),
+        reaches: &[("proposed", &[])],
+    },
+    Regression {
+        name: "stale-flag-survives-re-election",
+        postmortem: "proptest, upstream O2, 6 operations: as above the follower keeps the flag; \
+            the re-election's `updateLeaderAndTerm(true, 5)` does not touch it, so the SCM leads \
+            term 5 ready before term 5's startup entry is applied. P1 refuses the set in the \
+            first place.",
+        ops: &[Apply, Step(0), StepDown, Elect, Step(19), Step(43)],
+        found: ("upstream", "O2", "term=5 isLeaderReady=true"),
+        reaches: &[("proposed", &[])],
+    },
+    Regression {
+        name: "residual-re-election-before-term-read",
+        postmortem: "proptest, proposed R1, 16 operations: the residual window the report \
+            admits. Ratis checks the term-5 startup entry, then steps down and wins term 6 before \
+            `notifyLeaderReady` reads the current term; the callback reads 6, `setLeaderReady(6)` \
+            passes, and term 6 is ready before its own startup entry. Taking the checked entry's \
+            term (improved) refuses it.",
+        ops: &[
+            StepDown,
+            Step(0),
+            Elect,
+            Apply,
+            Step(0),
+            Step(0),
+            Step(0),
+            StepDown,
+            Step(0),
+            Step(8),
+            Elect,
+            Step(1),
+            Step(13),
+            Step(43),
+            Step(1),
+            Step(13),
+        ],
+        found: (
+            "proposed",
+            "R1",
+            "term=6 isLeaderReady=true, set by the notifyLeaderReady of the term-5",
+        ),
+        reaches: &[("improved", &[])],
+    },
+];

@@ -7,142 +7,143 @@ use super::reproductions::{
     reinitialize_keeps_dead_node_dead, returns_before_dead_deadline,
 };
 use super::{
-    DeadNode, Fix, Recheck, COMES_BACK_AT_NEW_ADDRESS, COMES_BACK_WHILE_HANDLED, RECON_RELOAD,
-    REGISTERS_AND_STOPS, REPORT_WAITS_PAST_DEAD_INTERVAL, RETURNS_BEFORE_DEAD_DEADLINE,
+    DeadNode, Fix, Recheck, COMES_BACK_AT_NEW_ADDRESS, COMES_BACK_WHILE_HANDLED, O1, O2, O3, O4,
+    R1, R2, R3, RECON_RELOAD, REGISTERS_AND_STOPS, REPORT_WAITS_PAST_DEAD_INTERVAL,
+    RETURNS_BEFORE_DEAD_DEADLINE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
-use crate::claims::{Checker, Claim, Claims, Method, Mutant, Reproduction};
-use crate::model::Scenario;
+use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
+use crate::model::{Model, Scenario};
 
-const O1: &Scenario<DeadNode> = &REGISTERS_AND_STOPS;
-const O2: &Scenario<DeadNode> = &RETURNS_BEFORE_DEAD_DEADLINE;
-const O3: &Scenario<DeadNode> = &COMES_BACK_WHILE_HANDLED;
-const O4: &Scenario<DeadNode> = &RECON_RELOAD;
-const R2: &Scenario<DeadNode> = &REPORT_WAITS_PAST_DEAD_INTERVAL;
-const R3: &Scenario<DeadNode> = &COMES_BACK_AT_NEW_ADDRESS;
+const REGISTERS: &Scenario<DeadNode> = &REGISTERS_AND_STOPS;
+const RETURNS: &Scenario<DeadNode> = &RETURNS_BEFORE_DEAD_DEADLINE;
+const COMES_BACK: &Scenario<DeadNode> = &COMES_BACK_WHILE_HANDLED;
+const RELOAD: &Scenario<DeadNode> = &RECON_RELOAD;
+const REPORT_WAITS: &Scenario<DeadNode> = &REPORT_WAITS_PAST_DEAD_INTERVAL;
+const NEW_ADDRESS: &Scenario<DeadNode> = &COMES_BACK_AT_NEW_ADDRESS;
 
 pub const CLAIMS: Claims<DeadNode> = Claims {
     cells: &[
         // O1: registers while DEAD and stops before its first heartbeat.
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::loom(O1, 1),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(REGISTERS, 1),
             note: "report: SCM side (a restarted datanode registers at once; Recon's re-register path is in the \
                    reproductions); the registration leaves lastHeartbeatTime old, so no check resurrects the node and \
                    DEAD_NODE never fires again; the report re-added the replica (container HEALTHY)" },
-        Claim { variant: "P1", outcome: "O1", expected: U, method: Method::loom(O1, 36729),
+        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
             note: "report: P1 closes O1 — the refreshed heartbeat time is within the stale deadline of the next \
                    check, which resurrects the node (if it stops it goes through DEAD again)" },
-        Claim { variant: "P2", outcome: "O1", expected: R, method: Method::loom(O1, 1),
+        Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(REGISTERS, 1),
             note: "P2 alone leaves O1: no DEAD_NODE handler runs after the registration" },
-        Claim { variant: "P3", outcome: "O1", expected: R, method: Method::loom(O1, 1),
+        Claim { variant: "P3", outcome: &O1, expected: R, method: Method::loom(REGISTERS, 1),
             note: "P3 alone changes only Recon's reload: O1 as upstream" },
-        Claim { variant: "P1+P2", outcome: "O1", expected: U, method: Method::loom(O1, 36729),
+        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
             note: "closed by P1" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::loom(O1, 36729),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
             note: "report: closed" },
-        Claim { variant: "improved", outcome: "O1", expected: U, method: Method::loom(O1, 36729),
+        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
             note: "closed as with the patch: P4 keeps replicas only of a node the next check resurrects" },
         // O2: back shortly before the dead deadline.
-        Claim { variant: "upstream", outcome: "O2", expected: R, method: Method::loom(O2, 1),
+        Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::loom(RETURNS, 1),
             note: "report: the check at the deadline uses the pre-outage heartbeat time, declares the registered \
                    node DEAD before its first heartbeat, and the handler removes its replica" },
-        Claim { variant: "P1", outcome: "O2", expected: U, method: Method::loom(O2, 15652),
+        Claim { variant: "P1", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
             note: "report: P1 closes O2 — the registration's heartbeat time is within the deadline" },
-        Claim { variant: "P2", outcome: "O2", expected: R, method: Method::loom(O2, 1),
+        Claim { variant: "P2", outcome: &O2, expected: R, method: Method::loom(RETURNS, 1),
             note: "P2's recheck sees DEAD too (the node is DEAD by SCM's own clock): P2 alone leaves O2" },
-        Claim { variant: "P1+P2", outcome: "O2", expected: U, method: Method::loom(O2, 15652),
+        Claim { variant: "P1+P2", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
             note: "closed by P1" },
-        Claim { variant: "proposed", outcome: "O2", expected: U, method: Method::loom(O2, 15652),
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
             note: "report: closed" },
-        Claim { variant: "improved", outcome: "O2", expected: U, method: Method::loom(O2, 15652),
+        Claim { variant: "improved", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
             note: "closed as with the patch" },
         // O3 and R1: back while the handler runs.
-        Claim { variant: "upstream", outcome: "O3", expected: R, method: Method::loom_bounded(O3, 4, 989),
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 39),
             note: "report: the handler's one status read precedes the registration report; it removes the \
                    replica the report re-added" },
-        Claim { variant: "P1", outcome: "O3", expected: R, method: Method::loom_bounded(O3, 4, 989),
+        Claim { variant: "P1", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 39),
             note: "P1 alone leaves O3: the handler still acts on a status read older than the report" },
-        Claim { variant: "P2", outcome: "O3", expected: R, method: Method::loom_bounded(O3, 4, 4012),
+        Claim { variant: "P2", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 951),
             note: "report claims P2 closes O3; loom finds P2 alone does not: the recheck under the monitor follows \
                    the report but still sees DEAD, because without P1 the registration does not refresh the \
                    heartbeat time (the node leaves DEAD only after its first heartbeat and a check). The report \
                    says both parts are needed; with P1 the remaining window is R1" },
-        Claim { variant: "P1+P2", outcome: "O3", expected: U, method: Method::loom_bounded(O3, 4, 27903),
-            note: "closed: the monitor orders the recheck after the report, P1 makes the later decision R1's. Bound 4: unbounded exploration (505185 executions, ~40 s) gives the same verdict, run once with `--ignored unbounded`." },
-        Claim { variant: "proposed", outcome: "O3", expected: U, method: Method::loom_bounded(O3, 4, 27903),
-            note: "report: closed by the recheck under the DatanodeInfo monitor. Bound 4: unbounded exploration (505185 executions, ~40 s) gives the same verdict, run once with `--ignored unbounded`." },
-        Claim { variant: "improved", outcome: "O3", expected: U, method: Method::loom_bounded(O3, 4, 27903),
-            note: "closed as with the patch. Bound 4: unbounded exploration (505185 executions, ~40 s) gives the same verdict, run once with `--ignored unbounded`." },
-        Claim { variant: "P1+P2", outcome: "R1", expected: R, method: Method::loom_bounded(O3, 4, 4367),
+        Claim { variant: "P1+P2", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 22875),
+            note: "closed: the monitor orders the recheck after the report, P1 makes the later decision R1's. Unbounded (it was bounded at 4 while the runner spawned every actor: 505,185 executions unbounded then)." },
+        Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 22875),
+            note: "report: closed by the recheck under the DatanodeInfo monitor. Unbounded (it was bounded at 4 while the runner spawned every actor: 505,185 executions unbounded then)." },
+        Claim { variant: "improved", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 22875),
+            note: "closed as with the patch. Unbounded (it was bounded at 4 while the runner spawned every actor: 505,185 executions unbounded then)." },
+        Claim { variant: "P1+P2", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 1151),
             note: "the window belongs to P1+P2 (P3 plays no part)" },
-        Claim { variant: "proposed", outcome: "R1", expected: R, method: Method::loom_bounded(O3, 4, 4367),
+        Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 1151),
             note: "report admits it: a recheck after the registration and before the next health check still \
                    sees DEAD and removes the returned node's replica; loom confirms" },
-        Claim { variant: "improved", outcome: "R1", expected: U, method: Method::loom_bounded(O3, 4, 27903),
+        Claim { variant: "improved", outcome: &R1, expected: U, method: Method::loom(COMES_BACK, 22875),
             note: "P4: a DEAD node whose heartbeat time is within the stale deadline keeps its replicas (the next \
-                   check resurrects it); the residual window closes. Bound 4: unbounded exploration (505185 executions, ~40 s) gives the same verdict, run once with `--ignored unbounded`." },
+                   check resurrects it); the residual window closes. Unbounded (it was bounded at 4 while the runner spawned every actor: 505,185 executions unbounded then)." },
         // O4: Recon's reload.
-        Claim { variant: "upstream", outcome: "O4", expected: U, method: Method::loom(O4, 54),
+        Claim { variant: "upstream", outcome: &O4, expected: U, method: Method::loom(RELOAD, 9),
             note: "report: today's register refreshes nothing for an unchanged known node, so the reload is a \
                    no-op (the rows are what the nodes registered with)" },
-        Claim { variant: "P1", outcome: "O4", expected: R, method: Method::loom(O4, 1),
+        Claim { variant: "P1", outcome: &O4, expected: R, method: Method::loom(RELOAD, 1),
             note: "report: P1 without P3 opens O4 — the reload's register refreshes the heartbeat time of a DEAD \
                    node that is down, and the next check resurrects it" },
-        Claim { variant: "P3", outcome: "O4", expected: U, method: Method::loom(O4, 27),
+        Claim { variant: "P3", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
             note: "P3 alone: known nodes are not registered again" },
-        Claim { variant: "P1+P2", outcome: "O4", expected: R, method: Method::loom(O4, 1),
+        Claim { variant: "P1+P2", outcome: &O4, expected: R, method: Method::loom(RELOAD, 1),
             note: "report: P1+P2 without P3 reaches O4 (testReinitializeKeepsDeadNodeDead fails)" },
-        Claim { variant: "proposed", outcome: "O4", expected: U, method: Method::loom(O4, 27),
+        Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
             note: "report: P3 closes it" },
-        Claim { variant: "improved", outcome: "O4", expected: U, method: Method::loom(O4, 27),
+        Claim { variant: "improved", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
             note: "closed as with the patch" },
         // Residual windows the patch leaves.
-        Claim { variant: "proposed", outcome: "R2", expected: R, method: Method::loom(R2, 1),
+        Claim { variant: "proposed", outcome: &R2, expected: R, method: Method::loom(REPORT_WAITS, 1),
             note: "report admits it: the registration report applied after the node, stopped again, went DEAD \
                    and was handled re-adds its replica for good" },
-        Claim { variant: "improved", outcome: "R2", expected: R, method: Method::loom(R2, 1),
+        Claim { variant: "improved", outcome: &R2, expected: R, method: Method::loom(REPORT_WAITS, 1),
             note: "not closed by the improved fix (P4 acts in the handler; this report arrives after it)" },
-        Claim { variant: "proposed", outcome: "R3", expected: R, method: Method::loom(R3, 1648),
+        Claim { variant: "proposed", outcome: &R3, expected: R, method: Method::loom(NEW_ADDRESS, 39),
             note: "found in the code (not modelled, a narrower relative: a health check that lists the old object, \
                    reads its heartbeat time and updates the status by ID can mark the new, just registered object \
                    STALE or DEAD); updateNode replaces the DatanodeInfo; the handler rechecks under the old \
                    object's monitor while the report is applied under the new one's" },
-        Claim { variant: "improved", outcome: "R3", expected: R, method: Method::loom(R3, 1648),
+        Claim { variant: "improved", outcome: &R3, expected: R, method: Method::loom(NEW_ADDRESS, 39),
             note: "not closed by the improved fix: the recheck under the old object sees the old DEAD entry" },
         // Long histories (Recon, three datanodes, see racelab-props' dead_node).
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 512 },
             note: "long histories (Recon, three datanodes, four containers; a tick runs one whole health check) of \
                    outages, registrations, heartbeats, reports, handler runs and reloads reach O1 upstream" },
-        Claim { variant: "upstream", outcome: "O2", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::Proptest { cases: 512 },
             note: "long histories reach O2 upstream" },
-        Claim { variant: "upstream", outcome: "O3", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::Proptest { cases: 512 },
             note: "long histories reach O3 upstream" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Proptest { cases: 1024 },
             note: "no history reaches O1 with the patch (a stuck DEAD node with replicas is R2's)" },
-        Claim { variant: "proposed", outcome: "O2", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::Proptest { cases: 1024 },
             note: "no history reaches O2 with the patch" },
-        Claim { variant: "proposed", outcome: "O3", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::Proptest { cases: 1024 },
             note: "no history reaches O3 with the patch (removals of a returned node's replicas are R1's or R3's)" },
-        Claim { variant: "proposed", outcome: "O4", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::Proptest { cases: 1024 },
             note: "no history reaches O4 with the patch" },
-        Claim { variant: "proposed", outcome: "R1", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::Proptest { cases: 2048 },
             note: "the generator reaches the residual window and the witness names it R1" },
-        Claim { variant: "proposed", outcome: "R2", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &R2, expected: R, method: Method::Proptest { cases: 2048 },
             note: "the generator reaches a registration report queued past the dead interval (R2)" },
-        Claim { variant: "proposed", outcome: "R3", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &R3, expected: R, method: Method::Proptest { cases: 4096 },
             note: "the generator reaches a registration at a new address during the handler (R3)" },
-        Claim { variant: "improved", outcome: "R1", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "improved", outcome: &R1, expected: U, method: Method::Proptest { cases: 1024 },
             note: "no history reaches R1 with the improved fix" },
-        Claim { variant: "improved", outcome: "O1", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::Proptest { cases: 1024 },
             note: "P4 keeps replicas only of nodes the next check resurrects: no stuck DEAD node with replicas follows" },
-        Claim { variant: "P1+P2", outcome: "O4", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "P1+P2", outcome: &O4, expected: R, method: Method::Proptest { cases: 512 },
             note: "without P3 a reload revives a DEAD node in long histories too" },
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::Quickcheck),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 4000 },
             note: "quickcheck over random byte strings (the fuzz codec) finds O1 upstream" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::Histories(Checker::Quickcheck),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 4000 },
             note: "quickcheck finds no O1 with the patch" },
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::FuzzReplay),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::FuzzReplay,
             note: "the committed corpus and regressions reach O1 upstream" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::Histories(Checker::FuzzReplay),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::FuzzReplay,
             note: "no corpus input reaches O1 with the patch" },
     ],
     reproductions: &[
@@ -204,14 +205,14 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Reproduction {
             what: "testReinitializeKeepsDeadNodeDead (P1+P2, without the loadExistingNodes change)",
             expected: "expected: DEAD but was: HEALTHY",
-            observe: || reinitialize_keeps_dead_node_dead(Fix::P1_P2),
+            observe: || reinitialize_keeps_dead_node_dead(DeadNode::fix(&["P1", "P2"])),
         },
     ],
     mutants: &[Mutant {
         name: "P2 without the monitor",
         variant: "proposed",
         fix: Fix { recheck: Recheck::Unlocked, ..Fix::PROPOSED },
-        caught_by: "O3",
+        caught_by: &O3,
         about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
                 applied between the reread and the removal is removed",
     }],

@@ -2,19 +2,19 @@
 //! event processor polls and sync faults, interleaved step by step on the sync thread, the REST
 //! thread and the event processor thread.
 
-use crate::histories::{run, sequential, Codec, Generated, Histories, Session};
+use super::om::KeyOp;
+use super::service_provider::{RestThread, SyncFaults, SyncThread};
+use super::task_controller::EventProcessor;
+use super::{delete, file, put, Fix, ReconSync, World, BUCKET};
+use crate::drive::Driver;
+use crate::histories::{run, sequential, Codec, Generated, Histories, Regression, Session};
+use crate::model::Setup;
+use crate::sync::Arc;
+use crate::trace::Trace;
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use proptest_state_machine::ReferenceStateMachine;
-use racelab_core::drive::Driver;
-use racelab_core::model::{Model, Setup};
-use racelab_core::recon_sync::om::KeyOp;
-use racelab_core::recon_sync::service_provider::{RestThread, SyncFaults, SyncThread};
-use racelab_core::recon_sync::task_controller::EventProcessor;
-use racelab_core::recon_sync::{delete, file, put, Fix, ReconSync, World, BUCKET};
-use racelab_core::sync::Arc;
-use racelab_core::trace::Trace;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Keys a history writes: `/vol1/bucket1/file1` .. `file4`.
@@ -279,6 +279,9 @@ impl Histories for ReconSync {
         check_proposed(ops)
     }
 
+    const FIX_PROPERTY_CASES: u32 = 4096;
+    const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
+
     fn describe(w: &World) -> String {
         let q = w.controller.quiescent();
         format!(
@@ -338,7 +341,7 @@ pub fn settled_violation(fix: Fix, ops: &[Op]) -> Option<String> {
 /// fault, one more sync leaves Recon consistent with OM ([`settled_violation`]). `Err` names
 /// the violation with its timeline.
 pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
-    let fix = ReconSync::variant("proposed").expect("proposed exists").fix;
+    let fix = Fix::PROPOSED;
     for v in run::<ReconSync>(fix, ops) {
         if v.outcome == "O3" && has_fault(ops) {
             continue;
@@ -351,4 +354,89 @@ pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+use Op::{Fault, Poll, Put, Rebuild, Step, Sync};
+
+/// Shrunk counterexamples, each a committed fuzz regression.
+const REGRESSIONS: &[Regression<Op>] = &[
+    Regression {
+        name: "rebuild-between-commit-and-hand-off",
+        postmortem:
+            "quickcheck, upstream O1, shrunk to 7 operations: OM overwrites file1 (110 B); \
+            the sync commits it to the Recon OM DB as an UPDATE; before `consumeOMEvents` the REST \
+            thread's `queueReInitializationEvent` drains an empty buffer and checkpoints the Recon \
+            OM DB at #2, which holds the write; the sync then buffers the batch behind the \
+            rebuild. The rebuild gives NSSummary 110 B, and the replayed UPDATE (old value 100 B, \
+            computed before the commit; new 110 B) adds 10 B more: 120 B against OM's 110 B, with \
+            the cursor at #2 like OM. P1 makes the rebuild wait for the hand-off, so its drain \
+            removes the batch that its checkpoint holds.",
+        ops: &[Sync, Put(1), Step(0), Rebuild, Step(0), Step(4), Step(15)],
+        found: ("upstream", "O1", "applied as [#2×2]"),
+        reaches: &[("proposed", &[])],
+    },
+    Regression {
+        name: "rebuild-between-two-commits",
+        postmortem: "proptest, upstream O2, 20 operations: a first sync applies #2; OM writes #3 \
+            and #4, which the second sync fetches as one delta of two write batches. The \
+            rebuild's checkpoint falls between their commits (at #3), so the rebuild holds #3 and \
+            the replayed delta applies #3 a second time and #4 once: NSSummary 140 B against OM's \
+            130 B. P1 holds the lock from the first commit to the hand-off, so no checkpoint falls \
+            between two.",
+        ops: &[
+            Put(1),
+            Sync,
+            Step(0),
+            Step(0),
+            Put(1),
+            Step(0),
+            Step(0),
+            Step(0),
+            Poll,
+            Sync,
+            Put(1),
+            Step(0),
+            Step(0),
+            Step(0),
+            Step(0),
+            Step(0),
+            Step(0),
+            Step(0),
+            Rebuild,
+            Step(5),
+        ],
+        found: ("upstream", "O2", "applied as [#3×2 #4×1]"),
+        reaches: &[("proposed", &[])],
+    },
+    Regression {
+        name: "fault-before-hand-off",
+        postmortem: "proptest, proposed O3, 3 operations: HDDS-5146, which the patch does not \
+            address. The sync commits OM's #2 to the Recon OM DB, then throws before the hand-off; \
+            its events go with the handler, the full-snapshot fallback cannot download from OM, \
+            and the next delta starts after #2: NSSummary keeps 100 B against OM's 110 B. The \
+            property of the proposed fix names it O3 and allows it only in such a history.",
+        ops: &[Fault { snapshot: false }, Put(1), Sync],
+        found: ("proposed", "O3", "write batch #2"),
+        reaches: &[("upstream", &["O3"]), ("proposed", &["O3"])],
+    },
+];
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::model::Model;
+
+    /// The first regression's damage is for good: later syncs do not repair it (the cursor is
+    /// at OM's sequence number); with P1 one more sync leaves Recon consistent with OM.
+    #[test]
+    fn a_double_application_is_not_repaired_by_later_syncs() {
+        let ops = REGRESSIONS[0].ops;
+        let upstream = ReconSync::fix_of("upstream").expect("variant");
+        let after = settled_violation(upstream, ops).expect("still wrong after a sync");
+        assert!(after.contains("NSSummary differs"), "{after}");
+        assert_eq!(settled_violation(Fix::PROPOSED, ops), None);
+        let v = crate::histories::reaches::<ReconSync>(upstream, ops, "O1").expect("reaches O1");
+        assert!(v.witness.contains("size=120"), "{}", v.witness);
+        assert!(check_proposed(REGRESSIONS[2].ops).is_ok());
+    }
 }

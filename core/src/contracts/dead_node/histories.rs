@@ -7,21 +7,21 @@
 //! re-register answer after a heartbeat gap and the node table reload. The SCM-only difference
 //! (a heartbeat after an outage refreshes the heartbeat time directly) is in the loom cells.
 
-use crate::histories::{run, sequential, Codec, Generated, Histories};
+use super::containers::ContainerReportHandler;
+use super::dead_node_handler::{DeadNodeHandler, Source};
+use super::node_manager::{Datanode, DnAction};
+use super::node_state::HealthChecker;
+use super::recon::ReconReload;
+use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
+use crate::drive::Driver;
+use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
+use crate::model::Setup;
+use crate::sync::Arc;
+use crate::trace::Trace;
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use proptest_state_machine::ReferenceStateMachine;
-use racelab_core::dead_node::containers::ContainerReportHandler;
-use racelab_core::dead_node::dead_node_handler::{DeadNodeHandler, Source};
-use racelab_core::dead_node::node_manager::{Datanode, DnAction};
-use racelab_core::dead_node::node_state::HealthChecker;
-use racelab_core::dead_node::recon::ReconReload;
-use racelab_core::dead_node::{ContainerId, DeadNode, Fix, NodeId, Service, World};
-use racelab_core::drive::Driver;
-use racelab_core::model::{Model, Setup};
-use racelab_core::sync::Arc;
-use racelab_core::trace::Trace;
 
 /// The datanodes and what they hold: every container has replicas on two of them but
 /// container 1's second copy is dn3's, so a lost replica shows as a count, and container 4 has
@@ -279,15 +279,11 @@ impl Histories for DeadNode {
 
     /// The proposed fix reaches no outcome but the residual windows R1, R2 and R3.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        let fix = DeadNode::variant("proposed").expect("proposed exists").fix;
-        match run::<DeadNode>(fix, ops)
-            .into_iter()
-            .find(|v| !RESIDUAL.contains(&v.outcome))
-        {
-            Some(v) => Err(format!("{}\nhistory: {ops:?}\n{}", v.witness, v.timeline)),
-            None => Ok(()),
-        }
+        reaches_only::<DeadNode>("proposed", &RESIDUAL, ops)
     }
+
+    const FIX_PROPERTY_CASES: u32 = 2048;
+    const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
 
     fn describe(w: &World) -> String {
         let nodes: Vec<String> = NODES
@@ -328,3 +324,183 @@ impl Histories for DeadNode {
 
 /// The outcomes the proposed fix leaves open: the residual windows, each named by its witness.
 pub const RESIDUAL: [&str; 3] = ["R1", "R2", "R3"];
+
+use Op::{
+    HandleDeadNodes as Dnh, HandleReports as Reports, Register, RegisterAtNewAddress, Reload, Step,
+    Stop, Tick,
+};
+
+/// Shrunk counterexamples, each a committed fuzz regression. `Tick` ×7 is the outage that takes
+/// every datanode DEAD at t=7.
+const REGRESSIONS: &[Regression<Op>] = &[
+    Regression {
+        name: "registers-while-dead-and-stops",
+        postmortem: "quickcheck, upstream O1, shrunk to 11 operations: dn1 registers at t=2 (its \
+            registration refreshes nothing) and the DEAD_NODE handler removes its replicas at t=7; \
+            the registration's report, queued on its report thread, is applied only after dn1 \
+            stopped again. dn1 stays DEAD with replicas for good: no check resurrects it and \
+            DEAD_NODE never fires again; container 1 counts the replica on a dead node. With P1 \
+            the registration's heartbeat time puts dn1's DEAD at t=9, after its report.",
+        ops: &[
+            Tick,
+            Tick,
+            Register(1),
+            Dnh,
+            Tick,
+            Tick,
+            Stop(1),
+            Tick,
+            Tick,
+            Tick,
+            Reports(1),
+        ],
+        found: ("upstream", "O1", "dn1 DEAD since t=7, stopped"),
+        reaches: &[("proposed", &[])],
+    },
+    Regression {
+        name: "declared-dead-after-registering",
+        postmortem: "proptest, upstream O2, 10 operations: dn1 registers at t=4, while STALE; the \
+            check at t=7 still uses its heartbeat time 0 and declares it DEAD, although it \
+            registered three ticks before, and the handler removes its replicas. P1 keeps dn1 \
+            alive until t=11.",
+        ops: &[
+            Register(1),
+            Tick,
+            Tick,
+            Tick,
+            Dnh,
+            Tick,
+            Step(0),
+            Tick,
+            Tick,
+            Tick,
+        ],
+        found: ("upstream", "O2", "registered within the dead interval"),
+        reaches: &[("proposed", &[])],
+    },
+    Regression {
+        name: "handler-after-the-registration-report",
+        postmortem: "proptest, upstream O3, 10 operations: all three datanodes go DEAD at t=7 and \
+            their DEAD_NODE events wait for the handler thread; dn3 registers again and its report \
+            is applied first; the handler then reads DEAD (no check has run) and removes the \
+            replicas the report just re-added: container 1 is MISSING. The patch's recheck under \
+            the monitor still sees DEAD, but P1 has refreshed the heartbeat time: that removal is \
+            the residual R1.",
+        ops: &[
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Register(3),
+            Reports(3),
+            Dnh,
+            Tick,
+        ],
+        found: ("upstream", "O3", "replica on dn3 removed"),
+        reaches: &[("proposed", &["R1"]), ("improved", &[])],
+    },
+    Regression {
+        name: "residual-recheck-before-the-next-check",
+        postmortem: "proptest, proposed R1, 10 operations: the residual window the report admits. \
+            dn1 registers at t=7 (P1 refreshes its heartbeat time) and its report is applied; the \
+            handler's recheck under the monitor comes before the next health check, still sees \
+            DEAD and removes the report's replicas. The improved fix (P4) sees the heartbeat time \
+            within the stale deadline and keeps them; the check at t=8 resurrects dn1.",
+        ops: &[
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Register(1),
+            Reports(1),
+            Dnh,
+        ],
+        found: ("proposed", "R1", "no health check had run since"),
+        reaches: &[("proposed", &["R1"]), ("improved", &[])],
+    },
+    Regression {
+        name: "residual-report-queued-past-dead-interval",
+        postmortem: "proptest, proposed R2, 12 operations: the other window the report admits. \
+            dn1 registers at t=0 and its report waits in its report thread's queue while dn1 stops \
+            and goes DEAD at t=7 (its registration's heartbeat time is 0 too) and the handler \
+            removes its replicas; the late report then re-adds them to a DEAD node for good. Not \
+            closed by the improved fix, which acts in the handler.",
+        ops: &[
+            Register(1),
+            Step(5),
+            Dnh,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Stop(1),
+            Tick,
+            Tick,
+            Tick,
+            Reports(1),
+        ],
+        found: ("proposed", "R2", "applied after"),
+        reaches: &[("improved", &["R2"])],
+    },
+    Regression {
+        name: "residual-new-address-during-handler",
+        postmortem: "found in the code (R3, the shortest schedule, 19 operations; proptest finds \
+            longer ones): the handler rechecks dn1 under DatanodeInfo #1's monitor (DEAD); dn1 \
+            registers at a new address, `updateNode` replaces the object (#4, HEALTHY, empty \
+            container set); the report thread applies the report under #4's monitor, which the \
+            handler does not hold; the handler removes the replicas it re-added. Neither the patch \
+            nor the improved fix closes it.",
+        ops: &[
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Dnh,
+            Step(0),
+            Step(0),
+            Step(0),
+            Step(0),
+            RegisterAtNewAddress(1),
+            Step(1),
+            Step(1),
+            Reports(1),
+            Step(1),
+            Step(1),
+            Step(1),
+        ],
+        found: ("proposed", "R3", "the object was replaced"),
+        reaches: &[("improved", &["R3"])],
+    },
+    Regression {
+        name: "reload-revives-dead-node",
+        postmortem: "the patch's third part (P3): without it, Recon's reload registers every \
+            stored node again; with P1 that refreshes the heartbeat time of DEAD nodes nobody \
+            heard from, and the next check resurrects them (`testReinitializeKeepsDeadNodeDead`: \
+            \"expected: DEAD but was: HEALTHY\").",
+        ops: &[
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Tick,
+            Reload,
+            Step(0),
+            Step(0),
+            Step(0),
+            Step(0),
+            Tick,
+        ],
+        found: ("P1+P2", "O4", "written by Recon's reload"),
+        reaches: &[("upstream", &[]), ("proposed", &[])],
+    },
+];

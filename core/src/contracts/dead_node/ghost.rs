@@ -11,7 +11,7 @@
 //! decide what to do.
 
 use super::NodeId;
-use crate::model::OutcomeId;
+use crate::outcome::OutcomeId;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, PoisonError};
 

@@ -41,12 +41,16 @@ pub mod containers;
 pub mod dead_node_handler;
 pub mod events;
 pub mod ghost;
+#[cfg(feature = "histories")]
+pub mod histories;
 pub mod node_manager;
 pub mod node_state;
 pub mod recon;
 pub mod reproductions;
 
-use crate::model::{Contract, Model, Outcome, OutcomeId, Part, Program, Scenario, Setup, Variant};
+use crate::claims::Claims;
+use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::outcome::{Check, Outcome};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use containers::{ContainerManager, ContainerReport, ContainerReportHandler};
@@ -102,25 +106,13 @@ impl Fix {
         reload_skips_known: false,
         recheck_heartbeat_time: false,
     };
-    pub const P1: Fix = Fix {
-        register_refreshes_heartbeat: true,
-        ..Fix::UPSTREAM
-    };
-    pub const P2: Fix = Fix {
-        recheck: Recheck::UnderMonitor,
-        ..Fix::UPSTREAM
-    };
-    pub const P3: Fix = Fix {
-        reload_skips_known: true,
-        ..Fix::UPSTREAM
-    };
-    pub const P1_P2: Fix = Fix {
-        recheck: Recheck::UnderMonitor,
-        ..Fix::P1
-    };
+    /// P1+P2+P3 (the variants' switches come from their parts, see `Model::with`; these are for
+    /// reproductions and mutants, and a test checks they agree).
     pub const PROPOSED: Fix = Fix {
+        register_refreshes_heartbeat: true,
+        recheck: Recheck::UnderMonitor,
         reload_skips_known: true,
-        ..Fix::P1_P2
+        recheck_heartbeat_time: false,
     };
     pub const IMPROVED: Fix = Fix {
         recheck_heartbeat_time: true,
@@ -209,7 +201,7 @@ impl World {
     /// O1 and R2: a node that is DEAD, stopped, will not be resurrected by any health check (its
     /// heartbeat time is past the stale deadline of the next one) and has no DEAD_NODE pending,
     /// yet still has replicas: it stays that way for as long as the datanode is down.
-    fn stuck_dead_with_replicas(&self, id: OutcomeId) -> Option<String> {
+    fn stuck_dead_with_replicas(&self, id: crate::outcome::OutcomeId) -> Option<String> {
         let quiet =
             self.dead_node_events.is_empty() && self.reports.values().all(EventQueue::is_empty);
         if !quiet {
@@ -267,11 +259,75 @@ impl World {
 
 pub struct DeadNode;
 
-pub const CONTRACT: Contract = Contract {
-    id: "dead-node",
-    report: "HDDS-17067",
-    title: "Registration does not refresh a known datanode's heartbeat time; the dead node handler keeps or erases its replicas wrongly",
-    parts: &[
+/// O1: stays DEAD with re-added replicas.
+pub static O1: Outcome<World> = Outcome {
+    id: "O1",
+    summary: "a DEAD node registers, its report re-adds its replicas, it stops before its first heartbeat \
+                      and stays DEAD with them: the container is HEALTHY with no live replica",
+    check: Check::State(|w| w.stuck_dead_with_replicas("O1")),
+};
+
+/// O2: declared DEAD after registering, replicas removed.
+pub static O2: Outcome<World> = Outcome {
+    id: "O2",
+    summary:
+        "a node back shortly before its dead deadline is declared DEAD after registering, and the \
+                      handler removes its replicas although it is alive (MISSING on a HEALTHY node)",
+    check: Check::State(|w| w.ghost.witnessed("O2")),
+};
+
+/// O3: the handler removes a returned node's replicas.
+pub static O3: Outcome<World> = Outcome {
+    id: "O3",
+    summary:
+        "a node back while the dead node handler for it runs or is queued: the handler removes the \
+                      replicas of the report applied in the meantime",
+    check: Check::State(|w| w.ghost.witnessed("O3")),
+};
+
+/// O4: Recon's reload revives a DEAD node.
+pub static O4: Outcome<World> = Outcome {
+    id: "O4",
+    summary: "(Recon) a reload of the node table revives a DEAD node whose datanode is down",
+    check: Check::State(|w| w.ghost.witnessed("O4")),
+};
+
+/// R1: residual: the recheck before the next health check.
+pub static R1: Outcome<World> = Outcome {
+    id: "R1",
+    summary:
+        "residual: the handler's recheck falls between a registration and the next health check \
+                      (still DEAD, so it removes the returned node's replicas)",
+    check: Check::State(|w| w.ghost.witnessed("R1")),
+};
+
+/// R2: residual: a report queued past the dead interval.
+pub static R2: Outcome<World> = Outcome {
+    id: "R2",
+    summary:
+        "residual: a registration report waits in the queue past the dead interval and re-adds the \
+                      replicas of a node that went DEAD meanwhile",
+    check: Check::State(|w| w.stuck_dead_with_replicas("R2")),
+};
+
+/// R3: residual: a new address replaces the DatanodeInfo.
+pub static R3: Outcome<World> = Outcome {
+    id: "R3",
+    summary: "residual (from the code): a registration with a new address replaces the DatanodeInfo, so \
+                      the handler holds the old object's monitor while the report handler holds the new one's",
+    check: Check::State(|w| w.ghost.witnessed("R3")),
+};
+
+impl Model for DeadNode {
+    type Fix = Fix;
+    type World = World;
+    const CONTRACT: Contract = Contract {
+        id: "dead-node",
+        module: "dead_node",
+        report: "HDDS-17067",
+        title: "Registration does not refresh a known datanode's heartbeat time; the dead node handler keeps or erases its replicas wrongly",
+    };
+    const PARTS: &'static [Part] = &[
         Part { id: "P1", summary: "SCMNodeManager.register refreshes the heartbeat time of a known node" },
         Part {
             id: "P2",
@@ -284,61 +340,40 @@ pub const CONTRACT: Contract = Contract {
             summary: "(improved) under the monitor the handler also requires the heartbeat time to be past the \
                       stale deadline: a node the next health check resurrects keeps its replicas",
         },
-    ],
-    outcomes: &[
-        Outcome {
-            id: "O1",
-            summary: "a DEAD node registers, its report re-adds its replicas, it stops before its first heartbeat \
-                      and stays DEAD with them: the container is HEALTHY with no live replica",
-        },
-        Outcome {
-            id: "O2",
-            summary: "a node back shortly before its dead deadline is declared DEAD after registering, and the \
-                      handler removes its replicas although it is alive (MISSING on a HEALTHY node)",
-        },
-        Outcome {
-            id: "O3",
-            summary: "a node back while the dead node handler for it runs or is queued: the handler removes the \
-                      replicas of the report applied in the meantime",
-        },
-        Outcome { id: "O4", summary: "(Recon) a reload of the node table revives a DEAD node whose datanode is down" },
-        Outcome {
-            id: "R1",
-            summary: "residual: the handler's recheck falls between a registration and the next health check \
-                      (still DEAD, so it removes the returned node's replicas)",
-        },
-        Outcome {
-            id: "R2",
-            summary: "residual: a registration report waits in the queue past the dead interval and re-adds the \
-                      replicas of a node that went DEAD meanwhile",
-        },
-        Outcome {
-            id: "R3",
-            summary: "residual (from the code): a registration with a new address replaces the DatanodeInfo, so \
-                      the handler holds the old object's monitor while the report handler holds the new one's",
-        },
-    ],
-};
-
-impl Model for DeadNode {
-    type Fix = Fix;
-    type World = World;
-    const CONTRACT: &'static Contract = &CONTRACT;
-    const VARIANTS: &'static [Variant<Fix>] = &[
-        Variant::new("upstream", &[], Fix::UPSTREAM),
-        Variant::new("P1", &["P1"], Fix::P1),
-        Variant::new("P2", &["P2"], Fix::P2),
-        Variant::new("P3", &["P3"], Fix::P3),
-        Variant::new("P1+P2", &["P1", "P2"], Fix::P1_P2),
-        Variant::new("proposed", &["P1", "P2", "P3"], Fix::PROPOSED),
-        Variant::new("improved", &["P1", "P2", "P3", "P4"], Fix::IMPROVED),
     ];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &R1, &R2, &R3];
+    const VARIANTS: &'static [Variant] = &[
+        Variant::new("upstream", &[]),
+        Variant::new("P1", &["P1"]),
+        Variant::new("P2", &["P2"]),
+        Variant::new("P3", &["P3"]),
+        Variant::new("P1+P2", &["P1", "P2"]),
+        Variant::new("proposed", &["P1", "P2", "P3"]),
+        Variant::new("improved", &["P1", "P2", "P3", "P4"]),
+    ];
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
+    const UPSTREAM: Fix = Fix::UPSTREAM;
 
-    fn outcome(w: &World, id: OutcomeId) -> Option<String> {
-        match id {
-            "O1" | "R2" => w.stuck_dead_with_replicas(id),
-            _ => w.ghost.witnessed(id),
-        }
+    fn with(fix: Fix, part: &str) -> Option<Fix> {
+        Some(match part {
+            "P1" => Fix {
+                register_refreshes_heartbeat: true,
+                ..fix
+            },
+            "P2" => Fix {
+                recheck: Recheck::UnderMonitor,
+                ..fix
+            },
+            "P3" => Fix {
+                reload_skips_known: true,
+                ..fix
+            },
+            "P4" => Fix {
+                recheck_heartbeat_time: true,
+                ..fix
+            },
+            _ => return None,
+        })
     }
 }
 
@@ -499,3 +534,14 @@ pub static RECON_RELOAD: Scenario<DeadNode> = Scenario {
         )
     },
 };
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_named_switches_are_the_variants_parts() {
+        assert_eq!(DeadNode::fix_of("proposed"), Some(Fix::PROPOSED));
+        assert_eq!(DeadNode::fix_of("improved"), Some(Fix::IMPROVED));
+    }
+}

@@ -3,63 +3,63 @@
 
 use super::service_provider::{HandOffLock, LockFrom, LockUntil};
 use super::{
-    delete, put, reproduce, Fix, ReconSync, FAULT_BEFORE_HAND_OFF, REBUILD_DURING_SYNC,
-    REBUILD_DURING_TWO_BATCH_SYNC, REBUILD_WHILE_RPC_HANGS,
+    delete, put, reproduce, Fix, ReconSync, FAULT_BEFORE_HAND_OFF, O1, O2, O3, O4,
+    REBUILD_DURING_SYNC, REBUILD_DURING_TWO_BATCH_SYNC, REBUILD_WHILE_RPC_HANGS,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
-use crate::claims::{Checker, Claim, Claims, Method, Mutant, Reproduction};
+use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::Scenario;
 
-const O1: &Scenario<ReconSync> = &REBUILD_DURING_SYNC;
-const O2: &Scenario<ReconSync> = &REBUILD_DURING_TWO_BATCH_SYNC;
-const O3: &Scenario<ReconSync> = &FAULT_BEFORE_HAND_OFF;
-const O4: &Scenario<ReconSync> = &REBUILD_WHILE_RPC_HANGS;
+const ONE_BATCH: &Scenario<ReconSync> = &REBUILD_DURING_SYNC;
+const TWO_BATCHES: &Scenario<ReconSync> = &REBUILD_DURING_TWO_BATCH_SYNC;
+const FAULT: &Scenario<ReconSync> = &FAULT_BEFORE_HAND_OFF;
+const RPC_HANGS: &Scenario<ReconSync> = &REBUILD_WHILE_RPC_HANGS;
 
 pub const CLAIMS: Claims<ReconSync> = Claims {
     cells: &[
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::loom(O1, 7509),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(ONE_BATCH, 224),
             note: "report: a rebuild queued between the commit and consumeOMEvents checkpoints the batch, and the batch is buffered behind it" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::loom(O1, 92484),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(ONE_BATCH, 3605),
             note: "report: with P1 the checkpoint is taken before the commit or after the batch is buffered (then drained); loom agrees. Model: the sync thread's start and RPC run before the concurrency (they touch only OM's DB); the processor polls once and the rest of the buffer is applied in FIFO order at quiescence; NSSummary stands for every task." },
-        Claim { variant: "A1", outcome: "O1", expected: U, method: Method::loom(O1, 92484),
+        Claim { variant: "A1", outcome: &O1, expected: U, method: Method::loom(ONE_BATCH, 3605),
             note: "the rejected design closes O1 too: it is a superset of P1's critical section" },
-        Claim { variant: "upstream", outcome: "O2", expected: R, method: Method::loom(O2, 14431),
+        Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::loom(TWO_BATCHES, 522),
             note: "report: a checkpoint between the two write-batch commits of one delta holds a prefix; the whole delta is replayed" },
-        Claim { variant: "proposed", outcome: "O2", expected: U, method: Method::loom(O2, 92484),
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::loom(TWO_BATCHES, 3605),
             note: "report: P1 spans every commit of the delta, so no checkpoint falls between two of them; loom agrees. Model: the sync thread's start and RPC run before the concurrency (they touch only OM's DB); the processor polls once and the rest of the buffer is applied in FIFO order at quiescence; NSSummary stands for every task." },
-        Claim { variant: "A1", outcome: "O2", expected: U, method: Method::loom(O2, 92484),
+        Claim { variant: "A1", outcome: &O2, expected: U, method: Method::loom(TWO_BATCHES, 3605),
             note: "the rejected design closes O2 too" },
-        Claim { variant: "upstream", outcome: "O3", expected: R, method: Method::loom(O3, 2073),
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::loom(FAULT, 55),
             note: "HDDS-5146: an exception after the commit drops the events; with the full-snapshot fallback failing, the batch is never applied" },
-        Claim { variant: "proposed", outcome: "O3", expected: R, method: Method::loom(O3, 18732),
+        Claim { variant: "proposed", outcome: &O3, expected: R, method: Method::loom(FAULT, 579),
             note: "report: P1 does not address HDDS-5146 (a rebuild after the failure would repair it; one before it does not)" },
-        Claim { variant: "upstream", outcome: "O4", expected: U, method: Method::loom(O4, 54),
+        Claim { variant: "upstream", outcome: &O4, expected: U, method: Method::loom(RPC_HANGS, 9),
             note: "upstream takes no lock: the rebuild completes while the sync thread is stuck in getDBUpdates" },
-        Claim { variant: "proposed", outcome: "O4", expected: U, method: Method::loom(O4, 54),
+        Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::loom(RPC_HANGS, 9),
             note: "report: P1 is never held during the OM RPC, so a rebuild while OM is unreachable completes; loom agrees (REST and the processor finish, the rebuild runs). Model: the sync thread parks in getDBUpdates before the concurrency, holding what the variant holds there; a wait for a lock held by it is recorded as a forever-wait instead of blocking loom." },
-        Claim { variant: "A1", outcome: "O4", expected: R, method: Method::loom(O4, 1),
+        Claim { variant: "A1", outcome: &O4, expected: R, method: Method::loom(RPC_HANGS, 1),
             note: "report (why A1 was rejected): a lock held across the RPC blocks triggerTaskRebuild for as long as OM is unreachable" },
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 256 },
             note: "long histories of puts, deletes, syncs, rebuilds, polls and faults reach O1 upstream" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Proptest { cases: 4096 },
             note: "no history reaches O1 with P1" },
-        Claim { variant: "upstream", outcome: "O2", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::Proptest { cases: 256 },
             note: "histories whose delta holds several write batches reach O2 upstream" },
-        Claim { variant: "proposed", outcome: "O2", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::Proptest { cases: 4096 },
             note: "no history reaches O2 with P1" },
-        Claim { variant: "proposed", outcome: "O3", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O3, expected: R, method: Method::Proptest { cases: 512 },
             note: "histories with the HDDS-5146 fault reach O3 with P1 too; the test names it O3 (and only such histories reach it)" },
-        Claim { variant: "proposed", outcome: "O4", expected: U, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::Proptest { cases: 4096 },
             note: "rebuilds requested while a sync is stuck in its RPC (histories with `hang`) complete with P1" },
-        Claim { variant: "A1", outcome: "O4", expected: R, method: Method::Histories(Checker::Proptest),
+        Claim { variant: "A1", outcome: &O4, expected: R, method: Method::Proptest { cases: 512 },
             note: "the generator does reach the liveness window: with the lock across the RPC, such a rebuild waits forever" },
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::Quickcheck),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 2000 },
             note: "quickcheck over random byte strings (the fuzz codec) finds O1 upstream" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::Histories(Checker::Quickcheck),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 4000 },
             note: "quickcheck finds no O1 with P1" },
-        Claim { variant: "upstream", outcome: "O1", expected: R, method: Method::Histories(Checker::FuzzReplay),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::FuzzReplay,
             note: "the committed corpus and regressions reach O1 upstream" },
-        Claim { variant: "proposed", outcome: "O1", expected: U, method: Method::Histories(Checker::FuzzReplay),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::FuzzReplay,
             note: "no corpus input reaches O1 with P1" },
     ],
     reproductions: &[
@@ -110,7 +110,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         fix: Fix {
             hand_off_lock: Some(HandOffLock { from: LockFrom::RpcReturned, until: LockUntil::LastCommit }),
         },
-        caught_by: "O1",
+        caught_by: &O1,
         about: "the lock must span commit to hand-off: released after the commit, a rebuild still \
                 checkpoints the batch before it is buffered",
     }],

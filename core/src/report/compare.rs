@@ -1,0 +1,195 @@
+//! The claims matrix: the expected cells joined with the observed ones, and every difference.
+
+use super::results::{CellResult, ReproductionResult};
+use super::View;
+use crate::claims::{ExpectedCell, Verdict};
+use std::collections::BTreeMap;
+
+/// An expected reproduction: the value a report gives.
+#[derive(Clone, Debug)]
+pub struct ExpectedReproduction {
+    pub contract: &'static str,
+    pub what: &'static str,
+    pub expected: &'static str,
+}
+
+/// A difference between what was expected and what was observed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Deviation {
+    Verdict {
+        key: String,
+        expected: Verdict,
+        observed: Verdict,
+    },
+    Missing {
+        key: String,
+    },
+    Unexpected {
+        key: String,
+    },
+    Reproduction {
+        contract: String,
+        what: String,
+        expected: String,
+        observed: String,
+    },
+    ReproductionMissing {
+        contract: String,
+        what: String,
+    },
+}
+
+impl std::fmt::Display for Deviation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Deviation::Verdict { key, expected, observed } => {
+                write!(f, "{key}: expected {expected}, observed {observed}")
+            }
+            Deviation::Missing { key } => write!(f, "{key}: no result (the check did not run)"),
+            Deviation::Unexpected { key } => write!(f, "{key}: a result for a cell no claim names"),
+            Deviation::Reproduction { contract, what, expected, observed } => write!(
+                f,
+                "{contract} reproduction `{what}`: the report gives {expected:?}, the model {observed:?}"
+            ),
+            Deviation::ReproductionMissing { contract, what } => {
+                write!(f, "{contract} reproduction `{what}`: no result")
+            }
+        }
+    }
+}
+
+/// The claims matrix: expectations joined with observations.
+#[derive(Debug)]
+pub struct Matrix {
+    pub contracts: Vec<View>,
+    pub expected: Vec<ExpectedCell>,
+    pub cells: Vec<CellResult>,
+    pub reproductions: Vec<ReproductionResult>,
+    pub deviations: Vec<Deviation>,
+}
+
+impl Matrix {
+    pub fn build(
+        contracts: Vec<View>,
+        expected: Vec<ExpectedCell>,
+        expected_repros: &[ExpectedReproduction],
+        mut cells: Vec<CellResult>,
+        reproductions: Vec<ReproductionResult>,
+    ) -> Matrix {
+        let order: BTreeMap<String, usize> = expected
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.key(), i))
+            .collect();
+        cells.sort_by_key(|c| order.get(&c.key()).copied().unwrap_or(usize::MAX));
+        let observed: BTreeMap<String, &CellResult> = cells.iter().map(|c| (c.key(), c)).collect();
+        let mut deviations = Vec::new();
+        for e in &expected {
+            match observed.get(&e.key()) {
+                None => deviations.push(Deviation::Missing { key: e.key() }),
+                Some(o) if o.observed != e.expected => deviations.push(Deviation::Verdict {
+                    key: e.key(),
+                    expected: e.expected,
+                    observed: o.observed,
+                }),
+                Some(_) => {}
+            }
+        }
+        for c in &cells {
+            if !order.contains_key(&c.key()) {
+                deviations.push(Deviation::Unexpected { key: c.key() });
+            }
+        }
+        for e in expected_repros {
+            match reproductions
+                .iter()
+                .find(|r| r.contract == e.contract && r.what == e.what)
+            {
+                None => deviations.push(Deviation::ReproductionMissing {
+                    contract: e.contract.into(),
+                    what: e.what.into(),
+                }),
+                Some(r) if r.observed != e.expected => deviations.push(Deviation::Reproduction {
+                    contract: r.contract.clone(),
+                    what: r.what.clone(),
+                    expected: e.expected.into(),
+                    observed: r.observed.clone(),
+                }),
+                Some(_) => {}
+            }
+        }
+        Matrix {
+            contracts,
+            expected,
+            cells,
+            reproductions,
+            deviations,
+        }
+    }
+
+    pub fn is_clean(&self) -> bool {
+        self.deviations.is_empty()
+    }
+
+    /// The observed result of an expected cell.
+    pub fn observed(&self, e: &ExpectedCell) -> Option<&CellResult> {
+        self.cells.iter().find(|c| c.key() == e.key())
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::registry;
+
+    fn leader_ready() -> (Vec<View>, Vec<ExpectedCell>) {
+        let e = registry::find("leader-ready").unwrap_or_else(|_| panic!("registered"));
+        (vec![e.view], e.cells)
+    }
+
+    #[test]
+    fn a_check_that_did_not_run_is_a_deviation() {
+        let (contracts, expected) = leader_ready();
+        let first = expected[0].key();
+        let cells: Vec<CellResult> = expected[1..]
+            .iter()
+            .map(|e| CellResult::for_cell(e, e.expected))
+            .collect();
+        let m = Matrix::build(contracts, expected, &[], cells, vec![]);
+        assert_eq!(m.deviations, vec![Deviation::Missing { key: first }]);
+        assert!(m
+            .render_text()
+            .contains("no result (the check did not run)"));
+    }
+
+    #[test]
+    fn a_flipped_verdict_is_flagged_in_the_grid() {
+        let (contracts, expected) = leader_ready();
+        let cells: Vec<CellResult> = expected
+            .iter()
+            .map(|e| {
+                let flipped = if e.key() == "leader-ready/proposed/O1/loom" {
+                    Verdict::Reachable
+                } else {
+                    e.expected
+                };
+                CellResult::for_cell(e, flipped)
+            })
+            .collect();
+        let m = Matrix::build(contracts, expected, &[], cells, vec![]);
+        assert_eq!(m.deviations.len(), 1);
+        let grid = m.grid(&m.contracts[0]);
+        assert!(grid.contains("!RL"), "{grid}");
+    }
+
+    #[test]
+    fn records_round_trip_through_json() {
+        let (_, expected) = leader_ready();
+        let mut r = CellResult::for_cell(&expected[0], Verdict::Reachable);
+        r.executions = Some(145);
+        r.seconds = 0.25;
+        r.timeline = vec!["  1  apply  X.y  z".into()];
+        let json = serde_json::to_string(&r).expect("serializes");
+        assert_eq!(serde_json::from_str::<CellResult>(&json).ok(), Some(r));
+    }
+}

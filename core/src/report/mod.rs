@@ -1,0 +1,35 @@
+//! What the checkers observed and what the gate makes of it: the result records
+//! ([`results`]), their comparison with the claims ([`compare`]), and the renderings of the
+//! matrix ([`render`]).
+
+pub mod compare;
+pub mod render;
+pub mod results;
+
+pub use compare::{Deviation, Matrix};
+pub use results::{load_records, CellResult, ReproductionResult, RESULTS_ENV};
+
+use crate::model::{Contract, Model};
+
+/// A contract as the reports show it: its names and its outcomes' meanings.
+#[derive(Clone, Debug)]
+pub struct View {
+    pub id: &'static str,
+    pub report: &'static str,
+    pub title: &'static str,
+    pub outcomes: Vec<(&'static str, &'static str)>,
+}
+
+impl View {
+    pub fn of<M: Model>() -> View {
+        let Contract {
+            id, report, title, ..
+        } = M::CONTRACT;
+        View {
+            id,
+            report,
+            title,
+            outcomes: M::OUTCOMES.iter().map(|o| (o.id, o.summary)).collect(),
+        }
+    }
+}

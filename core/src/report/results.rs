@@ -1,0 +1,205 @@
+//! The result records: what a checker observed for one cell, or what the model produced for
+//! one of a report's observable results.
+//!
+//! Test processes save one record per checked cell or reproduction into the directory named by
+//! `RACELAB_RESULTS` (nothing is saved when it is unset); the gate reads them back, so a result
+//! is never lost because the test that produced it failed.
+
+use crate::claims::{cell_key, Checker, ExpectedCell, Reproduction, Verdict};
+use crate::model::Contract;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+pub const RESULTS_ENV: &str = "RACELAB_RESULTS";
+
+/// What a checker observed for one cell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellResult {
+    pub contract: String,
+    pub report: String,
+    pub variant: String,
+    pub parts: Vec<String>,
+    pub outcome: String,
+    pub checker: Checker,
+    pub expected: Verdict,
+    pub observed: Verdict,
+    /// Loom executions explored (until the counterexample, for a reachable cell).
+    pub executions: Option<u64>,
+    /// Generated cases run (property checkers).
+    pub cases: Option<u64>,
+    pub preemption_bound: Option<usize>,
+    pub scenario: Option<String>,
+    #[serde(serialize_with = "millis")]
+    pub seconds: f64,
+    /// The counterexample, one line per step, for a reachable cell.
+    pub timeline: Vec<String>,
+    pub note: String,
+}
+
+fn millis<S: serde::Serializer>(s: &f64, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_f64((s * 1000.0).round() / 1000.0)
+}
+
+impl CellResult {
+    /// A result for `cell`, to be completed by the checker.
+    pub fn for_cell(cell: &ExpectedCell, observed: Verdict) -> CellResult {
+        CellResult {
+            contract: cell.contract.into(),
+            report: cell.report.into(),
+            variant: cell.variant.into(),
+            parts: cell.parts.iter().map(|p| p.to_string()).collect(),
+            outcome: cell.outcome.into(),
+            checker: cell.checker,
+            expected: cell.expected,
+            observed,
+            executions: None,
+            cases: None,
+            preemption_bound: cell.bound,
+            scenario: cell.scenario.map(str::to_owned),
+            seconds: 0.0,
+            timeline: Vec::new(),
+            note: cell.note.into(),
+        }
+    }
+
+    pub fn key(&self) -> String {
+        cell_key(&self.contract, &self.variant, &self.outcome, self.checker)
+    }
+
+    /// Saves the record for the gate when `RACELAB_RESULTS` is set.
+    pub fn save(&self) {
+        save_record(&format!("cell-{}", self.key()), self);
+    }
+
+    /// One progress line.
+    pub fn summary(&self) -> String {
+        let mark = if self.observed == self.expected {
+            "ok "
+        } else {
+            "DEVIATES"
+        };
+        let work = match (self.executions, self.cases) {
+            (Some(e), _) if self.seconds > 0.0 => {
+                format!("{e} executions, {:.0}/s", e as f64 / self.seconds)
+            }
+            (Some(e), _) => format!("{e} executions"),
+            (_, Some(c)) => format!("{c} cases"),
+            _ => String::new(),
+        };
+        let bound = self
+            .preemption_bound
+            .map_or(String::new(), |b| format!(", bound {b}"));
+        format!(
+            "{mark} {:<18} {:<10} {:<3} {:<11} {:<11} ({work}{bound}, {:.2} s)",
+            self.contract,
+            self.variant,
+            self.outcome,
+            self.checker.as_str(),
+            self.observed.as_str(),
+            self.seconds
+        )
+    }
+}
+
+/// What the model produced for an observable result a report gives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReproductionResult {
+    pub contract: String,
+    pub report: String,
+    pub what: String,
+    pub expected: String,
+    pub observed: String,
+}
+
+impl ReproductionResult {
+    /// Runs the model for `r`.
+    pub fn of(contract: &Contract, r: &Reproduction) -> ReproductionResult {
+        ReproductionResult {
+            contract: contract.id.into(),
+            report: contract.report.into(),
+            what: r.what.into(),
+            expected: r.expected.into(),
+            observed: (r.observe)(),
+        }
+    }
+
+    pub fn matches(&self) -> bool {
+        self.expected == self.observed
+    }
+
+    pub fn save(&self) {
+        save_record(&format!("repro-{}-{}", self.contract, self.what), self);
+    }
+
+    /// One progress line.
+    pub fn summary(&self) -> String {
+        let mark = if self.matches() { "ok " } else { "DEVIATES" };
+        format!("{mark} {:<18} reproduction: {}", self.contract, self.what)
+    }
+}
+
+/// A saved record: a cell or a reproduction.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Record {
+    Cell(CellResult),
+    Reproduction(ReproductionResult),
+}
+
+impl Record {
+    pub fn summary(&self) -> String {
+        match self {
+            Record::Cell(c) => c.summary(),
+            Record::Reproduction(r) => r.summary(),
+        }
+    }
+}
+
+fn save_record(name: &str, record: &impl Serialize) {
+    let Some(dir) = std::env::var_os(RESULTS_ENV) else {
+        return;
+    };
+    let file: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let path = Path::new(&dir).join(format!("{file}.json"));
+    let tmp = path.with_extension("tmp");
+    let json = serde_json::to_string_pretty(record).expect("a record serializes");
+    // Written whole, then renamed, so the gate never reads half a record.
+    std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(&tmp, json))
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .unwrap_or_else(|e| panic!("cannot save result {}: {e}", path.display()));
+}
+
+/// Reads one saved record.
+pub fn read_record(path: &Path) -> Result<Record, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Every record saved in `dir`, in file-name order.
+pub fn load_records(dir: &Path) -> Result<(Vec<CellResult>, Vec<ReproductionResult>), String> {
+    let mut paths: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    };
+    paths.retain(|p| p.extension().is_some_and(|x| x == "json"));
+    paths.sort();
+    let (mut cells, mut repros) = (Vec::new(), Vec::new());
+    for p in paths {
+        match read_record(&p)? {
+            Record::Cell(c) => cells.push(c),
+            Record::Reproduction(r) => repros.push(r),
+        }
+    }
+    Ok((cells, repros))
+}

@@ -1,0 +1,206 @@
+//! Toy models that show the harness's race and deadlock verdicts both ways: two writers of a
+//! race-tracked cell, without and with a lock; two threads taking two locks, in opposite and
+//! in the same order. They are not contracts (not in the registry): the cell suite runs them
+//! under `harness/`.
+
+use racelab_core::claims::Verdict::{Reachable as R, Unreachable as U};
+use racelab_core::claims::{Claim, Claims, Method, Mutant};
+use racelab_core::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+use racelab_core::outcome::{Check, Outcome};
+use racelab_core::sync::{Arc, Mutex, RaceCell};
+use racelab_core::trace::{Cx, Trace};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// The writers take `lock` around their write.
+    pub locked: bool,
+    /// Both lockers take `a` before `b`.
+    pub ordered: bool,
+}
+
+pub struct World {
+    fix: Fix,
+    lock: Mutex<()>,
+    counter: RaceCell<u32>,
+    a: Mutex<()>,
+    b: Mutex<()>,
+}
+
+/// A writer: one step that adds one to the counter.
+struct Writer(Cx, bool);
+
+impl Program<World> for Writer {
+    fn actor(&self) -> &'static str {
+        self.0.actor
+    }
+    fn is_done(&self) -> bool {
+        self.1
+    }
+    fn step(&mut self, w: &World) {
+        let _held = w.fix.locked.then(|| w.lock.lock());
+        let n = w.counter.with_mut(|c| {
+            *c += 1;
+            *c
+        });
+        self.0.record("Toy.write", format!("counter={n}"));
+        self.1 = true;
+    }
+}
+
+/// A locker: one step that takes both locks, its own first unless the fix orders them.
+struct Locker(Cx, bool, bool);
+
+impl Program<World> for Locker {
+    fn actor(&self) -> &'static str {
+        self.0.actor
+    }
+    fn is_done(&self) -> bool {
+        self.2
+    }
+    fn step(&mut self, w: &World) {
+        let (first, second) = if self.1 && !w.fix.ordered {
+            (&w.b, &w.a)
+        } else {
+            (&w.a, &w.b)
+        };
+        let _one = first.lock();
+        let _two = second.lock();
+        self.0.record("Toy.lockBoth", "both held");
+        self.2 = true;
+    }
+}
+
+fn world(fix: Fix) -> Arc<World> {
+    Arc::new(World {
+        fix,
+        lock: Mutex::new(()),
+        counter: RaceCell::new(0),
+        a: Mutex::new(()),
+        b: Mutex::new(()),
+    })
+}
+
+pub static TWO_WRITERS: Scenario<Toy> = Scenario {
+    name: "two-writers",
+    about: "two threads add one to a shared counter",
+    build: |trace: &Trace, fix| Setup {
+        world: world(fix),
+        threads: vec![
+            Box::new(Writer(trace.actor("w1"), false)),
+            Box::new(Writer(trace.actor("w2"), false)),
+        ],
+    },
+};
+
+pub static TWO_LOCKERS: Scenario<Toy> = Scenario {
+    name: "two-lockers",
+    about: "two threads take locks a and b",
+    build: |trace: &Trace, fix| Setup {
+        world: world(fix),
+        threads: vec![
+            Box::new(Locker(trace.actor("l1"), false, false)),
+            Box::new(Locker(trace.actor("l2"), true, false)),
+        ],
+    },
+};
+
+pub static RACE: Outcome<World> = Outcome {
+    id: "O1",
+    summary: "the writers race on the counter",
+    check: Check::Race,
+};
+
+pub static DEADLOCK: Outcome<World> = Outcome {
+    id: "O2",
+    summary: "the lockers deadlock",
+    check: Check::Deadlock,
+};
+
+pub struct Toy;
+
+impl Model for Toy {
+    type Fix = Fix;
+    type World = World;
+    const CONTRACT: Contract = Contract {
+        id: "harness",
+        module: "harness",
+        report: "-",
+        title: "the harness's own race and deadlock verdicts",
+    };
+    const PARTS: &'static [Part] = &[
+        Part {
+            id: "P1",
+            summary: "the writers write under a lock",
+        },
+        Part {
+            id: "P2",
+            summary: "the lockers take the locks in one order",
+        },
+    ];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&RACE, &DEADLOCK];
+    const VARIANTS: &'static [Variant] = &[
+        Variant::new("upstream", &[]),
+        Variant::new("fixed", &["P1", "P2"]),
+    ];
+    const UPSTREAM: Fix = Fix {
+        locked: false,
+        ordered: false,
+    };
+    const CLAIMS: Claims<Toy> = Claims {
+        cells: &[
+            Claim {
+                variant: "upstream",
+                outcome: &RACE,
+                expected: R,
+                method: Method::loom(&TWO_WRITERS, 1),
+                note: "two unsynchronized writes: loom reports the race",
+            },
+            Claim {
+                variant: "fixed",
+                outcome: &RACE,
+                expected: U,
+                method: Method::loom(&TWO_WRITERS, 4),
+                note: "the lock orders the writes",
+            },
+            Claim {
+                variant: "upstream",
+                outcome: &DEADLOCK,
+                expected: R,
+                method: Method::loom(&TWO_LOCKERS, 2),
+                note: "opposite lock orders deadlock",
+            },
+            Claim {
+                variant: "fixed",
+                outcome: &DEADLOCK,
+                expected: U,
+                method: Method::loom(&TWO_LOCKERS, 5),
+                note: "one lock order cannot deadlock",
+            },
+        ],
+        reproductions: &[],
+        mutants: &[Mutant {
+            name: "writers unlocked",
+            variant: "fixed",
+            fix: Fix {
+                locked: false,
+                ordered: true,
+            },
+            caught_by: &RACE,
+            about: "the lock removed from the write",
+        }],
+    };
+
+    fn with(fix: Fix, part: &str) -> Option<Fix> {
+        match part {
+            "P1" => Some(Fix {
+                locked: true,
+                ..fix
+            }),
+            "P2" => Some(Fix {
+                ordered: true,
+                ..fix
+            }),
+            _ => None,
+        }
+    }
+}

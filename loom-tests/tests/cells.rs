@@ -1,0 +1,95 @@
+//! Every loom cell and mutant of every registered contract, as one test each, named by its
+//! key (`dead-node/proposed/O3/loom`, `dead-node/mutant/NAME`), and the harness's own toy
+//! cells under `harness/`. `cargo test -p racelab-loom -- dead-node/` runs one contract.
+//!
+//! A deadlock cell re-runs this binary as a child process (loom aborts the process that finds
+//! a deadlock): with `RACELAB_LOOM_CHILD=KEY` set, the binary explores that cell and exits.
+
+#[cfg(loom)]
+fn main() -> std::process::ExitCode {
+    use libtest_mimic::{Arguments, Trial};
+    use racelab_core::model::Model;
+    use racelab_core::registry::{self, Registered, Visitor};
+
+    /// The trials with their costs (or, for the child, the one cell it explores).
+    struct Cells {
+        trials: Vec<(Trial, u64)>,
+        child: Option<String>,
+    }
+
+    impl Cells {
+        fn add<M: Model>(&mut self) {
+            for claim in M::CLAIMS
+                .cells
+                .iter()
+                .filter(|c| c.method.loom_scenario().is_some())
+            {
+                if self.child.as_deref() == Some(claim.key().as_str()) {
+                    racelab_loom::child_main(claim);
+                }
+                let trial = Trial::test(claim.key(), move || {
+                    racelab_loom::verify_cell(claim).map_err(Into::into)
+                });
+                self.trials
+                    .push((trial, racelab_loom::pinned_executions(claim)));
+            }
+            let all: u64 = M::CLAIMS
+                .cells
+                .iter()
+                .map(racelab_loom::pinned_executions)
+                .sum();
+            for m in M::CLAIMS.mutants {
+                let name = format!(
+                    "{}/mutant/{}",
+                    M::CONTRACT.id,
+                    racelab_core::claims::slug(m.name)
+                );
+                let trial = Trial::test(name, move || {
+                    racelab_loom::verify_mutant(m).map_err(Into::into)
+                });
+                self.trials.push((trial, all));
+            }
+        }
+    }
+
+    impl Visitor for Cells {
+        fn visit<M: Registered>(&mut self) {
+            self.add::<M>();
+        }
+    }
+
+    let mut cells = Cells {
+        trials: Vec::new(),
+        child: std::env::var(racelab_loom::CHILD_ENV).ok(),
+    };
+    cells.add::<racelab_loom::toys::Toy>();
+    registry::visit(&mut cells);
+    if let Some(key) = cells.child {
+        eprintln!("no loom cell {key}");
+        return std::process::ExitCode::from(2);
+    }
+    let mut trials = cells.trials;
+    if let Ok(shard) = std::env::var(racelab_loom::shard::SHARD_ENV) {
+        let (k, n) = match racelab_loom::shard::parse(&shard) {
+            Ok(kn) => kn,
+            Err(e) => {
+                eprintln!("{e}");
+                return std::process::ExitCode::from(2);
+            }
+        };
+        let costs: Vec<u64> = trials.iter().map(|(_, c)| *c).collect();
+        let mine = racelab_loom::shard::mine(&costs, k, n);
+        trials = trials
+            .into_iter()
+            .zip(mine)
+            .filter(|(_, m)| *m)
+            .map(|(t, _)| t)
+            .collect();
+    }
+    let trials = trials.into_iter().map(|(t, _)| t).collect();
+    libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
+}
+
+/// The loom cells run only under `RUSTFLAGS="--cfg loom"`.
+#[cfg(not(loom))]
+fn main() {}

@@ -1,0 +1,98 @@
+//! Every non-loom claim of every registered contract, as one test each, named by its key:
+//!
+//! - `CONTRACT/VARIANT/OUTCOME/CHECKER`: a history cell (proptest, quickcheck, fuzz replay);
+//! - `CONTRACT/fix-property/histories` and `.../committed-inputs`: what the fuzz target checks;
+//! - `CONTRACT/regression/NAME`: a shrunk counterexample and its committed file;
+//! - `CONTRACT/reproduction/WHAT`: an observable result the report gives;
+//! - `CONTRACT/tidy`: the files a contract needs outside its folder;
+//! - `scenarios/FILE`: a committed scenario file replays.
+//!
+//! `cargo test -p racelab-props -- dead-node/` runs one contract.
+
+#[cfg(not(loom))]
+fn main() -> std::process::ExitCode {
+    use libtest_mimic::{Arguments, Trial};
+    use racelab_core::registry::{self, Registered, Visitor};
+    use racelab_props::checkers;
+
+    struct Trials(Vec<Trial>);
+
+    impl Visitor for Trials {
+        fn visit<M: Registered>(&mut self) {
+            let id = M::CONTRACT.id;
+            for claim in M::CLAIMS.cells.iter().filter(|c| checkers::is_history(c)) {
+                self.0.push(Trial::test(claim.key(), move || {
+                    checkers::verify_cell(claim).map(drop).map_err(Into::into)
+                }));
+            }
+            self.0
+                .push(Trial::test(format!("{id}/fix-property/histories"), || {
+                    checkers::fix_property_holds::<M>(M::FIX_PROPERTY_CASES, checkers::Seed::Gate)
+                        .map_err(Into::into)
+                }));
+            self.0.push(Trial::test(
+                format!("{id}/fix-property/committed-inputs"),
+                || {
+                    checkers::committed_inputs_hold::<M>()
+                        .map(drop)
+                        .map_err(Into::into)
+                },
+            ));
+            for r in M::REGRESSIONS {
+                self.0
+                    .push(Trial::test(format!("{id}/regression/{}", r.name), || {
+                        checkers::check_regression::<M>(r).map_err(Into::into)
+                    }));
+            }
+            for r in M::CLAIMS.reproductions {
+                let name = format!("{id}/reproduction/{}", racelab_core::claims::slug(r.what));
+                self.0.push(Trial::test(name, move || {
+                    let got = racelab_core::report::ReproductionResult::of(&M::CONTRACT, r);
+                    got.save();
+                    if got.matches() {
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "the report gives {:?}, the model {:?}",
+                            got.expected, got.observed
+                        )
+                        .into())
+                    }
+                }));
+            }
+            self.0.push(Trial::test(format!("{id}/tidy"), || {
+                let missing = racelab_props::tidy::missing::<M>();
+                if missing.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!("missing:\n  {}", missing.join("\n  ")).into())
+                }
+            }));
+        }
+    }
+
+    let mut trials = Trials(Vec::new());
+    registry::visit(&mut trials);
+    let mut trials = trials.0;
+    for path in racelab_props::tidy::scenario_files() {
+        let name = format!(
+            "scenarios/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
+        trials.push(Trial::test(name, move || {
+            let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+            let out = racelab_props::scenario::replay_any(&text)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if out.contains("verdict: ") {
+                Ok(())
+            } else {
+                Err(format!("{}: no verdict:\n{out}", path.display()).into())
+            }
+        }));
+    }
+    libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
+}
+
+/// The history checkers run without loom (`racelab-loom` holds the loom cells).
+#[cfg(loom)]
+fn main() {}
