@@ -2,13 +2,12 @@
 //! cells' `executions` are pinned (a change means the model changed: review, re-pin).
 
 use super::reproductions::{leader_state_after_write_chunk, repro_test, with_fix};
-use super::{ContainerRecreate, Fix, Tombstone, CLOSED_THEN_DELETE_RACES_WRITE, O1, O5, O7, WRITE_RACES_CLOSE_AND_DELETE};
+use super::{ContainerRecreate, Fix, Tombstone, O1, O2, O3, O4, O5, O6, O7, WRITE_RACES_CLOSE_AND_DELETE};
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::{Model, Scenario};
 
 const RACE: &Scenario<ContainerRecreate> = &WRITE_RACES_CLOSE_AND_DELETE;
-const CLOSED: &Scenario<ContainerRecreate> = &CLOSED_THEN_DELETE_RACES_WRITE;
 
 fn fix(variant: &str) -> Fix {
     ContainerRecreate::fix_of(variant).expect("a variant")
@@ -20,7 +19,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(RACE, 0),
             note: "report: validateContainerCommand accepts a write to an absent container, WRITE_DATA auto-creates \
                    it OPEN at BCSID 0, the followers' CLOSED_CONTAINER_IO is ignored" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(CLOSED, 0),
+        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(RACE, 0),
             note: "P1 refuses the auto-create" },
         Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(RACE, 0),
             note: "report: P1 (with P2) closes O1" },
@@ -36,7 +35,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         // O5: the pipeline fails.
         Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::loom(RACE, 0),
             note: "upstream fails the pipeline too" },
-        Claim { variant: "P1", outcome: &O5, expected: R, method: Method::loom(CLOSED, 0),
+        Claim { variant: "P1", outcome: &O5, expected: R, method: Method::loom(RACE, 0),
             note: "code, not the report: with P1 alone the leader's COMMIT_DATA finds no container and answers \
                    CONTAINER_NOT_FOUND, which applyTransaction does not ignore" },
         Claim { variant: "P1+P2", outcome: &O5, expected: R, method: Method::loom(RACE, 0),
@@ -52,6 +51,22 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "P1 refuses every auto-create of a remembered ID" },
         Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 0),
             note: "closed" },
+        // Histories: SCM's handling of the recreated replica.
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 512 }, note: "h" },
+        Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::Proptest { cases: 512 }, note: "h" },
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::Proptest { cases: 512 }, note: "h" },
+        Claim { variant: "upstream", outcome: &O4, expected: R, method: Method::Proptest { cases: 30000 }, note: "h" },
+        Claim { variant: "upstream", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 }, note: "h" },
+        Claim { variant: "P4", outcome: &O4, expected: R, method: Method::Proptest { cases: 2048 }, note: "h" },
+        Claim { variant: "P5", outcome: &O4, expected: R, method: Method::Proptest { cases: 2048 }, note: "h" },
+        Claim { variant: "P4+P5", outcome: &O2, expected: U, method: Method::Proptest { cases: 2048 }, note: "h" },
+        Claim { variant: "P4+P5", outcome: &O3, expected: U, method: Method::Proptest { cases: 2048 }, note: "h" },
+        Claim { variant: "P4+P5", outcome: &O4, expected: U, method: Method::Proptest { cases: 4096 }, note: "h" },
+        Claim { variant: "P4+P5", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 }, note: "h" },
+        Claim { variant: "P1+P2", outcome: &O7, expected: R, method: Method::Proptest { cases: 2048 }, note: "h" },
+        Claim { variant: "tombstone", outcome: &O7, expected: U, method: Method::Proptest { cases: 4096 }, note: "h" },
+        Claim { variant: "improved", outcome: &O4, expected: U, method: Method::Proptest { cases: 4096 }, note: "h" },
+        Claim { variant: "upstream", outcome: &O4, expected: R, method: Method::Quickcheck { tests: 4000 }, note: "h" },
     ],
     reproductions: &[
         Reproduction {

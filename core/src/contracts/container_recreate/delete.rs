@@ -1,8 +1,9 @@
-//! The force delete on a datanode's `DeleteContainerCommandHandler` executor thread:
+//! A delete on a datanode's `DeleteContainerCommandHandler` executor thread:
 //! `ContainerController.deleteContainer` → `KeyValueHandler.deleteInternal(container, force)`.
 //!
-//! Upstream: `getContainerWithWriteLock` (get, `writeLock`, get again, same object); the force
-//! skips the open and emptiness checks; `markContainerForDelete` (DELETED);
+//! Upstream: `getContainerWithWriteLock` (get, `writeLock`, get again, same object); without
+//! force an OPEN or non-empty replica is refused (the force delete of moves and excess
+//! replicas skips both checks); `markContainerForDelete` (DELETED);
 //! `ContainerSet.removeContainer(id)`, which is `containerMap.remove` and then
 //! `deleteFromContainerTable` — the ID is not added to `missingContainerSet`, and nothing
 //! touches `container2BCSIDMap`; `writeUnlock`; `sendICR`; the files go.
@@ -39,19 +40,23 @@ pub struct DeleteContainerCommandHandler {
     cx: Cx,
     dn: DnId,
     id: ContainerId,
+    force: bool,
     held: Option<Arc<KeyValueContainer>>,
+    removed: bool,
     next: Step,
 }
 
 impl DeleteContainerCommandHandler {
     pub const ACTOR: &'static str = "DeleteContainerCommandHandler";
 
-    pub fn new(trace: &Trace, dn: DnId, id: ContainerId) -> Self {
+    pub fn new(trace: &Trace, dn: DnId, id: ContainerId, force: bool) -> Self {
         DeleteContainerCommandHandler {
             cx: trace.actor(Self::ACTOR),
             dn,
             id,
+            force,
             held: None,
+            removed: false,
             next: Step::Get,
         }
     }
@@ -111,12 +116,26 @@ impl Program<World> for DeleteContainerCommandHandler {
                 }
             }
             Step::Mark => {
-                let from = self.held().data(|d| std::mem::replace(&mut d.state, State::Deleted));
-                cx.record(
-                    "KeyValueContainer.markContainerForDelete",
-                    format!("dn{} c{id}: Marked container DELETED from {from:?} (force)", dn.id),
-                );
-                if w.fix.tombstone == Tombstone::BeforeRemove {
+                let force = self.force;
+                let refused = self.held().data(|d| {
+                    if !force && d.state == State::Open {
+                        return Some("DELETE_ON_OPEN_CONTAINER");
+                    }
+                    if !force && !d.blocks.is_empty() {
+                        return Some("DELETE_ON_NON_EMPTY_CONTAINER");
+                    }
+                    let from = d.state;
+                    d.state = State::Deleted;
+                    cx.record(
+                        "KeyValueContainer.markContainerForDelete",
+                        format!("dn{} c{id}: Marked container DELETED from {from:?} (force={force})", dn.id),
+                    );
+                    None
+                });
+                if let Some(r) = refused {
+                    cx.record("KeyValueHandler.deleteInternal", format!("dn{} c{id}: {r}", dn.id));
+                    Step::Unlock
+                } else if w.fix.tombstone == Tombstone::BeforeRemove {
                     Step::Tombstone
                 } else {
                     Step::RemoveFromMap
@@ -132,6 +151,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                     dn.set.mark_missing(id);
                 }
                 dn.set.remove_from_map(id);
+                self.removed = true;
                 w.ghost.deleted(dn.id, id);
                 cx.record(
                     "ContainerSet.removeContainer",
@@ -160,11 +180,15 @@ impl Program<World> for DeleteContainerCommandHandler {
             }
             Step::Unlock => {
                 let c = self.held.take().expect("the container write lock is held");
-                c.lock.release(Self::ACTOR);
                 cx.record(
                     "KeyValueHandler.deleteInternal",
-                    format!("dn{} c{id}: writeUnlock, ICR sent, files removed", dn.id),
+                    format!(
+                        "dn{} c{id}: writeUnlock{}",
+                        dn.id,
+                        if self.removed { ", ICR sent, files removed" } else { "" }
+                    ),
                 );
+                c.lock.release(Self::ACTOR);
                 Step::Done
             }
             Step::Done => Step::Done,

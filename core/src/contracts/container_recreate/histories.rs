@@ -44,11 +44,20 @@ pub enum Op {
     Close(ContainerId),
     /// The balancer moves the container's replica from `src` to `tgt` (`MoveManager`).
     Move(ContainerId, DnId, DnId),
-    /// The datanode sends its full container report, and SCM processes it.
-    Report(DnId),
-    /// One replication-manager pass over every container; its commands run.
+    /// Every datanode sends its full container report (in ID order), and SCM processes them.
+    Reports,
+    /// One replication-manager pass over every container: mismatched replicas are closed,
+    /// empty containers deleted, over- and under-replicated ones queued.
     Rm,
-    /// The datanode (4 or 5) loses its replica of the container (a failed volume).
+    /// The over- and under-replication processors handle the queued containers, on the
+    /// replicas SCM knows by then.
+    Replicate,
+    /// One round of SCM's background work: `Reports`, `Rm`, `Reports` (the closes' ICRs),
+    /// `Replicate`.
+    Cycle,
+    /// The datanode (4 or 5) loses its replica of the container (a failed volume), if two
+    /// other datanodes still hold one: failures alone never take the last copies, so a loss of
+    /// data is SCM's doing.
     Lose(ContainerId, DnId),
     /// OM deletes the container's keys; their blocks are deleted on every replica.
     DeleteKeys(ContainerId),
@@ -63,34 +72,39 @@ impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
         let k: u8 = u.arbitrary()?;
         let d: u8 = u.arbitrary()?;
-        let c = CONTAINERS[usize::from((k / 10) % 2)];
+        let c = CONTAINERS[usize::from((k / 12) % 2)];
         let (a, b) = (d % 5 + 1, (d / 5) % 5 + 1);
-        Ok(match k % 10 {
+        Ok(match k % 12 {
             0 => Op::Write(c),
             1 => Op::Close(c),
             2 => Op::Move(c, a, b),
-            3 | 9 => Op::Report(a),
+            3 => Op::Reports,
+            9 => Op::Replicate,
+            10 | 11 => Op::Cycle,
             4 => Op::Rm,
             5 => Op::Lose(c, a),
             6 => Op::DeleteKeys(c),
             7 => Op::Snapshot(a),
-            _ => Op::Restart(a),
+            8 => Op::Restart(a),
+            _ => unreachable!("k % 12 < 12"),
         })
     }
 
     fn encode(&self, out: &mut Vec<u8>) {
-        let cbits = |c: ContainerId| if c == CONTAINERS[1] { 10 } else { 0 };
+        let cbits = |c: ContainerId| if c == CONTAINERS[1] { 12 } else { 0 };
         let dn = |a: DnId, b: DnId| (a.clamp(1, 5) - 1) + 5 * (b.clamp(1, 5) - 1);
         let (k, d) = match *self {
             Op::Write(c) => (cbits(c), 0),
             Op::Close(c) => (1 + cbits(c), 0),
             Op::Move(c, a, b) => (2 + cbits(c), dn(a, b)),
-            Op::Report(a) => (3, dn(a, 1)),
+            Op::Reports => (3, 0),
             Op::Rm => (4, 0),
             Op::Lose(c, a) => (5 + cbits(c), dn(a, 1)),
             Op::DeleteKeys(c) => (6 + cbits(c), 0),
             Op::Snapshot(a) => (7, dn(a, 1)),
             Op::Restart(a) => (8, dn(a, 1)),
+            Op::Replicate => (9, 0),
+            Op::Cycle => (10, 0),
         };
         out.extend([k, d]);
     }
@@ -123,9 +137,10 @@ impl Plan {
             Op::Close(c) => CONTAINERS.contains(&c) && !self.closed[slot(c)],
             Op::Move(c, a, b) => CONTAINERS.contains(&c) && self.closed[slot(c)] && dn(a) && dn(b) && a != b,
             Op::Lose(c, a) => CONTAINERS.contains(&c) && (4..=5).contains(&a),
-            Op::Report(a) | Op::Snapshot(a) => dn(a),
+            Op::Snapshot(a) => dn(a),
+            Op::Reports => true,
             Op::Restart(a) => PIPELINE.contains(&a),
-            Op::Rm => true,
+            Op::Rm | Op::Replicate | Op::Cycle => true,
             Op::DeleteKeys(c) => CONTAINERS.contains(&c),
         }
     }
@@ -155,8 +170,10 @@ impl ReferenceStateMachine for Plan {
             3 => c.clone().prop_map(Op::Write),
             2 => c.clone().prop_map(Op::Close),
             4 => (c.clone(), d.clone(), d.clone()).prop_map(|(c, a, b)| Op::Move(c, a, b)),
-            5 => d.clone().prop_map(Op::Report),
-            5 => Just(Op::Rm),
+            2 => Just(Op::Reports),
+            1 => Just(Op::Rm),
+            1 => Just(Op::Replicate),
+            6 => Just(Op::Cycle),
             2 => (c.clone(), 4..=5u8).prop_map(|(c, a)| Op::Lose(c, a)),
             1 => c.prop_map(Op::DeleteKeys),
             1 => d.prop_map(Op::Snapshot),
@@ -185,10 +202,25 @@ impl World {
         }
     }
 
+    /// `Op::Reports`: every datanode's full report, in ID order.
+    fn reports(&self, trace: &Trace) {
+        for dn in 1..=DATANODES {
+            self.report(trace, dn);
+        }
+    }
+
     /// `Op::Rm`: one pass of every container through the handler chain.
     fn replication_manager(&self, trace: &Trace) {
         for c in CONTAINERS {
             let commands = self.scm.lock().expect("scm").check(self.fix.scm(), c);
+            self.execute(trace, c, &commands);
+        }
+    }
+
+    /// `Op::Replicate`: the over- and under-replication processors run their queues.
+    fn replication_processors(&self, trace: &Trace) {
+        let work = self.scm.lock().expect("scm").process(self.fix.scm());
+        for (c, commands) in work {
             self.execute(trace, c, &commands);
         }
     }
@@ -218,7 +250,7 @@ impl World {
                 &[super::scm::Command::Delete {
                     dn: src,
                     force: true,
-                    why: "balancer move",
+                    why: super::scm::Why::BalancerMove,
                 }],
             );
         } else {
@@ -229,10 +261,12 @@ impl World {
 
     /// `Op::Lose`: a failed volume takes the replica (`removeMissingContainer`).
     fn lose(&self, trace: &Trace, c: ContainerId, dn: DnId) -> bool {
+        let holders = self.dns.iter().filter(|d| d.set.get(c).is_some()).count();
         let set = &self.dn(dn).set;
-        if !set.remove_from_map(c) {
+        if set.get(c).is_none() || holders < 3 {
             return false;
         }
+        set.remove_from_map(c);
         set.mark_missing(c);
         trace
             .actor("HddsVolumeChecker")
@@ -308,6 +342,10 @@ impl Histories for ContainerRecreate {
         for c in CONTAINERS {
             created_with_block(trace, &world, c, 1);
         }
+        // The creations' ICRs.
+        for dn in PIPELINE {
+            world.report(trace, dn);
+        }
         (
             Setup {
                 world,
@@ -327,20 +365,34 @@ impl Histories for ContainerRecreate {
             Op::Write(c) => {
                 let block = plan.next_block[slot(c)];
                 run(w, ClientWrite::new(&trace, &PIPELINE, c, block, 0, CHUNK));
-                w.commit_acked_keys();
                 true
             }
             Op::Close(c) => {
                 run(w, CloseThroughPipeline::new(&trace, &PIPELINE, c));
+                // The closes' ICRs.
+                for dn in PIPELINE {
+                    w.report(&trace, dn);
+                }
                 true
             }
             Op::Move(c, a, b) => w.balancer_move(&trace, c, a, b),
-            Op::Report(a) => {
-                w.report(&trace, a);
+            Op::Reports => {
+                w.reports(&trace);
                 true
             }
             Op::Rm => {
                 w.replication_manager(&trace);
+                true
+            }
+            Op::Replicate => {
+                w.replication_processors(&trace);
+                true
+            }
+            Op::Cycle => {
+                w.reports(&trace);
+                w.replication_manager(&trace);
+                w.reports(&trace);
+                w.replication_processors(&trace);
                 true
             }
             Op::Lose(c, a) => w.lose(&trace, c, a),
@@ -368,7 +420,7 @@ impl Histories for ContainerRecreate {
     }
 
     const OP_NAMES: &'static [&'static str] = &[
-        "write", "close", "move", "report", "rm", "lose", "delete-keys", "snapshot", "restart",
+        "write", "close", "move", "reports", "rm", "replicate", "cycle", "lose", "delete-keys", "snapshot", "restart",
     ];
 
     fn parse_op(words: &[&str]) -> Result<Op, String> {
@@ -377,8 +429,10 @@ impl Histories for ContainerRecreate {
             ["write", c] => Op::Write(num(c)?),
             ["close", c] => Op::Close(num(c)?),
             ["move", c, a, b] => Op::Move(num(c)?, num(a)?, num(b)?),
-            ["report", a] => Op::Report(num(a)?),
+            ["reports"] => Op::Reports,
             ["rm"] => Op::Rm,
+            ["replicate"] => Op::Replicate,
+            ["cycle"] => Op::Cycle,
             ["lose", c, a] => Op::Lose(num(c)?, num(a)?),
             ["delete-keys", c] => Op::DeleteKeys(num(c)?),
             ["snapshot", a] => Op::Snapshot(num(a)?),

@@ -202,19 +202,18 @@ impl World {
             .collect()
     }
 
-    /// Whether `dn`'s replica of `id` holds every block OM references that was committed before
-    /// the close (a real replica, or a copy of one).
-    pub fn is_real(&self, dn: DnId, id: ContainerId) -> bool {
-        let Some(c) = self.dn(dn).set.get(id) else {
-            return false;
-        };
+    /// Whether `dn` holds a replica of `id` with every block OM references that was committed
+    /// before the close (a real replica, or a copy of one): `Some(true)`; one lacking some of
+    /// them (recreated, or a copy of a recreated one): `Some(false)`; no replica: `None`.
+    pub fn is_real(&self, dn: DnId, id: ContainerId) -> Option<bool> {
+        let c = self.dn(dn).set.get(id)?;
         let om = self.om();
-        c.data(|d| {
+        Some(c.data(|d| {
             om.before_close
                 .iter()
                 .filter(|k| k.0 == id && om.blocks.contains(k))
                 .all(|k| d.blocks.contains_key(&k.1))
-        })
+        }))
     }
 
     /// The container report of `dn`.
@@ -234,19 +233,14 @@ impl World {
             .collect()
     }
 
-    /// Every client write whose WriteChunk and PutBlock both succeeded is a key OM commits.
-    fn commit_acked_keys(&self) {
-        let clients = self.ghost.with(|g| g.clients.clone());
+    /// OM commits the key of a write whose WriteChunk and PutBlock both succeeded.
+    pub fn commit_key(&self, id: ContainerId, block: LocalId) {
         let mut om = self.om();
-        for r in clients.iter().filter(|r| r.succeeded()) {
-            let key = (r.container, r.block);
-            if om.blocks.insert(key) {
-                if om.closed.contains(&r.container) {
-                    om.after_close.insert(key);
-                } else {
-                    om.before_close.insert(key);
-                }
-            }
+        om.blocks.insert((id, block));
+        if om.closed.contains(&id) {
+            om.after_close.insert((id, block));
+        } else {
+            om.before_close.insert((id, block));
         }
     }
 }
@@ -262,7 +256,6 @@ pub fn run(w: &World, mut program: impl Program<World>) {
 pub fn created_with_block(trace: &Trace, w: &World, id: ContainerId, block: LocalId) {
     w.scm_state().allocate(id);
     run(w, ClientWrite::new(trace, &PIPELINE, id, block, 0, CHUNK));
-    w.commit_acked_keys();
 }
 
 /// `CloseContainerCommandHandler` → the close submitted through Ratis and applied on every
@@ -356,7 +349,7 @@ impl CloseThenForceDelete {
     pub fn new(trace: &Trace, members: &'static [DnId], id: ContainerId, dn: DnId) -> Self {
         CloseThenForceDelete {
             close: CloseThroughPipeline::new(trace, members, id),
-            delete: DeleteContainerCommandHandler::new(trace, dn, id),
+            delete: DeleteContainerCommandHandler::new(trace, dn, id, true),
         }
     }
 }
@@ -414,25 +407,6 @@ pub static WRITE_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scenario 
             vec![
                 Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
                 Box::new(CloseThenForceDelete::new(trace, LEADER_ONLY, C, LEADER)),
-            ],
-        )
-    },
-};
-
-/// The report's sequence: c1 CLOSED on the pipeline; the force delete on the leader races the
-/// client's write of block 2.
-pub static CLOSED_THEN_DELETE_RACES_WRITE: Scenario<ContainerRecreate> = Scenario {
-    name: "closed-then-force-delete-races-write",
-    about: "c1 CLOSED at BCSID 2 on dn1 (leader); the client writes block 2 (WriteChunk, PutBlock) while \
-            dn1's command handler force-deletes c1",
-    build: |trace, fix| {
-        let w = open_container(trace, fix);
-        run(&w, CloseThroughPipeline::new(trace, &PIPELINE, C));
-        setup(
-            w,
-            vec![
-                Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
-                Box::new(DeleteContainerCommandHandler::new(trace, LEADER, C)),
             ],
         )
     },
@@ -573,25 +547,25 @@ impl World {
                     }
                 }
                 Command::Delete { dn, force, why } => {
-                    if self.is_real(dn, id) {
-                        if let Some(kept) = self.scm_state().replicas(id).keys().copied().find(|&d| d != dn && !self.is_real(d, id)) {
+                    if why.is_replication_choice() && self.is_real(dn, id) == Some(true) {
+                        let kept = self.scm_state().replicas(id).keys().copied().find(|&d| d != dn && self.is_real(d, id) == Some(false));
+                        if let Some(kept) = kept {
                             self.ghost.witness(
                                 "O3",
-                                format!("c{id}: SCM deletes the real replica on dn{dn} ({why}) and keeps dn{kept}'s, which lacks blocks"),
+                                format!("c{id}: SCM deletes the real replica on dn{dn} ({why:?}) and keeps dn{kept}'s, which lacks blocks"),
                             );
                         }
                     }
-                    cx.record("ReplicationManager.sendDeleteCommand", format!("c{id} on dn{dn}, force={force} ({why})"));
-                    if force || self.dn(dn).set.get(id).is_some_and(|c| c.data(|d| d.blocks.is_empty())) {
-                        run(self, DeleteContainerCommandHandler::new(trace, dn, id));
-                    }
+                    cx.record("ReplicationManager.sendDeleteCommand", format!("c{id} on dn{dn}, force={force} ({why:?})"));
+                    run(self, DeleteContainerCommandHandler::new(trace, dn, id, force));
                     if let Some(r) = self.scm_state().replicas.get_mut(&id) {
                         r.remove(&dn);
                     }
                 }
                 Command::Replicate { src, tgt } => {
-                    if !self.is_real(src, id) {
-                        if let Some(real) = self.scm_state().replicas(id).keys().copied().find(|&d| self.is_real(d, id)) {
+                    if self.is_real(src, id) == Some(false) {
+                        let real = self.scm_state().replicas(id).keys().copied().find(|&d| self.is_real(d, id) == Some(true));
+                        if let Some(real) = real {
                             self.ghost.witness(
                                 "O3",
                                 format!("c{id}: SCM copies from dn{src}, which lacks blocks, not from the real replica on dn{real}"),

@@ -138,6 +138,9 @@ impl ClientWrite {
 
     fn finish(&mut self, w: &World) {
         w.ghost.client_result(self.result);
+        if self.result.succeeded() {
+            w.commit_key(self.result.container, self.result.block);
+        }
         self.next = Step::Done;
     }
 }

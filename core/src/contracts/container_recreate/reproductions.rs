@@ -2,7 +2,7 @@
 //! played in the reproduction's order and rendered in the report's words.
 
 use super::datanode::{Res, State};
-use super::pipeline::ClientWrite;
+use super::pipeline::{ClientResult, ClientWrite};
 use super::{
     created_with_block, run, CloseThenForceDelete, Fix, World, C, CHUNK, LEADER, NEW_BLOCK, OLD_BLOCK, PIPELINE,
 };
@@ -12,13 +12,18 @@ use crate::trace::Trace;
 /// steps: a key written with RATIS/THREE, its container closed on all three, a forced delete on
 /// the leader only, then a WriteChunk and a PutBlock of a new 1024-byte block in the same
 /// container through the same pipeline.
-pub fn write_after_force_delete(fix: Fix) -> World {
+pub fn write_after_force_delete(fix: Fix) -> (World, ClientResult) {
     let trace = Trace::new();
     let w = World::new(fix);
     created_with_block(&trace, &w, C, OLD_BLOCK);
     run(&w, CloseThenForceDelete::new(&trace, &PIPELINE, C, LEADER));
     run(&w, ClientWrite::new(&trace, &PIPELINE, C, NEW_BLOCK, 0, CHUNK));
-    w
+    let client = last_client(&w);
+    (w, client)
+}
+
+fn last_client(w: &World) -> ClientResult {
+    w.ghost.with(|g| g.clients.last().copied()).expect("a client result")
 }
 
 fn reply(r: Option<Res>) -> String {
@@ -27,8 +32,7 @@ fn reply(r: Option<Res>) -> String {
 
 /// The repro test's assertions: what the client got, the leader's replica, the followers'.
 pub fn repro_test(fix: Fix) -> String {
-    let w = write_after_force_delete(fix);
-    let client = w.ghost.with(|g| g.clients[0]);
+    let (w, client) = write_after_force_delete(fix);
     let closed_bcsid = w.dn(2).set.get(C).map_or(0, |c| c.data(|d| d.bcsid));
     let leader = match w.dn(LEADER).set.get(C) {
         None => "no replica".to_string(),
@@ -66,12 +70,11 @@ pub fn repro_test(fix: Fix) -> String {
 /// whether the client can then write a new block in a new container through it.
 pub fn with_fix(fix: Fix) -> String {
     let trace = Trace::new();
-    let w = write_after_force_delete(fix);
-    let client = w.ghost.with(|g| g.clients[0]);
+    let (w, client) = write_after_force_delete(fix);
     let open = PIPELINE.iter().all(|&d| w.dn(d).csm.is_healthy());
     // The client excludes the container and allocates a new block in a new one.
     created_with_block(&trace, &w, 2, 1);
-    let next = w.ghost.with(|g| g.clients.last().copied()).expect("a client result");
+    let next = last_client(&w);
     format!(
         "WriteChunk {}, PutBlock {}; pipeline {}; new block in a new container: {}",
         reply(client.write_chunk),

@@ -34,7 +34,7 @@
 
 use super::datanode::State;
 use super::{ContainerId, DnId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub const REPLICATION_FACTOR: usize = 3;
 
@@ -76,9 +76,31 @@ pub struct ReplicaProto {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Close { dn: DnId },
-    Delete { dn: DnId, force: bool, why: &'static str },
+    Delete { dn: DnId, force: bool, why: Why },
     Replicate { src: DnId, tgt: DnId },
     DeleteContainer,
+}
+
+/// Which component sends a delete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// `MoveManager`, after the copy to the target.
+    BalancerMove,
+    /// `EmptyContainerHandler`.
+    Empty,
+    /// `RatisOverReplicationHandler`: a replica whose state differs from the container's.
+    StateMismatch,
+    /// `RatisOverReplicationHandler`: the excess, in `hashCode` order.
+    Excess,
+    /// An unhealthy replica once the healthy ones reach the replication factor.
+    Unhealthy,
+}
+
+impl Why {
+    /// Whether the replication manager chose this replica over the others (O3's decisions).
+    pub fn is_replication_choice(self) -> bool {
+        matches!(self, Why::StateMismatch | Why::Excess | Why::Unhealthy)
+    }
 }
 
 /// `ContainerReplica.hashCode` (`HashCodeBuilder(61, 71).append(containerID).append(datanode)`):
@@ -95,6 +117,8 @@ pub fn hash_code(id: ContainerId, dn: DnId) -> u64 {
 pub struct Scm {
     pub containers: BTreeMap<ContainerId, ContainerInfo>,
     pub replicas: BTreeMap<ContainerId, BTreeMap<DnId, ContainerReplica>>,
+    /// The replication manager's over- and under-replication queues.
+    pub queue: BTreeSet<ContainerId>,
 }
 
 /// The SCM parts of the fix.
@@ -125,9 +149,13 @@ impl Scm {
         );
     }
 
-    /// `ContainerManager.updateContainerState(CLOSE)` once the replicas closed at `seq`.
+    /// `ContainerManager.updateContainerState(CLOSE)` once the replicas of an OPEN container
+    /// closed at `seq` (a later close of one replica changes nothing).
     pub fn close(&mut self, id: ContainerId, seq: u64) {
         let c = self.containers.get_mut(&id).expect("allocated");
+        if c.state != LifeCycle::Open {
+            return;
+        }
         c.state = LifeCycle::Closed;
         c.seq = c.seq.max(seq);
         c.close_seq = c.seq;
@@ -138,19 +166,20 @@ impl Scm {
         let Some(info) = self.containers.get_mut(&r.id) else {
             return String::new();
         };
-        let mut log = String::new();
+        let mut log = Vec::new();
         if info.state == LifeCycle::Closed && info.seq < r.bcsid {
-            log = format!("ERROR Container CLOSED with sequence ID lower than a replica ({} < {})", info.seq, r.bcsid);
+            log.push(format!("ERROR Container CLOSED with sequence ID lower than a replica ({} < {})", info.seq, r.bcsid));
         }
         let healthy = !matches!(r.state, State::Unhealthy | State::Deleted);
         if healthy && info.seq < r.bcsid {
             if fix.keep_closed_seq && info.state == LifeCycle::Closed {
-                log.push_str(", sequence id kept (P4)");
+                log.push("sequence id kept (P4)".to_string());
             } else {
                 info.seq = r.bcsid;
-                log.push_str(&format!(", updateSequenceId({})", r.bcsid));
+                log.push(format!("updateSequenceId({})", r.bcsid));
             }
         }
+        let log = log.join(", ");
         let replica = ContainerReplica {
             state: r.state,
             seq: r.bcsid,
@@ -183,9 +212,11 @@ impl Scm {
             || (fix.seq_mismatch_unhealthy && info.state == LifeCycle::Closed && r.state == State::Closed && r.seq != info.seq)
     }
 
-    /// One replication-manager pass over container `id`: the handlers in chain order.
-    pub fn check(&self, fix: ScmFix, id: ContainerId) -> Vec<Command> {
-        let info = self.info(id);
+    /// `ReplicationManager.processContainer` for container `id`: the handler chain. Returns the
+    /// commands it sends at once and queues the container for the over- and under-replication
+    /// processors, which decide later on the replicas known then ([`Scm::process`]).
+    pub fn check(&mut self, fix: ScmFix, id: ContainerId) -> Vec<Command> {
+        let info = self.info(id).clone();
         if info.state != LifeCycle::Closed {
             return Vec::new();
         }
@@ -198,27 +229,46 @@ impl Scm {
             .collect();
         // EmptyContainerHandler.
         if !replicas.is_empty() && replicas.values().all(|r| r.state == State::Closed && r.empty) {
-            commands.extend(replicas.keys().map(|&dn| Command::Delete { dn, force: false, why: "empty" }));
+            commands.extend(replicas.keys().map(|&dn| Command::Delete { dn, force: false, why: Why::Empty }));
             if replicas.values().any(|r| r.seq == info.seq) {
                 commands.push(Command::DeleteContainer);
             }
             return commands;
         }
-        let (unhealthy, healthy): (Vec<_>, Vec<_>) =
-            replicas.iter().partition(|(_, r)| self.unhealthy(fix, id, r));
-        if healthy.len() < REPLICATION_FACTOR {
-            commands.extend(self.under_replication(fix, id, &replicas));
-        } else if healthy.len() > REPLICATION_FACTOR {
-            commands.extend(self.over_replication(id, &healthy));
-        }
-        if healthy.len() >= REPLICATION_FACTOR {
-            commands.extend(
-                unhealthy
-                    .iter()
-                    .map(|(&dn, _)| Command::Delete { dn, force: true, why: "unhealthy" }),
-            );
+        // RatisReplicationCheckHandler and the unhealthy-replica handlers: queue.
+        let healthy = replicas.values().filter(|r| !self.unhealthy(fix, id, r)).count();
+        if healthy != REPLICATION_FACTOR || healthy < replicas.len() {
+            self.queue.insert(id);
         }
         commands
+    }
+
+    /// The under- and over-replication processors: for each queued container, the handler
+    /// recounts the replicas known now and sends its commands.
+    pub fn process(&mut self, fix: ScmFix) -> Vec<(ContainerId, Vec<Command>)> {
+        let queued = std::mem::take(&mut self.queue);
+        queued
+            .into_iter()
+            .map(|id| {
+                let replicas = self.replicas(id);
+                let (unhealthy, healthy): (Vec<_>, Vec<_>) =
+                    replicas.iter().partition(|(_, r)| self.unhealthy(fix, id, r));
+                let mut commands = Vec::new();
+                if healthy.len() < REPLICATION_FACTOR {
+                    commands.extend(self.under_replication(fix, id, &replicas));
+                } else if healthy.len() > REPLICATION_FACTOR {
+                    commands.extend(self.over_replication(id, &healthy));
+                }
+                if healthy.len() >= REPLICATION_FACTOR {
+                    commands.extend(
+                        unhealthy
+                            .iter()
+                            .map(|(&dn, _)| Command::Delete { dn, force: true, why: Why::Unhealthy }),
+                    );
+                }
+                (id, commands)
+            })
+            .collect()
     }
 
     /// `RatisOverReplicationHandler.processAndSendCommands`.
@@ -231,7 +281,7 @@ impl Scm {
         // State-mismatched replicas first.
         sorted.retain(|(dn, r)| {
             if excess > 0 && r.state != State::Closed && info.state == LifeCycle::Closed {
-                commands.push(Command::Delete { dn: *dn, force: true, why: "over-replicated, state mismatch" });
+                commands.push(Command::Delete { dn: *dn, force: true, why: Why::StateMismatch });
                 excess -= 1;
                 false
             } else {
@@ -239,7 +289,7 @@ impl Scm {
             }
         });
         for (dn, _) in sorted.into_iter().take(excess) {
-            commands.push(Command::Delete { dn, force: true, why: "over-replicated, hashCode order" });
+            commands.push(Command::Delete { dn, force: true, why: Why::Excess });
         }
         commands
     }
