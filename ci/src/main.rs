@@ -12,7 +12,9 @@
 //!   gate's, on request, with the seed printed.
 #![forbid(unsafe_code)]
 
+mod bench;
 mod explore;
+mod fuzzing;
 mod phases;
 mod verify;
 
@@ -29,6 +31,9 @@ commands:
   explore CONTRACT [--cases N] [--seed S]
                             run the contract's history cells with N cases each (default: each
                             claim's budget) from seed S (default: a new seed, printed)
+  bench [--cold] [--no-fuzz] the speed figures: the gate's phases (warm; cold too with --cold),
+                            every loom and history cell, each fuzz target for 20 s from its
+                            corpus and in upstream mode from an empty one; bench.json
   help                      this text
 
 `cargo xtask COMMAND --help` prints this text too.
@@ -41,6 +46,7 @@ enum Cmd {
     Fuzz(String, u64),
     Replay(Vec<std::path::PathBuf>),
     Explore(explore::Request),
+    Bench(bench::Request),
     Help,
 }
 
@@ -77,6 +83,7 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
                 explore::Request::parse(contract(name)?, flags).map(Cmd::Explore)
             }
             ("explore", []) => Err("explore needs a contract".into()),
+            ("bench", flags) => bench::Request::parse(flags).map(Cmd::Bench),
             ("help" | "--help" | "-h", []) => Ok(Cmd::Help),
             (c @ ("test" | "fuzz" | "help"), extra) => {
                 Err(format!("`{c}` does not take `{}`", extra.join(" ")))
@@ -95,9 +102,10 @@ fn main() -> ExitCode {
     match parse(&args, &known) {
         Ok(Cmd::Verify(contracts)) => verify::run(&contracts),
         Ok(Cmd::Test) => phases::test_gate(),
-        Ok(Cmd::Fuzz(contract, seconds)) => phases::fuzz(&contract, seconds),
+        Ok(Cmd::Fuzz(contract, seconds)) => fuzzing::fuzz(&contract, seconds),
         Ok(Cmd::Replay(files)) => replay(&files),
         Ok(Cmd::Explore(request)) => explore::run(&request),
+        Ok(Cmd::Bench(request)) => bench::run(&request),
         Ok(Cmd::Help) => {
             print!("{USAGE}\ncontracts: {}\n", known.join(", "));
             ExitCode::SUCCESS

@@ -5,7 +5,7 @@ use racelab_core::report::RESULTS_ENV;
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -320,66 +320,5 @@ pub fn test_gate() -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
-    }
-}
-
-/// `cargo xtask fuzz CONTRACT SECONDS`.
-pub fn fuzz(contract: &str, seconds: u64) -> ExitCode {
-    let target = match racelab_core::registry::find(contract) {
-        Ok(e) => e.contract.module,
-        Err(_) => return ExitCode::from(2),
-    };
-    let fuzz_dir = root().join("fuzz");
-    let has_cargo_fuzz = Command::new("cargo")
-        .args(["fuzz", "--version"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !has_cargo_fuzz {
-        println!("cargo-fuzz is missing: installing it (about a minute)");
-        let ok = Command::new("cargo")
-            .args(["install", "cargo-fuzz", "--locked"])
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
-            eprintln!("error: `cargo install cargo-fuzz --locked` failed");
-            return ExitCode::FAILURE;
-        }
-    }
-    // New inputs go to a scratch corpus; the committed seeds are read only.
-    let work = fuzz_dir.join("target/work-corpus").join(target);
-    if let Err(e) = std::fs::create_dir_all(&work) {
-        eprintln!("error: cannot create {}: {e}", work.display());
-        return ExitCode::FAILURE;
-    }
-    let status = Command::new("cargo")
-        .current_dir(&fuzz_dir)
-        .args(["fuzz", "run", "--sanitizer", "none", target])
-        .arg(&work)
-        .arg(fuzz_dir.join("corpus").join(target))
-        .arg("--")
-        .arg(format!("-max_total_time={seconds}"))
-        .status();
-    match status {
-        Ok(s) if s.success() => {
-            println!(
-                "no violation in {seconds} s; new inputs in {}",
-                work.display()
-            );
-            ExitCode::SUCCESS
-        }
-        Ok(_) => {
-            eprintln!(
-                "the fuzzer found a violation: see fuzz/artifacts/{target}/; minimize it with \
-                 `cargo fuzz tmin --sanitizer none {target} <file>`, then commit it under \
-                 fuzz/regressions/{target}/ with a named test"
-            );
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("error: cannot run cargo fuzz: {e}");
-            ExitCode::FAILURE
-        }
     }
 }

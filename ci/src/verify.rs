@@ -5,19 +5,64 @@ use racelab_core::registry;
 use racelab_core::report::compare::ExpectedReproduction;
 use racelab_core::report::{load_records, Matrix};
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// How long one phase of the gate took.
+#[derive(Debug, serde::Serialize)]
+pub struct PhaseTime {
+    pub phase: &'static str,
+    pub seconds: f64,
+    pub passed: bool,
+}
+
+/// Runs the gate's phases (plain tests, the loom suite, the fuzz build) for `filter` (a
+/// contract's key prefix, or everything), with their records in `results`.
+pub fn run_phases(out: &Path, results: &Path, filter: Option<&str>) -> Vec<PhaseTime> {
+    let fuzz = Phase::new(
+        "fuzz targets build",
+        &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
+    );
+    let mut seen = BTreeSet::new();
+    [
+        (Phase::plain(filter), "plain.log"),
+        (Phase::loom_suite(filter), "loom.log"),
+        (fuzz, "fuzz-build.log"),
+    ]
+    .into_iter()
+    .map(|(phase, log)| {
+        let started = Instant::now();
+        let passed = phase.run_logged(&out.join(log), results, &mut seen);
+        PhaseTime {
+            phase: phase.name,
+            seconds: started.elapsed().as_secs_f64(),
+            passed,
+        }
+    })
+    .collect()
+}
+
+/// A fresh results directory: stale records from an earlier run must not stand in for checks
+/// that did not run.
+pub fn fresh_results(out: &Path) -> Result<PathBuf, String> {
+    let results = out.join("results");
+    let _ = std::fs::remove_dir_all(&results);
+    std::fs::create_dir_all(&results)
+        .map_err(|e| format!("cannot create {}: {e}", results.display()))?;
+    Ok(results)
+}
 
 pub fn run(contracts: &[String]) -> ExitCode {
     let started = Instant::now();
     let out = root().join("target/racelab");
-    let results = out.join("results");
-    // Stale records from an earlier run must not stand in for checks that did not run.
-    let _ = std::fs::remove_dir_all(&results);
-    if let Err(e) = std::fs::create_dir_all(&results) {
-        eprintln!("error: cannot create {}: {e}", results.display());
-        return ExitCode::FAILURE;
-    }
+    let results = match fresh_results(&out) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let all = contracts.len() == registry::all().len();
     // One contract: the generated tests are filtered by its key prefix. Several, or all: the
     // whole suites (the records of other contracts are left out of the matrix below).
@@ -25,22 +70,9 @@ pub fn run(contracts: &[String]) -> ExitCode {
         [one] if !all => Some(format!("{one}/")),
         _ => None,
     };
-    let plain = Phase::plain(filter.as_deref());
-    let loom = Phase::loom_suite(filter.as_deref());
-    let fuzz = Phase::new(
-        "fuzz targets build",
-        &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
-    );
-
-    let mut seen = BTreeSet::new();
-    let mut ok = true;
-    for (phase, log) in [
-        (plain, "plain.log"),
-        (loom, "loom.log"),
-        (fuzz, "fuzz-build.log"),
-    ] {
-        ok &= phase.run_logged(&out.join(log), &results, &mut seen);
-    }
+    let ok = run_phases(&out, &results, filter.as_deref())
+        .iter()
+        .all(|p| p.passed);
 
     let (cells, repros) = match load_records(&results) {
         Ok(r) => r,

@@ -2,7 +2,7 @@
 //! is a test: the loom and history suites generate one per cell, named by the cell's key.
 
 use crate::model::{Model, Scenario};
-use crate::outcome::{Outcome, OutcomeId};
+use crate::outcome::{Check, Outcome, OutcomeId};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -34,6 +34,8 @@ impl fmt::Display for Verdict {
 #[serde(rename_all = "kebab-case")]
 pub enum Checker {
     Loom,
+    /// Every order of whole steps of the loom cell's scenario ([`crate::steps`]).
+    Steps,
     Proptest,
     Quickcheck,
     FuzzReplay,
@@ -44,6 +46,7 @@ impl Checker {
     pub fn as_str(self) -> &'static str {
         match self {
             Checker::Loom => "loom",
+            Checker::Steps => "steps",
             Checker::Proptest => "proptest",
             Checker::Quickcheck => "quickcheck",
             Checker::FuzzReplay => "fuzz-replay",
@@ -55,6 +58,7 @@ impl Checker {
     pub fn tag(self) -> &'static str {
         match self {
             Checker::Loom => "L",
+            Checker::Steps => "S",
             Checker::Proptest => "P",
             Checker::Quickcheck => "Q",
             Checker::FuzzReplay => "F",
@@ -154,6 +158,21 @@ impl<M: Model> Claim<M> {
     pub fn fix(&self) -> M::Fix {
         M::fix_of(self.variant)
             .unwrap_or_else(|| panic!("{}: unknown variant {}", self.key(), self.variant))
+    }
+
+    /// Whether the step checker checks this cell too: every loom cell whose outcome is not a
+    /// data race (whole steps cannot show one).
+    pub fn has_steps_twin(&self) -> bool {
+        self.method.loom_scenario().is_some() && !matches!(self.outcome.check, Check::Race)
+    }
+
+    /// The step checker's cell at this loom cell's scenario, with the same expected verdict.
+    pub fn steps_expectation(&self) -> ExpectedCell {
+        ExpectedCell {
+            checker: Checker::Steps,
+            note: "every order of whole steps of the loom cell's scenario",
+            ..self.expectation()
+        }
     }
 
     pub fn expectation(&self) -> ExpectedCell {

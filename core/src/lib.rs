@@ -12,6 +12,7 @@ pub mod model;
 pub mod outcome;
 pub mod registry;
 pub mod report;
+pub mod steps;
 pub mod sync;
 pub mod trace;
 

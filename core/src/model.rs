@@ -60,6 +60,10 @@ pub trait Model: Sized + 'static {
     /// them); `None` for a part the contract does not have.
     fn with(fix: Self::Fix, part: &str) -> Option<Self::Fix>;
 
+    /// The observable state, in the report's words: what a scenario replay prints, and the
+    /// final state that loom and the step checker compare.
+    fn describe(world: &Self::World) -> String;
+
     /// The switches of upstream: no part.
     const UPSTREAM: Self::Fix;
 

@@ -39,7 +39,14 @@ impl Entry {
         Entry {
             contract: &M::CONTRACT,
             view: View::of::<M>(),
-            cells: M::CLAIMS.cells.iter().map(|c| c.expectation()).collect(),
+            cells: M::CLAIMS
+                .cells
+                .iter()
+                .flat_map(|c| {
+                    let steps = c.has_steps_twin().then(|| c.steps_expectation());
+                    std::iter::once(c.expectation()).chain(steps)
+                })
+                .collect(),
             reproductions: M::CLAIMS.reproductions,
             problems: problems::<M>(),
         }

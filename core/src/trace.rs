@@ -5,6 +5,7 @@
 //! point, so observing a model adds no interleavings. Steps record inside their critical
 //! sections, so the order of events is the order in which the model's locks were taken.
 
+use std::cell::Cell;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -67,10 +68,26 @@ pub struct Cx {
 }
 
 impl Cx {
-    /// Records a step of `method` (`Class.method`) with the values it read and wrote.
+    /// Records a step of `method` (`Class.method`) with the values it read and wrote. The
+    /// detail is formatted only while this thread records (see [`without_recording`]).
     pub fn record(&self, method: &'static str, detail: impl fmt::Display) {
-        self.trace.record(self.actor, method, detail.to_string());
+        if RECORDING.with(Cell::get) {
+            self.trace.record(self.actor, method, detail.to_string());
+        }
     }
+}
+
+thread_local! {
+    static RECORDING: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Runs `f` with recording off on this thread: the fuzz targets run most inputs this way and
+/// run a violating one again with recording on, for its timeline.
+pub fn without_recording<R>(f: impl FnOnce() -> R) -> R {
+    let was = RECORDING.with(|r| r.replace(false));
+    let out = f();
+    RECORDING.with(|r| r.set(was));
+    out
 }
 
 /// Every outcome that holds is reported with this prefix, by every checker.

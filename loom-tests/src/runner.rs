@@ -18,9 +18,10 @@ use racelab_core::outcome::{Check, Outcome};
 use racelab_core::report::{CellResult, Matrix, View};
 use racelab_core::trace::{violation, Timeline, Trace, VIOLATION};
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::{Arc, Mutex, Once, PoisonError};
 use std::time::Instant;
 
 /// What one exploration found.
@@ -31,6 +32,8 @@ pub struct Exploration {
     pub seconds: f64,
     /// The first violating execution (for a reachable outcome).
     pub counterexample: Option<Timeline>,
+    /// The final state ([`Model::describe`]) of every execution explored.
+    pub final_states: BTreeSet<String>,
 }
 
 /// loom's message for two unordered accesses to an `UnsafeCell`.
@@ -58,6 +61,8 @@ pub fn explore<M: Model>(
     racelab_core::sync::track_races(matches!(outcome.check, Check::Race));
     let trace = Trace::new();
     let executions = Arc::new(AtomicU64::new(0));
+    // Real std primitives, outside loom's view, like the trace.
+    let finals = Arc::new(Mutex::new(BTreeSet::new()));
     let mut builder = loom::model::Builder::new();
     builder.preemption_bound = bound;
     // A proof must never end early: ignore LOOM_MAX_DURATION / LOOM_MAX_PERMUTATIONS and any
@@ -68,7 +73,7 @@ pub fn explore<M: Model>(
     CURRENT.with(|c| *c.borrow_mut() = Some((executions.clone(), trace.clone(), Vec::new())));
     let started = Instant::now();
     let run = {
-        let (trace, executions) = (trace.clone(), executions.clone());
+        let (trace, executions, finals) = (trace.clone(), executions.clone(), finals.clone());
         panic::catch_unwind(AssertUnwindSafe(move || {
             builder.check(move || {
                 executions.fetch_add(1, Ordering::Relaxed);
@@ -108,6 +113,10 @@ pub fn explore<M: Model>(
                 for t in others {
                     t.join().expect("a model thread panicked");
                 }
+                finals
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(M::describe(&setup.world));
                 if let Some(witness) = outcome.holds(&setup.world) {
                     // The runner turns this panic into a `reachable` verdict.
                     panic!("{}", violation(outcome.id, &witness));
@@ -119,7 +128,9 @@ pub fn explore<M: Model>(
     racelab_core::sync::track_races(false);
     let seconds = started.elapsed().as_secs_f64();
     let executions = executions.load(Ordering::Relaxed);
+    let final_states = std::mem::take(&mut *finals.lock().unwrap_or_else(PoisonError::into_inner));
     let found = |message: String| Exploration {
+        final_states: BTreeSet::new(),
         observed: Verdict::Reachable,
         executions,
         seconds,
@@ -134,6 +145,7 @@ pub fn explore<M: Model>(
             executions,
             seconds,
             counterexample: None,
+            final_states,
         },
         Err(payload) => {
             let message = panic_message(&*payload);
@@ -204,6 +216,7 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
             executions,
             seconds,
             counterexample: None,
+            final_states: BTreeSet::new(),
         }),
         Some("deadlock") => {
             let blocked = words.next().unwrap_or_default();
@@ -223,6 +236,7 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
                 observed: Verdict::Reachable,
                 executions,
                 seconds,
+                final_states: BTreeSet::new(),
                 counterexample: Some(Timeline {
                     events,
                     violation: Some(violation(
@@ -267,6 +281,9 @@ pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> Result<CellResult,
     result.executions = Some(found.executions);
     result.seconds = found.seconds;
     result.timeline = found.counterexample.map(|t| t.lines()).unwrap_or_default();
+    if found.observed == Verdict::Unreachable && !found.final_states.is_empty() {
+        result.final_states = Some(found.final_states.into_iter().collect());
+    }
     Ok(result)
 }
 

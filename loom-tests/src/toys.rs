@@ -190,6 +190,10 @@ impl Model for Toy {
         }],
     };
 
+    fn describe(w: &World) -> String {
+        format!("counter={}", w.counter.with(|c| *c))
+    }
+
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         match part {
             "P1" => Some(Fix {

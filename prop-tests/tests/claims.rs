@@ -1,5 +1,6 @@
 //! Every non-loom claim of every registered contract, as one test each, named by its key:
 //!
+//! - `CONTRACT/VARIANT/OUTCOME/steps`: every order of whole steps of a loom cell's scenario;
 //! - `CONTRACT/VARIANT/OUTCOME/CHECKER`: a history cell (proptest, quickcheck, fuzz replay);
 //! - `CONTRACT/fix-property/histories` and `.../committed-inputs`: what the fuzz target checks;
 //! - `CONTRACT/regression/NAME`: a shrunk counterexample and its committed file;
@@ -20,6 +21,14 @@ fn main() -> std::process::ExitCode {
     impl Visitor for Trials {
         fn visit<M: Registered>(&mut self) {
             let id = M::CONTRACT.id;
+            for claim in M::CLAIMS.cells.iter().filter(|c| c.has_steps_twin()) {
+                self.0
+                    .push(Trial::test(claim.steps_expectation().key(), move || {
+                        racelab_core::steps::verify(claim)
+                            .map(drop)
+                            .map_err(Into::into)
+                    }));
+            }
             for claim in M::CLAIMS.cells.iter().filter(|c| checkers::is_history(c)) {
                 self.0.push(Trial::test(claim.key(), move || {
                     checkers::verify_cell(claim).map(drop).map_err(Into::into)

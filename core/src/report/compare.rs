@@ -2,7 +2,7 @@
 
 use super::results::{CellResult, ReproductionResult};
 use super::View;
-use crate::claims::{ExpectedCell, Verdict};
+use crate::claims::{Checker, ExpectedCell, Verdict};
 use std::collections::BTreeMap;
 
 /// An expected reproduction: the value a report gives.
@@ -37,6 +37,22 @@ pub enum Deviation {
         contract: String,
         what: String,
     },
+    /// loom and the step checker proved the same cell with different sets of final states.
+    FinalStates {
+        key: String,
+        only_loom: Vec<String>,
+        only_steps: Vec<String>,
+    },
+}
+
+/// The states only in `a` and only in `b`, or `None` when the sets are the same.
+pub fn final_states_differ(
+    a: &std::collections::BTreeSet<String>,
+    b: &std::collections::BTreeSet<String>,
+) -> Option<(Vec<String>, Vec<String>)> {
+    let only_a: Vec<String> = a.difference(b).cloned().collect();
+    let only_b: Vec<String> = b.difference(a).cloned().collect();
+    (!only_a.is_empty() || !only_b.is_empty()).then_some((only_a, only_b))
 }
 
 impl std::fmt::Display for Deviation {
@@ -54,6 +70,11 @@ impl std::fmt::Display for Deviation {
             Deviation::ReproductionMissing { contract, what } => {
                 write!(f, "{contract} reproduction `{what}`: no result")
             }
+            Deviation::FinalStates { key, only_loom, only_steps } => write!(
+                f,
+                "{key}: loom and the step checker reach different final states; only loom: \
+                 {only_loom:?}; only steps: {only_steps:?}"
+            ),
         }
     }
 }
@@ -98,6 +119,27 @@ impl Matrix {
         for c in &cells {
             if !order.contains_key(&c.key()) {
                 deviations.push(Deviation::Unexpected { key: c.key() });
+            }
+        }
+        // Where loom and the step checker both proved a cell, they must agree on its states.
+        for l in cells.iter().filter(|c| c.checker == Checker::Loom) {
+            let twin = cells.iter().find(|s| {
+                s.checker == Checker::Steps
+                    && (&s.contract, &s.variant, &s.outcome)
+                        == (&l.contract, &l.variant, &l.outcome)
+            });
+            if let (Some(a), Some(b)) =
+                (&l.final_states, twin.and_then(|t| t.final_states.as_ref()))
+            {
+                let set =
+                    |v: &Vec<String>| v.iter().cloned().collect::<std::collections::BTreeSet<_>>();
+                if let Some((only_loom, only_steps)) = final_states_differ(&set(a), &set(b)) {
+                    deviations.push(Deviation::FinalStates {
+                        key: l.key(),
+                        only_loom,
+                        only_steps,
+                    });
+                }
             }
         }
         for e in expected_repros {
@@ -180,6 +222,39 @@ mod tests {
         assert_eq!(m.deviations.len(), 1);
         let grid = m.grid(&m.contracts[0]);
         assert!(grid.contains("!RL"), "{grid}");
+    }
+
+    #[test]
+    fn loom_and_steps_proving_different_final_states_is_a_deviation() {
+        let (contracts, expected) = leader_ready();
+        let loom = expected
+            .iter()
+            .find(|e| e.key() == "leader-ready/proposed/O1/loom")
+            .expect("claimed");
+        let steps = expected
+            .iter()
+            .find(|e| e.key() == "leader-ready/proposed/O1/steps")
+            .expect("every loom cell has a steps twin");
+        let mut a = CellResult::for_cell(loom, Verdict::Unreachable);
+        a.final_states = Some(vec!["x".into(), "y".into()]);
+        let mut b = CellResult::for_cell(steps, Verdict::Unreachable);
+        b.final_states = Some(vec!["x".into()]);
+        let cells = vec![a, b];
+        let m = Matrix::build(
+            contracts,
+            vec![loom.clone(), steps.clone()],
+            &[],
+            cells,
+            vec![],
+        );
+        assert_eq!(
+            m.deviations,
+            vec![Deviation::FinalStates {
+                key: "leader-ready/proposed/O1/loom".into(),
+                only_loom: vec!["y".into()],
+                only_steps: vec![],
+            }]
+        );
     }
 
     #[test]

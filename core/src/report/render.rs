@@ -95,8 +95,8 @@ impl Matrix {
         }
         writeln!(
             out,
-            "\n  legend: R reachable, - unreachable; checker L loom, P proptest, Q quickcheck, \
-             F fuzz replay; ! deviates from the expected verdict, ? no result"
+            "\n  legend: R reachable, - unreachable; checker L loom, S every order of whole steps, \
+             P proptest, Q quickcheck, F fuzz replay; ! deviates from the expected verdict, ? no result"
         )
         .ok();
         if self.deviations.is_empty() {
@@ -173,8 +173,9 @@ impl Matrix {
             .ok();
             for r in self.cells.iter().filter(|r| r.contract == c.id) {
                 let work = r
-                    .executions
-                    .map(|e| format!("{e} executions"))
+                    .schedules
+                    .map(|s| format!("{s} schedules"))
+                    .or(r.executions.map(|e| format!("{e} executions")))
                     .or(r.cases.map(|n| format!("{n} cases")))
                     .unwrap_or_default();
                 writeln!(

@@ -34,6 +34,13 @@ pub struct CellResult {
     /// The counterexample, one line per step, for a reachable cell.
     pub timeline: Vec<String>,
     pub note: String,
+    /// Schedules enumerated (the step checker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedules: Option<u64>,
+    /// Every final state reached ([`crate::model::Model::describe`]), for an unreachable
+    /// exhaustive cell: loom's and the step checker's must be the same set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_states: Option<Vec<String>>,
 }
 
 fn millis<S: serde::Serializer>(s: &f64, ser: S) -> Result<S::Ok, S::Error> {
@@ -59,6 +66,8 @@ impl CellResult {
             seconds: 0.0,
             timeline: Vec::new(),
             note: cell.note.into(),
+            schedules: None,
+            final_states: None,
         }
     }
 
@@ -79,6 +88,9 @@ impl CellResult {
             "DEVIATES"
         };
         let work = match (self.executions, self.cases) {
+            _ if self.schedules.is_some() => {
+                format!("{} schedules", self.schedules.unwrap_or(0))
+            }
             (Some(e), _) if self.seconds > 0.0 => {
                 format!("{e} executions, {:.0}/s", e as f64 / self.seconds)
             }

@@ -89,7 +89,7 @@ impl ContainerManager {
             .is_some();
         cx.record(
             "ContainerManager.updateContainerReplica",
-            format!(
+            format_args!(
                 "container {c}: replica on dn{node} {}",
                 if had { "updated" } else { "added" }
             ),
@@ -222,7 +222,7 @@ impl Program<World> for ContainerReportHandler {
                 info.monitor.acquire(cx.actor);
                 cx.record(
                     "ContainerReportHandler.onMessage",
-                    format!(
+                    format_args!(
                         "synchronized (DatanodeInfo #{}): {} report of dn{} {:?}",
                         info.incarnation,
                         if report.registration.is_some() {
@@ -252,7 +252,7 @@ impl Program<World> for ContainerReportHandler {
                     if w.containers.remove_replica(c, report.node).is_some() {
                         cx.record(
                             "ContainerReportHandler.processMissingReplicas",
-                            format!("container {c}: replica on dn{} removed", report.node),
+                            format_args!("container {c}: replica on dn{} removed", report.node),
                         );
                     }
                 }

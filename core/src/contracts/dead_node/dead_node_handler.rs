@@ -111,7 +111,7 @@ impl DeadNodeHandler {
         let verdict = classify(&decision, &replica, &current);
         cx.record(
             "DeadNodeHandler.removeContainerReplicas",
-            format!(
+            format_args!(
                 "container {c}: replica on dn{node} removed{}",
                 verdict
                     .as_ref()
@@ -256,14 +256,14 @@ impl Program<World> for DeadNodeHandler {
                 };
                 cx.record(
                     "DeadNodeHandler.onMessage",
-                    format!("DEAD_NODE dn{node}: getNodeStatus → {}", read.health),
+                    format_args!("DEAD_NODE dn{node}: getNodeStatus → {}", read.health),
                 );
                 if read.health == NodeState::Dead {
                     Step::CloseContainers(node, read)
                 } else {
                     cx.record(
                         "DeadNodeHandler.onMessage",
-                        format!("skip: dn{node} is {}", read.health),
+                        format_args!("skip: dn{node} is {}", read.health),
                     );
                     Step::Take
                 }
@@ -324,7 +324,7 @@ impl Program<World> for DeadNodeHandler {
                 }
                 cx.record(
                     "DeadNodeHandler.removeContainerReplicas",
-                    format!(
+                    format_args!(
                         "{}: recheck → {}{}",
                         if locked {
                             format!("synchronized (DatanodeInfo #{})", info.incarnation)

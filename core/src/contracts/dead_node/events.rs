@@ -48,7 +48,7 @@ impl<E: fmt::Debug> EventQueue<E> {
         }
         let mut p = self.pending.lock();
         for e in events {
-            cx.record("EventQueue.fireEvent", format!("{} {e:?}", self.event));
+            cx.record("EventQueue.fireEvent", format_args!("{} {e:?}", self.event));
             p.events.push_back(e);
         }
         if last {

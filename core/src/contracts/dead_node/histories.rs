@@ -27,7 +27,7 @@ use proptest_state_machine::ReferenceStateMachine;
 /// container 1's second copy is dn3's, so a lost replica shows as a count, and container 4 has
 /// only dn1's (a MISSING container when dn1's replica goes).
 pub const HOLDINGS: &[(NodeId, &[ContainerId])] = &[(1, &[1, 2, 4]), (2, &[2, 3]), (3, &[3, 1])];
-pub const NODES: [NodeId; 3] = [1, 2, 3];
+pub use super::NODES;
 
 /// One operation of a history. Byte format (one byte each): `b % 16` is the kind: 0
 /// `Heartbeat`, 1 `Register`, 2 `RegisterAtNewAddress`, 3 `Stop`, 4 to 7 `Tick` (a node goes
@@ -284,42 +284,6 @@ impl Histories for DeadNode {
 
     const FIX_PROPERTY_CASES: u32 = 2048;
     const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
-
-    fn describe(w: &World) -> String {
-        let nodes: Vec<String> = NODES
-            .iter()
-            .map(|&n| {
-                format!(
-                    "dn{n} {}",
-                    w.health(n).map_or("unknown".into(), |h| h.to_string())
-                )
-            })
-            .collect();
-        let containers: Vec<String> = w
-            .containers
-            .containers()
-            .into_iter()
-            .map(|c| {
-                let on: Vec<String> = w
-                    .containers
-                    .replicas(c)
-                    .keys()
-                    .map(|n| format!("dn{n}"))
-                    .collect();
-                format!(
-                    "container {c} {} [{}]",
-                    w.containers.health(c),
-                    on.join(" ")
-                )
-            })
-            .collect();
-        format!(
-            "t={}: {}; {}",
-            w.clock.now(),
-            nodes.join(", "),
-            containers.join(", ")
-        )
-    }
 }
 
 /// The outcomes the proposed fix leaves open: the residual windows, each named by its witness.

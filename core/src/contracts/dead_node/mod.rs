@@ -354,6 +354,44 @@ impl Model for DeadNode {
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
+    /// The observable state, in the report's words (also the final state the two
+    /// exhaustive checkers compare).
+    fn describe(w: &World) -> String {
+        let nodes: Vec<String> = NODES
+            .iter()
+            .map(|&n| {
+                format!(
+                    "dn{n} {}",
+                    w.health(n).map_or("unknown".into(), |h| h.to_string())
+                )
+            })
+            .collect();
+        let containers: Vec<String> = w
+            .containers
+            .containers()
+            .into_iter()
+            .map(|c| {
+                let on: Vec<String> = w
+                    .containers
+                    .replicas(c)
+                    .keys()
+                    .map(|n| format!("dn{n}"))
+                    .collect();
+                format!(
+                    "container {c} {} [{}]",
+                    w.containers.health(c),
+                    on.join(" ")
+                )
+            })
+            .collect();
+        format!(
+            "t={}: {}; {}",
+            w.clock.now(),
+            nodes.join(", "),
+            containers.join(", ")
+        )
+    }
+
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
             "P1" => Fix {
@@ -376,6 +414,9 @@ impl Model for DeadNode {
         })
     }
 }
+
+/// The datanodes a state description lists (the scenarios use dn1, histories all three).
+pub const NODES: [NodeId; 3] = [1, 2, 3];
 
 /// The datanode of the scenarios and the container it holds.
 pub const DN: NodeId = 1;

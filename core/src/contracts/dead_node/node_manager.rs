@@ -31,7 +31,7 @@ pub fn register(cx: &Cx, w: &World, node: NodeId, address: u8, by_datanode: bool
                 .add_node(cx, &w.ghost, node, address, now, by_datanode);
             cx.record(
                 "SCMNodeManager.register",
-                format!("dn{node} is new: NEW_NODE"),
+                format_args!("dn{node} is new: NEW_NODE"),
             );
         }
         Some(old) if old.address != address => {
@@ -40,7 +40,7 @@ pub fn register(cx: &Cx, w: &World, node: NodeId, address: u8, by_datanode: bool
                 .update_node(cx, &w.ghost, node, address, now, by_datanode);
             cx.record(
                 "SCMNodeManager.register",
-                format!(
+                format_args!(
                     "dn{node} known, address {} → {address}: NODE_ADDRESS_UPDATE",
                     old.address
                 ),
@@ -65,7 +65,7 @@ pub fn register(cx: &Cx, w: &World, node: NodeId, address: u8, by_datanode: bool
         Some(_) => {
             cx.record(
                 "SCMNodeManager.register",
-                format!("dn{node} known, same address, ports and version: nothing refreshed"),
+                format_args!("dn{node} known, same address, ports and version: nothing refreshed"),
             );
         }
     }
@@ -176,7 +176,7 @@ impl Program<World> for Datanode {
             }
             DnAction::Stop => {
                 w.ghost.with(|g| g.down.insert(node));
-                cx.record("Datanode", format!("dn{node} stops"));
+                cx.record("Datanode", format_args!("dn{node} stops"));
             }
         }
     }

@@ -268,7 +268,7 @@ impl NodeStateManager {
         });
         cx.record(
             "DatanodeInfo.updateLastHeartbeatTime",
-            format!(
+            format_args!(
                 "{why}: lastHeartbeatTime {before} → {now} (health stays {})",
                 e.health
             ),
@@ -289,7 +289,7 @@ impl NodeStateManager {
         let info = t.new_info(id, address);
         cx.record(
             "NodeStateManager.addNode",
-            format!(
+            format_args!(
                 "new DatanodeInfo #{} HEALTHY, lastHeartbeatTime {now}",
                 info.incarnation
             ),
@@ -316,7 +316,7 @@ impl NodeStateManager {
         };
         cx.record(
             "NodeStateManager.updateNode",
-            format!(
+            format_args!(
                 "DatanodeInfo #{} {} replaced by #{} HEALTHY, lastHeartbeatTime {now}, container set {{}} (was {:?})",
                 old.info.incarnation, old.health, info.incarnation, old.containers
             ),
@@ -427,7 +427,7 @@ impl NodeStateManager {
         e.containers = reported.clone();
         cx.record(
             "NodeStateMap.addContainer",
-            format!(
+            format_args!(
                 "DatanodeInfo #{} container set +{added:?} −{missing:?}",
                 e.info.incarnation
             ),

@@ -60,7 +60,7 @@ pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
     if last == ABSENT || now - last >= RECON_OUTDATED {
         cx.record(
             "ReconNodeManager.processHeartbeat",
-            format!(
+            format_args!(
                 "dn{node}: last heartbeat {} → ReregisterCommand (NodeStateManager not updated)",
                 if last == ABSENT {
                     "none".to_string()
@@ -80,7 +80,7 @@ pub fn register(cx: &Cx, w: &World, node: NodeId, address: u8, by_datanode: bool
         w.recon.node_db.lock().insert(node, address);
         cx.record(
             "ReconNodeManager.register",
-            format!("dn{node} known: node table row rewritten"),
+            format_args!("dn{node} known: node table row rewritten"),
         );
     }
     node_manager::register(cx, w, node, address, by_datanode)
@@ -128,7 +128,7 @@ impl Program<World> for ReconReload {
                 let rows: Vec<(NodeId, u8)> = w.recon.rows().into_iter().rev().collect();
                 cx.record(
                     "ReconNodeManager.reinitialize",
-                    format!("loadExistingNodes: {} rows", rows.len()),
+                    format_args!("loadExistingNodes: {} rows", rows.len()),
                 );
                 ReloadStep::Register(rows)
             }
@@ -140,7 +140,7 @@ impl Program<World> for ReconReload {
                 if w.fix.reload_skips_known && w.nodes.get_node(node).is_some() {
                     cx.record(
                         "ReconNodeManager.loadExistingNodes",
-                        format!("dn{node} already registered: skipped (P3)"),
+                        format_args!("dn{node} already registered: skipped (P3)"),
                     );
                 } else {
                     register(cx, w, node, address, false);

@@ -56,7 +56,7 @@ impl SCMContext {
         s.term = new_term;
         cx.record(
             "SCMContext.updateLeaderAndTerm",
-            format!(
+            format_args!(
                 "isLeader={leader} term={new_term} → isLeaderReady={}",
                 s.is_leader_ready
             ),
@@ -87,7 +87,7 @@ impl SCMContext {
         let arg = term.map_or(String::new(), |t| format!("term={t}: "));
         cx.record(
             "SCMContext.setLeaderReady",
-            format!(
+            format_args!(
                 "{arg}isLeader={} term={} → {}",
                 s.is_leader,
                 s.term,

@@ -180,17 +180,6 @@ impl Histories for LeaderReady {
 
     const FIX_PROPERTY_CASES: u32 = 4096;
     const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
-
-    fn describe(w: &World) -> String {
-        let s = &w.services;
-        format!(
-            "{} term={} ReplicationManager={:?} SCMBlockDeletingService={:?}",
-            w.observed(),
-            w.context.state().term,
-            s.replication_manager.status(),
-            s.block_deleting_service.status()
-        )
-    }
 }
 
 use Op::{ApplyStartupEntry as Apply, Elect, Step, StepDown};

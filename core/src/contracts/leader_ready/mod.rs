@@ -195,6 +195,19 @@ impl Model for LeaderReady {
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
+    /// The observable state, in the report's words (also the final state the two
+    /// exhaustive checkers compare).
+    fn describe(w: &World) -> String {
+        let s = &w.services;
+        format!(
+            "{} term={} ReplicationManager={:?} SCMBlockDeletingService={:?}",
+            w.observed(),
+            w.context.state().term,
+            s.replication_manager.status(),
+            s.block_deleting_service.status()
+        )
+    }
+
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
             "P1" => Fix {

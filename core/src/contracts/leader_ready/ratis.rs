@@ -44,7 +44,7 @@ impl RaftServer {
         let ready = leader && term == entry_term;
         cx.record(
             "LeaderStateImpl.checkReady",
-            format!(
+            format_args!(
                 "startup entry term {entry_term}, leader={leader} currentTerm={term} → {}",
                 if ready {
                     "notifyLeaderReady"
@@ -69,7 +69,7 @@ impl RaftServer {
         self.leader.store(true, Ordering::SeqCst);
         cx.record(
             "RaftServerImpl.changeToLeader",
-            format!("currentTerm={term} role=LEADER"),
+            format_args!("currentTerm={term} role=LEADER"),
         );
     }
 }

@@ -53,7 +53,7 @@ impl GatedService {
         s.0 = next;
         cx.record(
             self.notify_method,
-            format!("isLeaderReady={ready} → {next:?}"),
+            format_args!("isLeaderReady={ready} → {next:?}"),
         );
     }
 

@@ -5,7 +5,7 @@
 use super::om::KeyOp;
 use super::service_provider::{RestThread, SyncFaults, SyncThread};
 use super::task_controller::EventProcessor;
-use super::{delete, file, put, Fix, ReconSync, World, BUCKET};
+use super::{delete, file, put, Fix, ReconSync, World};
 use crate::drive::Driver;
 use crate::histories::{run, sequential, Codec, Generated, Histories, Regression, Session};
 use crate::model::Setup;
@@ -281,15 +281,6 @@ impl Histories for ReconSync {
 
     const FIX_PROPERTY_CASES: u32 = 4096;
     const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
-
-    fn describe(w: &World) -> String {
-        let q = w.controller.quiescent();
-        format!(
-            "{} (bucket{BUCKET}); Recon OM DB at #{}; {q}",
-            w.observed(),
-            w.recon_om_db.state().seq
-        )
-    }
 }
 
 /// Whether a history can reach O3 at all: a sync it starts fails between its commit and its

@@ -294,6 +294,17 @@ impl Model for ReconSync {
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
+    /// The observable state, in the report's words (also the final state the two
+    /// exhaustive checkers compare).
+    fn describe(w: &World) -> String {
+        let q = w.controller.quiescent();
+        format!(
+            "{} (bucket{BUCKET}); Recon OM DB at #{}; {q}",
+            w.observed(),
+            w.recon_om_db.state().seq
+        )
+    }
+
     fn with(_: Fix, part: &str) -> Option<Fix> {
         match part {
             "P1" => Some(Fix::PROPOSED),

@@ -130,7 +130,10 @@ impl OzoneManager {
         let mut db = self.db.lock();
         if let KeyOp::Delete { key } = op {
             if !db.keys.contains_key(&key) {
-                cx.record("OzoneManager.deleteKey", format!("{key}: KEY_NOT_FOUND"));
+                cx.record(
+                    "OzoneManager.deleteKey",
+                    format_args!("{key}: KEY_NOT_FOUND"),
+                );
                 return None;
             }
         }
@@ -138,7 +141,7 @@ impl OzoneManager {
         let (files, bytes) = db.files_in(op.key().bucket);
         cx.record(
             "OzoneManagerDoubleBuffer.flushTransactions",
-            format!(
+            format_args!(
                 "write batch {batch}; OM bucket{} files={files} size={bytes}",
                 op.key().bucket
             ),
@@ -154,7 +157,7 @@ impl OzoneManager {
         let list: Vec<String> = data.iter().map(|b| b.to_string()).collect();
         cx.record(
             "OzoneManager.getDBUpdates",
-            format!("from #{from}: [{}], latest #{}", list.join(", "), db.seq),
+            format_args!("from #{from}: [{}], latest #{}", list.join(", "), db.seq),
         );
         DBUpdates {
             data,

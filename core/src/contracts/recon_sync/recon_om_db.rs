@@ -120,7 +120,7 @@ impl ReconOMMetadataManager {
         let event = event.map_or("no event".to_string(), |e| e.to_string());
         cx.record(
             "RDBBatchOperation.commit",
-            format!(
+            format_args!(
                 "write batch {batch} → event {event}; Recon OM DB at #{}",
                 db.seq
             ),
@@ -143,7 +143,7 @@ impl ReconOMMetadataManager {
         *db = ReconOmDbState::from_om(snapshot);
         cx.record(
             "ReconOmMetadataManagerImpl.updateOmDB",
-            format!("Recon OM DB replaced, at #{}", db.seq),
+            format_args!("Recon OM DB replaced, at #{}", db.seq),
         );
     }
 

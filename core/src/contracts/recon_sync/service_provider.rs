@@ -238,7 +238,7 @@ impl Program<World> for SyncThread {
                     self.seq = self.from;
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.syncDataFromOM",
-                        format!("starts: Recon OM DB at #{}", self.from),
+                        format_args!("starts: Recon OM DB at #{}", self.from),
                     );
                     match lock {
                         Some(HandOffLock {
@@ -260,7 +260,7 @@ impl Program<World> for SyncThread {
                         .store(self.holds, GhostOrdering::SeqCst);
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.innerGetAndApplyDeltaUpdatesFromOM",
-                        format!(
+                        format_args!(
                             "getDBUpdates(#{}) sent; OM unreachable: the RPC never returns{}",
                             self.from,
                             if self.holds {
@@ -313,7 +313,9 @@ impl Program<World> for SyncThread {
                     w.provider.delta_task_seq.store(seq, GhostOrdering::SeqCst);
                     self.cx.record(
                         "ReconTaskStatusUpdater.recordRunCompletion",
-                        format!("OmDeltaRequest, OmSnapshotRequest lastUpdatedSeqNumber=#{seq}"),
+                        format_args!(
+                            "OmDeltaRequest, OmSnapshotRequest lastUpdatedSeqNumber=#{seq}"
+                        ),
                     );
                     SyncStep::UpdateOMMetadataManager
                 }
@@ -372,7 +374,7 @@ impl Program<World> for SyncThread {
                     let snapshot = w.om.db();
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.getOzoneManagerDBSnapshot",
-                        format!("OM DB snapshot at #{}", snapshot.seq),
+                        format_args!("OM DB snapshot at #{}", snapshot.seq),
                     );
                     self.snapshot = Some(snapshot);
                     SyncStep::UpdateOmDb

@@ -91,7 +91,7 @@ impl ReconTaskControllerImpl {
         buffer.push_back(ReconEvent::OmUpdateBatch(batch));
         cx.record(
             "ReconTaskControllerImpl.consumeOMEvents",
-            format!("offer → buffer {}", show(&buffer)),
+            format_args!("offer → buffer {}", show(&buffer)),
         );
     }
 
@@ -111,7 +111,7 @@ impl ReconTaskControllerImpl {
             buffer.clear();
             cx.record(
                 "ReconTaskControllerImpl.drainEventBufferAndCleanExistingCheckpoints",
-                format!("{}: drained {drained}", reason.as_str()),
+                format_args!("{}: drained {drained}", reason.as_str()),
             );
         }
         let checkpoint = current.create_checkpoint(cx);
@@ -119,7 +119,7 @@ impl ReconTaskControllerImpl {
         buffer.push_back(ReconEvent::ReInitialization(reason, checkpoint));
         cx.record(
             "ReconTaskControllerImpl.queueReInitializationEvent",
-            format!("offer → buffer {}", show(&buffer)),
+            format_args!("offer → buffer {}", show(&buffer)),
         );
     }
 
@@ -130,7 +130,7 @@ impl ReconTaskControllerImpl {
         match &event {
             Some(e) => cx.record(
                 "OMUpdateEventBuffer.poll",
-                format!("{e}; buffer now {}", show(&buffer)),
+                format_args!("{e}; buffer now {}", show(&buffer)),
             ),
             None => cx.record("OMUpdateEventBuffer.poll", "empty (timeout)"),
         }
@@ -148,7 +148,7 @@ impl ReconTaskControllerImpl {
         db.process(batch);
         cx.record(
             "ReconTaskControllerImpl.processOMUpdateBatch",
-            format!("NSSummaryTask.process {batch} → {}", *db),
+            format_args!("NSSummaryTask.process {batch} → {}", *db),
         );
     }
 
@@ -166,7 +166,7 @@ impl ReconTaskControllerImpl {
         db.reprocess(cp, reason.as_str());
         cx.record(
             "ReconTaskControllerImpl.reInitializeTasks",
-            format!("NSSummaryTask.reprocess({cp}) → {}", *db),
+            format_args!("NSSummaryTask.reprocess({cp}) → {}", *db),
         );
     }
 

@@ -1,0 +1,335 @@
+//! `cargo xtask bench [--cold] [--no-fuzz]`: the figures of the speed targets, printed and
+//! written to `target/racelab/bench.json`. A benchmark, not a test: nothing here fails on a
+//! figure.
+//!
+//! - the gate's phases, warm (and, with `--cold`, first from empty target directories);
+//! - per loom cell: executions, seconds, executions per second;
+//! - per history cell: cases, seconds, cases per second;
+//! - per fuzz target: executions per second over 20 s from the committed corpus, and the runs an
+//!   upstream-mode run needs to find the bug from an empty corpus (libFuzzer seed 1);
+//! - where valgrind is installed, instructions per loom execution of one cell, a figure that
+//!   does not move with the machine's load.
+
+use crate::fuzzing::{self, FuzzRun};
+use crate::phases::root;
+use crate::verify::{fresh_results, run_phases, PhaseTime};
+use racelab_core::claims::Checker;
+use racelab_core::registry;
+use racelab_core::report::{load_records, CellResult};
+use serde::Serialize;
+use std::path::Path;
+use std::process::{Command, ExitCode};
+
+/// Seconds each fuzz target runs from its committed corpus.
+const FUZZ_SECONDS: u64 = 20;
+/// Runs an upstream-mode fuzz target gets to find the bug from an empty corpus.
+const UPSTREAM_RUNS: u64 = 2_000_000;
+/// The loom cell whose instructions are counted.
+const COUNTED_CELL: &str = "recon-sync/proposed/O1/loom";
+
+#[derive(Debug, PartialEq)]
+pub struct Request {
+    pub cold: bool,
+    pub fuzz: bool,
+}
+
+impl Request {
+    pub fn parse(flags: &[String]) -> Result<Request, String> {
+        let mut r = Request {
+            cold: false,
+            fuzz: true,
+        };
+        for f in flags {
+            match f.as_str() {
+                "--cold" => r.cold = true,
+                "--no-fuzz" => r.fuzz = false,
+                other => {
+                    return Err(format!(
+                        "unknown option `{other}` (options: --cold, --no-fuzz)"
+                    ))
+                }
+            }
+        }
+        Ok(r)
+    }
+}
+
+#[derive(Serialize)]
+struct Rate {
+    cell: String,
+    work: u64,
+    seconds: f64,
+    per_second: f64,
+}
+
+#[derive(Serialize)]
+struct Fuzzed {
+    target: &'static str,
+    seconds: u64,
+    executions: u64,
+    executions_per_second: u64,
+    upstream_found: bool,
+    upstream_runs_to_find: u64,
+}
+
+#[derive(Serialize)]
+struct Counted {
+    cell: &'static str,
+    instructions: u64,
+    executions: u64,
+    instructions_per_execution: u64,
+}
+
+#[derive(Serialize)]
+struct Bench {
+    schema_version: u32,
+    cold: Option<Vec<PhaseTime>>,
+    warm: Vec<PhaseTime>,
+    loom_cells: Vec<Rate>,
+    loom_total: Rate,
+    history_cells: Vec<Rate>,
+    fuzz: Vec<Fuzzed>,
+    callgrind: Option<Counted>,
+}
+
+fn rate(cell: String, work: u64, seconds: f64) -> Rate {
+    Rate {
+        cell,
+        work,
+        seconds,
+        per_second: if seconds > 0.0 {
+            (work as f64 / seconds).round()
+        } else {
+            0.0
+        },
+    }
+}
+
+pub fn run(request: &Request) -> ExitCode {
+    let out = root().join("target/racelab");
+    let bench_dir = out.join("bench");
+    let results = match fresh_results(&bench_dir) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let cold = request.cold.then(|| {
+        println!("== cold: the gate's phases from empty target directories");
+        for dir in ["target/loom", "fuzz/target"] {
+            let _ = std::fs::remove_dir_all(root().join(dir));
+        }
+        // The plain build's dependencies, but not the running gate binary itself.
+        let _ = Command::new("cargo")
+            .current_dir(root())
+            .args([
+                "clean",
+                "--release",
+                "-p",
+                "racelab-core",
+                "-p",
+                "racelab-props",
+            ])
+            .status();
+        run_phases(&bench_dir, &results, None)
+    });
+    println!("== warm: the gate's phases");
+    let results = fresh_results(&bench_dir).unwrap_or(results);
+    let warm = run_phases(&bench_dir, &results, None);
+    let (cells, _) = load_records(&results).unwrap_or_default();
+    let (loom, history): (Vec<&CellResult>, Vec<&CellResult>) =
+        cells.iter().partition(|c| c.checker == Checker::Loom);
+    let loom_cells: Vec<Rate> = loom
+        .iter()
+        .map(|c| rate(c.key(), c.executions.unwrap_or(0), c.seconds))
+        .collect();
+    let loom_total = rate(
+        "all loom cells".into(),
+        loom_cells.iter().map(|r| r.work).sum(),
+        loom_cells.iter().map(|r| r.seconds).sum(),
+    );
+    let history_cells = history
+        .iter()
+        .map(|c| rate(c.key(), c.cases.unwrap_or(0), c.seconds))
+        .collect();
+    let fuzz = if request.fuzz {
+        fuzz_figures(&bench_dir)
+    } else {
+        Vec::new()
+    };
+    let bench = Bench {
+        schema_version: 1,
+        cold,
+        warm,
+        loom_cells,
+        loom_total,
+        history_cells,
+        fuzz,
+        callgrind: count_instructions(),
+    };
+    print(&bench);
+    let path = out.join("bench.json");
+    let json = serde_json::to_string_pretty(&bench).expect("the bench serializes");
+    if let Err(e) = std::fs::write(&path, json) {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        return ExitCode::FAILURE;
+    }
+    println!("\nwritten: {}", path.display());
+    ExitCode::SUCCESS
+}
+
+fn fuzz_figures(dir: &Path) -> Vec<Fuzzed> {
+    if let Err(e) = fuzzing::ensure_cargo_fuzz() {
+        eprintln!("no fuzz figures: {e}");
+        return Vec::new();
+    }
+    registry::all()
+        .iter()
+        .filter_map(|e| {
+            let target = e.contract.module;
+            println!("== fuzz {target}: {FUZZ_SECONDS} s from the committed corpus");
+            let scratch = dir.join("fuzz").join(target);
+            let _ = std::fs::remove_dir_all(&scratch);
+            let from_corpus = FuzzRun {
+                target,
+                work: scratch.join("corpus"),
+                seeds: vec![fuzzing::corpus(target)],
+                seconds: Some(FUZZ_SECONDS),
+                runs: None,
+                variant: None,
+                seed: Some(1),
+                log: scratch.join("corpus.log"),
+            };
+            println!("== fuzz {target}: upstream, from an empty corpus");
+            let upstream = FuzzRun {
+                target,
+                work: scratch.join("empty"),
+                seeds: Vec::new(),
+                seconds: None,
+                runs: Some(UPSTREAM_RUNS),
+                variant: Some("upstream"),
+                seed: Some(1),
+                log: scratch.join("upstream.log"),
+            };
+            match (from_corpus.run(), upstream.run()) {
+                (Ok(c), Ok(u)) => Some(Fuzzed {
+                    target,
+                    seconds: FUZZ_SECONDS,
+                    executions: c.executions,
+                    executions_per_second: c.executions_per_second,
+                    upstream_found: u.crashed,
+                    upstream_runs_to_find: u.executions,
+                }),
+                (Err(e), _) | (_, Err(e)) => {
+                    eprintln!("no fuzz figures for {target}: {e}");
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// Instructions per loom execution of [`COUNTED_CELL`], under callgrind.
+fn count_instructions() -> Option<Counted> {
+    let has_valgrind = Command::new("valgrind").arg("--version").output().is_ok();
+    if !has_valgrind {
+        return None;
+    }
+    let exe = std::fs::read_dir(root().join("target/loom/release/deps"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("cells-"))
+                && p.extension().is_none()
+        })
+        .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())?;
+    println!("== callgrind: {COUNTED_CELL}");
+    let out = Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(&exe)
+        .args(["--exact", COUNTED_CELL, "--test-threads=1"])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stderr);
+    let instructions: u64 = text
+        .lines()
+        .find_map(|l| l.split("Collected : ").nth(1))?
+        .trim()
+        .parse()
+        .ok()?;
+    let executions = pinned(COUNTED_CELL)?;
+    Some(Counted {
+        cell: COUNTED_CELL,
+        instructions,
+        executions,
+        instructions_per_execution: instructions / executions.max(1),
+    })
+}
+
+/// The executions the warm run recorded for `key`.
+fn pinned(key: &str) -> Option<u64> {
+    let results = root().join("target/racelab/bench/results");
+    let (cells, _) = load_records(&results).ok()?;
+    cells.iter().find(|c| c.key() == key)?.executions
+}
+
+fn print(b: &Bench) {
+    let phases = |name: &str, p: &[PhaseTime]| {
+        println!("\n{name}:");
+        for t in p {
+            let mark = if t.passed { "" } else { " (FAILED)" };
+            println!("  {:<78} {:>7.1} s{mark}", t.phase, t.seconds);
+        }
+        println!(
+            "  {:<78} {:>7.1} s",
+            "total",
+            p.iter().map(|t| t.seconds).sum::<f64>()
+        );
+    };
+    if let Some(c) = &b.cold {
+        phases("verify, cold", c);
+    }
+    phases("verify, warm", &b.warm);
+    println!("\nloom cells (executions, seconds, executions/s):");
+    for r in b.loom_cells.iter().chain([&b.loom_total]) {
+        println!(
+            "  {:<44} {:>9} {:>8.2} {:>9}",
+            r.cell, r.work, r.seconds, r.per_second
+        );
+    }
+    println!("\nhistory cells (cases, seconds, cases/s):");
+    for r in &b.history_cells {
+        println!(
+            "  {:<44} {:>9} {:>8.2} {:>9}",
+            r.cell, r.work, r.seconds, r.per_second
+        );
+    }
+    if !b.fuzz.is_empty() {
+        println!(
+            "\nfuzz targets (from the corpus: executions, executions/s; upstream from empty):"
+        );
+    }
+    for f in &b.fuzz {
+        println!(
+            "  {:<14} {:>10} {:>8}/s   upstream {} after {} runs",
+            f.target,
+            f.executions,
+            f.executions_per_second,
+            if f.upstream_found {
+                "found the bug"
+            } else {
+                "did NOT find the bug"
+            },
+            f.upstream_runs_to_find
+        );
+    }
+    if let Some(c) = &b.callgrind {
+        println!(
+            "\ncallgrind {}: {} instructions / {} executions = {} per execution",
+            c.cell, c.instructions, c.executions, c.instructions_per_execution
+        );
+    }
+}

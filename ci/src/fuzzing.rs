@@ -1,0 +1,239 @@
+//! Running cargo-fuzz on stable (`--sanitizer none`): the pinned install, one run of a target
+//! with its statistics, and `cargo xtask fuzz`.
+
+use crate::phases::root;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+/// The cargo-fuzz the project installs (TOOLCHAIN.md: 0.13.2 resolves here).
+const CARGO_FUZZ_VERSION: &str = "0.13.2";
+
+/// The longest input libFuzzer makes: the committed inputs are at most 28 bytes (one byte per
+/// operation), and longer histories are slower to run without reaching more windows.
+pub const MAX_LEN: usize = 64;
+
+/// How the targets are built and run: stable (no sanitizer), and without libFuzzer's
+/// comparison tracing, which cost about 40% of the time per input (a profile of the
+/// leader_ready target) and buys little here: every byte of an input decodes to an operation,
+/// so there are no magic values for it to find.
+const FLAGS: [&str; 3] = ["--sanitizer", "none", "--no-trace-compares"];
+
+/// Installs cargo-fuzz at the pinned version when it is missing.
+pub fn ensure_cargo_fuzz() -> Result<(), String> {
+    let installed = Command::new("cargo")
+        .args(["fuzz", "--version"])
+        .output()
+        .is_ok_and(|o| {
+            o.status.success() && String::from_utf8_lossy(&o.stdout).contains(CARGO_FUZZ_VERSION)
+        });
+    if installed {
+        return Ok(());
+    }
+    println!("installing cargo-fuzz {CARGO_FUZZ_VERSION} (about a minute)");
+    let ok = Command::new("cargo")
+        .args([
+            "install",
+            "cargo-fuzz",
+            "--locked",
+            "--version",
+            CARGO_FUZZ_VERSION,
+        ])
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`cargo install cargo-fuzz --locked --version {CARGO_FUZZ_VERSION}` failed"
+        ))
+    }
+}
+
+/// One libFuzzer run of a contract's target.
+pub struct FuzzRun<'a> {
+    pub target: &'a str,
+    /// Where new inputs go (the first corpus directory libFuzzer is given).
+    pub work: PathBuf,
+    /// Further corpus directories, read only.
+    pub seeds: Vec<PathBuf>,
+    pub seconds: Option<u64>,
+    pub runs: Option<u64>,
+    /// `RACELAB_FUZZ_VARIANT`: a variant in which any outcome is a crash.
+    pub variant: Option<&'a str>,
+    /// libFuzzer's own seed, for runs that must be repeatable.
+    pub seed: Option<u64>,
+    pub log: PathBuf,
+}
+
+/// What a run reports at its end.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct FuzzStats {
+    pub executions: u64,
+    pub executions_per_second: u64,
+    pub new_units: u64,
+    /// The run ended on a crash: an input that breaks the property (its file is named).
+    pub crashed: bool,
+    pub artifact: Option<String>,
+}
+
+impl FuzzRun<'_> {
+    /// Builds the target (progress shown) and runs it, with libFuzzer's log in `self.log`.
+    pub fn run(&self) -> Result<FuzzStats, String> {
+        let fuzz_dir = root().join("fuzz");
+        std::fs::create_dir_all(&self.work)
+            .map_err(|e| format!("cannot create {}: {e}", self.work.display()))?;
+        let artifacts = self.work.with_extension("artifacts");
+        std::fs::create_dir_all(&artifacts)
+            .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
+        let build = Command::new("cargo")
+            .current_dir(&fuzz_dir)
+            .args(["fuzz", "build"])
+            .args(FLAGS)
+            .arg(self.target)
+            .status()
+            .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+        if !build.success() {
+            return Err(format!("cargo fuzz build {} failed", self.target));
+        }
+        let log = std::fs::File::create(&self.log)
+            .map_err(|e| format!("cannot write {}: {e}", self.log.display()))?;
+        let mut cmd = Command::new("cargo");
+        cmd.current_dir(&fuzz_dir)
+            .args(["fuzz", "run"])
+            .args(FLAGS)
+            .arg(self.target)
+            .arg(&self.work)
+            .args(&self.seeds)
+            .arg("--")
+            .arg(format!("-max_len={MAX_LEN}"))
+            .arg(format!("-artifact_prefix={}/", artifacts.display()))
+            .arg("-print_final_stats=1")
+            .env_remove("RACELAB_FUZZ_VARIANT")
+            .stdout(Stdio::null())
+            .stderr(log);
+        if let Some(s) = self.seconds {
+            cmd.arg(format!("-max_total_time={s}"));
+        }
+        if let Some(r) = self.runs {
+            cmd.arg(format!("-runs={r}"));
+        }
+        if let Some(s) = self.seed {
+            cmd.arg(format!("-seed={s}"));
+        }
+        if let Some(v) = self.variant {
+            cmd.env("RACELAB_FUZZ_VARIANT", v);
+        }
+        let status = cmd
+            .status()
+            .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let stat = |name: &str| -> u64 {
+            text.lines()
+                .filter_map(|l| l.strip_prefix(&format!("stat::{name}:")))
+                .filter_map(|v| v.trim().parse().ok())
+                .next_back()
+                .unwrap_or(0)
+        };
+        let artifact = text
+            .lines()
+            .filter_map(|l| l.split("Test unit written to ").nth(1))
+            .map(str::to_owned)
+            .next_back();
+        // A crash ends the run before the final statistics: the last status line (`#N ...`)
+        // says how many inputs had run.
+        let last_status = text
+            .lines()
+            .filter_map(|l| l.strip_prefix('#'))
+            .filter_map(|l| l.split_whitespace().next()?.parse::<u64>().ok())
+            .next_back()
+            .unwrap_or(0);
+        let executions = match stat("number_of_executed_units") {
+            0 => last_status,
+            n => n,
+        };
+        Ok(FuzzStats {
+            executions,
+            executions_per_second: stat("average_exec_per_sec"),
+            new_units: stat("new_units_added"),
+            crashed: !status.success(),
+            artifact,
+        })
+    }
+}
+
+/// The committed seed corpus of a contract's target.
+pub fn corpus(module: &str) -> PathBuf {
+    root().join("fuzz/corpus").join(module)
+}
+
+/// `cargo xtask fuzz CONTRACT SECONDS`: the proposed fix's property, from the committed seeds.
+pub fn fuzz(contract: &str, seconds: u64) -> ExitCode {
+    let Ok(entry) = racelab_core::registry::find(contract) else {
+        return ExitCode::from(2);
+    };
+    let target = entry.contract.module;
+    if let Err(e) = ensure_cargo_fuzz() {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    // New inputs go to a scratch corpus; the committed seeds are read only.
+    let work = root().join("fuzz/target/work-corpus").join(target);
+    let run = FuzzRun {
+        target,
+        seeds: vec![corpus(target)],
+        log: work.with_extension("log"),
+        work,
+        seconds: Some(seconds),
+        runs: None,
+        variant: None,
+        seed: None,
+    };
+    println!(
+        "fuzzing {target} for {seconds} s (libFuzzer's log: {})",
+        run.log.display()
+    );
+    match run.run() {
+        Ok(s) if !s.crashed => {
+            println!(
+                "no violation: {} runs, {} executions/s, {} new inputs in {}",
+                s.executions,
+                s.executions_per_second,
+                s.new_units,
+                run.work.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(s) => {
+            let file = s.artifact.unwrap_or_else(|| "(see the log)".into());
+            eprintln!(
+                "the fuzzer found a violation after {} runs: {file}\nminimize it with \
+                 `cargo fuzz tmin --sanitizer none --no-trace-compares {target} {file}`, then commit it under \
+                 fuzz/regressions/{target}/ as a regression of the contract",
+                s.executions
+            );
+            print_violation(&run.log);
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The property's message from libFuzzer's log (the panic), without libFuzzer's noise.
+fn print_violation(log: &Path) {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let mut on = false;
+    for l in text.lines() {
+        if l.contains("panicked at") {
+            on = true;
+        }
+        if on {
+            if l.starts_with("==") || l.starts_with("note: run with") {
+                break;
+            }
+            eprintln!("  {l}");
+        }
+    }
+}
