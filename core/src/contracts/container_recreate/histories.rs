@@ -449,11 +449,60 @@ impl Histories for ContainerRecreate {
 
     const FIX_PROPERTY_CASES: u32 = 1024;
     const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
-
-    fn describe(w: &World) -> String {
-        w.describe()
-    }
 }
 
+use Op::{Close, Cycle, DeleteKeys, Lose, Move, Restart, Write};
+
 /// Shrunk counterexamples (proptest), each a committed fuzz regression.
-const REGRESSIONS: &[Regression<Op>] = &[];
+const REGRESSIONS: &[Regression<Op>] = &[
+    Regression {
+        name: "leader-and-follower-recreate-then-a-loss",
+        postmortem: "proptest, upstream O4, shrunk to 6 operations: the balancer moves c1 off dn3 (a follower) \
+            and off dn1 (the leader), force-deleting both; the late write auto-creates c1 on both, the \
+            followers' CLOSED_CONTAINER_IO being ignored; SCM raises the sequence id, closes the two OPEN \
+            replicas through the pipeline and, with five CLOSED replicas, deletes the excess two in hashCode \
+            order: dn5 and dn2, both real. One volume failure later no replica has block 1. The datanode parts \
+            refuse the write (P1+P2, improved); P4+P5 deletes the recreated replicas instead, and with them the \
+            acknowledged block 2 (O6).",
+        ops: &[Close(1), Move(1, 3, 5), Move(1, 1, 4), Write(1), Cycle, Lose(1, 4)],
+        found: ("upstream", "O4", "block 1 of c1"),
+        reaches: &[
+            ("upstream", &["O1", "O7", "O2", "O3", "O4"]),
+            ("P1+P2", &[]),
+            ("P4+P5", &["O1", "O7", "O6"]),
+            ("proposed", &["O5"]),
+            ("improved", &[]),
+        ],
+    },
+    Regression {
+        name: "scm-defence-loses-the-acknowledged-block",
+        postmortem: "proptest, P4+P5 O6, 4 operations: the move off the leader and the late write recreate c1 \
+            on dn1 with block 2, acknowledged to the client (OM commits the key); P4 keeps the sequence id, so \
+            P5 finds dn1's CLOSED replica mismatched and deletes it: block 2 is gone while OM lists it. Upstream \
+            the same history deletes a real replica instead (O3). Only refusing the write closes both.",
+        ops: &[Close(1), Move(1, 1, 4), Write(1), Cycle],
+        found: ("P4+P5", "O6", "block 2 of c1"),
+        reaches: &[
+            ("upstream", &["O1", "O7", "O2", "O3"]),
+            ("P4+P5", &["O1", "O7", "O6"]),
+            ("P1+P2", &[]),
+            ("improved", &[]),
+        ],
+    },
+    Regression {
+        name: "restart-forgets-the-deleted-container",
+        postmortem: "proptest, P1+P2 O7, 5 operations: c1's keys are deleted, SCM deletes its empty replicas; \
+            dn2 restarts, and its container2BCSIDMap comes from a snapshot older than c1, so nothing remembers \
+            c1 (and its replay of c1's log entries answers CONTAINER_NOT_FOUND: O5). The late write then \
+            auto-creates c1 on dn2, which P1 no longer refuses: the gap the report admits (HDDS-17435). The \
+            tombstone survives the restart (improved).",
+        ops: &[Close(1), DeleteKeys(1), Cycle, Restart(2), Write(1)],
+        found: ("P1+P2", "O7", "dn2 holds recreated c1"),
+        reaches: &[
+            ("upstream", &["O5", "O1", "O7"]),
+            ("P1+P2", &["O5", "O7"]),
+            ("tombstone", &["O5"]),
+            ("improved", &[]),
+        ],
+    },
+];

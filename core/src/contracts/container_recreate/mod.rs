@@ -700,6 +700,10 @@ impl Model for ContainerRecreate {
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
+    fn describe(w: &World) -> String {
+        w.describe()
+    }
+
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
             "P1" => Fix { refuse_auto_create_in_map: true, ..fix },
