@@ -6,7 +6,9 @@
 //! replica (O2, O3, O4, O6) and the restart path (P3's claim).
 
 use super::reproductions::{leader_state_after_write_chunk, repro_test, with_fix};
-use super::{ContainerRecreate, Fix, Tombstone, O1, O2, O3, O4, O5, O6, O7, WRITE_RACES_CLOSE_AND_DELETE};
+use super::{
+    ContainerRecreate, Fix, Tombstone, O1, O2, O3, O4, O5, O6, O7, WRITE_RACES_CLOSE_AND_DELETE,
+};
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::{Model, Scenario};

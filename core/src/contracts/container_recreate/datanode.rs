@@ -71,7 +71,10 @@ impl Res {
     pub fn state_machine_ignores(self) -> bool {
         matches!(
             self,
-            Res::Success | Res::ContainerNotOpen | Res::ClosedContainerIo | Res::ChunkFileInconsistency
+            Res::Success
+                | Res::ContainerNotOpen
+                | Res::ClosedContainerIo
+                | Res::ChunkFileInconsistency
         )
     }
 

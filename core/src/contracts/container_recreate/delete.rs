@@ -62,7 +62,9 @@ impl DeleteContainerCommandHandler {
     }
 
     fn held(&self) -> &KeyValueContainer {
-        self.held.as_ref().expect("the container write lock is held")
+        self.held
+            .as_ref()
+            .expect("the container write lock is held")
     }
 }
 
@@ -91,7 +93,10 @@ impl Program<World> for DeleteContainerCommandHandler {
             Step::Get => match dn.set.get(id) {
                 Some(c) => Step::Lock(c),
                 None => {
-                    cx.record("ContainerController.deleteContainer", format!("dn{} c{id}: absent, nothing to delete", dn.id));
+                    cx.record(
+                        "ContainerController.deleteContainer",
+                        format!("dn{} c{id}: absent, nothing to delete", dn.id),
+                    );
                     Step::Done
                 }
             },
@@ -99,18 +104,27 @@ impl Program<World> for DeleteContainerCommandHandler {
                 c.lock.acquire(Self::ACTOR);
                 match dn.set.get(id) {
                     Some(now) if Arc::ptr_eq(&now, &c) => {
-                        cx.record("ContainerSet.getContainerWithWriteLock", format!("dn{} c{id}: write lock", dn.id));
+                        cx.record(
+                            "ContainerSet.getContainerWithWriteLock",
+                            format!("dn{} c{id}: write lock", dn.id),
+                        );
                         self.held = Some(c);
                         Step::Mark
                     }
                     Some(_) => {
                         c.lock.release(Self::ACTOR);
-                        cx.record("ContainerSet.getContainerWithWriteLock", format!("dn{} c{id}: mapping changed, retry", dn.id));
+                        cx.record(
+                            "ContainerSet.getContainerWithWriteLock",
+                            format!("dn{} c{id}: mapping changed, retry", dn.id),
+                        );
                         Step::Get
                     }
                     None => {
                         c.lock.release(Self::ACTOR);
-                        cx.record("ContainerSet.getContainerWithWriteLock", format!("dn{} c{id}: CONTAINER_NOT_FOUND", dn.id));
+                        cx.record(
+                            "ContainerSet.getContainerWithWriteLock",
+                            format!("dn{} c{id}: CONTAINER_NOT_FOUND", dn.id),
+                        );
                         Step::Done
                     }
                 }
@@ -128,12 +142,18 @@ impl Program<World> for DeleteContainerCommandHandler {
                     d.state = State::Deleted;
                     cx.record(
                         "KeyValueContainer.markContainerForDelete",
-                        format!("dn{} c{id}: Marked container DELETED from {from:?} (force={force})", dn.id),
+                        format!(
+                            "dn{} c{id}: Marked container DELETED from {from:?} (force={force})",
+                            dn.id
+                        ),
                     );
                     None
                 });
                 if let Some(r) = refused {
-                    cx.record("KeyValueHandler.deleteInternal", format!("dn{} c{id}: {r}", dn.id));
+                    cx.record(
+                        "KeyValueHandler.deleteInternal",
+                        format!("dn{} c{id}: {r}", dn.id),
+                    );
                     Step::Unlock
                 } else if w.fix.tombstone == Tombstone::BeforeRemove {
                     Step::Tombstone
@@ -143,7 +163,10 @@ impl Program<World> for DeleteContainerCommandHandler {
             }
             Step::Tombstone => {
                 dn.set.write_tombstone(id);
-                cx.record("ContainerSet.removeContainer", format!("dn{} c{id}: tombstone row written (P3)", dn.id));
+                cx.record(
+                    "ContainerSet.removeContainer",
+                    format!("dn{} c{id}: tombstone row written (P3)", dn.id),
+                );
                 Step::RemoveFromMap
             }
             Step::RemoveFromMap => {
@@ -158,7 +181,11 @@ impl Program<World> for DeleteContainerCommandHandler {
                     format!(
                         "dn{} c{id}: containerMap.remove{}",
                         dn.id,
-                        if w.fix.mark_deleted_missing { " (marked missing first)" } else { ", not marked missing" }
+                        if w.fix.mark_deleted_missing {
+                            " (marked missing first)"
+                        } else {
+                            ", not marked missing"
+                        }
                     ),
                 );
                 Step::DeleteRow
@@ -175,7 +202,10 @@ impl Program<World> for DeleteContainerCommandHandler {
                         "tombstone row written after the map removal (mutant)"
                     }
                 };
-                cx.record("ContainerSet.removeContainer", format!("dn{} c{id}: {what}", dn.id));
+                cx.record(
+                    "ContainerSet.removeContainer",
+                    format!("dn{} c{id}: {what}", dn.id),
+                );
                 Step::Unlock
             }
             Step::Unlock => {
@@ -185,7 +215,11 @@ impl Program<World> for DeleteContainerCommandHandler {
                     format!(
                         "dn{} c{id}: writeUnlock{}",
                         dn.id,
-                        if self.removed { ", ICR sent, files removed" } else { "" }
+                        if self.removed {
+                            ", ICR sent, files removed"
+                        } else {
+                            ""
+                        }
                     ),
                 );
                 c.lock.release(Self::ACTOR);

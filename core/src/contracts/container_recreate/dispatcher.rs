@@ -32,8 +32,14 @@ use std::sync::Arc;
 /// The two commands of a client write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmd {
-    WriteChunk { block: LocalId, offset: u64, len: u64 },
-    PutBlock { block: LocalId },
+    WriteChunk {
+        block: LocalId,
+        offset: u64,
+        len: u64,
+    },
+    PutBlock {
+        block: LocalId,
+    },
 }
 
 /// `DispatcherContext`'s stage (`WriteChunkStage`); PutBlock has only its apply.
@@ -113,19 +119,28 @@ fn remembered(dn: &Datanode, fix: &Fix, id: ContainerId) -> bool {
 
 /// `ContainerStateMachine.startTransaction` → `HddsDispatcher.validateContainerCommand` on the
 /// leader. `Err` is the exception the client sees; `Ok` appends the entry.
-pub fn validate_container_command(w: &World, dn: &Datanode, cx: &Cx, req: &Request) -> Result<(), Res> {
+pub fn validate_container_command(
+    w: &World,
+    dn: &Datanode,
+    cx: &Cx,
+    req: &Request,
+) -> Result<(), Res> {
     let id = req.container;
     let verdict = match dn.set.get(id) {
-        None if w.fix.leader_refuses_remembered && remembered(dn, &w.fix, id) => {
-            Err((Res::ContainerNotOpen, "absent, but remembered (P6)".to_string()))
-        }
+        None if w.fix.leader_refuses_remembered && remembered(dn, &w.fix, id) => Err((
+            Res::ContainerNotOpen,
+            "absent, but remembered (P6)".to_string(),
+        )),
         None => Ok("absent: no check".to_string()),
         Some(c) => {
             let state = c.state();
             if state.is_open_to_write() {
                 Ok(format!("{state:?}"))
             } else {
-                Err((Res::ContainerNotOpen, format!("{state:?}: ContainerNotOpenException")))
+                Err((
+                    Res::ContainerNotOpen,
+                    format!("{state:?}: ContainerNotOpenException"),
+                ))
             }
         }
     };
@@ -210,7 +225,10 @@ impl Dispatch {
             }
         }
         let fail = |r: Res, why: &str| {
-            cx.record("HddsDispatcher.dispatchRequest", format!("{what}: {why} → {r}"));
+            cx.record(
+                "HddsDispatcher.dispatchRequest",
+                format!("{what}: {why} → {r}"),
+            );
             DStep::Done(Reply::Result(r))
         };
         if dn.set.is_missing(id) {
@@ -218,23 +236,38 @@ impl Dispatch {
         }
         match container {
             Some(c) => {
-                cx.record("HddsDispatcher.dispatchRequest", format!("{what}: getContainer → present"));
+                cx.record(
+                    "HddsDispatcher.dispatchRequest",
+                    format!("{what}: getContainer → present"),
+                );
                 DStep::Handle(c)
             }
             None if self.auto_creates() => {
                 if w.fix.refuse_auto_create_in_map && dn.csm.bcsid_of(id).is_some() {
-                    return fail(Res::ContainerNotOpen, "absent, in container2BCSIDMap: auto-create refused (P1)");
+                    return fail(
+                        Res::ContainerNotOpen,
+                        "absent, in container2BCSIDMap: auto-create refused (P1)",
+                    );
                 }
                 if w.fix.tombstone.is_on() && dn.set.has_tombstone(id) {
-                    return fail(Res::ContainerNotOpen, "absent, tombstoned: auto-create refused (P3)");
+                    return fail(
+                        Res::ContainerNotOpen,
+                        "absent, tombstoned: auto-create refused (P3)",
+                    );
                 }
-                cx.record("HddsDispatcher.dispatchRequest", format!("{what}: getContainer → absent: auto-create"));
+                cx.record(
+                    "HddsDispatcher.dispatchRequest",
+                    format!("{what}: getContainer → absent: auto-create"),
+                );
                 DStep::Create
             }
             None if w.fix.refuse_commit_of_remembered && remembered(dn, &w.fix, id) => {
                 fail(Res::ContainerNotOpen, "absent, remembered: refused (P2)")
             }
-            None => fail(Res::ContainerNotFound, "absent, no auto-create at this stage"),
+            None => fail(
+                Res::ContainerNotFound,
+                "absent, no auto-create at this stage",
+            ),
         }
     }
 
@@ -249,7 +282,10 @@ impl Dispatch {
     fn create(&self, w: &World, dn: &Datanode, cx: &Cx) -> DStep {
         let id = self.req.container;
         if dn.set.is_missing(id) {
-            cx.record("KeyValueHandler.handleCreateContainer", format!("c{id}: ensureContainerNotMissing → CONTAINER_MISSING"));
+            cx.record(
+                "KeyValueHandler.handleCreateContainer",
+                format!("c{id}: ensureContainerNotMissing → CONTAINER_MISSING"),
+            );
             return DStep::Done(Reply::Result(Res::ContainerMissing));
         }
         let created = {
@@ -260,7 +296,10 @@ impl Dispatch {
                 } else {
                     Origin::Pipeline
                 };
-                let added = dn.set.add(KeyValueContainer::new(id, ContainerData::open(), origin), false);
+                let added = dn.set.add(
+                    KeyValueContainer::new(id, ContainerData::open(), origin),
+                    false,
+                );
                 Some(added)
             } else {
                 None
@@ -268,7 +307,10 @@ impl Dispatch {
         };
         match created {
             Some(Err(r)) => {
-                cx.record("KeyValueHandler.handleCreateContainer", format!("c{id}: addContainer → {r}"));
+                cx.record(
+                    "KeyValueHandler.handleCreateContainer",
+                    format!("c{id}: addContainer → {r}"),
+                );
                 return DStep::Done(Reply::Result(r));
             }
             Some(Ok(())) => {
@@ -278,13 +320,19 @@ impl Dispatch {
                 );
                 w.ghost.recreated(dn.id, id);
             }
-            None => cx.record("KeyValueHandler.handleCreateContainer", format!("c{id}: already exists")),
+            None => cx.record(
+                "KeyValueHandler.handleCreateContainer",
+                format!("c{id}: already exists"),
+            ),
         }
         dn.csm.put_if_absent(id);
         match dn.set.get(id) {
             Some(c) => DStep::Handle(c),
             None => {
-                cx.record("HddsDispatcher.dispatchRequest", format!("c{id}: getContainer after create → absent"));
+                cx.record(
+                    "HddsDispatcher.dispatchRequest",
+                    format!("c{id}: getContainer after create → absent"),
+                );
                 DStep::Done(Reply::Result(Res::ContainerNotFound))
             }
         }
@@ -302,7 +350,9 @@ impl Dispatch {
             Err(r) => r,
         };
         let mut note = String::new();
-        let reply = if res.dispatcher_ignores() || (w.fix.deleted_not_open && res == Res::ContainerNotOpen) {
+        let reply = if res.dispatcher_ignores()
+            || (w.fix.deleted_not_open && res == Res::ContainerNotOpen)
+        {
             Reply::Result(res)
         } else {
             // Mark the replica UNHEALTHY; upstream first checks it is OPEN/CLOSING/RECOVERING.
@@ -330,10 +380,7 @@ impl Dispatch {
         }
         cx.record(
             self.method(),
-            format!(
-                "{} c{id} ({detail}): {reply}{note}",
-                self.stage.name()
-            ),
+            format!("{} c{id} ({detail}): {reply}{note}", self.stage.name()),
         );
         reply
     }

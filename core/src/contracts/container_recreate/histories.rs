@@ -14,8 +14,8 @@ use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
 use super::scm::ReplicaProto;
 use super::{
-    created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix, World, CHUNK, DATANODES,
-    PIPELINE,
+    created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix,
+    World, CHUNK, DATANODES, PIPELINE,
 };
 use crate::drive::Driver;
 use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
@@ -135,7 +135,9 @@ impl Plan {
         match *op {
             Op::Write(c) => CONTAINERS.contains(&c) && self.next_block[slot(c)] < 8,
             Op::Close(c) => CONTAINERS.contains(&c) && !self.closed[slot(c)],
-            Op::Move(c, a, b) => CONTAINERS.contains(&c) && self.closed[slot(c)] && dn(a) && dn(b) && a != b,
+            Op::Move(c, a, b) => {
+                CONTAINERS.contains(&c) && self.closed[slot(c)] && dn(a) && dn(b) && a != b
+            }
             Op::Lose(c, a) => CONTAINERS.contains(&c) && (4..=5).contains(&a),
             Op::Snapshot(a) => dn(a),
             Op::Reports => true,
@@ -195,10 +197,17 @@ impl World {
     /// `Op::Report`: the datanode's full report through SCM's handler.
     fn report(&self, trace: &Trace, dn: DnId) {
         let report: Vec<ReplicaProto> = self.report_of(dn);
-        let lines = self.scm.lock().expect("scm").process_report(self.fix.scm(), dn, &report);
+        let lines = self
+            .scm
+            .lock()
+            .expect("scm")
+            .process_report(self.fix.scm(), dn, &report);
         let cx = trace.actor("ContainerReportHandler");
         for line in lines {
-            cx.record("AbstractContainerReportHandler.processContainerReplica", line);
+            cx.record(
+                "AbstractContainerReportHandler.processContainerReplica",
+                line,
+            );
         }
     }
 
@@ -228,11 +237,16 @@ impl World {
     /// `Op::Move`: `MoveManager.startMove`, then `handleSuccessfulAdd`.
     fn balancer_move(&self, trace: &Trace, c: ContainerId, src: DnId, tgt: DnId) -> bool {
         let replicas = self.scm.lock().expect("scm").replicas(c);
-        if replicas.get(&src).is_none_or(|r| r.state != State::Closed) || replicas.contains_key(&tgt) {
+        if replicas.get(&src).is_none_or(|r| r.state != State::Closed)
+            || replicas.contains_key(&tgt)
+        {
             return false;
         }
         let cx = trace.actor("ContainerBalancer");
-        cx.record("MoveManager.startMove", format!("c{c}: dn{src} → dn{tgt}, replicate from the source"));
+        cx.record(
+            "MoveManager.startMove",
+            format!("c{c}: dn{src} → dn{tgt}, replicate from the source"),
+        );
         self.replicate(trace, c, src, tgt);
         // handleSuccessfulAdd: delete the source if the container stays healthy without it.
         let scm = self.scm.lock().expect("scm");
@@ -243,7 +257,10 @@ impl World {
             .count();
         drop(scm);
         if healthy >= super::scm::REPLICATION_FACTOR {
-            cx.record("MoveManager.handleSuccessfulAdd", format!("c{c}: force delete on dn{src}"));
+            cx.record(
+                "MoveManager.handleSuccessfulAdd",
+                format!("c{c}: force delete on dn{src}"),
+            );
             self.execute(
                 trace,
                 c,
@@ -254,7 +271,10 @@ impl World {
                 }],
             );
         } else {
-            cx.record("MoveManager.handleSuccessfulAdd", format!("c{c}: DELETE_FAIL_POLICY"));
+            cx.record(
+                "MoveManager.handleSuccessfulAdd",
+                format!("c{c}: DELETE_FAIL_POLICY"),
+            );
         }
         true
     }
@@ -268,9 +288,10 @@ impl World {
         }
         set.remove_from_map(c);
         set.mark_missing(c);
-        trace
-            .actor("HddsVolumeChecker")
-            .record("ContainerSet.handleVolumeFailures", format!("dn{dn} c{c}: replica lost, marked missing"));
+        trace.actor("HddsVolumeChecker").record(
+            "ContainerSet.handleVolumeFailures",
+            format!("dn{dn} c{c}: replica lost, marked missing"),
+        );
         true
     }
 
@@ -292,7 +313,10 @@ impl World {
                 });
             }
         }
-        trace.actor("OM").record("KeyDeletingService", format!("c{c}: keys deleted, blocks {:?} removed", keys));
+        trace.actor("OM").record(
+            "KeyDeletingService",
+            format!("c{c}: keys deleted, blocks {:?} removed", keys),
+        );
     }
 
     /// `Op::Restart`: `loadSnapshot` and the replay of the log after it (`applyTransaction`
@@ -325,7 +349,10 @@ impl World {
                 node.csm.fail();
                 cx.record(
                     "ContainerStateMachine.applyTransaction",
-                    format!("dn{dn}: replay of index {}: {reply} is not ignored: pipeline closes", req.index),
+                    format!(
+                        "dn{dn}: replay of index {}: {reply} is not ignored: pipeline closes",
+                        req.index
+                    ),
                 );
                 break;
             }
@@ -420,11 +447,24 @@ impl Histories for ContainerRecreate {
     }
 
     const OP_NAMES: &'static [&'static str] = &[
-        "write", "close", "move", "reports", "rm", "replicate", "cycle", "lose", "delete-keys", "snapshot", "restart",
+        "write",
+        "close",
+        "move",
+        "reports",
+        "rm",
+        "replicate",
+        "cycle",
+        "lose",
+        "delete-keys",
+        "snapshot",
+        "restart",
     ];
 
     fn parse_op(words: &[&str]) -> Result<Op, String> {
-        let num = |s: &str| s.parse::<u8>().map_err(|_| format!("`{s}` is not a number"));
+        let num = |s: &str| {
+            s.parse::<u8>()
+                .map_err(|_| format!("`{s}` is not a number"))
+        };
         Ok(match words {
             ["write", c] => Op::Write(num(c)?),
             ["close", c] => Op::Close(num(c)?),
@@ -437,7 +477,9 @@ impl Histories for ContainerRecreate {
             ["delete-keys", c] => Op::DeleteKeys(num(c)?),
             ["snapshot", a] => Op::Snapshot(num(a)?),
             ["restart", a] => Op::Restart(num(a)?),
-            [w, ..] if Self::OP_NAMES.contains(w) => return Err(format!("wrong arguments for `{w}`")),
+            [w, ..] if Self::OP_NAMES.contains(w) => {
+                return Err(format!("wrong arguments for `{w}`"))
+            }
             _ => return Err(format!("unknown operation `{}`", words.join(" "))),
         })
     }

@@ -182,7 +182,13 @@ impl World {
 
     /// The entries after `index`, for a restart's replay.
     pub fn entries_after(&self, index: u64) -> Vec<dispatcher::Request> {
-        self.log.lock().expect("log").iter().filter(|r| r.index > index).copied().collect()
+        self.log
+            .lock()
+            .expect("log")
+            .iter()
+            .filter(|r| r.index > index)
+            .copied()
+            .collect()
     }
 
     fn om(&self) -> std::sync::MutexGuard<'_, Om> {
@@ -197,7 +203,11 @@ impl World {
     fn holders(&self, id: ContainerId, block: LocalId) -> Vec<DnId> {
         self.dns
             .iter()
-            .filter(|dn| dn.set.get(id).is_some_and(|c| c.data(|d| d.blocks.contains_key(&block))))
+            .filter(|dn| {
+                dn.set
+                    .get(id)
+                    .is_some_and(|c| c.data(|d| d.blocks.contains_key(&block)))
+            })
             .map(|dn| dn.id)
             .collect()
     }
@@ -287,7 +297,10 @@ impl CloseThroughPipeline {
         dn.task_queue.acquire(OWNER);
         let Some(c) = dn.set.get(self.id) else {
             dn.task_queue.release(OWNER);
-            self.cx.record("KeyValueHandler.handleCloseContainer", format!("dn{} c{}: absent", dn.id, self.id));
+            self.cx.record(
+                "KeyValueHandler.handleCloseContainer",
+                format!("dn{} c{}: absent", dn.id, self.id),
+            );
             return;
         };
         c.lock.acquire(OWNER);
@@ -300,7 +313,10 @@ impl CloseThroughPipeline {
         });
         self.cx.record(
             "KeyValueHandler.handleCloseContainer",
-            format!("dn{} c{}: {from:?} → CLOSED at BCSID {bcsid}", dn.id, self.id),
+            format!(
+                "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid}",
+                dn.id, self.id
+            ),
         );
         c.lock.release(OWNER);
         dn.task_queue.release(OWNER);
@@ -329,7 +345,11 @@ impl Program<World> for CloseThroughPipeline {
         self.close(dn);
         self.member += 1;
         if self.is_done() {
-            let seq = w.dn(LEADER).set.get(self.id).map_or(0, |c| c.data(|d| d.bcsid));
+            let seq = w
+                .dn(LEADER)
+                .set
+                .get(self.id)
+                .map_or(0, |c| c.data(|d| d.bcsid));
             w.scm_state().close(self.id, seq);
             w.om().closed.insert(self.id);
         }
@@ -417,7 +437,8 @@ pub struct ContainerRecreate;
 /// O1: the leader recreates the container and the client's write succeeds on it.
 pub static O1: Outcome<World> = Outcome {
     id: "O1",
-    summary: "the leader recreates a container it force-deleted (OPEN, BCSID 0) and the client's write \
+    summary:
+        "the leader recreates a container it force-deleted (OPEN, BCSID 0) and the client's write \
               succeeds: an acknowledged block lives on the recreated replica",
     check: Check::State(|w| {
         let clients = w.ghost.with(|g| g.clients.clone());
@@ -480,8 +501,12 @@ pub static O2: Outcome<World> = Outcome {
     check: Check::State(|w| {
         let scm = w.scm_state();
         scm.containers.iter().find_map(|(id, c)| {
-            (c.state == scm::LifeCycle::Closed && c.seq > c.close_seq)
-                .then(|| format!("c{id} CLOSED at sequence id {} raised to {}", c.close_seq, c.seq))
+            (c.state == scm::LifeCycle::Closed && c.seq > c.close_seq).then(|| {
+                format!(
+                    "c{id} CLOSED at sequence id {} raised to {}",
+                    c.close_seq, c.seq
+                )
+            })
         })
     }),
 };
@@ -497,7 +522,8 @@ pub static O3: Outcome<World> = Outcome {
 /// O4: data loss of a block committed before the close.
 pub static O4: Outcome<World> = Outcome {
     id: "O4",
-    summary: "data loss: a block committed before the close, still referenced by OM, is on no replica \
+    summary:
+        "data loss: a block committed before the close, still referenced by OM, is on no replica \
               (NO_SUCH_BLOCK on every replica, or NO_REPLICA_FOUND)",
     check: Check::State(|w| w.lost(|om| &om.before_close)),
 };
@@ -535,7 +561,10 @@ impl World {
         for command in commands {
             match *command {
                 Command::Close { dn } => {
-                    cx.record("MismatchedReplicasHandler.handle", format!("c{id}: close the OPEN replica on dn{dn}"));
+                    cx.record(
+                        "MismatchedReplicasHandler.handle",
+                        format!("c{id}: close the OPEN replica on dn{dn}"),
+                    );
                     if PIPELINE.contains(&dn) && self.dn(LEADER).csm.is_healthy() {
                         run(self, CloseThroughPipeline::new(trace, &PIPELINE, id));
                     } else if let Some(c) = self.dn(dn).set.get(id) {
@@ -548,7 +577,12 @@ impl World {
                 }
                 Command::Delete { dn, force, why } => {
                     if why.is_replication_choice() && self.is_real(dn, id) == Some(true) {
-                        let kept = self.scm_state().replicas(id).keys().copied().find(|&d| d != dn && self.is_real(d, id) == Some(false));
+                        let kept = self
+                            .scm_state()
+                            .replicas(id)
+                            .keys()
+                            .copied()
+                            .find(|&d| d != dn && self.is_real(d, id) == Some(false));
                         if let Some(kept) = kept {
                             self.ghost.witness(
                                 "O3",
@@ -556,15 +590,26 @@ impl World {
                             );
                         }
                     }
-                    cx.record("ReplicationManager.sendDeleteCommand", format!("c{id} on dn{dn}, force={force} ({why:?})"));
-                    run(self, DeleteContainerCommandHandler::new(trace, dn, id, force));
+                    cx.record(
+                        "ReplicationManager.sendDeleteCommand",
+                        format!("c{id} on dn{dn}, force={force} ({why:?})"),
+                    );
+                    run(
+                        self,
+                        DeleteContainerCommandHandler::new(trace, dn, id, force),
+                    );
                     if let Some(r) = self.scm_state().replicas.get_mut(&id) {
                         r.remove(&dn);
                     }
                 }
                 Command::Replicate { src, tgt } => {
                     if self.is_real(src, id) == Some(false) {
-                        let real = self.scm_state().replicas(id).keys().copied().find(|&d| self.is_real(d, id) == Some(true));
+                        let real = self
+                            .scm_state()
+                            .replicas(id)
+                            .keys()
+                            .copied()
+                            .find(|&d| self.is_real(d, id) == Some(true));
                         if let Some(real) = real {
                             self.ghost.witness(
                                 "O3",
@@ -572,7 +617,10 @@ impl World {
                             );
                         }
                     }
-                    cx.record("ReplicationManager.sendReplicateCommand", format!("c{id}: dn{src} → dn{tgt}"));
+                    cx.record(
+                        "ReplicationManager.sendReplicateCommand",
+                        format!("c{id}: dn{src} → dn{tgt}"),
+                    );
                     self.replicate(trace, id, src, tgt);
                 }
                 Command::DeleteContainer => {
@@ -599,7 +647,14 @@ impl World {
         if self.fix.tombstone.is_on() {
             target.set.clear_tombstone(id);
         }
-        let copy = KeyValueContainer::new(id, ContainerData { state: State::Closed, ..data.clone() }, Origin::Imported);
+        let copy = KeyValueContainer::new(
+            id,
+            ContainerData {
+                state: State::Closed,
+                ..data.clone()
+            },
+            Origin::Imported,
+        );
         if target.set.add(copy, true).is_ok() {
             trace.actor("ReplicateContainerCommandHandler").record(
                 "KeyValueHandler.importContainer",
@@ -629,13 +684,26 @@ impl World {
             lines.push(format!(
                 "dn{}: {}{}",
                 dn.id,
-                if reps.is_empty() { "no replica".to_string() } else { reps.join("; ") },
-                if dn.csm.is_healthy() { "" } else { " — pipeline state machine unhealthy" }
+                if reps.is_empty() {
+                    "no replica".to_string()
+                } else {
+                    reps.join("; ")
+                },
+                if dn.csm.is_healthy() {
+                    ""
+                } else {
+                    " — pipeline state machine unhealthy"
+                }
             ));
         }
         let scm = self.scm_state();
         for (id, c) in &scm.containers {
-            lines.push(format!("SCM c{id}: {:?} seq {} replicas {:?}", c.state, c.seq, scm.replicas(*id).keys().collect::<Vec<_>>()));
+            lines.push(format!(
+                "SCM c{id}: {:?} seq {} replicas {:?}",
+                c.state,
+                c.seq,
+                scm.replicas(*id).keys().collect::<Vec<_>>()
+            ));
         }
         let clients = self.ghost.with(|g| g.clients.clone());
         for r in clients {
@@ -706,13 +774,34 @@ impl Model for ContainerRecreate {
 
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
-            "P1" => Fix { refuse_auto_create_in_map: true, ..fix },
-            "P2" => Fix { refuse_commit_of_remembered: true, ..fix },
-            "P3" => Fix { tombstone: Tombstone::BeforeRemove, ..fix },
-            "P4" => Fix { keep_closed_seq: true, ..fix },
-            "P5" => Fix { seq_mismatch_unhealthy: true, ..fix },
-            "P6" => Fix { leader_refuses_remembered: true, ..fix },
-            "P7" => Fix { deleted_not_open: true, ..fix },
+            "P1" => Fix {
+                refuse_auto_create_in_map: true,
+                ..fix
+            },
+            "P2" => Fix {
+                refuse_commit_of_remembered: true,
+                ..fix
+            },
+            "P3" => Fix {
+                tombstone: Tombstone::BeforeRemove,
+                ..fix
+            },
+            "P4" => Fix {
+                keep_closed_seq: true,
+                ..fix
+            },
+            "P5" => Fix {
+                seq_mismatch_unhealthy: true,
+                ..fix
+            },
+            "P6" => Fix {
+                leader_refuses_remembered: true,
+                ..fix
+            },
+            "P7" => Fix {
+                deleted_not_open: true,
+                ..fix
+            },
             _ => return None,
         })
     }

@@ -15,8 +15,8 @@
 //! that member unhealthy; on the leader the pipeline is then closed, and the client gets no
 //! further reply through it.
 
-use super::dispatcher::{validate_container_command, Cmd, Dispatch, Reply, Request, Stage};
 use super::datanode::Res;
+use super::dispatcher::{validate_container_command, Cmd, Dispatch, Reply, Request, Stage};
 use super::{ContainerId, DnId, LocalId, World};
 use crate::model::Program;
 use crate::trace::{Cx, Trace};
@@ -57,9 +57,27 @@ enum Which {
 }
 
 /// The thread names of the trace, per datanode (index = datanode ID − 1).
-const RPC: [&str; 5] = ["dn1 RaftServer-RPC", "dn2 RaftServer-RPC", "dn3 RaftServer-RPC", "dn4 RaftServer-RPC", "dn5 RaftServer-RPC"];
-const CHUNK: [&str; 5] = ["dn1 ChunkWriter", "dn2 ChunkWriter", "dn3 ChunkWriter", "dn4 ChunkWriter", "dn5 ChunkWriter"];
-const APPLY: [&str; 5] = ["dn1 apply", "dn2 apply", "dn3 apply", "dn4 apply", "dn5 apply"];
+const RPC: [&str; 5] = [
+    "dn1 RaftServer-RPC",
+    "dn2 RaftServer-RPC",
+    "dn3 RaftServer-RPC",
+    "dn4 RaftServer-RPC",
+    "dn5 RaftServer-RPC",
+];
+const CHUNK: [&str; 5] = [
+    "dn1 ChunkWriter",
+    "dn2 ChunkWriter",
+    "dn3 ChunkWriter",
+    "dn4 ChunkWriter",
+    "dn5 ChunkWriter",
+];
+const APPLY: [&str; 5] = [
+    "dn1 apply",
+    "dn2 apply",
+    "dn3 apply",
+    "dn4 apply",
+    "dn5 apply",
+];
 
 /// One client write of `len` bytes at `offset` of `block` in container `id`.
 #[derive(Debug)]
@@ -77,7 +95,14 @@ pub struct ClientWrite {
 impl ClientWrite {
     pub const ACTOR: &'static str = "client";
 
-    pub fn new(trace: &Trace, members: &'static [DnId], id: ContainerId, block: LocalId, offset: u64, len: u64) -> Self {
+    pub fn new(
+        trace: &Trace,
+        members: &'static [DnId],
+        id: ContainerId,
+        block: LocalId,
+        offset: u64,
+        len: u64,
+    ) -> Self {
         ClientWrite {
             trace: trace.clone(),
             members,
@@ -174,7 +199,10 @@ impl Program<World> for ClientWrite {
             // commands that are still unanswered fail with it.
             self.trace.actor(Self::ACTOR).record(
                 "XceiverClientRatis",
-                format!("pipeline closed; unanswered commands fail: {:?}", self.result),
+                format!(
+                    "pipeline closed; unanswered commands fail: {:?}",
+                    self.result
+                ),
             );
             return self.finish(w);
         }
@@ -186,7 +214,11 @@ impl Program<World> for ClientWrite {
                 match validate_container_command(w, leader, &cx, &self.request(which)) {
                     Ok(()) => {
                         w.append(self.request(which));
-                        let stage = if which == Which::WriteChunk { Stage::WriteData } else { Stage::Apply };
+                        let stage = if which == Which::WriteChunk {
+                            Stage::WriteData
+                        } else {
+                            Stage::Apply
+                        };
                         self.next = self.dispatch(which, stage);
                     }
                     Err(r) => {
@@ -217,7 +249,11 @@ impl Program<World> for ClientWrite {
                     };
                     return;
                 }
-                let names = if stage == Stage::WriteData { &CHUNK } else { &APPLY };
+                let names = if stage == Stage::WriteData {
+                    &CHUNK
+                } else {
+                    &APPLY
+                };
                 let cx = self.cx(names, dn.id);
                 let Some(reply) = d.step(w, dn, &cx) else {
                     self.next = Step::Dispatch {
@@ -232,7 +268,8 @@ impl Program<World> for ClientWrite {
                 if queued {
                     dn.task_queue.release(Self::ACTOR);
                 }
-                w.ghost.member_reply(dn.id, which == Which::PutBlock, stage, reply);
+                w.ghost
+                    .member_reply(dn.id, which == Which::PutBlock, stage, reply);
                 if !reply.state_machine_ignores() {
                     dn.csm.fail();
                     cx.record(

@@ -4,7 +4,8 @@
 use super::datanode::{Res, State};
 use super::pipeline::{ClientResult, ClientWrite};
 use super::{
-    created_with_block, run, CloseThenForceDelete, Fix, World, C, CHUNK, LEADER, NEW_BLOCK, OLD_BLOCK, PIPELINE,
+    created_with_block, run, CloseThenForceDelete, Fix, World, C, CHUNK, LEADER, NEW_BLOCK,
+    OLD_BLOCK, PIPELINE,
 };
 use crate::trace::Trace;
 
@@ -17,13 +18,18 @@ pub fn write_after_force_delete(fix: Fix) -> (World, ClientResult) {
     let w = World::new(fix);
     created_with_block(&trace, &w, C, OLD_BLOCK);
     run(&w, CloseThenForceDelete::new(&trace, &PIPELINE, C, LEADER));
-    run(&w, ClientWrite::new(&trace, &PIPELINE, C, NEW_BLOCK, 0, CHUNK));
+    run(
+        &w,
+        ClientWrite::new(&trace, &PIPELINE, C, NEW_BLOCK, 0, CHUNK),
+    );
     let client = last_client(&w);
     (w, client)
 }
 
 fn last_client(w: &World) -> ClientResult {
-    w.ghost.with(|g| g.clients.last().copied()).expect("a client result")
+    w.ghost
+        .with(|g| g.clients.last().copied())
+        .expect("a client result")
 }
 
 fn reply(r: Option<Res>) -> String {
@@ -42,7 +48,11 @@ pub fn repro_test(fix: Fix) -> String {
                 d.state,
                 d.blocks.len(),
                 if d.blocks.len() == 1 { "" } else { "s" },
-                if d.bcsid > closed_bcsid { "above" } else { "not above" }
+                if d.bcsid > closed_bcsid {
+                    "above"
+                } else {
+                    "not above"
+                }
             )
         }),
     };
@@ -50,19 +60,42 @@ pub fn repro_test(fix: Fix) -> String {
         .iter()
         .map(|&f| {
             let state = w.dn(f).set.get(C).map_or("absent".to_string(), |c| {
-                c.data(|d| format!("{:?} at {} BCSID", d.state, if d.bcsid == closed_bcsid { "the old" } else { "a new" }))
+                c.data(|d| {
+                    format!(
+                        "{:?} at {} BCSID",
+                        d.state,
+                        if d.bcsid == closed_bcsid {
+                            "the old"
+                        } else {
+                            "a new"
+                        }
+                    )
+                })
             });
             let replies = w.ghost.replies_of(f);
             let new_write = replies.len().saturating_sub(3);
-            let rejected = replies[new_write..].iter().all(|&r| r == Res::ClosedContainerIo);
-            format!("{state}, {}", if rejected { "rejecting both with CLOSED_CONTAINER_IO" } else { "not rejecting both" })
+            let rejected = replies[new_write..]
+                .iter()
+                .all(|&r| r == Res::ClosedContainerIo);
+            format!(
+                "{state}, {}",
+                if rejected {
+                    "rejecting both with CLOSED_CONTAINER_IO"
+                } else {
+                    "not rejecting both"
+                }
+            )
         })
         .collect();
     format!(
         "WriteChunk {}, PutBlock {}; leader {leader}; followers {}",
         reply(client.write_chunk),
         reply(client.put_block),
-        if followers[0] == followers[1] { followers[0].clone() } else { followers.join(" / ") }
+        if followers[0] == followers[1] {
+            followers[0].clone()
+        } else {
+            followers.join(" / ")
+        }
     )
 }
 
@@ -80,7 +113,11 @@ pub fn with_fix(fix: Fix) -> String {
         reply(client.write_chunk),
         reply(client.put_block),
         if open { "open" } else { "closed" },
-        if next.succeeded() { "SUCCESS" } else { "failed" }
+        if next.succeeded() {
+            "SUCCESS"
+        } else {
+            "failed"
+        }
     )
 }
 
@@ -93,12 +130,20 @@ pub fn leader_state_after_write_chunk(fix: Fix) -> String {
     run(&w, CloseThenForceDelete::new(&trace, &PIPELINE, C, LEADER));
     // Only the WriteChunk: the client's PutBlock is a separate block-sized flush here.
     let mut write = ClientWrite::new(&trace, &PIPELINE, C, NEW_BLOCK, 0, CHUNK);
-    while w.ghost.with(|g| g.replies.iter().filter(|r| r.0 == LEADER).count()) < 4 {
+    while w
+        .ghost
+        .with(|g| g.replies.iter().filter(|r| r.0 == LEADER).count())
+        < 4
+    {
         crate::model::Program::step(&mut write, &w);
     }
     let leader = w.dn(LEADER).set.get(C).map_or("no replica".into(), |c| {
         c.data(|d| {
-            let state = if d.state == State::Open { "OPEN" } else { "not OPEN" };
+            let state = if d.state == State::Open {
+                "OPEN"
+            } else {
+                "not OPEN"
+            };
             format!("{state}, BCSID {}", d.bcsid)
         })
     });

@@ -168,7 +168,10 @@ impl Scm {
         };
         let mut log = Vec::new();
         if info.state == LifeCycle::Closed && info.seq < r.bcsid {
-            log.push(format!("ERROR Container CLOSED with sequence ID lower than a replica ({} < {})", info.seq, r.bcsid));
+            log.push(format!(
+                "ERROR Container CLOSED with sequence ID lower than a replica ({} < {})",
+                info.seq, r.bcsid
+            ));
         }
         let healthy = !matches!(r.state, State::Unhealthy | State::Deleted);
         if healthy && info.seq < r.bcsid {
@@ -190,16 +193,33 @@ impl Scm {
     }
 
     /// A full container report from `dn`: every listed replica processed, the others dropped.
-    pub fn process_report(&mut self, fix: ScmFix, dn: DnId, report: &[ReplicaProto]) -> Vec<String> {
+    pub fn process_report(
+        &mut self,
+        fix: ScmFix,
+        dn: DnId,
+        report: &[ReplicaProto],
+    ) -> Vec<String> {
         let mut lines = Vec::new();
         for r in report {
             let log = self.process_replica(fix, dn, *r);
-            lines.push(format!("c{} on dn{dn}: {:?} BCSID {}{}", r.id, r.state, r.bcsid, if log.is_empty() { String::new() } else { format!(" — {log}") }));
+            lines.push(format!(
+                "c{} on dn{dn}: {:?} BCSID {}{}",
+                r.id,
+                r.state,
+                r.bcsid,
+                if log.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {log}")
+                }
+            ));
         }
         for (id, reps) in self.replicas.iter_mut() {
             if reps.contains_key(&dn) && !report.iter().any(|r| r.id == *id) {
                 reps.remove(&dn);
-                lines.push(format!("c{id} on dn{dn}: no longer reported, replica removed"));
+                lines.push(format!(
+                    "c{id} on dn{dn}: no longer reported, replica removed"
+                ));
             }
         }
         lines
@@ -209,7 +229,10 @@ impl Scm {
     pub fn unhealthy(&self, fix: ScmFix, id: ContainerId, r: &ContainerReplica) -> bool {
         let info = self.info(id);
         r.state == State::Unhealthy
-            || (fix.seq_mismatch_unhealthy && info.state == LifeCycle::Closed && r.state == State::Closed && r.seq != info.seq)
+            || (fix.seq_mismatch_unhealthy
+                && info.state == LifeCycle::Closed
+                && r.state == State::Closed
+                && r.seq != info.seq)
     }
 
     /// `ReplicationManager.processContainer` for container `id`: the handler chain. Returns the
@@ -228,15 +251,26 @@ impl Scm {
             .map(|(&dn, _)| Command::Close { dn })
             .collect();
         // EmptyContainerHandler.
-        if !replicas.is_empty() && replicas.values().all(|r| r.state == State::Closed && r.empty) {
-            commands.extend(replicas.keys().map(|&dn| Command::Delete { dn, force: false, why: Why::Empty }));
+        if !replicas.is_empty()
+            && replicas
+                .values()
+                .all(|r| r.state == State::Closed && r.empty)
+        {
+            commands.extend(replicas.keys().map(|&dn| Command::Delete {
+                dn,
+                force: false,
+                why: Why::Empty,
+            }));
             if replicas.values().any(|r| r.seq == info.seq) {
                 commands.push(Command::DeleteContainer);
             }
             return commands;
         }
         // RatisReplicationCheckHandler and the unhealthy-replica handlers: queue.
-        let healthy = replicas.values().filter(|r| !self.unhealthy(fix, id, r)).count();
+        let healthy = replicas
+            .values()
+            .filter(|r| !self.unhealthy(fix, id, r))
+            .count();
         if healthy != REPLICATION_FACTOR || healthy < replicas.len() {
             self.queue.insert(id);
         }
@@ -251,8 +285,9 @@ impl Scm {
             .into_iter()
             .map(|id| {
                 let replicas = self.replicas(id);
-                let (unhealthy, healthy): (Vec<_>, Vec<_>) =
-                    replicas.iter().partition(|(_, r)| self.unhealthy(fix, id, r));
+                let (unhealthy, healthy): (Vec<_>, Vec<_>) = replicas
+                    .iter()
+                    .partition(|(_, r)| self.unhealthy(fix, id, r));
                 let mut commands = Vec::new();
                 if healthy.len() < REPLICATION_FACTOR {
                     commands.extend(self.under_replication(fix, id, &replicas));
@@ -260,11 +295,11 @@ impl Scm {
                     commands.extend(self.over_replication(id, &healthy));
                 }
                 if healthy.len() >= REPLICATION_FACTOR {
-                    commands.extend(
-                        unhealthy
-                            .iter()
-                            .map(|(&dn, _)| Command::Delete { dn, force: true, why: Why::Unhealthy }),
-                    );
+                    commands.extend(unhealthy.iter().map(|(&dn, _)| Command::Delete {
+                        dn,
+                        force: true,
+                        why: Why::Unhealthy,
+                    }));
                 }
                 (id, commands)
             })
@@ -272,16 +307,25 @@ impl Scm {
     }
 
     /// `RatisOverReplicationHandler.processAndSendCommands`.
-    fn over_replication(&self, id: ContainerId, healthy: &[(&DnId, &ContainerReplica)]) -> Vec<Command> {
+    fn over_replication(
+        &self,
+        id: ContainerId,
+        healthy: &[(&DnId, &ContainerReplica)],
+    ) -> Vec<Command> {
         let info = self.info(id);
         let mut excess = healthy.len() - REPLICATION_FACTOR;
-        let mut sorted: Vec<(DnId, ContainerReplica)> = healthy.iter().map(|(&d, &r)| (d, r)).collect();
+        let mut sorted: Vec<(DnId, ContainerReplica)> =
+            healthy.iter().map(|(&d, &r)| (d, r)).collect();
         sorted.sort_by_key(|(dn, _)| hash_code(id, *dn));
         let mut commands = Vec::new();
         // State-mismatched replicas first.
         sorted.retain(|(dn, r)| {
             if excess > 0 && r.state != State::Closed && info.state == LifeCycle::Closed {
-                commands.push(Command::Delete { dn: *dn, force: true, why: Why::StateMismatch });
+                commands.push(Command::Delete {
+                    dn: *dn,
+                    force: true,
+                    why: Why::StateMismatch,
+                });
                 excess -= 1;
                 false
             } else {
@@ -289,13 +333,22 @@ impl Scm {
             }
         });
         for (dn, _) in sorted.into_iter().take(excess) {
-            commands.push(Command::Delete { dn, force: true, why: Why::Excess });
+            commands.push(Command::Delete {
+                dn,
+                force: true,
+                why: Why::Excess,
+            });
         }
         commands
     }
 
     /// `RatisUnderReplicationHandler`: `getSources` and one copy.
-    fn under_replication(&self, fix: ScmFix, id: ContainerId, replicas: &BTreeMap<DnId, ContainerReplica>) -> Option<Command> {
+    fn under_replication(
+        &self,
+        fix: ScmFix,
+        id: ContainerId,
+        replicas: &BTreeMap<DnId, ContainerReplica>,
+    ) -> Option<Command> {
         let sources: Vec<(DnId, u64)> = replicas
             .iter()
             .filter(|(_, r)| r.state == State::Closed && !self.unhealthy(fix, id, r))
