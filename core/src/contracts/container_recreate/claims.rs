@@ -5,7 +5,7 @@
 //! client's WriteChunk and PutBlock); the histories decide what SCM does with a recreated
 //! replica (O2, O3, O4, O6) and the restart path (P3's claim).
 
-use super::reproductions::{leader_state_after_write_chunk, repro_test, with_fix};
+use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
     ContainerRecreate, Fix, Tombstone, O1, O2, O3, O4, O5, O6, O7, WRITE_RACES_CLOSE_AND_DELETE,
 };
@@ -129,9 +129,22 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             observe: || with_fix(fix("improved")),
         },
         Reproduction {
-            what: "production timeline 00:06 (upstream): the leader after the WriteChunk",
-            expected: "dn1: C is OPEN, BCSID 0",
-            observe: || leader_state_after_write_chunk(Fix::UPSTREAM),
+            what: "the production timeline for container C on leader dn1 (upstream)",
+            expected: "00:00 C closes on dn1, dn2, dn3 at BCSID N; 00:04 moved from dn1 to dn4, forced delete on dn1; \
+                       00:06 dn1: C is OPEN, BCSID 0; 00:07 dn1: GetBlock for an existing block of C returns \
+                       NO_SUCH_BLOCK; 00:09 dn1: C CLOSED at BCSID N + k (k > 0)",
+            observe: || production_timeline(Fix::UPSTREAM),
+        },
+        Reproduction {
+            what: "over-replication with four CLOSED replicas, one recreated (production: 3 of 3 sampled deletes \
+                   removed a real replica; the model: 194 of 255 container IDs' hashCode orders, 76%)",
+            expected: "most decisions delete a real replica",
+            observe: || over_replication_deletes(Fix::UPSTREAM),
+        },
+        Reproduction {
+            what: "over-replication with four CLOSED replicas, one recreated, with P4+P5",
+            expected: "0 of 255 decisions delete a real replica",
+            observe: || over_replication_deletes(fix("P4+P5")),
         },
     ],
     mutants: &[

@@ -54,6 +54,7 @@ pub enum Res {
     ContainerInternalError,
     ChunkFileInconsistency,
     UnableToFindChunk,
+    NoSuchBlock,
 }
 
 impl Res {
@@ -90,6 +91,7 @@ impl Res {
             Res::ContainerInternalError => "CONTAINER_INTERNAL_ERROR",
             Res::ChunkFileInconsistency => "CHUNK_FILE_INCONSISTENCY",
             Res::UnableToFindChunk => "UNABLE_TO_FIND_CHUNK",
+            Res::NoSuchBlock => "NO_SUCH_BLOCK",
         }
     }
 }
@@ -357,6 +359,15 @@ impl Datanode {
             creation_lock: Mutex::new(()),
             csm: ContainerStateMachine::default(),
             task_queue: SpanLock::new(),
+        }
+    }
+
+    /// `KeyValueHandler.handleGetBlock` (a read: no stage, no state check).
+    pub fn get_block(&self, id: ContainerId, block: LocalId) -> Res {
+        match self.set.get(id) {
+            None => Res::ContainerNotFound,
+            Some(c) if c.data(|d| d.blocks.contains_key(&block)) => Res::Success,
+            Some(_) => Res::NoSuchBlock,
         }
     }
 
