@@ -66,6 +66,18 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "P1 refuses every auto-create of a remembered ID (without a restart, see the histories)" },
         Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 183713),
             note: "closed" },
+        // The ablation of improved (P2+P3+P7): each part left out once reopens an outcome.
+        Claim { variant: "P2+P7", outcome: &O1, expected: R, method: Method::loom(RACE, 0),
+            note: "without P3 nothing refuses the auto-create: P2 and P7 act only at COMMIT_DATA and on a DELETED \
+                   replica" },
+        Claim { variant: "P3+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 0),
+            note: "without P2 the tombstone alternative has P1's gap: COMMIT_DATA of the refused WriteChunk \
+                   answers CONTAINER_NOT_FOUND" },
+        Claim { variant: "P2+P3", outcome: &O5, expected: R, method: Method::loom(RACE, 0),
+            note: "without P7 a write in flight reads the replica DELETED and the pipeline fails" },
+        Claim { variant: "P1+P2+P7", outcome: &O7, expected: R, method: Method::Proptest { cases: 4096 },
+            note: "the map instead of the tombstone (P1 for P3) closes every loom outcome but not the restart: \
+                   the smallest set that closes every outcome is improved's P2+P3+P7" },
         // Histories: SCM's handling of the recreated replica, and the restart.
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 512 },
             note: "a balancer move off the leader, then the late write" },

@@ -763,6 +763,10 @@ impl Model for ContainerRecreate {
         Variant::new("proposed", &["P1", "P4", "P5"]),
         Variant::new("tombstone", &["P3"]),
         Variant::new("P1+P2+P7", &["P1", "P2", "P7"]),
+        // The ablation of improved: each of its parts left out once.
+        Variant::new("P3+P7", &["P3", "P7"]),
+        Variant::new("P2+P7", &["P2", "P7"]),
+        Variant::new("P2+P3", &["P2", "P3"]),
         Variant::new("improved", &["P2", "P3", "P7"]),
     ];
     const CLAIMS: Claims<Self> = claims::CLAIMS;
