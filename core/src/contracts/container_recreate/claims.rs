@@ -44,10 +44,11 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "closed" },
         // O5: the pipeline fails.
         Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
-            note: "code, beyond the report: a PutBlock validated while OPEN, applied after the close, reads the \
-                   replica the delete has just marked DELETED: checkContainerOpen answers \
-                   CONTAINER_INTERNAL_ERROR, dispatchRequest's Preconditions.checkState throws (the replica is \
-                   not OPEN), applyTransaction fails the pipeline" },
+            note: "report: the block's WriteChunk was written to the replica before the close; the PutBlock, \
+                   validated while OPEN, is applied after the close and the delete: it auto-creates an empty \
+                   replica, finishWriteChunks finds no chunk file, UNABLE_TO_FIND_CHUNK marks the new replica \
+                   UNHEALTHY and applyTransaction fails the pipeline. The same scenario also reaches it through \
+                   a replica read DELETED (see P1+P2)" },
         Claim { variant: "P1", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
             note: "report's fix alone: besides the DELETED replica, the leader's COMMIT_DATA finds no container \
                    and answers CONTAINER_NOT_FOUND, which applyTransaction does not ignore (reference §2.5)" },
@@ -67,13 +68,13 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 183713),
             note: "closed" },
         // The ablation of improved (P2+P3+P7): each part left out once reopens an outcome.
-        Claim { variant: "P2+P7", outcome: &O1, expected: R, method: Method::loom(RACE, 0),
+        Claim { variant: "P2+P7", outcome: &O1, expected: R, method: Method::loom(RACE, 36876),
             note: "without P3 nothing refuses the auto-create: P2 and P7 act only at COMMIT_DATA and on a DELETED \
                    replica" },
-        Claim { variant: "P3+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 0),
+        Claim { variant: "P3+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 10671),
             note: "without P2 the tombstone alternative has P1's gap: COMMIT_DATA of the refused WriteChunk \
                    answers CONTAINER_NOT_FOUND" },
-        Claim { variant: "P2+P3", outcome: &O5, expected: R, method: Method::loom(RACE, 0),
+        Claim { variant: "P2+P3", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
             note: "without P7 a write in flight reads the replica DELETED and the pipeline fails" },
         Claim { variant: "P1+P2+P7", outcome: &O7, expected: R, method: Method::Proptest { cases: 4096 },
             note: "the map instead of the tombstone (P1 for P3) closes every loom outcome but not the restart: \
