@@ -55,6 +55,9 @@ pub enum Op {
     /// One round of SCM's background work: `Reports`, `Rm`, `Reports` (the closes' ICRs),
     /// `Replicate`.
     Cycle,
+    /// A forced delete of the container's replica on the datanode, as any of SCM's force
+    /// deletes sends it (the repro test sends one to the leader directly).
+    ForceDelete(ContainerId, DnId),
     /// The datanode (4 or 5) loses its replica of the container (a failed volume), if two
     /// other datanodes still hold one: failures alone never take the last copies, so a loss of
     /// data is SCM's doing.
@@ -80,7 +83,8 @@ impl Codec for Op {
             2 => Op::Move(c, a, b),
             3 => Op::Reports,
             9 => Op::Replicate,
-            10 | 11 => Op::Cycle,
+            10 => Op::Cycle,
+            11 => Op::ForceDelete(c, a),
             4 => Op::Rm,
             5 => Op::Lose(c, a),
             6 => Op::DeleteKeys(c),
@@ -105,6 +109,7 @@ impl Codec for Op {
             Op::Restart(a) => (8, dn(a, 1)),
             Op::Replicate => (9, 0),
             Op::Cycle => (10, 0),
+            Op::ForceDelete(c, a) => (11 + cbits(c), dn(a, 1)),
         };
         out.extend([k, d]);
     }
@@ -140,6 +145,7 @@ impl Plan {
             }
             Op::Lose(c, a) => CONTAINERS.contains(&c) && (4..=5).contains(&a),
             Op::Snapshot(a) => dn(a),
+            Op::ForceDelete(c, a) => CONTAINERS.contains(&c) && self.closed[slot(c)] && dn(a),
             Op::Reports => true,
             Op::Restart(a) => PIPELINE.contains(&a),
             Op::Rm | Op::Replicate | Op::Cycle => true,
@@ -176,6 +182,7 @@ impl ReferenceStateMachine for Plan {
             1 => Just(Op::Rm),
             1 => Just(Op::Replicate),
             6 => Just(Op::Cycle),
+            1 => (c.clone(), d.clone()).prop_map(|(c, a)| Op::ForceDelete(c, a)),
             2 => (c.clone(), 4..=5u8).prop_map(|(c, a)| Op::Lose(c, a)),
             1 => c.prop_map(Op::DeleteKeys),
             1 => d.prop_map(Op::Snapshot),
@@ -415,6 +422,21 @@ impl Histories for ContainerRecreate {
                 w.replication_processors(&trace);
                 true
             }
+            Op::ForceDelete(c, a) => {
+                if w.dn(a).set.get(c).is_none() {
+                    return false;
+                }
+                w.execute(
+                    &trace,
+                    c,
+                    &[super::scm::Command::Delete {
+                        dn: a,
+                        force: true,
+                        why: super::scm::Why::Forced,
+                    }],
+                );
+                true
+            }
             Op::Cycle => {
                 w.reports(&trace);
                 w.replication_manager(&trace);
@@ -473,6 +495,7 @@ impl Histories for ContainerRecreate {
             ["rm"] => Op::Rm,
             ["replicate"] => Op::Replicate,
             ["cycle"] => Op::Cycle,
+            ["force-delete", c, a] => Op::ForceDelete(num(c)?, num(a)?),
             ["lose", c, a] => Op::Lose(num(c)?, num(a)?),
             ["delete-keys", c] => Op::DeleteKeys(num(c)?),
             ["snapshot", a] => Op::Snapshot(num(a)?),

@@ -86,6 +86,8 @@ pub enum Command {
 pub enum Why {
     /// `MoveManager`, after the copy to the target.
     BalancerMove,
+    /// A forced delete sent directly (the repro test's).
+    Forced,
     /// `EmptyContainerHandler`.
     Empty,
     /// `RatisOverReplicationHandler`: a replica whose state differs from the container's.
