@@ -56,7 +56,8 @@ pub enum Op {
     /// `Replicate`.
     Cycle,
     /// A forced delete of the container's replica on the datanode, as any of SCM's force
-    /// deletes sends it (the repro test sends one to the leader directly).
+    /// deletes sends it (the repro test sends one to the leader directly), if two other
+    /// datanodes hold one (SCM deletes only an excess or moved replica).
     ForceDelete(ContainerId, DnId),
     /// The datanode (4 or 5) loses its replica of the container (a failed volume), if two
     /// other datanodes still hold one: failures alone never take the last copies, so a loss of
@@ -423,7 +424,12 @@ impl Histories for ContainerRecreate {
                 true
             }
             Op::ForceDelete(c, a) => {
-                if w.dn(a).set.get(c).is_none() {
+                let others = w
+                    .dns
+                    .iter()
+                    .filter(|d| d.id != a && d.set.get(c).is_some())
+                    .count();
+                if w.dn(a).set.get(c).is_none() || others < 2 {
                     return false;
                 }
                 w.execute(
