@@ -67,6 +67,12 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "P1 refuses every auto-create of a remembered ID (without a restart, see the histories)" },
         Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 183713),
             note: "closed" },
+        Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(RACE, 34757),
+            note: "P2 alone refuses only at COMMIT_DATA, after WRITE_DATA has recreated the container" },
+        Claim { variant: "tombstone", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
+            note: "the report's alternative as worded (reject at auto-create) leaves O5: loom's first \
+                   counterexample is a write in flight reading the replica DELETED; P1's COMMIT_DATA gap \
+                   (CONTAINER_NOT_FOUND) is there too (P3+P7 shows it alone)" },
         // The ablation of improved (P2+P3+P7): each part left out once reopens an outcome.
         Claim { variant: "P2+P7", outcome: &O1, expected: R, method: Method::loom(RACE, 36876),
             note: "without P3 nothing refuses the auto-create: P2 and P7 act only at COMMIT_DATA and on a DELETED \
@@ -113,6 +119,17 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "report admits it (HDDS-17435): a restart rebuilds container2BCSIDMap from the last snapshot, \
                    which predates the container; a later write recreates it on that datanode (regression \
                    restart-forgets-the-deleted-container)" },
+        Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::Proptest { cases: 4096 },
+            note: "report: the proposed fix keeps the blocks from before the close" },
+        Claim { variant: "proposed", outcome: &O7, expected: R, method: Method::Proptest { cases: 4096 },
+            note: "report admits it: after a restart P1 no longer remembers the container" },
+        Claim { variant: "proposed", outcome: &O6, expected: U, method: Method::Proptest { cases: 8192 },
+            note: "our hypothesis was reachable (a leader restarted on an old snapshot recreates the container, \
+                   acknowledges the write, P5 deletes it); the histories refute it: a leader that forgot the \
+                   container replays its log entries after the snapshot and fails the pipeline there \
+                   (CONTAINER_NOT_FOUND, or CONTAINER_MISSING when the snapshot had it), so no later write is \
+                   acknowledged through it; a restarted follower recreates it (O7) but the leader refuses the \
+                   write" },
         Claim { variant: "tombstone", outcome: &O7, expected: U, method: Method::Proptest { cases: 4096 },
             note: "report: the tombstone survives the restart" },
         Claim { variant: "improved", outcome: &O4, expected: U, method: Method::Proptest { cases: 4096 },
