@@ -2,6 +2,7 @@
 //! actors' steps, the scenarios, the outcomes, the claims, the reproductions and (with the
 //! `histories` feature) the long histories.
 
+pub mod container_recreate;
 pub mod dead_node;
 pub mod leader_ready;
 pub mod recon_sync;
@@ -14,5 +15,6 @@ pub fn visit(v: &mut impl Visitor) {
     v.visit::<leader_ready::LeaderReady>();
     v.visit::<recon_sync::ReconSync>();
     v.visit::<dead_node::DeadNode>();
+    v.visit::<container_recreate::ContainerRecreate>();
     v.visit::<reregister::Reregister>();
 }

@@ -1,0 +1,389 @@
+//! One datanode's container service: `ContainerSet` with the container ID table,
+//! `KeyValueContainer`, the container-creation locks of `KeyValueHandler`, and the pipeline's
+//! `ContainerStateMachine` (its `container2BCSIDMap`, health flag and last snapshot).
+//!
+//! Locks, as upstream holds them:
+//! - `ContainerSet.containerMap` is a `ConcurrentSkipListMap`, `missingContainerSet` a
+//!   `ConcurrentSkipListSet`, the container ID table a RocksDB table, `container2BCSIDMap` a
+//!   `ConcurrentHashMap`: each call is one atomic operation and no lock spans two of them, so
+//!   each is a mutex taken for that one call.
+//! - `KeyValueContainer.lock` (a `ReentrantReadWriteLock`) is taken for write by the delete
+//!   (`getContainerWithWriteLock` … `writeUnlock`), across several steps: a [`SpanLock`]. The
+//!   write path (`handleWriteChunk`, `handlePutBlock`, `BlockManagerImpl.persistPutBlock`) takes
+//!   no container lock; it reads the state and writes the block table without one.
+//! - `containerCreationLocks` (a `Striped<Lock>` by container ID) around the create in
+//!   `handleCreateContainer`. One stripe per datanode here: the models never create two
+//!   containers at once on one datanode, so a shared stripe serializes nothing more.
+//! - `ContainerData`'s fields (state, BCSID, block table, chunk files) are volatile fields,
+//!   RocksDB or files upstream, each read or written without the container lock: one mutex per
+//!   container taken for each access.
+
+use super::{ContainerId, DnId, LocalId};
+use crate::sync::{AtomicBool, Mutex, Ordering, SpanLock};
+use std::collections::{BTreeMap, BTreeSet};
+// std's Arc, not the shim's: which container object the set maps an ID to is model state, the
+// reference count is not, and loom's Arc would add a scheduling point to every clone.
+use std::sync::Arc;
+
+/// `ContainerDataProto.State`, the states a replica takes in these models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum State {
+    Open,
+    Closed,
+    Unhealthy,
+    Deleted,
+}
+
+impl State {
+    /// `HddsUtils.isOpenToWriteState` (OPEN, CLOSING, RECOVERING; only OPEN occurs here).
+    pub fn is_open_to_write(self) -> bool {
+        self == State::Open
+    }
+}
+
+/// `ContainerProtos.Result`, the results these paths return.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Res {
+    Success,
+    ContainerNotOpen,
+    ClosedContainerIo,
+    ContainerNotFound,
+    ContainerUnhealthy,
+    ContainerMissing,
+    ContainerExists,
+    ContainerInternalError,
+    ChunkFileInconsistency,
+    UnableToFindChunk,
+    NoSuchBlock,
+}
+
+impl Res {
+    /// `HddsDispatcher.canIgnoreException`: a write result outside this list marks the replica
+    /// UNHEALTHY.
+    pub fn dispatcher_ignores(self) -> bool {
+        matches!(
+            self,
+            Res::Success | Res::ContainerUnhealthy | Res::ClosedContainerIo | Res::ContainerMissing
+        )
+    }
+
+    /// `ContainerStateMachine.handleCommandResult` and `applyTransaction`: anything else marks
+    /// the state machine unhealthy and closes the pipeline.
+    pub fn state_machine_ignores(self) -> bool {
+        matches!(
+            self,
+            Res::Success
+                | Res::ContainerNotOpen
+                | Res::ClosedContainerIo
+                | Res::ChunkFileInconsistency
+        )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Res::Success => "SUCCESS",
+            Res::ContainerNotOpen => "CONTAINER_NOT_OPEN",
+            Res::ClosedContainerIo => "CLOSED_CONTAINER_IO",
+            Res::ContainerNotFound => "CONTAINER_NOT_FOUND",
+            Res::ContainerUnhealthy => "CONTAINER_UNHEALTHY",
+            Res::ContainerMissing => "CONTAINER_MISSING",
+            Res::ContainerExists => "CONTAINER_EXISTS",
+            Res::ContainerInternalError => "CONTAINER_INTERNAL_ERROR",
+            Res::ChunkFileInconsistency => "CHUNK_FILE_INCONSISTENCY",
+            Res::UnableToFindChunk => "UNABLE_TO_FIND_CHUNK",
+            Res::NoSuchBlock => "NO_SUCH_BLOCK",
+        }
+    }
+}
+
+impl std::fmt::Display for Res {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a replica came to be on this datanode (ghost: upstream does not record it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Created over the pipeline before the close (the real replicas).
+    Pipeline,
+    /// Created by `dispatchRequest`'s auto-create on a datanode that had deleted it.
+    Recreated,
+    /// Imported by replication (balancer or under-replication), a copy of its source.
+    Imported,
+}
+
+/// `KeyValueContainerData`: what the replica holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContainerData {
+    pub state: State,
+    pub bcsid: u64,
+    /// The block table: local ID → the BCSID of the PutBlock that committed it.
+    pub blocks: BTreeMap<LocalId, u64>,
+    /// FILE_PER_BLOCK chunk files: local ID → file length.
+    pub chunk_files: BTreeMap<LocalId, u64>,
+}
+
+impl ContainerData {
+    pub fn open() -> Self {
+        ContainerData {
+            state: State::Open,
+            bcsid: 0,
+            blocks: BTreeMap::new(),
+            chunk_files: BTreeMap::new(),
+        }
+    }
+
+    pub fn summary(&self) -> String {
+        format!(
+            "{:?} BCSID {} blocks {:?}",
+            self.state,
+            self.bcsid,
+            self.blocks.keys().collect::<Vec<_>>()
+        )
+    }
+}
+
+/// `KeyValueContainer`: one replica object.
+#[derive(Debug)]
+pub struct KeyValueContainer {
+    pub id: ContainerId,
+    /// `KeyValueContainer.lock`, held for write across the delete's steps.
+    pub lock: SpanLock,
+    data: Mutex<ContainerData>,
+    pub origin: Origin,
+}
+
+impl KeyValueContainer {
+    pub fn new(id: ContainerId, data: ContainerData, origin: Origin) -> Arc<Self> {
+        Arc::new(KeyValueContainer {
+            id,
+            lock: SpanLock::new(),
+            data: Mutex::new(data),
+            origin,
+        })
+    }
+
+    /// One access to the container's data (one field read or write upstream).
+    pub fn data<R>(&self, f: impl FnOnce(&mut ContainerData) -> R) -> R {
+        f(&mut self.data.lock())
+    }
+
+    pub fn state(&self) -> State {
+        self.data(|d| d.state)
+    }
+}
+
+/// A row of the container ID table (`ContainerCreateInfo`, HDDS-11650), or P3's tombstone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    Created,
+    /// P3: the ID of a replica this datanode deleted; refused by auto-create, cleared by import.
+    Tombstone,
+}
+
+/// `ContainerSet`.
+#[derive(Debug, Default)]
+pub struct ContainerSet {
+    container_map: Mutex<BTreeMap<ContainerId, Arc<KeyValueContainer>>>,
+    missing: Mutex<BTreeSet<ContainerId>>,
+    id_table: Mutex<BTreeMap<ContainerId, Row>>,
+}
+
+impl ContainerSet {
+    /// `getContainer`.
+    pub fn get(&self, id: ContainerId) -> Option<Arc<KeyValueContainer>> {
+        self.container_map.lock().get(&id).cloned()
+    }
+
+    /// `addContainer` (`ensureContainerNotMissing`, `putIfAbsent`, `updateContainerIdTable`,
+    /// `missingContainerSet.remove`); `overwrite_missing` is `addContainerByOverwriteMissingContainer`.
+    pub fn add(&self, c: Arc<KeyValueContainer>, overwrite_missing: bool) -> Result<(), Res> {
+        let id = c.id;
+        if !overwrite_missing && self.is_missing(id) {
+            return Err(Res::ContainerMissing);
+        }
+        {
+            let mut map = self.container_map.lock();
+            if map.contains_key(&id) {
+                return Err(Res::ContainerExists);
+            }
+            map.insert(id, c);
+        }
+        // updateContainerIdTable: writes the row unless one exists (a tombstone counts as one,
+        // so an import clears it explicitly, see `clear_tombstone`).
+        self.id_table.lock().entry(id).or_insert(Row::Created);
+        self.missing.lock().remove(&id);
+        Ok(())
+    }
+
+    /// `containerMap.remove` (the first half of `removeContainer`).
+    pub fn remove_from_map(&self, id: ContainerId) -> bool {
+        self.container_map.lock().remove(&id).is_some()
+    }
+
+    /// `deleteFromContainerTable` (the second half of `removeContainer`).
+    pub fn delete_row(&self, id: ContainerId) {
+        self.id_table.lock().remove(&id);
+    }
+
+    /// P3: the tombstone row.
+    pub fn write_tombstone(&self, id: ContainerId) {
+        self.id_table.lock().insert(id, Row::Tombstone);
+    }
+
+    pub fn has_tombstone(&self, id: ContainerId) -> bool {
+        self.id_table.lock().get(&id) == Some(&Row::Tombstone)
+    }
+
+    /// P3: container import clears the tombstone before it adds the replica.
+    pub fn clear_tombstone(&self, id: ContainerId) {
+        let mut table = self.id_table.lock();
+        if table.get(&id) == Some(&Row::Tombstone) {
+            table.remove(&id);
+        }
+    }
+
+    pub fn row(&self, id: ContainerId) -> Option<Row> {
+        self.id_table.lock().get(&id).copied()
+    }
+
+    pub fn mark_missing(&self, id: ContainerId) {
+        self.missing.lock().insert(id);
+    }
+
+    pub fn is_missing(&self, id: ContainerId) -> bool {
+        self.missing.lock().contains(&id)
+    }
+
+    /// Every replica, for a container report (`getContainerReport`).
+    pub fn replicas(&self) -> Vec<Arc<KeyValueContainer>> {
+        self.container_map.lock().values().cloned().collect()
+    }
+
+    /// A restart: the container map is rebuilt from disk (the same replicas), the missing set
+    /// starts empty.
+    pub fn restart(&self) {
+        self.missing.lock().clear();
+    }
+}
+
+/// The pipeline's `ContainerStateMachine` on this datanode.
+#[derive(Debug)]
+pub struct ContainerStateMachine {
+    /// `container2BCSIDMap`: every container created over the pipeline → the BCSID of its last
+    /// PutBlock. Nothing ever removes a key.
+    container2bcsid: Mutex<BTreeMap<ContainerId, u64>>,
+    /// `stateMachineHealthy`.
+    healthy: AtomicBool,
+    /// The last Ratis snapshot: its index, and the map as `persistContainerSet` wrote it.
+    snapshot: Mutex<(u64, BTreeMap<ContainerId, u64>)>,
+}
+
+impl Default for ContainerStateMachine {
+    fn default() -> Self {
+        ContainerStateMachine {
+            container2bcsid: Mutex::new(BTreeMap::new()),
+            healthy: AtomicBool::new(true),
+            snapshot: Mutex::new((0, BTreeMap::new())),
+        }
+    }
+}
+
+impl ContainerStateMachine {
+    pub fn bcsid_of(&self, id: ContainerId) -> Option<u64> {
+        self.container2bcsid.lock().get(&id).copied()
+    }
+
+    /// `container2BCSIDMap.putIfAbsent(id, 0)`.
+    pub fn put_if_absent(&self, id: ContainerId) {
+        self.container2bcsid.lock().entry(id).or_insert(0);
+    }
+
+    /// `updateBCSID`: `computeIfPresent(id, bcsid)`.
+    pub fn update_bcsid(&self, id: ContainerId, bcsid: u64) {
+        if let Some(v) = self.container2bcsid.lock().get_mut(&id) {
+            *v = bcsid;
+        }
+    }
+
+    pub fn is_healthy(&self) -> bool {
+        self.healthy.load(Ordering::SeqCst)
+    }
+
+    /// `stateMachineHealthy.set(false)` (and, at apply, `handleApplyTransactionFailure`).
+    pub fn fail(&self) {
+        self.healthy.store(false, Ordering::SeqCst);
+    }
+
+    /// `takeSnapshot` at the last applied `index` → `persistContainerSet`.
+    pub fn take_snapshot(&self, index: u64) {
+        let map = self.container2bcsid.lock().clone();
+        *self.snapshot.lock() = (index, map);
+    }
+
+    pub fn snapshot_index(&self) -> u64 {
+        self.snapshot.lock().0
+    }
+
+    /// `loadSnapshot` → `buildMissingContainerSet`: the map is the snapshot's (a new state
+    /// machine object: nothing from before the restart survives but the snapshot), and the
+    /// pipeline is healthy again.
+    pub fn restart(&self) -> BTreeMap<ContainerId, u64> {
+        let snapshot = self.snapshot.lock().1.clone();
+        *self.container2bcsid.lock() = snapshot.clone();
+        self.healthy.store(true, Ordering::SeqCst);
+        snapshot
+    }
+}
+
+/// One datanode.
+#[derive(Debug)]
+pub struct Datanode {
+    pub id: DnId,
+    pub set: ContainerSet,
+    /// `KeyValueHandler.containerCreationLocks` (one stripe, see the module doc).
+    pub creation_lock: Mutex<()>,
+    pub csm: ContainerStateMachine,
+    /// `ContainerStateMachine.containerTaskQueues`: the applies of one container's entries
+    /// run one at a time, in log order (the close's apply among them). One queue per datanode:
+    /// no scenario applies entries of two containers at once.
+    pub task_queue: SpanLock,
+}
+
+impl Datanode {
+    pub fn new(id: DnId) -> Self {
+        Datanode {
+            id,
+            set: ContainerSet::default(),
+            creation_lock: Mutex::new(()),
+            csm: ContainerStateMachine::default(),
+            task_queue: SpanLock::new(),
+        }
+    }
+
+    /// `KeyValueHandler.handleGetBlock` (a read: no stage, no state check).
+    pub fn get_block(&self, id: ContainerId, block: LocalId) -> Res {
+        match self.set.get(id) {
+            None => Res::ContainerNotFound,
+            Some(c) if c.data(|d| d.blocks.contains_key(&block)) => Res::Success,
+            Some(_) => Res::NoSuchBlock,
+        }
+    }
+
+    /// A restart: `buildMissingContainerSetAndValidate` marks every ID of the snapshot's map
+    /// that has no replica as missing — with P3 (`skip_tombstoned`), not a tombstoned one: it
+    /// was deleted on purpose, not lost.
+    pub fn restart(&self, skip_tombstoned: bool) -> Vec<ContainerId> {
+        self.set.restart();
+        let snapshot = self.csm.restart();
+        let mut missing = Vec::new();
+        for &id in snapshot.keys() {
+            if self.set.get(id).is_none() && !(skip_tombstoned && self.set.has_tombstone(id)) {
+                self.set.mark_missing(id);
+                missing.push(id);
+            }
+        }
+        missing
+    }
+}

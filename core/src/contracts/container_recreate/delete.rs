@@ -1,0 +1,231 @@
+//! A delete on a datanode's `DeleteContainerCommandHandler` executor thread:
+//! `ContainerController.deleteContainer` → `KeyValueHandler.deleteInternal(container, force)`.
+//!
+//! Upstream: `getContainerWithWriteLock` (get, `writeLock`, get again, same object); without
+//! force an OPEN or non-empty replica is refused (the force delete of moves and excess
+//! replicas skips both checks); `markContainerForDelete` (DELETED);
+//! `ContainerSet.removeContainer(id)`, which is `containerMap.remove` and then
+//! `deleteFromContainerTable` — the ID is not added to `missingContainerSet`, and nothing
+//! touches `container2BCSIDMap`; `writeUnlock`; `sendICR`; the files go.
+//!
+//! P3 writes a tombstone row instead of deleting the row, *before* `containerMap.remove` (the
+//! order upstream already keeps for `markMissing`, for the same reason: a write that finds
+//! the container absent must also find the tombstone). [`Tombstone::AfterRemove`] is the
+//! obvious edit — turn `deleteFromContainerTable` into a put — which keeps upstream's order: a
+//! mutant the suite must catch. [`Fix::mark_deleted_missing`] is another plausible broken fix:
+//! `removeContainer(id, markMissing=true, …)`.
+
+use super::datanode::{KeyValueContainer, State};
+use super::{ContainerId, DnId, Tombstone, World};
+use crate::model::Program;
+use crate::trace::{Cx, Trace};
+use std::sync::Arc;
+
+#[derive(Debug)]
+enum Step {
+    Get,
+    Lock(Arc<KeyValueContainer>),
+    Mark,
+    /// P3: the tombstone before the map removal.
+    Tombstone,
+    RemoveFromMap,
+    DeleteRow,
+    Unlock,
+    Done,
+}
+
+/// One `DeleteContainerCommand(force=true)` on one datanode.
+#[derive(Debug)]
+pub struct DeleteContainerCommandHandler {
+    cx: Cx,
+    dn: DnId,
+    id: ContainerId,
+    force: bool,
+    held: Option<Arc<KeyValueContainer>>,
+    removed: bool,
+    next: Step,
+}
+
+impl DeleteContainerCommandHandler {
+    pub const ACTOR: &'static str = "DeleteContainerCommandHandler";
+
+    pub fn new(trace: &Trace, dn: DnId, id: ContainerId, force: bool) -> Self {
+        DeleteContainerCommandHandler {
+            cx: trace.actor(Self::ACTOR),
+            dn,
+            id,
+            force,
+            held: None,
+            removed: false,
+            next: Step::Get,
+        }
+    }
+
+    fn held(&self) -> &KeyValueContainer {
+        self.held
+            .as_ref()
+            .expect("the container write lock is held")
+    }
+}
+
+impl Program<World> for DeleteContainerCommandHandler {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        matches!(self.next, Step::Done)
+    }
+
+    fn enabled(&self, _w: &World) -> bool {
+        match &self.next {
+            Step::Done => false,
+            Step::Lock(c) => !c.lock.is_held(),
+            _ => true,
+        }
+    }
+
+    fn step(&mut self, w: &World) {
+        let dn = w.dn(self.dn);
+        let id = self.id;
+        let cx = &self.cx;
+        self.next = match std::mem::replace(&mut self.next, Step::Done) {
+            Step::Get => match dn.set.get(id) {
+                Some(c) => Step::Lock(c),
+                None => {
+                    cx.record(
+                        "ContainerController.deleteContainer",
+                        format!("dn{} c{id}: absent, nothing to delete", dn.id),
+                    );
+                    Step::Done
+                }
+            },
+            Step::Lock(c) => {
+                c.lock.acquire(Self::ACTOR);
+                match dn.set.get(id) {
+                    Some(now) if Arc::ptr_eq(&now, &c) => {
+                        cx.record(
+                            "ContainerSet.getContainerWithWriteLock",
+                            format!("dn{} c{id}: write lock", dn.id),
+                        );
+                        self.held = Some(c);
+                        Step::Mark
+                    }
+                    Some(_) => {
+                        c.lock.release(Self::ACTOR);
+                        cx.record(
+                            "ContainerSet.getContainerWithWriteLock",
+                            format!("dn{} c{id}: mapping changed, retry", dn.id),
+                        );
+                        Step::Get
+                    }
+                    None => {
+                        c.lock.release(Self::ACTOR);
+                        cx.record(
+                            "ContainerSet.getContainerWithWriteLock",
+                            format!("dn{} c{id}: CONTAINER_NOT_FOUND", dn.id),
+                        );
+                        Step::Done
+                    }
+                }
+            }
+            Step::Mark => {
+                let force = self.force;
+                let refused = self.held().data(|d| {
+                    if !force && d.state == State::Open {
+                        return Some("DELETE_ON_OPEN_CONTAINER");
+                    }
+                    if !force && !d.blocks.is_empty() {
+                        return Some("DELETE_ON_NON_EMPTY_CONTAINER");
+                    }
+                    let from = d.state;
+                    d.state = State::Deleted;
+                    cx.record(
+                        "KeyValueContainer.markContainerForDelete",
+                        format!(
+                            "dn{} c{id}: Marked container DELETED from {from:?} (force={force})",
+                            dn.id
+                        ),
+                    );
+                    None
+                });
+                if let Some(r) = refused {
+                    cx.record(
+                        "KeyValueHandler.deleteInternal",
+                        format!("dn{} c{id}: {r}", dn.id),
+                    );
+                    Step::Unlock
+                } else if w.fix.tombstone == Tombstone::BeforeRemove {
+                    Step::Tombstone
+                } else {
+                    Step::RemoveFromMap
+                }
+            }
+            Step::Tombstone => {
+                dn.set.write_tombstone(id);
+                cx.record(
+                    "ContainerSet.removeContainer",
+                    format!("dn{} c{id}: tombstone row written (P3)", dn.id),
+                );
+                Step::RemoveFromMap
+            }
+            Step::RemoveFromMap => {
+                if w.fix.mark_deleted_missing {
+                    dn.set.mark_missing(id);
+                }
+                dn.set.remove_from_map(id);
+                self.removed = true;
+                w.ghost.deleted(dn.id, id);
+                cx.record(
+                    "ContainerSet.removeContainer",
+                    format!(
+                        "dn{} c{id}: containerMap.remove{}",
+                        dn.id,
+                        if w.fix.mark_deleted_missing {
+                            " (marked missing first)"
+                        } else {
+                            ", not marked missing"
+                        }
+                    ),
+                );
+                Step::DeleteRow
+            }
+            Step::DeleteRow => {
+                let what = match w.fix.tombstone {
+                    Tombstone::Off => {
+                        dn.set.delete_row(id);
+                        "deleteFromContainerTable"
+                    }
+                    Tombstone::BeforeRemove => "row kept as the tombstone (P3)",
+                    Tombstone::AfterRemove => {
+                        dn.set.write_tombstone(id);
+                        "tombstone row written after the map removal (mutant)"
+                    }
+                };
+                cx.record(
+                    "ContainerSet.removeContainer",
+                    format!("dn{} c{id}: {what}", dn.id),
+                );
+                Step::Unlock
+            }
+            Step::Unlock => {
+                let c = self.held.take().expect("the container write lock is held");
+                cx.record(
+                    "KeyValueHandler.deleteInternal",
+                    format!(
+                        "dn{} c{id}: writeUnlock{}",
+                        dn.id,
+                        if self.removed {
+                            ", ICR sent, files removed"
+                        } else {
+                            ""
+                        }
+                    ),
+                );
+                c.lock.release(Self::ACTOR);
+                Step::Done
+            }
+            Step::Done => Step::Done,
+        };
+    }
+}

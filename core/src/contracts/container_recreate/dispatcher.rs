@@ -1,0 +1,427 @@
+//! `HddsDispatcher` and the write half of `KeyValueHandler`, as the leader's Ratis RPC thread,
+//! a chunk executor thread (WRITE_DATA) and the apply executor (COMMIT_DATA, PutBlock) run them.
+//!
+//! `validateContainerCommand` (leader, `startTransaction`): `getContainer`; absent → accept
+//! (no check at all); present and not open to write → `ContainerNotOpenException`, which the
+//! client sees as CONTAINER_NOT_OPEN.
+//!
+//! `dispatchRequest`, in three steps (each is what upstream does between two accesses the
+//! delete can fall between):
+//! 1. [`DStep::Start`]: `getContainer` once; COMMIT_DATA of a present container missing from
+//!    the map puts it there; a missing ID → CONTAINER_MISSING; an absent container for
+//!    WriteChunk WRITE_DATA or PutBlock (any stage) goes to the auto-create branch, which
+//!    P1/P3 may refuse (CONTAINER_NOT_OPEN); an absent one at COMMIT_DATA →
+//!    CONTAINER_NOT_FOUND, or CONTAINER_NOT_OPEN with P2.
+//! 2. [`DStep::Create`]: `createContainer` → `handleCreateContainer`: `ensureContainerNotMissing`,
+//!    then under `containerCreationLocks` `getContainer == null` → a new OPEN replica, BCSID 0,
+//!    `addContainer`; then `container2BCSIDMap.putIfAbsent(id, 0)` and `getContainer` again.
+//! 3. [`DStep::Handle`]: `KeyValueHandler.handleWriteChunk` / `handlePutBlock` on the container
+//!    object read in step 1 or 2 (a stale one if the delete removed it meanwhile):
+//!    `checkContainerOpen`; the chunk write (FILE_PER_BLOCK: the offset must equal the file
+//!    length, else CHUNK_FILE_INCONSISTENCY; COMMIT_DATA writes nothing); PutBlock's
+//!    `finishWriteChunks` (no chunk file → UNABLE_TO_FIND_CHUNK) and `persistPutBlock`. Then a
+//!    result outside `canIgnoreException` marks the replica UNHEALTHY — and when the replica is
+//!    not OPEN, upstream's `Preconditions.checkState` throws instead; SUCCESS of a PutBlock runs
+//!    `updateBCSID`.
+
+use super::datanode::{ContainerData, Datanode, KeyValueContainer, Origin, Res, State};
+use super::{ContainerId, Fix, LocalId, World};
+use crate::trace::Cx;
+use std::sync::Arc;
+
+/// The two commands of a client write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmd {
+    WriteChunk {
+        block: LocalId,
+        offset: u64,
+        len: u64,
+    },
+    PutBlock {
+        block: LocalId,
+    },
+}
+
+/// `DispatcherContext`'s stage (`WriteChunkStage`); PutBlock has only its apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    WriteData,
+    CommitData,
+    Apply,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::WriteData => "WRITE_DATA",
+            Stage::CommitData => "COMMIT_DATA",
+            Stage::Apply => "apply",
+        }
+    }
+}
+
+/// A container command as a log entry carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub container: ContainerId,
+    pub cmd: Cmd,
+    /// The Ratis log index (a PutBlock's BCSID).
+    pub index: u64,
+}
+
+impl Request {
+    fn name(&self) -> &'static str {
+        match self.cmd {
+            Cmd::WriteChunk { .. } => "WriteChunk",
+            Cmd::PutBlock { .. } => "PutBlock",
+        }
+    }
+}
+
+/// What `dispatchRequest` gives back: a result, or an exception that escapes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Result(Res),
+    /// `Preconditions.checkState` in `dispatchRequest`: a write failed on a replica that is
+    /// not OPEN/CLOSING/RECOVERING. `writeStateMachineData` and `applyTransaction` catch it and
+    /// mark the state machine unhealthy.
+    Thrown,
+}
+
+impl Reply {
+    /// Whether `ContainerStateMachine` lets the pipeline live with it.
+    pub fn state_machine_ignores(self) -> bool {
+        matches!(self, Reply::Result(r) if r.state_machine_ignores())
+    }
+
+    pub fn res(self) -> Option<Res> {
+        match self {
+            Reply::Result(r) => Some(r),
+            Reply::Thrown => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Reply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reply::Result(r) => write!(f, "{r}"),
+            Reply::Thrown => f.write_str("IllegalStateException (Preconditions.checkState)"),
+        }
+    }
+}
+
+/// Whether the datanode remembers `id` as a container it had: in the pipeline's map, or
+/// (P3) tombstoned.
+fn remembered(dn: &Datanode, fix: &Fix, id: ContainerId) -> bool {
+    dn.csm.bcsid_of(id).is_some() || (fix.tombstone.is_on() && dn.set.has_tombstone(id))
+}
+
+/// `ContainerStateMachine.startTransaction` → `HddsDispatcher.validateContainerCommand` on the
+/// leader. `Err` is the exception the client sees; `Ok` appends the entry.
+pub fn validate_container_command(
+    w: &World,
+    dn: &Datanode,
+    cx: &Cx,
+    req: &Request,
+) -> Result<(), Res> {
+    let id = req.container;
+    let verdict = match dn.set.get(id) {
+        None if w.fix.leader_refuses_remembered && remembered(dn, &w.fix, id) => Err((
+            Res::ContainerNotOpen,
+            "absent, but remembered (P6)".to_string(),
+        )),
+        None => Ok("absent: no check".to_string()),
+        Some(c) => {
+            let state = c.state();
+            if state.is_open_to_write() {
+                Ok(format!("{state:?}"))
+            } else {
+                Err((
+                    Res::ContainerNotOpen,
+                    format!("{state:?}: ContainerNotOpenException"),
+                ))
+            }
+        }
+    };
+    cx.record(
+        "ContainerStateMachine.startTransaction",
+        format!(
+            "{} c{id}: validateContainerCommand: {} → {}",
+            req.name(),
+            match &verdict {
+                Ok(s) | Err((_, s)) => s.as_str(),
+            },
+            match verdict {
+                Ok(_) => format!("appended at index {}", req.index),
+                Err((r, _)) => format!("rejected {r}"),
+            }
+        ),
+    );
+    verdict.map(|_| ()).map_err(|(r, _)| r)
+}
+
+#[derive(Debug)]
+enum DStep {
+    Start,
+    Create,
+    Handle(Arc<KeyValueContainer>),
+    Done(Reply),
+}
+
+/// One `dispatchRequest` of one request on one datanode, a step at a time.
+#[derive(Debug)]
+pub struct Dispatch {
+    req: Request,
+    stage: Stage,
+    next: DStep,
+}
+
+impl Dispatch {
+    pub fn new(req: Request, stage: Stage) -> Self {
+        Dispatch {
+            req,
+            stage,
+            next: DStep::Start,
+        }
+    }
+
+    pub fn reply(&self) -> Option<Reply> {
+        match self.next {
+            DStep::Done(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn method(&self) -> &'static str {
+        match self.req.cmd {
+            Cmd::WriteChunk { .. } => "KeyValueHandler.handleWriteChunk",
+            Cmd::PutBlock { .. } => "KeyValueHandler.handlePutBlock",
+        }
+    }
+
+    /// Runs the next step; returns the reply once there is one.
+    pub fn step(&mut self, w: &World, dn: &Datanode, cx: &Cx) -> Option<Reply> {
+        self.next = match std::mem::replace(&mut self.next, DStep::Start) {
+            DStep::Start => self.start(w, dn, cx),
+            DStep::Create => self.create(w, dn, cx),
+            DStep::Handle(c) => DStep::Done(self.handle(w, dn, cx, &c)),
+            done @ DStep::Done(_) => done,
+        };
+        self.reply()
+    }
+
+    fn start(&self, w: &World, dn: &Datanode, cx: &Cx) -> DStep {
+        let id = self.req.container;
+        let what = format!("{} {} c{id}", self.req.name(), self.stage.name());
+        let container = dn.set.get(id);
+        if self.stage == Stage::CommitData {
+            if let Some(c) = &container {
+                if dn.csm.bcsid_of(id).is_none() {
+                    let bcsid = c.data(|d| d.bcsid);
+                    dn.csm.put_if_absent(id);
+                    dn.csm.update_bcsid(id, bcsid);
+                }
+            }
+        }
+        let fail = |r: Res, why: &str| {
+            cx.record(
+                "HddsDispatcher.dispatchRequest",
+                format!("{what}: {why} → {r}"),
+            );
+            DStep::Done(Reply::Result(r))
+        };
+        if dn.set.is_missing(id) {
+            return fail(Res::ContainerMissing, "in missingContainerSet");
+        }
+        match container {
+            Some(c) => {
+                cx.record(
+                    "HddsDispatcher.dispatchRequest",
+                    format!("{what}: getContainer → present"),
+                );
+                DStep::Handle(c)
+            }
+            None if self.auto_creates() => {
+                if w.fix.refuse_auto_create_in_map && dn.csm.bcsid_of(id).is_some() {
+                    return fail(
+                        Res::ContainerNotOpen,
+                        "absent, in container2BCSIDMap: auto-create refused (P1)",
+                    );
+                }
+                if w.fix.tombstone.is_on() && dn.set.has_tombstone(id) {
+                    return fail(
+                        Res::ContainerNotOpen,
+                        "absent, tombstoned: auto-create refused (P3)",
+                    );
+                }
+                cx.record(
+                    "HddsDispatcher.dispatchRequest",
+                    format!("{what}: getContainer → absent: auto-create"),
+                );
+                DStep::Create
+            }
+            None if w.fix.refuse_commit_of_remembered && remembered(dn, &w.fix, id) => {
+                fail(Res::ContainerNotOpen, "absent, remembered: refused (P2)")
+            }
+            None => fail(
+                Res::ContainerNotFound,
+                "absent, no auto-create at this stage",
+            ),
+        }
+    }
+
+    /// WriteChunk in WRITE_DATA, and PutBlock in any stage, auto-create a missing container.
+    fn auto_creates(&self) -> bool {
+        matches!(
+            (self.req.cmd, self.stage),
+            (Cmd::WriteChunk { .. }, Stage::WriteData) | (Cmd::PutBlock { .. }, _)
+        )
+    }
+
+    fn create(&self, w: &World, dn: &Datanode, cx: &Cx) -> DStep {
+        let id = self.req.container;
+        if dn.set.is_missing(id) {
+            cx.record(
+                "KeyValueHandler.handleCreateContainer",
+                format!("c{id}: ensureContainerNotMissing → CONTAINER_MISSING"),
+            );
+            return DStep::Done(Reply::Result(Res::ContainerMissing));
+        }
+        let created = {
+            let _stripe = dn.creation_lock.lock();
+            if dn.set.get(id).is_none() {
+                let origin = if w.ghost.force_deleted(dn.id, id) {
+                    Origin::Recreated
+                } else {
+                    Origin::Pipeline
+                };
+                let added = dn.set.add(
+                    KeyValueContainer::new(id, ContainerData::open(), origin),
+                    false,
+                );
+                Some(added)
+            } else {
+                None
+            }
+        };
+        match created {
+            Some(Err(r)) => {
+                cx.record(
+                    "KeyValueHandler.handleCreateContainer",
+                    format!("c{id}: addContainer → {r}"),
+                );
+                return DStep::Done(Reply::Result(r));
+            }
+            Some(Ok(())) => {
+                cx.record(
+                    "KeyValueHandler.handleCreateContainer",
+                    format!("c{id}: created OPEN, BCSID 0 (containerCreationLocks), ICR sent"),
+                );
+                w.ghost.recreated(dn.id, id);
+            }
+            None => cx.record(
+                "KeyValueHandler.handleCreateContainer",
+                format!("c{id}: already exists"),
+            ),
+        }
+        dn.csm.put_if_absent(id);
+        match dn.set.get(id) {
+            Some(c) => DStep::Handle(c),
+            None => {
+                cx.record(
+                    "HddsDispatcher.dispatchRequest",
+                    format!("c{id}: getContainer after create → absent"),
+                );
+                DStep::Done(Reply::Result(Res::ContainerNotFound))
+            }
+        }
+    }
+
+    fn handle(&self, w: &World, dn: &Datanode, cx: &Cx, c: &KeyValueContainer) -> Reply {
+        let id = self.req.container;
+        let (res, detail) = c.data(|d| {
+            let before = d.summary();
+            let res = check_container_open(d.state, &w.fix).and_then(|()| self.write(d));
+            (res, before)
+        });
+        let res = match res {
+            Ok(()) => Res::Success,
+            Err(r) => r,
+        };
+        let mut note = String::new();
+        let reply = if res.dispatcher_ignores()
+            || (w.fix.deleted_not_open && res == Res::ContainerNotOpen)
+        {
+            Reply::Result(res)
+        } else {
+            // Mark the replica UNHEALTHY; upstream first checks it is OPEN/CLOSING/RECOVERING.
+            let marked = c.data(|d| {
+                if d.state == State::Open {
+                    d.state = State::Unhealthy;
+                    true
+                } else {
+                    false
+                }
+            });
+            if marked {
+                note = ", replica marked UNHEALTHY".into();
+                Reply::Result(res)
+            } else {
+                Reply::Thrown
+            }
+        };
+        if reply == Reply::Result(Res::Success) {
+            if let Cmd::PutBlock { .. } = self.req.cmd {
+                let bcsid = c.data(|d| d.bcsid);
+                dn.csm.update_bcsid(id, bcsid);
+                note = format!(", updateBCSID: container2BCSIDMap[c{id}] = {bcsid}");
+            }
+        }
+        cx.record(
+            self.method(),
+            format!("{} c{id} ({detail}): {reply}{note}", self.stage.name()),
+        );
+        reply
+    }
+
+    /// The chunk write or the PutBlock on an open replica.
+    fn write(&self, d: &mut ContainerData) -> Result<(), Res> {
+        match (self.req.cmd, self.stage) {
+            (Cmd::WriteChunk { block, offset, len }, Stage::WriteData) => {
+                // FilePerBlockStrategy.writeChunk → ChunkUtils.validateChunkSize.
+                let file = d.chunk_files.entry(block).or_insert(0);
+                if *file != offset {
+                    return Err(Res::ChunkFileInconsistency);
+                }
+                *file += len;
+                Ok(())
+            }
+            (Cmd::WriteChunk { .. }, _) => Ok(()),
+            (Cmd::PutBlock { block }, _) => {
+                // finishWriteChunks → verifyChunkFileExists.
+                if !d.chunk_files.contains_key(&block) {
+                    return Err(Res::UnableToFindChunk);
+                }
+                // persistPutBlock: a BCSID at or below the container's is a replay.
+                if self.req.index > d.bcsid {
+                    d.blocks.insert(block, self.req.index);
+                    d.bcsid = self.req.index;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `KeyValueHandler.checkContainerOpen`.
+fn check_container_open(state: State, fix: &Fix) -> Result<(), Res> {
+    match state {
+        State::Open => Ok(()),
+        State::Closed => Err(Res::ClosedContainerIo),
+        State::Unhealthy => Err(Res::ContainerUnhealthy),
+        // Upstream's default branch; P7 answers CONTAINER_NOT_OPEN for a replica being deleted.
+        State::Deleted if fix.deleted_not_open => Err(Res::ContainerNotOpen),
+        State::Deleted => Err(Res::ContainerInternalError),
+    }
+}

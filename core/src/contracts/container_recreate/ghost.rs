@@ -1,0 +1,82 @@
+//! What the outcome predicates observe beyond upstream state: which datanodes deleted or
+//! recreated which containers, what the client was told, what each member answered, and what
+//! SCM decided. Kept with std primitives, as the trace is: observing adds no interleaving.
+
+use super::datanode::Res;
+use super::dispatcher::{Reply, Stage};
+use super::pipeline::ClientResult;
+use super::{ContainerId, DnId};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+#[derive(Debug, Default, Clone)]
+pub struct GhostState {
+    /// (datanode, container) pairs a force delete removed from the container map.
+    pub deleted: BTreeSet<(DnId, ContainerId)>,
+    /// Pairs auto-created after such a delete.
+    pub recreated: BTreeSet<(DnId, ContainerId)>,
+    pub clients: Vec<ClientResult>,
+    /// Every member's reply, in order: (datanode, PutBlock?, stage, reply).
+    pub replies: Vec<(DnId, bool, Stage, Reply)>,
+    /// Outcomes witnessed at a decision (SCM's deletes and copies), first witness each.
+    pub witnessed: BTreeMap<&'static str, String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Ghost(Mutex<GhostState>);
+
+impl Ghost {
+    fn state(&self) -> MutexGuard<'_, GhostState> {
+        // A model panic (a violation) may happen while recording; the state stays valid.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn with<R>(&self, f: impl FnOnce(&mut GhostState) -> R) -> R {
+        f(&mut self.state())
+    }
+
+    pub fn snapshot(&self) -> GhostState {
+        self.state().clone()
+    }
+
+    pub fn deleted(&self, dn: DnId, id: ContainerId) {
+        self.state().deleted.insert((dn, id));
+    }
+
+    pub fn force_deleted(&self, dn: DnId, id: ContainerId) -> bool {
+        self.state().deleted.contains(&(dn, id))
+    }
+
+    pub fn recreated(&self, dn: DnId, id: ContainerId) {
+        let mut g = self.state();
+        if g.deleted.contains(&(dn, id)) {
+            g.recreated.insert((dn, id));
+        }
+    }
+
+    pub fn client_result(&self, r: ClientResult) {
+        self.state().clients.push(r);
+    }
+
+    pub fn member_reply(&self, dn: DnId, put_block: bool, stage: Stage, reply: Reply) {
+        self.state().replies.push((dn, put_block, stage, reply));
+    }
+
+    pub fn witness(&self, outcome: &'static str, witness: String) {
+        self.state().witnessed.entry(outcome).or_insert(witness);
+    }
+
+    pub fn witnessed(&self, outcome: &'static str) -> Option<String> {
+        self.state().witnessed.get(outcome).cloned()
+    }
+
+    /// The replies of `dn`, rendered (for the reproductions).
+    pub fn replies_of(&self, dn: DnId) -> Vec<Res> {
+        self.state()
+            .replies
+            .iter()
+            .filter(|r| r.0 == dn)
+            .filter_map(|r| r.3.res())
+            .collect()
+    }
+}

@@ -1,0 +1,579 @@
+//! Long histories of HDDS-17643: two containers on the pipeline (dn1 leader, dn2, dn3) and
+//! five datanodes; closes, late writes by clients that allocated a block before the close,
+//! balancer moves, replica losses, container reports, replication-manager passes, key
+//! deletions, and datanode snapshots and restarts.
+//!
+//! Each operation runs its programs to their end (the datanode races are loom's); SCM's steps
+//! are deterministic. Replica losses hit datanodes 4 and 5 only: a pipeline member that lost a
+//! replica answers later writes with CONTAINER_MISSING and closes the pipeline by design,
+//! which would hide the outcomes of this report behind an unrelated O5. O5 in histories comes
+//! from the restart replay (see [`Op::Restart`]); its races are decided by loom.
+
+use super::datanode::State;
+use super::dispatcher::{Cmd, Dispatch, Stage};
+use super::pipeline::ClientWrite;
+use super::scm::ReplicaProto;
+use super::{
+    created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix,
+    World, CHUNK, DATANODES, PIPELINE,
+};
+use crate::drive::Driver;
+use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
+use crate::model::Setup;
+use crate::sync::Arc;
+use crate::trace::Trace;
+use arbitrary::Unstructured;
+use proptest::prelude::*;
+use proptest::strategy::BoxedStrategy;
+use proptest_state_machine::ReferenceStateMachine;
+
+/// The containers of a history.
+pub const CONTAINERS: [ContainerId; 2] = [1, 2];
+
+/// One operation of a history. Byte format (two bytes each): the first byte's `b % 10` is the
+/// kind (0 `Write`, 1 `Close`, 2 `Move`, 3 `Report`, 4 `Rm`, 5 `Lose`, 6 `DeleteKeys`, 7
+/// `Snapshot`, 8 `Restart`, 9 `Report`), `(b / 10) % 2` picks the container; the second byte
+/// holds the datanodes: `b % 5 + 1` and `(b / 5) % 5 + 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// A client that allocated its next block in the container before the close writes it
+    /// (WriteChunk at offset 0, PutBlock) through the pipeline; OM commits the key if both
+    /// succeed.
+    Write(ContainerId),
+    /// The container closes on the pipeline (and SCM moves it to CLOSED).
+    Close(ContainerId),
+    /// The balancer moves the container's replica from `src` to `tgt` (`MoveManager`).
+    Move(ContainerId, DnId, DnId),
+    /// Every datanode sends its full container report (in ID order), and SCM processes them.
+    Reports,
+    /// One replication-manager pass over every container: mismatched replicas are closed,
+    /// empty containers deleted, over- and under-replicated ones queued.
+    Rm,
+    /// The over- and under-replication processors handle the queued containers, on the
+    /// replicas SCM knows by then.
+    Replicate,
+    /// One round of SCM's background work: `Reports`, `Rm`, `Reports` (the closes' ICRs),
+    /// `Replicate`.
+    Cycle,
+    /// A forced delete of the container's replica on the datanode, as any of SCM's force
+    /// deletes sends it (the repro test sends one to the leader directly), if two other
+    /// datanodes hold one (SCM deletes only an excess or moved replica).
+    ForceDelete(ContainerId, DnId),
+    /// The datanode (4 or 5) loses its replica of the container (a failed volume), if two
+    /// other datanodes still hold one: failures alone never take the last copies, so a loss of
+    /// data is SCM's doing.
+    Lose(ContainerId, DnId),
+    /// OM deletes the container's keys; their blocks are deleted on every replica.
+    DeleteKeys(ContainerId),
+    /// The datanode's `ContainerStateMachine` takes a Ratis snapshot.
+    Snapshot(DnId),
+    /// The datanode restarts: the map is the snapshot's, IDs of the snapshot without a replica
+    /// are marked missing, and the log after the snapshot is applied again.
+    Restart(DnId),
+}
+
+impl Codec for Op {
+    fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
+        let k: u8 = u.arbitrary()?;
+        let d: u8 = u.arbitrary()?;
+        let c = CONTAINERS[usize::from((k / 12) % 2)];
+        let (a, b) = (d % 5 + 1, (d / 5) % 5 + 1);
+        Ok(match k % 12 {
+            0 => Op::Write(c),
+            1 => Op::Close(c),
+            2 => Op::Move(c, a, b),
+            3 => Op::Reports,
+            9 => Op::Replicate,
+            10 => Op::Cycle,
+            11 => Op::ForceDelete(c, a),
+            4 => Op::Rm,
+            5 => Op::Lose(c, a),
+            6 => Op::DeleteKeys(c),
+            7 => Op::Snapshot(a),
+            8 => Op::Restart(a),
+            _ => unreachable!("k % 12 < 12"),
+        })
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        let cbits = |c: ContainerId| if c == CONTAINERS[1] { 12 } else { 0 };
+        let dn = |a: DnId, b: DnId| (a.clamp(1, 5) - 1) + 5 * (b.clamp(1, 5) - 1);
+        let (k, d) = match *self {
+            Op::Write(c) => (cbits(c), 0),
+            Op::Close(c) => (1 + cbits(c), 0),
+            Op::Move(c, a, b) => (2 + cbits(c), dn(a, b)),
+            Op::Reports => (3, 0),
+            Op::Rm => (4, 0),
+            Op::Lose(c, a) => (5 + cbits(c), dn(a, 1)),
+            Op::DeleteKeys(c) => (6 + cbits(c), 0),
+            Op::Snapshot(a) => (7, dn(a, 1)),
+            Op::Restart(a) => (8, dn(a, 1)),
+            Op::Replicate => (9, 0),
+            Op::Cycle => (10, 0),
+            Op::ForceDelete(c, a) => (11 + cbits(c), dn(a, 1)),
+        };
+        out.extend([k, d]);
+    }
+}
+
+/// What has been asked so far: the generator's reference state, and the filter that makes
+/// any decoded byte string a valid history.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Plan {
+    /// The next block each client writes, per container.
+    pub next_block: [u8; 2],
+    pub closed: [bool; 2],
+}
+
+fn slot(c: ContainerId) -> usize {
+    usize::from(c == CONTAINERS[1])
+}
+
+impl Plan {
+    /// Both containers created with block 1 committed; the next writes are block 2.
+    pub const START: Plan = Plan {
+        next_block: [2; 2],
+        closed: [false; 2],
+    };
+
+    pub fn allows(&self, op: &Op) -> bool {
+        let dn = |d: DnId| (1..=DATANODES).contains(&d);
+        match *op {
+            Op::Write(c) => CONTAINERS.contains(&c) && self.next_block[slot(c)] < 8,
+            Op::Close(c) => CONTAINERS.contains(&c) && !self.closed[slot(c)],
+            Op::Move(c, a, b) => {
+                CONTAINERS.contains(&c) && self.closed[slot(c)] && dn(a) && dn(b) && a != b
+            }
+            Op::Lose(c, a) => CONTAINERS.contains(&c) && (4..=5).contains(&a),
+            Op::Snapshot(a) => dn(a),
+            Op::ForceDelete(c, a) => CONTAINERS.contains(&c) && self.closed[slot(c)] && dn(a),
+            Op::Reports => true,
+            Op::Restart(a) => PIPELINE.contains(&a),
+            Op::Rm | Op::Replicate | Op::Cycle => true,
+            Op::DeleteKeys(c) => CONTAINERS.contains(&c),
+        }
+    }
+
+    pub fn apply(mut self, op: &Op) -> Plan {
+        match *op {
+            Op::Write(c) => self.next_block[slot(c)] += 1,
+            Op::Close(c) => self.closed[slot(c)] = true,
+            _ => {}
+        }
+        self
+    }
+}
+
+impl ReferenceStateMachine for Plan {
+    type State = Plan;
+    type Transition = Op;
+
+    fn init_state() -> BoxedStrategy<Plan> {
+        Just(Plan::START).boxed()
+    }
+
+    fn transitions(_: &Plan) -> BoxedStrategy<Op> {
+        let c = prop::sample::select(CONTAINERS.to_vec());
+        let d = 1..=DATANODES;
+        prop_oneof![
+            3 => c.clone().prop_map(Op::Write),
+            2 => c.clone().prop_map(Op::Close),
+            4 => (c.clone(), d.clone(), d.clone()).prop_map(|(c, a, b)| Op::Move(c, a, b)),
+            2 => Just(Op::Reports),
+            1 => Just(Op::Rm),
+            1 => Just(Op::Replicate),
+            6 => Just(Op::Cycle),
+            1 => (c.clone(), d.clone()).prop_map(|(c, a)| Op::ForceDelete(c, a)),
+            2 => (c.clone(), 4..=5u8).prop_map(|(c, a)| Op::Lose(c, a)),
+            1 => c.prop_map(Op::DeleteKeys),
+            1 => d.prop_map(Op::Snapshot),
+            1 => prop::sample::select(PIPELINE.to_vec()).prop_map(Op::Restart),
+        ]
+        .boxed()
+    }
+
+    fn apply(s: Plan, op: &Op) -> Plan {
+        s.apply(op)
+    }
+
+    fn preconditions(s: &Plan, op: &Op) -> bool {
+        s.allows(op)
+    }
+}
+
+impl World {
+    /// `Op::Report`: the datanode's full report through SCM's handler.
+    fn report(&self, trace: &Trace, dn: DnId) {
+        let report: Vec<ReplicaProto> = self.report_of(dn);
+        let lines = self
+            .scm
+            .lock()
+            .expect("scm")
+            .process_report(self.fix.scm(), dn, &report);
+        let cx = trace.actor("ContainerReportHandler");
+        for line in lines {
+            cx.record(
+                "AbstractContainerReportHandler.processContainerReplica",
+                line,
+            );
+        }
+    }
+
+    /// `Op::Reports`: every datanode's full report, in ID order.
+    fn reports(&self, trace: &Trace) {
+        for dn in 1..=DATANODES {
+            self.report(trace, dn);
+        }
+    }
+
+    /// `Op::Rm`: one pass of every container through the handler chain.
+    fn replication_manager(&self, trace: &Trace) {
+        for c in CONTAINERS {
+            let commands = self.scm.lock().expect("scm").check(self.fix.scm(), c);
+            self.execute(trace, c, &commands);
+        }
+    }
+
+    /// `Op::Replicate`: the over- and under-replication processors run their queues.
+    fn replication_processors(&self, trace: &Trace) {
+        let work = self.scm.lock().expect("scm").process(self.fix.scm());
+        for (c, commands) in work {
+            self.execute(trace, c, &commands);
+        }
+    }
+
+    /// `Op::Move`: `MoveManager.startMove`, then `handleSuccessfulAdd`.
+    fn balancer_move(&self, trace: &Trace, c: ContainerId, src: DnId, tgt: DnId) -> bool {
+        let replicas = self.scm.lock().expect("scm").replicas(c);
+        if replicas.get(&src).is_none_or(|r| r.state != State::Closed)
+            || replicas.contains_key(&tgt)
+        {
+            return false;
+        }
+        let cx = trace.actor("ContainerBalancer");
+        cx.record(
+            "MoveManager.startMove",
+            format!("c{c}: dn{src} → dn{tgt}, replicate from the source"),
+        );
+        self.replicate(trace, c, src, tgt);
+        // handleSuccessfulAdd: delete the source if the container stays healthy without it.
+        let scm = self.scm.lock().expect("scm");
+        let future = scm.replicas(c);
+        let healthy = future
+            .iter()
+            .filter(|&(&d, r)| d != src && !scm.unhealthy(self.fix.scm(), c, r))
+            .count();
+        drop(scm);
+        if healthy >= super::scm::REPLICATION_FACTOR {
+            cx.record(
+                "MoveManager.handleSuccessfulAdd",
+                format!("c{c}: force delete on dn{src}"),
+            );
+            self.execute(
+                trace,
+                c,
+                &[super::scm::Command::Delete {
+                    dn: src,
+                    force: true,
+                    why: super::scm::Why::BalancerMove,
+                }],
+            );
+        } else {
+            cx.record(
+                "MoveManager.handleSuccessfulAdd",
+                format!("c{c}: DELETE_FAIL_POLICY"),
+            );
+        }
+        true
+    }
+
+    /// `Op::Lose`: a failed volume takes the replica (`removeMissingContainer`).
+    fn lose(&self, trace: &Trace, c: ContainerId, dn: DnId) -> bool {
+        let holders = self.dns.iter().filter(|d| d.set.get(c).is_some()).count();
+        let set = &self.dn(dn).set;
+        if set.get(c).is_none() || holders < 3 {
+            return false;
+        }
+        set.remove_from_map(c);
+        set.mark_missing(c);
+        trace.actor("HddsVolumeChecker").record(
+            "ContainerSet.handleVolumeFailures",
+            format!("dn{dn} c{c}: replica lost, marked missing"),
+        );
+        true
+    }
+
+    /// `Op::DeleteKeys`: OM deletes the container's keys; `SCMBlockDeletingService` and each
+    /// datanode's `BlockDeletingService` delete their blocks on every replica.
+    fn delete_keys(&self, trace: &Trace, c: ContainerId) {
+        let keys: Vec<_> = {
+            let mut om = self.om.lock().expect("om");
+            let keys: Vec<_> = om.blocks.iter().filter(|k| k.0 == c).copied().collect();
+            om.blocks.retain(|k| k.0 != c);
+            keys
+        };
+        for dn in &self.dns {
+            if let Some(r) = dn.set.get(c) {
+                r.data(|d| {
+                    for k in &keys {
+                        d.blocks.remove(&k.1);
+                    }
+                });
+            }
+        }
+        trace.actor("OM").record(
+            "KeyDeletingService",
+            format!("c{c}: keys deleted, blocks {:?} removed", keys),
+        );
+    }
+
+    /// `Op::Restart`: `loadSnapshot` and the replay of the log after it (`applyTransaction`
+    /// for every entry: WriteChunk in COMMIT_DATA, PutBlock).
+    fn restart(&self, trace: &Trace, dn: DnId) {
+        let node = self.dn(dn);
+        let missing = node.restart(self.fix.tombstone.is_on());
+        let from = node.csm.snapshot_index();
+        let cx = trace.actor(match dn {
+            1 => "dn1 apply",
+            2 => "dn2 apply",
+            _ => "dn3 apply",
+        });
+        cx.record(
+            "ContainerStateMachine.loadSnapshot",
+            format!("dn{dn}: snapshot at index {from}; marked missing {missing:?}; replaying the log after it"),
+        );
+        for req in self.entries_after(from) {
+            let stage = match req.cmd {
+                Cmd::WriteChunk { .. } => Stage::CommitData,
+                Cmd::PutBlock { .. } => Stage::Apply,
+            };
+            let mut d = Dispatch::new(req, stage);
+            let reply = loop {
+                if let Some(r) = d.step(self, node, &cx) {
+                    break r;
+                }
+            };
+            if !reply.state_machine_ignores() {
+                node.csm.fail();
+                cx.record(
+                    "ContainerStateMachine.applyTransaction",
+                    format!(
+                        "dn{dn}: replay of index {}: {reply} is not ignored: pipeline closes",
+                        req.index
+                    ),
+                );
+                break;
+            }
+        }
+    }
+}
+
+impl Histories for ContainerRecreate {
+    type Op = Op;
+    type Plan = Plan;
+
+    fn start(fix: Fix, trace: &Trace) -> (Setup<ContainerRecreate>, Plan) {
+        let world = Arc::new(World::new(fix));
+        for c in CONTAINERS {
+            created_with_block(trace, &world, c, 1);
+        }
+        // The creations' ICRs.
+        for dn in PIPELINE {
+            world.report(trace, dn);
+        }
+        (
+            Setup {
+                world,
+                threads: Vec::new(),
+            },
+            Plan::START,
+        )
+    }
+
+    fn apply(d: &mut Driver<ContainerRecreate>, plan: &mut Plan, op: &Op) -> bool {
+        if !plan.allows(op) {
+            return false;
+        }
+        let trace = d.trace.clone();
+        let w: &World = &d.world;
+        let applied = match *op {
+            Op::Write(c) => {
+                let block = plan.next_block[slot(c)];
+                run(w, ClientWrite::new(&trace, &PIPELINE, c, block, 0, CHUNK));
+                true
+            }
+            Op::Close(c) => {
+                run(w, CloseThroughPipeline::new(&trace, &PIPELINE, c));
+                // The closes' ICRs.
+                for dn in PIPELINE {
+                    w.report(&trace, dn);
+                }
+                true
+            }
+            Op::Move(c, a, b) => w.balancer_move(&trace, c, a, b),
+            Op::Reports => {
+                w.reports(&trace);
+                true
+            }
+            Op::Rm => {
+                w.replication_manager(&trace);
+                true
+            }
+            Op::Replicate => {
+                w.replication_processors(&trace);
+                true
+            }
+            Op::ForceDelete(c, a) => {
+                let others = w
+                    .dns
+                    .iter()
+                    .filter(|d| d.id != a && d.set.get(c).is_some())
+                    .count();
+                if w.dn(a).set.get(c).is_none() || others < 2 {
+                    return false;
+                }
+                w.execute(
+                    &trace,
+                    c,
+                    &[super::scm::Command::Delete {
+                        dn: a,
+                        force: true,
+                        why: super::scm::Why::Forced,
+                    }],
+                );
+                true
+            }
+            Op::Cycle => {
+                w.reports(&trace);
+                w.replication_manager(&trace);
+                w.reports(&trace);
+                w.replication_processors(&trace);
+                true
+            }
+            Op::Lose(c, a) => w.lose(&trace, c, a),
+            Op::DeleteKeys(c) => {
+                w.delete_keys(&trace, c);
+                true
+            }
+            Op::Snapshot(a) => {
+                w.dn(a).csm.take_snapshot(w.last_log_index());
+                true
+            }
+            Op::Restart(a) => {
+                w.restart(&trace, a);
+                true
+            }
+        };
+        if applied {
+            *plan = plan.apply(op);
+        }
+        applied
+    }
+
+    fn histories() -> BoxedStrategy<Generated<Op>> {
+        sequential::<Plan>(48)
+    }
+
+    const OP_NAMES: &'static [&'static str] = &[
+        "write",
+        "close",
+        "move",
+        "reports",
+        "rm",
+        "replicate",
+        "cycle",
+        "lose",
+        "delete-keys",
+        "snapshot",
+        "restart",
+    ];
+
+    fn parse_op(words: &[&str]) -> Result<Op, String> {
+        let num = |s: &str| {
+            s.parse::<u8>()
+                .map_err(|_| format!("`{s}` is not a number"))
+        };
+        Ok(match words {
+            ["write", c] => Op::Write(num(c)?),
+            ["close", c] => Op::Close(num(c)?),
+            ["move", c, a, b] => Op::Move(num(c)?, num(a)?, num(b)?),
+            ["reports"] => Op::Reports,
+            ["rm"] => Op::Rm,
+            ["replicate"] => Op::Replicate,
+            ["cycle"] => Op::Cycle,
+            ["force-delete", c, a] => Op::ForceDelete(num(c)?, num(a)?),
+            ["lose", c, a] => Op::Lose(num(c)?, num(a)?),
+            ["delete-keys", c] => Op::DeleteKeys(num(c)?),
+            ["snapshot", a] => Op::Snapshot(num(a)?),
+            ["restart", a] => Op::Restart(num(a)?),
+            [w, ..] if Self::OP_NAMES.contains(w) => {
+                return Err(format!("wrong arguments for `{w}`"))
+            }
+            _ => return Err(format!("unknown operation `{}`", words.join(" "))),
+        })
+    }
+
+    /// The improved fix reaches no outcome at all.
+    fn fix_property(ops: &[Op]) -> Result<(), String> {
+        reaches_only::<ContainerRecreate>("improved", &[], ops)
+    }
+
+    const FIX_PROPERTY_CASES: u32 = 1024;
+    const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
+}
+
+use Op::{Close, Cycle, DeleteKeys, Lose, Move, Restart, Write};
+
+/// Shrunk counterexamples (proptest), each a committed fuzz regression.
+const REGRESSIONS: &[Regression<Op>] = &[
+    Regression {
+        name: "leader-and-follower-recreate-then-a-loss",
+        postmortem: "proptest, upstream O4, shrunk to 6 operations: the balancer moves c1 off dn3 (a follower) \
+            and off dn1 (the leader), force-deleting both; the late write auto-creates c1 on both, the \
+            followers' CLOSED_CONTAINER_IO being ignored; SCM raises the sequence id, closes the two OPEN \
+            replicas through the pipeline and, with five CLOSED replicas, deletes the excess two in hashCode \
+            order: dn5 and dn2, both real. One volume failure later no replica has block 1. The datanode parts \
+            refuse the write (P1+P2, improved); P4+P5 deletes the recreated replicas instead, and with them the \
+            acknowledged block 2 (O6).",
+        ops: &[Close(1), Move(1, 3, 5), Move(1, 1, 4), Write(1), Cycle, Lose(1, 4)],
+        found: ("upstream", "O4", "block 1 of c1"),
+        reaches: &[
+            ("upstream", &["O1", "O7", "O2", "O3", "O4"]),
+            ("P1+P2", &[]),
+            ("P4+P5", &["O1", "O7", "O6"]),
+            ("proposed", &["O5"]),
+            ("improved", &[]),
+        ],
+    },
+    Regression {
+        name: "scm-defence-loses-the-acknowledged-block",
+        postmortem: "proptest, P4+P5 O6, 4 operations: the move off the leader and the late write recreate c1 \
+            on dn1 with block 2, acknowledged to the client (OM commits the key); P4 keeps the sequence id, so \
+            P5 finds dn1's CLOSED replica mismatched and deletes it: block 2 is gone while OM lists it. Upstream \
+            the same history deletes a real replica instead (O3). Only refusing the write closes both.",
+        ops: &[Close(1), Move(1, 1, 4), Write(1), Cycle],
+        found: ("P4+P5", "O6", "block 2 of c1"),
+        reaches: &[
+            ("upstream", &["O1", "O7", "O2", "O3"]),
+            ("P4+P5", &["O1", "O7", "O6"]),
+            ("P1+P2", &[]),
+            ("improved", &[]),
+        ],
+    },
+    Regression {
+        name: "restart-forgets-the-deleted-container",
+        postmortem: "proptest, P1+P2 O7, 5 operations: c1's keys are deleted, SCM deletes its empty replicas; \
+            dn2 restarts, and its container2BCSIDMap comes from a snapshot older than c1, so nothing remembers \
+            c1 (and its replay of c1's log entries answers CONTAINER_NOT_FOUND: O5). The late write then \
+            auto-creates c1 on dn2, which P1 no longer refuses: the gap the report admits (HDDS-17435). The \
+            tombstone survives the restart (improved).",
+        ops: &[Close(1), DeleteKeys(1), Cycle, Restart(2), Write(1)],
+        found: ("P1+P2", "O7", "dn2 holds recreated c1"),
+        reaches: &[
+            ("upstream", &["O5", "O1", "O7"]),
+            ("P1+P2", &["O5", "O7"]),
+            ("tombstone", &["O5"]),
+            ("improved", &[]),
+        ],
+    },
+];

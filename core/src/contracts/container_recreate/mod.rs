@@ -1,0 +1,812 @@
+//! container-recreate — HDDS-17643: a pipeline leader recreates a container SCM force-deleted,
+//! and SCM keeps the new copy over the real replicas.
+//!
+//! Components, as upstream splits them:
+//! - [`datanode`]: `ContainerSet` (container map, missing set, container ID table),
+//!   `KeyValueContainer`, `containerCreationLocks`, and the pipeline's `ContainerStateMachine`
+//!   (`container2BCSIDMap`, `stateMachineHealthy`, the snapshot);
+//! - [`dispatcher`]: `HddsDispatcher.validateContainerCommand` and `dispatchRequest`, and the
+//!   write half of `KeyValueHandler` (`handleCreateContainer`, `handleWriteChunk`,
+//!   `handlePutBlock`, `checkContainerOpen`);
+//! - [`pipeline`]: a client's WriteChunk and PutBlock through the RATIS/THREE pipeline
+//!   (`startTransaction`, `writeStateMachineData`, `applyTransaction`);
+//! - [`delete`]: `DeleteContainerCommandHandler` → `KeyValueHandler.deleteInternal(force)`;
+//! - [`scm`]: the container report handler, the replication manager's handlers, the balancer;
+//! - [`ghost`]: what the predicates observe beyond upstream state.
+//!
+//! Threads: the datanode's command handler thread (the delete), the leader's Ratis RPC thread,
+//! chunk executor and apply executor (the client's write), SCM's report and replication
+//! threads (histories only). The claims matrix is in [`claims`]; design notes, and every place
+//! where the code disagrees with the report, in `DESIGN-NOTES.md`.
+
+pub mod claims;
+pub mod datanode;
+pub mod delete;
+pub mod dispatcher;
+pub mod ghost;
+#[cfg(feature = "histories")]
+pub mod histories;
+pub mod pipeline;
+pub mod reproductions;
+pub mod scm;
+
+use crate::claims::Claims;
+use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::outcome::{Check, Outcome};
+use crate::sync::Arc;
+use crate::trace::{Cx, Trace};
+use datanode::{ContainerData, Datanode, KeyValueContainer, Origin, State};
+use delete::DeleteContainerCommandHandler;
+use ghost::Ghost;
+use pipeline::ClientWrite;
+use scm::{Command, ReplicaProto, Scm, ScmFix};
+use std::collections::BTreeSet;
+
+pub type DnId = u8;
+pub type ContainerId = u8;
+pub type LocalId = u8;
+
+/// Datanodes 1..=5; the pipeline is 1 (leader), 2, 3.
+pub const DATANODES: DnId = 5;
+pub const PIPELINE: [DnId; 3] = [1, 2, 3];
+pub const LEADER: DnId = 1;
+/// The members a loom scenario runs the write and the close on. The followers are left out:
+/// their steps touch only their own replicas, which no other actor touches, and everything
+/// they can answer here (SUCCESS on an OPEN replica, CLOSED_CONTAINER_IO on a CLOSED one) is
+/// ignored by their state machines, so no outcome depends on them. The reproductions and the
+/// histories run all three.
+pub const LEADER_ONLY: &[DnId] = &[LEADER];
+/// The container of the scenarios and its block committed before the close.
+pub const C: ContainerId = 1;
+pub const OLD_BLOCK: LocalId = 1;
+/// The block the client allocated before the close and writes after it.
+pub const NEW_BLOCK: LocalId = 2;
+pub const CHUNK: u64 = 1024;
+
+/// P3's tombstone: where `removeContainer` writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tombstone {
+    Off,
+    /// P3: before `containerMap.remove`.
+    BeforeRemove,
+    /// Mutant: in place of `deleteFromContainerTable`, after the map removal.
+    AfterRemove,
+}
+
+impl Tombstone {
+    pub fn is_on(self) -> bool {
+        self != Tombstone::Off
+    }
+}
+
+/// One switch per part of the fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// P1: the auto-create branch refuses an ID in `container2BCSIDMap` (CONTAINER_NOT_OPEN).
+    pub refuse_auto_create_in_map: bool,
+    /// P2: COMMIT_DATA of an absent container the datanode remembers answers
+    /// CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND.
+    pub refuse_commit_of_remembered: bool,
+    /// P3: a tombstone in the container ID table, refused by auto-create, kept across a
+    /// restart (and not marked missing by it), cleared by import.
+    pub tombstone: Tombstone,
+    /// P4: SCM never raises a CLOSED container's sequence id.
+    pub keep_closed_seq: bool,
+    /// P5: a CLOSED replica whose BCSID differs from the container's sequence id is unhealthy.
+    pub seq_mismatch_unhealthy: bool,
+    /// P6 (the issue's candidate): the leader's `startTransaction` rejects an absent container
+    /// the datanode remembers, so no entry is appended.
+    pub leader_refuses_remembered: bool,
+    /// P7 (ours): `checkContainerOpen` answers CONTAINER_NOT_OPEN for a replica being deleted
+    /// (DELETED), and `canIgnoreException` lets it pass, instead of CONTAINER_INTERNAL_ERROR.
+    pub deleted_not_open: bool,
+    /// Mutant only: the delete marks the ID missing (`removeContainer(id, true, true)`).
+    pub mark_deleted_missing: bool,
+}
+
+impl Fix {
+    pub const UPSTREAM: Fix = Fix {
+        refuse_auto_create_in_map: false,
+        refuse_commit_of_remembered: false,
+        tombstone: Tombstone::Off,
+        keep_closed_seq: false,
+        seq_mismatch_unhealthy: false,
+        leader_refuses_remembered: false,
+        deleted_not_open: false,
+        mark_deleted_missing: false,
+    };
+
+    pub fn scm(&self) -> ScmFix {
+        ScmFix {
+            keep_closed_seq: self.keep_closed_seq,
+            seq_mismatch_unhealthy: self.seq_mismatch_unhealthy,
+        }
+    }
+}
+
+/// Everything the actors share.
+#[derive(Debug)]
+pub struct World {
+    pub fix: Fix,
+    pub dns: Vec<Datanode>,
+    /// The pipeline's Ratis log (entry `i` at index `i + 1`). Appended only by the leader's RPC
+    /// thread, and every scenario has one client, so std's mutex (no scheduling point) serves.
+    log: std::sync::Mutex<Vec<dispatcher::Request>>,
+    /// SCM and OM: deterministic, driven by the histories only (std's mutex, see [`scm`]).
+    pub scm: std::sync::Mutex<Scm>,
+    pub om: std::sync::Mutex<Om>,
+    pub ghost: Ghost,
+}
+
+/// OM's key table, as block references; and (ghost) which were committed before the close and
+/// which were acknowledged after it.
+#[derive(Clone, Debug, Default)]
+pub struct Om {
+    pub blocks: BTreeSet<(ContainerId, LocalId)>,
+    pub before_close: BTreeSet<(ContainerId, LocalId)>,
+    pub after_close: BTreeSet<(ContainerId, LocalId)>,
+    pub closed: BTreeSet<ContainerId>,
+}
+
+impl World {
+    pub fn new(fix: Fix) -> Self {
+        World {
+            fix,
+            dns: (1..=DATANODES).map(Datanode::new).collect(),
+            log: std::sync::Mutex::new(Vec::new()),
+            scm: std::sync::Mutex::new(Scm::default()),
+            om: std::sync::Mutex::new(Om::default()),
+            ghost: Ghost::default(),
+        }
+    }
+
+    pub fn dn(&self, id: DnId) -> &Datanode {
+        &self.dns[usize::from(id) - 1]
+    }
+
+    /// The index the next appended entry gets.
+    pub fn peek_log_index(&self) -> u64 {
+        self.last_log_index() + 1
+    }
+
+    pub fn last_log_index(&self) -> u64 {
+        self.log.lock().expect("log").len() as u64
+    }
+
+    /// `startTransaction` accepted the entry: Ratis appends it.
+    pub fn append(&self, req: dispatcher::Request) {
+        let mut log = self.log.lock().expect("log");
+        debug_assert_eq!(req.index, log.len() as u64 + 1);
+        log.push(req);
+    }
+
+    /// The entries after `index`, for a restart's replay.
+    pub fn entries_after(&self, index: u64) -> Vec<dispatcher::Request> {
+        self.log
+            .lock()
+            .expect("log")
+            .iter()
+            .filter(|r| r.index > index)
+            .copied()
+            .collect()
+    }
+
+    fn om(&self) -> std::sync::MutexGuard<'_, Om> {
+        self.om.lock().expect("om")
+    }
+
+    fn scm_state(&self) -> std::sync::MutexGuard<'_, Scm> {
+        self.scm.lock().expect("scm")
+    }
+
+    /// Every datanode that holds a replica of `id` containing `block`.
+    fn holders(&self, id: ContainerId, block: LocalId) -> Vec<DnId> {
+        self.dns
+            .iter()
+            .filter(|dn| {
+                dn.set
+                    .get(id)
+                    .is_some_and(|c| c.data(|d| d.blocks.contains_key(&block)))
+            })
+            .map(|dn| dn.id)
+            .collect()
+    }
+
+    /// Whether `dn` holds a replica of `id` with every block OM references that was committed
+    /// before the close (a real replica, or a copy of one): `Some(true)`; one lacking some of
+    /// them (recreated, or a copy of a recreated one): `Some(false)`; no replica: `None`.
+    pub fn is_real(&self, dn: DnId, id: ContainerId) -> Option<bool> {
+        let c = self.dn(dn).set.get(id)?;
+        let om = self.om();
+        Some(c.data(|d| {
+            om.before_close
+                .iter()
+                .filter(|k| k.0 == id && om.blocks.contains(k))
+                .all(|k| d.blocks.contains_key(&k.1))
+        }))
+    }
+
+    /// The container report of `dn`.
+    pub fn report_of(&self, dn: DnId) -> Vec<ReplicaProto> {
+        self.dn(dn)
+            .set
+            .replicas()
+            .iter()
+            .map(|c| {
+                c.data(|d| ReplicaProto {
+                    id: c.id,
+                    state: d.state,
+                    bcsid: d.bcsid,
+                    empty: d.blocks.is_empty(),
+                })
+            })
+            .collect()
+    }
+
+    /// OM commits the key of a write whose WriteChunk and PutBlock both succeeded.
+    pub fn commit_key(&self, id: ContainerId, block: LocalId) {
+        let mut om = self.om();
+        om.blocks.insert((id, block));
+        if om.closed.contains(&id) {
+            om.after_close.insert((id, block));
+        } else {
+            om.before_close.insert((id, block));
+        }
+    }
+}
+
+/// Runs `program` to its end (a scenario's pre-state, or a history's step).
+pub fn run(w: &World, mut program: impl Program<World>) {
+    while !program.is_done() {
+        program.step(w);
+    }
+}
+
+/// A container created over the pipeline with one committed block, as every member holds it.
+pub fn created_with_block(trace: &Trace, w: &World, id: ContainerId, block: LocalId) {
+    w.scm_state().allocate(id);
+    run(w, ClientWrite::new(trace, &PIPELINE, id, block, 0, CHUNK));
+}
+
+/// `CloseContainerCommandHandler` → the close submitted through Ratis and applied on every
+/// member (`handleCloseContainer`: `markContainerForClose`, `closeContainer`, under the
+/// container write lock); SCM moves the container to CLOSED at the members' BCSID.
+#[derive(Debug)]
+pub struct CloseThroughPipeline {
+    cx: Cx,
+    id: ContainerId,
+    members: &'static [DnId],
+    member: usize,
+}
+
+impl CloseThroughPipeline {
+    pub const ACTOR: &'static str = "apply (CloseContainer)";
+
+    pub fn new(trace: &Trace, members: &'static [DnId], id: ContainerId) -> Self {
+        CloseThroughPipeline {
+            cx: trace.actor(Self::ACTOR),
+            id,
+            members,
+            member: 0,
+        }
+    }
+
+    /// Closes the replica of one member.
+    fn close(&self, dn: &Datanode) {
+        const OWNER: &str = CloseThroughPipeline::ACTOR;
+        dn.task_queue.acquire(OWNER);
+        let Some(c) = dn.set.get(self.id) else {
+            dn.task_queue.release(OWNER);
+            self.cx.record(
+                "KeyValueHandler.handleCloseContainer",
+                format!("dn{} c{}: absent", dn.id, self.id),
+            );
+            return;
+        };
+        c.lock.acquire(OWNER);
+        let (from, bcsid) = c.data(|d| {
+            let from = d.state;
+            if d.state == State::Open {
+                d.state = State::Closed;
+            }
+            (from, d.bcsid)
+        });
+        self.cx.record(
+            "KeyValueHandler.handleCloseContainer",
+            format!(
+                "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid}",
+                dn.id, self.id
+            ),
+        );
+        c.lock.release(OWNER);
+        dn.task_queue.release(OWNER);
+    }
+}
+
+impl Program<World> for CloseThroughPipeline {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        self.member == self.members.len()
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        if self.is_done() {
+            return false;
+        }
+        let dn = w.dn(self.members[self.member]);
+        !dn.task_queue.is_held() && dn.set.get(self.id).is_none_or(|c| !c.lock.is_held())
+    }
+
+    fn step(&mut self, w: &World) {
+        let dn = w.dn(self.members[self.member]);
+        self.close(dn);
+        self.member += 1;
+        if self.is_done() {
+            let seq = w
+                .dn(LEADER)
+                .set
+                .get(self.id)
+                .map_or(0, |c| c.data(|d| d.bcsid));
+            w.scm_state().close(self.id, seq);
+            w.om().closed.insert(self.id);
+        }
+    }
+}
+
+/// The close applied on the pipeline, then SCM's force delete on the leader (SCM sends it
+/// only after it has learnt of the close: the two run in that order, on one thread here; on
+/// the datanode they are the apply executor and the command handler thread).
+#[derive(Debug)]
+pub struct CloseThenForceDelete {
+    close: CloseThroughPipeline,
+    delete: DeleteContainerCommandHandler,
+}
+
+impl CloseThenForceDelete {
+    pub fn new(trace: &Trace, members: &'static [DnId], id: ContainerId, dn: DnId) -> Self {
+        CloseThenForceDelete {
+            close: CloseThroughPipeline::new(trace, members, id),
+            delete: DeleteContainerCommandHandler::new(trace, dn, id, true),
+        }
+    }
+}
+
+impl Program<World> for CloseThenForceDelete {
+    fn actor(&self) -> &'static str {
+        "close, then force delete"
+    }
+
+    fn is_done(&self) -> bool {
+        self.delete.is_done()
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        if self.close.is_done() {
+            self.delete.enabled(w)
+        } else {
+            self.close.enabled(w)
+        }
+    }
+
+    fn step(&mut self, w: &World) {
+        if self.close.is_done() {
+            self.delete.step(w);
+        } else {
+            self.close.step(w);
+        }
+    }
+}
+
+/// The pre-state of every scenario: container 1 created over the pipeline, block 1 committed
+/// at BCSID 2 on all three members, OPEN.
+fn open_container(trace: &Trace, fix: Fix) -> Arc<World> {
+    let w = Arc::new(World::new(fix));
+    created_with_block(trace, &w, C, OLD_BLOCK);
+    w
+}
+
+fn setup(world: Arc<World>, threads: Vec<Box<dyn Program<World>>>) -> Setup<ContainerRecreate> {
+    Setup { world, threads }
+}
+
+/// The race: a client that allocated block 2 before the close writes it (WriteChunk at
+/// offset 0, PutBlock) while the close is applied and SCM force-deletes the leader's replica.
+/// Every order of the two covers the report's sequence (closed and deleted before the write,
+/// as in the repro test) and the writes in flight across the close and the delete.
+pub static WRITE_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scenario {
+    name: "write-races-close-and-force-delete",
+    about: "c1 OPEN at BCSID 2 on dn1 (leader), dn2, dn3; the client writes block 2 (WriteChunk, \
+            PutBlock) while the close is applied and dn1's command handler force-deletes c1",
+    build: |trace, fix| {
+        let w = open_container(trace, fix);
+        setup(
+            w,
+            vec![
+                Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
+                Box::new(CloseThenForceDelete::new(trace, LEADER_ONLY, C, LEADER)),
+            ],
+        )
+    },
+};
+
+pub struct ContainerRecreate;
+
+/// O1: the leader recreates the container and the client's write succeeds on it.
+pub static O1: Outcome<World> = Outcome {
+    id: "O1",
+    summary:
+        "the leader recreates a container it force-deleted (OPEN, BCSID 0) and the client's write \
+              succeeds: an acknowledged block lives on the recreated replica",
+    check: Check::State(|w| {
+        let clients = w.ghost.with(|g| g.clients.clone());
+        clients.iter().filter(|r| r.succeeded()).find_map(|r| {
+            w.dns.iter().find_map(|dn| {
+                let c = dn.set.get(r.container)?;
+                let holds = c.data(|d| d.blocks.contains_key(&r.block));
+                (c.origin == Origin::Recreated && holds).then(|| {
+                    format!(
+                        "dn{} recreated c{} after deleting it ({}); the client's WriteChunk and PutBlock of block {} \
+                         returned SUCCESS",
+                        dn.id,
+                        r.container,
+                        c.data(|d| d.summary()),
+                        r.block
+                    )
+                })
+            })
+        })
+    }),
+};
+
+/// O5: the pipeline fails.
+pub static O5: Outcome<World> = Outcome {
+    id: "O5",
+    summary: "the pipeline closes: a member's ContainerStateMachine is unhealthy after a result it does not \
+              ignore (CONTAINER_NOT_FOUND, UNABLE_TO_FIND_CHUNK, CONTAINER_UNHEALTHY, CONTAINER_MISSING, or an \
+              exception on a DELETED replica)",
+    check: Check::State(|w| {
+        w.dns.iter().find(|dn| !dn.csm.is_healthy()).map(|dn| {
+            let replies = w.ghost.with(|g| g.replies.clone());
+            let failed = replies
+                .iter()
+                .filter(|r| r.0 == dn.id && !r.3.state_machine_ignores())
+                .map(|r| format!("{} {} → {}", if r.1 { "PutBlock" } else { "WriteChunk" }, r.2.name(), r.3))
+                .collect::<Vec<_>>();
+            format!("dn{}: stateMachineHealthy = false after {}", dn.id, failed.join(", "))
+        })
+    }),
+};
+
+/// O7: the invariant the report states for the datanode, whatever the client was told.
+pub static O7: Outcome<World> = Outcome {
+    id: "O7",
+    summary: "(from the code) a datanode holds a replica it recreated by auto-create after deleting it, \
+              whether or not the write succeeded (e.g. an empty UNHEALTHY one from a refused PutBlock)",
+    check: Check::State(|w| {
+        w.dns.iter().find_map(|dn| {
+            dn.set.replicas().iter().find(|c| c.origin == Origin::Recreated).map(|c| {
+                format!("dn{} holds recreated c{}: {}", dn.id, c.id, c.data(|d| d.summary()))
+            })
+        })
+    }),
+};
+
+/// O2: SCM raises a CLOSED container's sequence id.
+pub static O2: Outcome<World> = Outcome {
+    id: "O2",
+    summary: "SCM raises a CLOSED container's sequence id to a recreated replica's BCSID",
+    check: Check::State(|w| {
+        let scm = w.scm_state();
+        scm.containers.iter().find_map(|(id, c)| {
+            (c.state == scm::LifeCycle::Closed && c.seq > c.close_seq).then(|| {
+                format!(
+                    "c{id} CLOSED at sequence id {} raised to {}",
+                    c.close_seq, c.seq
+                )
+            })
+        })
+    }),
+};
+
+/// O3: SCM keeps the recreated replica over real ones.
+pub static O3: Outcome<World> = Outcome {
+    id: "O3",
+    summary: "SCM keeps the recreated replica over real ones: over-replication deletes a real replica while \
+              it keeps one lacking blocks, or under-replication copies from one lacking blocks",
+    check: Check::State(|w| w.ghost.witnessed("O3")),
+};
+
+/// O4: data loss of a block committed before the close.
+pub static O4: Outcome<World> = Outcome {
+    id: "O4",
+    summary:
+        "data loss: a block committed before the close, still referenced by OM, is on no replica \
+              (NO_SUCH_BLOCK on every replica, or NO_REPLICA_FOUND)",
+    check: Check::State(|w| w.lost(|om| &om.before_close)),
+};
+
+/// O6: loss of a block acknowledged after the recreate.
+pub static O6: Outcome<World> = Outcome {
+    id: "O6",
+    summary: "a block whose write was acknowledged to the client after the close is on no replica",
+    check: Check::State(|w| w.lost(|om| &om.after_close)),
+};
+
+impl World {
+    fn lost(&self, which: fn(&Om) -> &BTreeSet<(ContainerId, LocalId)>) -> Option<String> {
+        let om = self.om().clone();
+        which(&om)
+            .iter()
+            .filter(|k| om.blocks.contains(k))
+            .find(|k| self.holders(k.0, k.1).is_empty())
+            .map(|(c, b)| {
+                let replicas = self.scm_state().replicas(*c);
+                if replicas.is_empty() {
+                    format!("block {b} of c{c}: OM references it, no replica left (NO_REPLICA_FOUND)")
+                } else {
+                    format!(
+                        "block {b} of c{c}: OM references it, every replica SCM keeps ({:?}) lacks it (NO_SUCH_BLOCK)",
+                        replicas.keys().collect::<Vec<_>>()
+                    )
+                }
+            })
+    }
+
+    /// Carries out SCM's commands on the datanodes, recording each, and witnessing O3.
+    pub fn execute(&self, trace: &Trace, id: ContainerId, commands: &[Command]) {
+        let cx = trace.actor("ReplicationManager");
+        for command in commands {
+            match *command {
+                Command::Close { dn } => {
+                    cx.record(
+                        "MismatchedReplicasHandler.handle",
+                        format!("c{id}: close the OPEN replica on dn{dn}"),
+                    );
+                    if PIPELINE.contains(&dn) && self.dn(LEADER).csm.is_healthy() {
+                        run(self, CloseThroughPipeline::new(trace, &PIPELINE, id));
+                    } else if let Some(c) = self.dn(dn).set.get(id) {
+                        c.data(|d| {
+                            if d.state == State::Open {
+                                d.state = State::Closed;
+                            }
+                        });
+                    }
+                }
+                Command::Delete { dn, force, why } => {
+                    if why.is_replication_choice() && self.is_real(dn, id) == Some(true) {
+                        let kept = self
+                            .scm_state()
+                            .replicas(id)
+                            .keys()
+                            .copied()
+                            .find(|&d| d != dn && self.is_real(d, id) == Some(false));
+                        if let Some(kept) = kept {
+                            self.ghost.witness(
+                                "O3",
+                                format!("c{id}: SCM deletes the real replica on dn{dn} ({why:?}) and keeps dn{kept}'s, which lacks blocks"),
+                            );
+                        }
+                    }
+                    cx.record(
+                        "ReplicationManager.sendDeleteCommand",
+                        format!("c{id} on dn{dn}, force={force} ({why:?})"),
+                    );
+                    run(
+                        self,
+                        DeleteContainerCommandHandler::new(trace, dn, id, force),
+                    );
+                    if let Some(r) = self.scm_state().replicas.get_mut(&id) {
+                        r.remove(&dn);
+                    }
+                }
+                Command::Replicate { src, tgt } => {
+                    if self.is_real(src, id) == Some(false) {
+                        let real = self
+                            .scm_state()
+                            .replicas(id)
+                            .keys()
+                            .copied()
+                            .find(|&d| self.is_real(d, id) == Some(true));
+                        if let Some(real) = real {
+                            self.ghost.witness(
+                                "O3",
+                                format!("c{id}: SCM copies from dn{src}, which lacks blocks, not from the real replica on dn{real}"),
+                            );
+                        }
+                    }
+                    cx.record(
+                        "ReplicationManager.sendReplicateCommand",
+                        format!("c{id}: dn{src} → dn{tgt}"),
+                    );
+                    self.replicate(trace, id, src, tgt);
+                }
+                Command::DeleteContainer => {
+                    cx.record("EmptyContainerHandler.handle", format!("c{id}: DELETING"));
+                    if let Some(c) = self.scm_state().containers.get_mut(&id) {
+                        c.state = scm::LifeCycle::Deleting;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replication: `tgt` imports a copy of `src`'s replica (`KeyValueHandler.importContainer`,
+    /// which clears P3's tombstone); SCM records the new replica.
+    pub fn replicate(&self, trace: &Trace, id: ContainerId, src: DnId, tgt: DnId) {
+        let Some(from) = self.dn(src).set.get(id) else {
+            return;
+        };
+        let data: ContainerData = from.data(|d| d.clone());
+        let target = self.dn(tgt);
+        if target.set.get(id).is_some() {
+            return;
+        }
+        if self.fix.tombstone.is_on() {
+            target.set.clear_tombstone(id);
+        }
+        let copy = KeyValueContainer::new(
+            id,
+            ContainerData {
+                state: State::Closed,
+                ..data.clone()
+            },
+            Origin::Imported,
+        );
+        if target.set.add(copy, true).is_ok() {
+            trace.actor("ReplicateContainerCommandHandler").record(
+                "KeyValueHandler.importContainer",
+                format!("dn{tgt} c{id}: imported from dn{src} ({})", data.summary()),
+            );
+            self.scm_state().replicas.entry(id).or_default().insert(
+                tgt,
+                scm::ContainerReplica {
+                    state: State::Closed,
+                    seq: data.bcsid,
+                    empty: data.blocks.is_empty(),
+                },
+            );
+        }
+    }
+
+    /// The observable state in the report's words.
+    pub fn describe(&self) -> String {
+        let mut lines = Vec::new();
+        for dn in &self.dns {
+            let reps: Vec<String> = dn
+                .set
+                .replicas()
+                .iter()
+                .map(|c| format!("c{} {} ({:?})", c.id, c.data(|d| d.summary()), c.origin))
+                .collect();
+            lines.push(format!(
+                "dn{}: {}{}",
+                dn.id,
+                if reps.is_empty() {
+                    "no replica".to_string()
+                } else {
+                    reps.join("; ")
+                },
+                if dn.csm.is_healthy() {
+                    ""
+                } else {
+                    " — pipeline state machine unhealthy"
+                }
+            ));
+        }
+        let scm = self.scm_state();
+        for (id, c) in &scm.containers {
+            lines.push(format!(
+                "SCM c{id}: {:?} seq {} replicas {:?}",
+                c.state,
+                c.seq,
+                scm.replicas(*id).keys().collect::<Vec<_>>()
+            ));
+        }
+        let clients = self.ghost.with(|g| g.clients.clone());
+        for r in clients {
+            lines.push(format!(
+                "client block {} of c{}: WriteChunk {} PutBlock {}",
+                r.block,
+                r.container,
+                r.write_chunk.map_or("no reply".into(), |x| x.to_string()),
+                r.put_block.map_or("no reply".into(), |x| x.to_string())
+            ));
+        }
+        lines.join("\n")
+    }
+}
+
+impl Model for ContainerRecreate {
+    type Fix = Fix;
+    type World = World;
+    const CONTRACT: Contract = Contract {
+        id: "container-recreate",
+        module: "container_recreate",
+        report: "HDDS-17643",
+        title: "Pipeline leader recreates a Ratis container replica that SCM force deleted, and SCM keeps the new \
+                copy over the real replicas",
+    };
+    const PARTS: &'static [Part] = &[
+        Part { id: "P1", summary: "the auto-create branch of dispatchRequest refuses an ID in container2BCSIDMap, answering CONTAINER_NOT_OPEN" },
+        Part { id: "P2", summary: "COMMIT_DATA of an absent container the datanode remembers answers CONTAINER_NOT_OPEN (not CONTAINER_NOT_FOUND)" },
+        Part {
+            id: "P3",
+            summary: "a tombstone row in the container ID table, written before containerMap.remove, refused by \
+                      auto-create, kept (and not marked missing) across a restart, cleared by import",
+        },
+        Part { id: "P4", summary: "SCM never raises a CLOSED container's sequence id" },
+        Part { id: "P5", summary: "SCM treats a CLOSED replica whose BCSID differs from the container's sequence id as unhealthy" },
+        Part {
+            id: "P6",
+            summary: "(the issue's candidate) the leader's startTransaction rejects an absent container the datanode \
+                      remembers, so no entry is appended",
+        },
+        Part {
+            id: "P7",
+            summary: "(ours) checkContainerOpen answers CONTAINER_NOT_OPEN for a DELETED replica, which \
+                      canIgnoreException passes, instead of CONTAINER_INTERNAL_ERROR",
+        },
+    ];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7];
+    const VARIANTS: &'static [Variant] = &[
+        Variant::new("upstream", &[]),
+        Variant::new("P1", &["P1"]),
+        Variant::new("P2", &["P2"]),
+        Variant::new("P4", &["P4"]),
+        Variant::new("P5", &["P5"]),
+        Variant::new("P6", &["P6"]),
+        Variant::new("P1+P2", &["P1", "P2"]),
+        Variant::new("P4+P5", &["P4", "P5"]),
+        Variant::new("proposed", &["P1", "P4", "P5"]),
+        Variant::new("tombstone", &["P3"]),
+        Variant::new("P1+P2+P7", &["P1", "P2", "P7"]),
+        // The ablation of improved: each of its parts left out once.
+        Variant::new("P3+P7", &["P3", "P7"]),
+        Variant::new("P2+P7", &["P2", "P7"]),
+        Variant::new("P2+P3", &["P2", "P3"]),
+        Variant::new("improved", &["P2", "P3", "P7"]),
+    ];
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
+    const UPSTREAM: Fix = Fix::UPSTREAM;
+
+    fn describe(w: &World) -> String {
+        w.describe()
+    }
+
+    fn with(fix: Fix, part: &str) -> Option<Fix> {
+        Some(match part {
+            "P1" => Fix {
+                refuse_auto_create_in_map: true,
+                ..fix
+            },
+            "P2" => Fix {
+                refuse_commit_of_remembered: true,
+                ..fix
+            },
+            "P3" => Fix {
+                tombstone: Tombstone::BeforeRemove,
+                ..fix
+            },
+            "P4" => Fix {
+                keep_closed_seq: true,
+                ..fix
+            },
+            "P5" => Fix {
+                seq_mismatch_unhealthy: true,
+                ..fix
+            },
+            "P6" => Fix {
+                leader_refuses_remembered: true,
+                ..fix
+            },
+            "P7" => Fix {
+                deleted_not_open: true,
+                ..fix
+            },
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,364 @@
+//! SCM: the container report handler, the replication manager's handlers, the balancer's move,
+//! and what they send to the datanodes. SCM is not in any loom scenario: its report handling
+//! and replication decisions are deterministic given the order of events, which the long
+//! histories choose.
+//!
+//! - `AbstractContainerReportHandler.processContainerReplica` under `synchronized
+//!   (containerInfo)`: `updateContainerStats` (a CLOSED container whose sequence id is below a
+//!   replica's BCSID: an error is logged, then, because the replica is not UNHEALTHY, INVALID or
+//!   DELETED, `updateSequenceId(BCSID)` — P4 skips it for a CLOSED container);
+//!   `updateContainerState` (CLOSED: nothing); `updateContainerReplica` (seq = BCSID). A full
+//!   report also drops the replicas the datanode no longer lists.
+//! - `RatisContainerReplicaCount.countReplicas`: UNHEALTHY is unhealthy, any CLOSED replica is
+//!   healthy and matching, an OPEN one healthy and mismatched. P5: a CLOSED replica whose seq
+//!   differs from the container's is unhealthy.
+//! - `MismatchedReplicasHandler`: an OPEN replica of a CLOSED container gets a close command;
+//!   with the pipeline up, `CloseContainerCommandHandler` submits it through Ratis, so the
+//!   replica ends CLOSED at its own BCSID.
+//! - `EmptyContainerHandler`: CLOSED, every replica CLOSED and empty → delete them (non-force);
+//!   DELETING only when some replica's seq equals the container's.
+//! - `RatisOverReplicationHandler`: replicas sorted by `ContainerReplica.hashCode` (container
+//!   ID and datanode; [`hash_code`]), state-mismatched ones deleted first, then in hash order
+//!   until the excess is gone; force deletes. Unhealthy replicas are deleted once the healthy
+//!   ones reach the replication factor (`ClosedWithUnhealthyReplicasHandler`).
+//! - `RatisUnderReplicationHandler.getSources`: CLOSED, healthy replicas, then only those with
+//!   the maximum sequence id; the copy goes to the lowest datanode without a replica.
+//! - `MoveManager`: replicate source → target, then (`handleSuccessfulAdd`) a force delete of
+//!   the source if the container stays healthy without it. It copies from the source it moves
+//!   away from, whatever its sequence id.
+//!
+//! Simplifications: commands run on the datanode when sent, and SCM's replica map reflects a
+//! completed delete or copy at once (what the pending-op bookkeeping and the next ICR give);
+//! a recreate is learnt only from a report. Placement policy, node health states and
+//! maintenance are not modelled; the replication factor is 3.
+
+use super::datanode::State;
+use super::{ContainerId, DnId};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const REPLICATION_FACTOR: usize = 3;
+
+/// `HddsProtos.LifeCycleState`, as far as these histories go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LifeCycle {
+    Open,
+    Closed,
+    Deleting,
+}
+
+/// `ContainerInfo`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContainerInfo {
+    pub state: LifeCycle,
+    pub seq: u64,
+    /// Ghost: the sequence id at the close.
+    pub close_seq: u64,
+}
+
+/// `ContainerReplica`, as a report records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContainerReplica {
+    pub state: State,
+    pub seq: u64,
+    pub empty: bool,
+}
+
+/// A datanode's report of one replica (`ContainerReplicaProto`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplicaProto {
+    pub id: ContainerId,
+    pub state: State,
+    pub bcsid: u64,
+    pub empty: bool,
+}
+
+/// What the replication manager decided for one container.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Close { dn: DnId },
+    Delete { dn: DnId, force: bool, why: Why },
+    Replicate { src: DnId, tgt: DnId },
+    DeleteContainer,
+}
+
+/// Which component sends a delete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// `MoveManager`, after the copy to the target.
+    BalancerMove,
+    /// A forced delete sent directly (the repro test's).
+    Forced,
+    /// `EmptyContainerHandler`.
+    Empty,
+    /// `RatisOverReplicationHandler`: a replica whose state differs from the container's.
+    StateMismatch,
+    /// `RatisOverReplicationHandler`: the excess, in `hashCode` order.
+    Excess,
+    /// An unhealthy replica once the healthy ones reach the replication factor.
+    Unhealthy,
+}
+
+impl Why {
+    /// Whether the replication manager chose this replica over the others (O3's decisions).
+    pub fn is_replication_choice(self) -> bool {
+        matches!(self, Why::StateMismatch | Why::Excess | Why::Unhealthy)
+    }
+}
+
+/// `ContainerReplica.hashCode` (`HashCodeBuilder(61, 71).append(containerID).append(datanode)`):
+/// a fixed order of the replicas that has nothing to do with their content.
+pub fn hash_code(id: ContainerId, dn: DnId) -> u64 {
+    // splitmix64 of the pair: as arbitrary as the Java hash, and stable.
+    let mut z = (u64::from(id) << 8 | u64::from(dn)).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Scm {
+    pub containers: BTreeMap<ContainerId, ContainerInfo>,
+    pub replicas: BTreeMap<ContainerId, BTreeMap<DnId, ContainerReplica>>,
+    /// The replication manager's over- and under-replication queues.
+    pub queue: BTreeSet<ContainerId>,
+}
+
+/// The SCM parts of the fix.
+#[derive(Clone, Copy, Debug)]
+pub struct ScmFix {
+    pub keep_closed_seq: bool,
+    pub seq_mismatch_unhealthy: bool,
+}
+
+impl Scm {
+    pub fn info(&self, id: ContainerId) -> &ContainerInfo {
+        &self.containers[&id]
+    }
+
+    pub fn replicas(&self, id: ContainerId) -> BTreeMap<DnId, ContainerReplica> {
+        self.replicas.get(&id).cloned().unwrap_or_default()
+    }
+
+    /// A container allocated on the pipeline.
+    pub fn allocate(&mut self, id: ContainerId) {
+        self.containers.insert(
+            id,
+            ContainerInfo {
+                state: LifeCycle::Open,
+                seq: 0,
+                close_seq: 0,
+            },
+        );
+    }
+
+    /// `ContainerManager.updateContainerState(CLOSE)` once the replicas of an OPEN container
+    /// closed at `seq` (a later close of one replica changes nothing).
+    pub fn close(&mut self, id: ContainerId, seq: u64) {
+        let c = self.containers.get_mut(&id).expect("allocated");
+        if c.state != LifeCycle::Open {
+            return;
+        }
+        c.state = LifeCycle::Closed;
+        c.seq = c.seq.max(seq);
+        c.close_seq = c.seq;
+    }
+
+    /// `processContainerReplica` for one replica; returns what was logged.
+    pub fn process_replica(&mut self, fix: ScmFix, dn: DnId, r: ReplicaProto) -> String {
+        let Some(info) = self.containers.get_mut(&r.id) else {
+            return String::new();
+        };
+        let mut log = Vec::new();
+        if info.state == LifeCycle::Closed && info.seq < r.bcsid {
+            log.push(format!(
+                "ERROR Container CLOSED with sequence ID lower than a replica ({} < {})",
+                info.seq, r.bcsid
+            ));
+        }
+        let healthy = !matches!(r.state, State::Unhealthy | State::Deleted);
+        if healthy && info.seq < r.bcsid {
+            if fix.keep_closed_seq && info.state == LifeCycle::Closed {
+                log.push("sequence id kept (P4)".to_string());
+            } else {
+                info.seq = r.bcsid;
+                log.push(format!("updateSequenceId({})", r.bcsid));
+            }
+        }
+        let log = log.join(", ");
+        let replica = ContainerReplica {
+            state: r.state,
+            seq: r.bcsid,
+            empty: r.empty,
+        };
+        self.replicas.entry(r.id).or_default().insert(dn, replica);
+        log
+    }
+
+    /// A full container report from `dn`: every listed replica processed, the others dropped.
+    pub fn process_report(
+        &mut self,
+        fix: ScmFix,
+        dn: DnId,
+        report: &[ReplicaProto],
+    ) -> Vec<String> {
+        let mut lines = Vec::new();
+        for r in report {
+            let log = self.process_replica(fix, dn, *r);
+            lines.push(format!(
+                "c{} on dn{dn}: {:?} BCSID {}{}",
+                r.id,
+                r.state,
+                r.bcsid,
+                if log.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {log}")
+                }
+            ));
+        }
+        for (id, reps) in self.replicas.iter_mut() {
+            if reps.contains_key(&dn) && !report.iter().any(|r| r.id == *id) {
+                reps.remove(&dn);
+                lines.push(format!(
+                    "c{id} on dn{dn}: no longer reported, replica removed"
+                ));
+            }
+        }
+        lines
+    }
+
+    /// `RatisContainerReplicaCount`: whether `r` counts as unhealthy.
+    pub fn unhealthy(&self, fix: ScmFix, id: ContainerId, r: &ContainerReplica) -> bool {
+        let info = self.info(id);
+        r.state == State::Unhealthy
+            || (fix.seq_mismatch_unhealthy
+                && info.state == LifeCycle::Closed
+                && r.state == State::Closed
+                && r.seq != info.seq)
+    }
+
+    /// `ReplicationManager.processContainer` for container `id`: the handler chain. Returns the
+    /// commands it sends at once and queues the container for the over- and under-replication
+    /// processors, which decide later on the replicas known then ([`Scm::process`]).
+    pub fn check(&mut self, fix: ScmFix, id: ContainerId) -> Vec<Command> {
+        let info = self.info(id).clone();
+        if info.state != LifeCycle::Closed {
+            return Vec::new();
+        }
+        let replicas = self.replicas(id);
+        // MismatchedReplicasHandler (always returns false: the chain continues).
+        let mut commands: Vec<Command> = replicas
+            .iter()
+            .filter(|(_, r)| r.state == State::Open)
+            .map(|(&dn, _)| Command::Close { dn })
+            .collect();
+        // EmptyContainerHandler.
+        if !replicas.is_empty()
+            && replicas
+                .values()
+                .all(|r| r.state == State::Closed && r.empty)
+        {
+            commands.extend(replicas.keys().map(|&dn| Command::Delete {
+                dn,
+                force: false,
+                why: Why::Empty,
+            }));
+            if replicas.values().any(|r| r.seq == info.seq) {
+                commands.push(Command::DeleteContainer);
+            }
+            return commands;
+        }
+        // RatisReplicationCheckHandler and the unhealthy-replica handlers: queue.
+        let healthy = replicas
+            .values()
+            .filter(|r| !self.unhealthy(fix, id, r))
+            .count();
+        if healthy != REPLICATION_FACTOR || healthy < replicas.len() {
+            self.queue.insert(id);
+        }
+        commands
+    }
+
+    /// The under- and over-replication processors: for each queued container, the handler
+    /// recounts the replicas known now and sends its commands.
+    pub fn process(&mut self, fix: ScmFix) -> Vec<(ContainerId, Vec<Command>)> {
+        let queued = std::mem::take(&mut self.queue);
+        queued
+            .into_iter()
+            .map(|id| {
+                let replicas = self.replicas(id);
+                let (unhealthy, healthy): (Vec<_>, Vec<_>) = replicas
+                    .iter()
+                    .partition(|(_, r)| self.unhealthy(fix, id, r));
+                let mut commands = Vec::new();
+                if healthy.len() < REPLICATION_FACTOR {
+                    commands.extend(self.under_replication(fix, id, &replicas));
+                } else if healthy.len() > REPLICATION_FACTOR {
+                    commands.extend(self.over_replication(id, &healthy));
+                }
+                if healthy.len() >= REPLICATION_FACTOR {
+                    commands.extend(unhealthy.iter().map(|(&dn, _)| Command::Delete {
+                        dn,
+                        force: true,
+                        why: Why::Unhealthy,
+                    }));
+                }
+                (id, commands)
+            })
+            .collect()
+    }
+
+    /// `RatisOverReplicationHandler.processAndSendCommands`.
+    fn over_replication(
+        &self,
+        id: ContainerId,
+        healthy: &[(&DnId, &ContainerReplica)],
+    ) -> Vec<Command> {
+        let info = self.info(id);
+        let mut excess = healthy.len() - REPLICATION_FACTOR;
+        let mut sorted: Vec<(DnId, ContainerReplica)> =
+            healthy.iter().map(|(&d, &r)| (d, r)).collect();
+        sorted.sort_by_key(|(dn, _)| hash_code(id, *dn));
+        let mut commands = Vec::new();
+        // State-mismatched replicas first.
+        sorted.retain(|(dn, r)| {
+            if excess > 0 && r.state != State::Closed && info.state == LifeCycle::Closed {
+                commands.push(Command::Delete {
+                    dn: *dn,
+                    force: true,
+                    why: Why::StateMismatch,
+                });
+                excess -= 1;
+                false
+            } else {
+                true
+            }
+        });
+        for (dn, _) in sorted.into_iter().take(excess) {
+            commands.push(Command::Delete {
+                dn,
+                force: true,
+                why: Why::Excess,
+            });
+        }
+        commands
+    }
+
+    /// `RatisUnderReplicationHandler`: `getSources` and one copy.
+    fn under_replication(
+        &self,
+        fix: ScmFix,
+        id: ContainerId,
+        replicas: &BTreeMap<DnId, ContainerReplica>,
+    ) -> Option<Command> {
+        let sources: Vec<(DnId, u64)> = replicas
+            .iter()
+            .filter(|(_, r)| r.state == State::Closed && !self.unhealthy(fix, id, r))
+            .map(|(&dn, r)| (dn, r.seq))
+            .collect();
+        let max = sources.iter().map(|s| s.1).max()?;
+        let src = sources.iter().find(|s| s.1 == max)?.0;
+        let tgt = (1..=super::DATANODES).find(|d| !replicas.contains_key(d))?;
+        Some(Command::Replicate { src, tgt })
+    }
+}
