@@ -4,7 +4,7 @@
 use super::compare::Matrix;
 use super::results::CellResult;
 use super::View;
-use crate::claims::Verdict;
+use crate::claims::{ExpectedCell, Verdict};
 use std::fmt::Write;
 
 /// The version of report.json's shape; bumped when a field changes meaning.
@@ -42,28 +42,49 @@ pub fn sequence_diagram(r: &CellResult) -> String {
     out
 }
 
+/// What a contract's grid shows: its expected cells, its variants (rows) and the outcomes
+/// that have a cell (columns), in claim and contract order.
+struct Layout<'a> {
+    mine: Vec<&'a ExpectedCell>,
+    variants: Vec<&'static str>,
+    outcomes: Vec<&'static str>,
+}
+
 impl Matrix {
-    /// The grid for one contract: a row per variant, a column per outcome; each entry lists the
-    /// observed verdicts by checker (`R` reachable, `-` unreachable, `!` where it deviates from
-    /// the expected verdict, `?` where a claimed check has no result).
-    pub fn grid(&self, contract: &View) -> String {
-        let mine: Vec<_> = self
+    fn layout(&self, contract: &View) -> Layout<'_> {
+        let mine: Vec<&ExpectedCell> = self
             .expected
             .iter()
             .filter(|e| e.contract == contract.id)
             .collect();
-        let mut variants: Vec<&str> = Vec::new();
+        let mut variants: Vec<&'static str> = Vec::new();
         for e in &mine {
             if !variants.contains(&e.variant) {
                 variants.push(e.variant);
             }
         }
-        let outcomes: Vec<&str> = contract
+        let outcomes = contract
             .outcomes
             .iter()
             .map(|(id, _)| *id)
             .filter(|o| mine.iter().any(|e| e.outcome == *o))
             .collect();
+        Layout {
+            mine,
+            variants,
+            outcomes,
+        }
+    }
+
+    /// The grid for one contract: a row per variant, a column per outcome; each entry lists the
+    /// observed verdicts by checker (`R` reachable, `-` unreachable, `!` where it deviates from
+    /// the expected verdict, `?` where a claimed check has no result).
+    pub fn grid(&self, contract: &View) -> String {
+        let Layout {
+            mine,
+            variants,
+            outcomes,
+        } = self.layout(contract);
         let entry = |variant: &str, outcome: &str| -> String {
             let marks: Vec<String> = mine
                 .iter()
@@ -115,23 +136,11 @@ impl Matrix {
     /// ❌ where it deviates, ❓ where the check did not run; `R`/`–` is the verdict, then the
     /// checker's letter and its work (executions, schedules or cases).
     pub fn markdown_grid(&self, contract: &View) -> String {
-        let mine: Vec<_> = self
-            .expected
-            .iter()
-            .filter(|e| e.contract == contract.id)
-            .collect();
-        let mut variants: Vec<&str> = Vec::new();
-        for e in &mine {
-            if !variants.contains(&e.variant) {
-                variants.push(e.variant);
-            }
-        }
-        let outcomes: Vec<&str> = contract
-            .outcomes
-            .iter()
-            .map(|(id, _)| *id)
-            .filter(|o| mine.iter().any(|e| e.outcome == *o))
-            .collect();
+        let Layout {
+            mine,
+            variants,
+            outcomes,
+        } = self.layout(contract);
         let mut out = format!(
             "| variant | {} |\n|---|{}\n",
             outcomes.join(" | "),
