@@ -127,7 +127,7 @@ fn main() -> ExitCode {
         }
         Ok(Cmd::Report(dirs)) => {
             let all: Vec<String> = known.iter().map(|s| s.to_string()).collect();
-            verify::report(&all, &dirs, true, std::time::Instant::now())
+            verify::report(&all, &dirs, true, None)
         }
         Ok(Cmd::Fuzz(contract, seconds)) => fuzzing::fuzz(&contract, seconds),
         Ok(Cmd::Replay(files)) => replay(&files),
