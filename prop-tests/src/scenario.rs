@@ -264,7 +264,8 @@ pub fn replay_any(text: &str) -> Result<String, ScenarioError> {
     })
 }
 
-#[cfg(test)]
+// The step driver's primitives are loom's under `--cfg loom`, usable only inside a loom model.
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
     use racelab_core::contracts::leader_ready::LeaderReady;

@@ -250,7 +250,7 @@ pub fn over_replication_deletes(fix: Fix) -> String {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 
