@@ -104,6 +104,14 @@ pub trait Program<W>: Send {
     fn step(&mut self, world: &W);
 }
 
+/// Runs `program` to its end with nothing else running: a scenario's pre-state, a history's
+/// setup, or one loom thread's whole life.
+pub fn run_to_end<W, P: Program<W> + ?Sized>(program: &mut P, world: &W) {
+    while !program.is_done() {
+        program.step(world);
+    }
+}
+
 /// A world and the programs that will run on it.
 pub struct Setup<M: Model> {
     pub world: Arc<M::World>,

@@ -13,7 +13,7 @@
 //! Any other panic is a defect of the model and propagates.
 
 use racelab_core::claims::{Claim, Method, Verdict};
-use racelab_core::model::{Model, Scenario};
+use racelab_core::model::{run_to_end, Model, Scenario};
 use racelab_core::outcome::{Check, Outcome};
 use racelab_core::report::{CellResult, Matrix, View};
 use racelab_core::trace::{violation, Timeline, Trace, VIOLATION};
@@ -98,17 +98,11 @@ pub fn explore<M: Model>(
                 let others: Vec<_> = programs
                     .map(|mut program| {
                         let world = setup.world.clone();
-                        loom::thread::spawn(move || {
-                            while !program.is_done() {
-                                program.step(&world);
-                            }
-                        })
+                        loom::thread::spawn(move || run_to_end(&mut *program, &*world))
                     })
                     .collect();
                 if let Some(mut program) = first {
-                    while !program.is_done() {
-                        program.step(&setup.world);
-                    }
+                    run_to_end(&mut *program, &*setup.world);
                 }
                 for t in others {
                     t.join().expect("a model thread panicked");

@@ -31,7 +31,7 @@ pub mod reproductions;
 pub mod scm;
 
 use crate::claims::Claims;
-use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
 use crate::outcome::{Check, Outcome};
 use crate::sync::Arc;
 use crate::trace::{Cx, Trace};
@@ -255,11 +255,9 @@ impl World {
     }
 }
 
-/// Runs `program` to its end (a scenario's pre-state, or a history's step).
+/// Runs `program` to its end with no other actor running (see [`run_to_end`]).
 pub fn run(w: &World, mut program: impl Program<World>) {
-    while !program.is_done() {
-        program.step(w);
-    }
+    run_to_end(&mut program, w);
 }
 
 /// A container created over the pipeline with one committed block, as every member holds it.

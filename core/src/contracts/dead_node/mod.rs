@@ -50,7 +50,7 @@ pub mod recon;
 pub mod reproductions;
 
 use crate::claims::Claims;
-use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
 use crate::outcome::{Check, Outcome};
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -424,11 +424,9 @@ pub const DN: NodeId = 1;
 pub const CONTAINER: ContainerId = 1;
 const HOLDINGS: &[(NodeId, &[ContainerId])] = &[(DN, &[CONTAINER])];
 
-/// Runs `program` to its end before any thread starts (a scenario's pre-state).
+/// Runs `program` to its end with no other actor running (see [`run_to_end`]).
 fn run(w: &World, mut program: impl Program<World>) {
-    while !program.is_done() {
-        program.step(w);
-    }
+    run_to_end(&mut program, w);
 }
 
 /// A loom world: one checker may fire DEAD_NODE (a report thread knows how many reports come).

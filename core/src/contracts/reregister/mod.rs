@@ -26,7 +26,7 @@ pub mod scenarios;
 pub mod scheduler;
 
 use crate::claims::Claims;
-use crate::model::{Contract, Model, Part, Program, Variant};
+use crate::model::{run_to_end, Contract, Model, Part, Program, Variant};
 use crate::outcome::{Check, Outcome};
 use crate::trace::Trace;
 use actor::{ActorStart, BPServiceActor, OfferService};
@@ -283,11 +283,9 @@ pub fn writer_thread(dn: usize) -> &'static str {
     WRITERS[dn]
 }
 
-/// Runs `p` to completion (no other actor is running).
-fn run(w: &World, mut p: impl Program<World>) {
-    while !p.is_done() {
-        p.step(w);
-    }
+/// Runs `program` to its end with no other actor running (see [`run_to_end`]).
+fn run(w: &World, mut program: impl Program<World>) {
+    run_to_end(&mut program, w);
 }
 
 /// Each actor's `ThreadLocalRandom`, seeded.
