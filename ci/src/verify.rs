@@ -153,13 +153,14 @@ pub fn report(
         return ExitCode::FAILURE;
     }
     let written = std::fs::write(out.join("report.json"), matrix.to_json())
-        .and_then(|()| std::fs::write(out.join("report.md"), matrix.to_markdown()));
+        .and_then(|()| std::fs::write(out.join("report.md"), matrix.to_markdown()))
+        .and_then(|()| std::fs::write(out.join("summary.md"), matrix.to_summary()));
     if let Err(e) = written {
         eprintln!("error: cannot write the reports: {e}");
         return ExitCode::FAILURE;
     }
     println!(
-        "\nreports: {} and report.md",
+        "\nreports: {}, report.md and summary.md",
         out.join("report.json").display()
     );
 

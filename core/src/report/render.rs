@@ -2,7 +2,7 @@
 //! report.md and report.json.
 
 use super::compare::Matrix;
-use super::results::CellResult;
+use super::results::{CellResult, Step};
 use super::View;
 use crate::claims::{ExpectedCell, Verdict};
 use std::fmt::Write;
@@ -12,32 +12,47 @@ pub const SCHEMA_VERSION: u32 = 2;
 
 /// A counterexample as a Mermaid `sequenceDiagram` (GitHub draws it in report.md): the threads
 /// as participants, each step a message of its thread, the violation as a note.
-pub fn sequence_diagram(r: &CellResult) -> String {
+pub fn sequence_diagram(events: &[Step], violation: Option<&str>) -> String {
     // Mermaid reads `;` as a line break and `#` as an entity; `:` ends a message's arrow part.
-    let text = |s: &str| s.replace('#', "#35;").replace(';', "#59;");
+    let text = |s: &str| {
+        s.chars()
+            .fold(String::with_capacity(s.len()), |mut out, c| {
+                match c {
+                    '#' => out.push_str("#35;"),
+                    ';' => out.push_str("#59;"),
+                    c => out.push(c),
+                }
+                out
+            })
+    };
     let mut threads: Vec<&str> = Vec::new();
-    for e in &r.events {
+    for e in events {
         if !threads.contains(&e.thread.as_str()) {
             threads.push(&e.thread);
         }
     }
+    // Thread names may hold spaces and dashes ("dn1 RaftServer-RPC"), which Mermaid's
+    // participant ids cannot: each thread is `tN` with its name as the alias.
+    let id = |thread: &str| threads.iter().position(|t| *t == thread).unwrap_or(0);
     let mut out = String::from("sequenceDiagram\n");
-    for t in &threads {
-        writeln!(out, "    participant {t}").ok();
+    for (i, t) in threads.iter().enumerate() {
+        writeln!(out, "    participant t{i} as {}", text(t)).ok();
     }
-    for e in &r.events {
+    for e in events {
         writeln!(
             out,
-            "    {t}->>{t}: {}. {}: {}",
+            "    t{n}->>t{n}: {}. {}: {}",
             e.step,
             text(&e.method),
             text(&e.detail),
-            t = e.thread
+            n = id(&e.thread)
         )
         .ok();
     }
-    if let (Some(v), Some(first), Some(last)) = (&r.violation, threads.first(), threads.last()) {
-        writeln!(out, "    Note over {first},{last}: {}", text(v)).ok();
+    if let Some(v) = violation {
+        if !threads.is_empty() {
+            writeln!(out, "    Note over t0,t{}: {}", threads.len() - 1, text(v)).ok();
+        }
     }
     out
 }
@@ -260,8 +275,19 @@ impl Matrix {
         serde_json::to_string_pretty(&report).expect("the report serializes")
     }
 
-    /// report.md.
+    /// report.md: the matrices, every cell, and each counterexample as a timeline and a
+    /// sequence diagram.
     pub fn to_markdown(&self) -> String {
+        self.markdown(true)
+    }
+
+    /// summary.md, for a CI job summary (GitHub takes at most 1 MiB there): report.md without
+    /// the counterexamples but those of deviating cells.
+    pub fn to_summary(&self) -> String {
+        self.markdown(false)
+    }
+
+    fn markdown(&self, every_counterexample: bool) -> String {
         let mut out = String::from("# racelab report\n");
         for c in &self.contracts {
             writeln!(
@@ -318,11 +344,12 @@ impl Matrix {
                     writeln!(out, "| {} | `{}` | `{}` |", r.what, r.expected, r.observed).ok();
                 }
             }
-            for r in self
-                .cells
-                .iter()
-                .filter(|r| r.contract == c.id && !r.timeline.is_empty())
-            {
+            let shown = |r: &&CellResult| {
+                r.contract == c.id
+                    && !r.timeline.is_empty()
+                    && (every_counterexample || r.observed != r.expected)
+            };
+            for r in self.cells.iter().filter(shown) {
                 writeln!(
                     out,
                     "\n### {} {} ({})\n\n```\n{}\n```",
@@ -333,7 +360,8 @@ impl Matrix {
                 )
                 .ok();
                 if !r.events.is_empty() {
-                    writeln!(out, "\n```mermaid\n{}```", sequence_diagram(r)).ok();
+                    let diagram = sequence_diagram(&r.events, r.violation.as_deref());
+                    writeln!(out, "\n```mermaid\n{diagram}```").ok();
                 }
             }
         }
@@ -345,5 +373,35 @@ impl Matrix {
             writeln!(out, "- {d}").ok();
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{sequence_diagram, Step};
+
+    fn step(step: usize, thread: &str, method: &str, detail: &str) -> Step {
+        Step {
+            step,
+            thread: thread.into(),
+            method: method.into(),
+            detail: detail.into(),
+            line: String::new(),
+        }
+    }
+
+    #[test]
+    fn threads_are_aliased_participants_and_text_is_escaped() {
+        let events = [
+            step(1, "dn1 RaftServer-RPC", "A.b", "x; y"),
+            step(2, "scm", "C.d", "#1"),
+            step(3, "dn1 RaftServer-RPC", "A.e", "done"),
+        ];
+        assert_eq!(
+            sequence_diagram(&events, Some("O1: lost")),
+            "sequenceDiagram\n    participant t0 as dn1 RaftServer-RPC\n    participant t1 as scm\n    \
+             t0->>t0: 1. A.b: x#59; y\n    t1->>t1: 2. C.d: #35;1\n    t0->>t0: 3. A.e: done\n    \
+             Note over t0,t1: O1: lost\n"
+        );
     }
 }

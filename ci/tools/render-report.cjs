@@ -1,0 +1,74 @@
+// Loads a report.md into headless Chromium, renders it with marked and Mermaid, and checks
+// what a reviewer would see: every Markdown table is a <table>, every mermaid block an <svg>
+// with no Mermaid error. Usage: node render-report.cjs REPORT.md NODE_MODULES BROWSER
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require("playwright-core");
+
+const [report, modules, executable] = process.argv.slice(2).map((p) => path.resolve(p));
+const markdown = fs.readFileSync(report, "utf8");
+const expected = {
+  diagrams: (markdown.match(/^```mermaid$/gm) || []).length,
+  tables: (markdown.match(/^\|---/gm) || []).length,
+};
+
+const page = `<!doctype html><meta charset="utf-8"><title>report</title>
+<body><main id="report"></main>
+<script src="file://${modules}/marked/lib/marked.umd.js"></script>
+<script src="file://${modules}/mermaid/dist/mermaid.min.js"></script>
+<script>
+  window.render = async (markdown) => {
+    const root = document.getElementById("report");
+    root.innerHTML = marked.parse(markdown);
+    const blocks = [...root.querySelectorAll("code.language-mermaid")];
+    mermaid.initialize({ startOnLoad: false, securityLevel: "strict", maxTextSize: 1e6 });
+    const failures = [];
+    for (const [i, code] of blocks.entries()) {
+      try {
+        const { svg } = await mermaid.render("diagram" + i, code.textContent);
+        const holder = document.createElement("div");
+        holder.innerHTML = svg;
+        code.parentElement.replaceWith(holder);
+      } catch (e) {
+        const heading = code.parentElement.previousElementSibling?.previousElementSibling;
+        failures.push((heading ? heading.textContent + ": " : "") + String(e.message || e).split("\\n")[0]);
+      }
+    }
+    return {
+      tables: root.querySelectorAll("table").length,
+      diagrams: root.querySelectorAll("svg[aria-roledescription=sequence]").length,
+      failures,
+    };
+  };
+</script>`;
+
+(async () => {
+  const html = path.join(path.dirname(report), "report.html");
+  fs.writeFileSync(html, page);
+  const browser = await chromium.launch({
+    executablePath: executable,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--allow-file-access-from-files"],
+  });
+  try {
+    const tab = await browser.newPage();
+    tab.on("pageerror", (e) => console.error("page error: " + e.message));
+    await tab.goto("file://" + html);
+    const seen = await tab.evaluate((md) => window.render(md), markdown);
+    // A picture to look at: the first diagram, or the top of the page when there is none.
+    const shot = report.replace(/\.md$/, "") + ".png";
+    const first = tab.locator("svg[aria-roledescription=sequence]").first();
+    if (seen.diagrams > 0) await first.screenshot({ path: shot });
+    else await tab.screenshot({ path: shot, clip: { x: 0, y: 0, width: 1280, height: 1600 } });
+    console.log(`rendered ${report}: ${seen.tables} of ${expected.tables} tables, ` +
+      `${seen.diagrams} of ${expected.diagrams} sequence diagrams (screenshot ${shot})`);
+    for (const f of seen.failures) console.log(`  diagram failed: ${f}`);
+    const ok = seen.failures.length === 0 && seen.tables === expected.tables &&
+      seen.diagrams === expected.diagrams;
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    await browser.close();
+  }
+})().catch((e) => { console.error("error: " + e.message); process.exitCode = 2; });

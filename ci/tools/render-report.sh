@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Renders report.md as GitHub would show it, in headless Chromium: the Markdown through
+# marked, every ```mermaid block through Mermaid. Fails when a table is missing or a diagram
+# does not render; writes a screenshot of the page beside the report.
+# Chromium comes from Debian's packages, marked, Mermaid and playwright-core from npm (pinned),
+# installed on first use into target/tools.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+report=${1:-target/racelab/report.md}
+[ -f "$report" ] || { echo "error: $report: no such report (run \`cargo xtask report\` first)" >&2; exit 2; }
+browser() { command -v chromium || command -v chromium-browser || command -v google-chrome || true; }
+if [ -z "$(browser)" ]; then
+  echo "installing Debian's chromium (once, about a minute)"
+  sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get install -y -qq chromium >/dev/null 2>&1 \
+    || { $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq chromium >/dev/null; }
+fi
+tools=target/tools/render
+if [ ! -f "$tools/node_modules/mermaid/package.json" ]; then
+  mkdir -p "$tools"
+  npm install --silent --no-audit --no-fund --prefix "$tools" \
+    marked@18.2.1 mermaid@11.17.2 playwright-core@1.64.1 >/dev/null
+fi
+NODE_PATH="$tools/node_modules" node ci/tools/render-report.cjs "$report" "$tools/node_modules" "$(browser)"
