@@ -180,7 +180,7 @@ pub fn run(request: &Request) -> ExitCode {
 }
 
 fn fuzz_figures(dir: &Path) -> Vec<Fuzzed> {
-    if let Err(e) = fuzzing::ensure_cargo_fuzz() {
+    if let Err(e) = crate::install::CARGO_FUZZ.ensure() {
         eprintln!("no fuzz figures: {e}");
         return Vec::new();
     }

@@ -5,9 +5,6 @@ use crate::phases::root;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
-/// The cargo-fuzz the project installs (TOOLCHAIN.md: 0.13.2 resolves here).
-const CARGO_FUZZ_VERSION: &str = "0.13.2";
-
 /// The longest input libFuzzer makes: the committed inputs are at most 28 bytes (one byte per
 /// operation), and longer histories are slower to run without reaching more windows.
 pub const MAX_LEN: usize = 64;
@@ -17,37 +14,6 @@ pub const MAX_LEN: usize = 64;
 /// leader_ready target) and buys little here: every byte of an input decodes to an operation,
 /// so there are no magic values for it to find.
 const FLAGS: [&str; 3] = ["--sanitizer", "none", "--no-trace-compares"];
-
-/// Installs cargo-fuzz at the pinned version when it is missing.
-pub fn ensure_cargo_fuzz() -> Result<(), String> {
-    let installed = Command::new("cargo")
-        .args(["fuzz", "--version"])
-        .output()
-        .is_ok_and(|o| {
-            o.status.success() && String::from_utf8_lossy(&o.stdout).contains(CARGO_FUZZ_VERSION)
-        });
-    if installed {
-        return Ok(());
-    }
-    println!("installing cargo-fuzz {CARGO_FUZZ_VERSION} (about a minute)");
-    let ok = Command::new("cargo")
-        .args([
-            "install",
-            "cargo-fuzz",
-            "--locked",
-            "--version",
-            CARGO_FUZZ_VERSION,
-        ])
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "`cargo install cargo-fuzz --locked --version {CARGO_FUZZ_VERSION}` failed"
-        ))
-    }
-}
 
 /// One libFuzzer run of a contract's target.
 pub struct FuzzRun<'a> {
@@ -172,7 +138,7 @@ pub fn fuzz(contract: &str, seconds: u64) -> ExitCode {
         return ExitCode::from(2);
     };
     let target = entry.contract.module;
-    if let Err(e) = ensure_cargo_fuzz() {
+    if let Err(e) = crate::install::CARGO_FUZZ.ensure() {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;
     }

@@ -8,6 +8,7 @@
 //! - `cargo xtask test`: the test gate (plain tests and the loom suite), output passed through.
 //! - `cargo xtask fuzz CONTRACT [SECONDS]`: fuzzes one contract's target on stable
 //!   (`cargo fuzz run --sanitizer none`), installing cargo-fuzz when it is missing.
+//! - `cargo xtask mutants [CONTRACT...]`: cargo-mutants on the fix code, judged by the claims.
 //! - `cargo xtask explore CONTRACT [--cases N] [--seed S]`: more history exploration than the
 //!   gate's, on request, with the seed printed.
 #![forbid(unsafe_code)]
@@ -15,6 +16,8 @@
 mod bench;
 mod explore;
 mod fuzzing;
+mod install;
+mod mutants;
 mod phases;
 mod verify;
 
@@ -39,6 +42,9 @@ commands:
   bench [--cold] [--no-fuzz] the speed figures: the gate's phases (warm; cold too with --cold),
                             every loom and history cell, each fuzz target for 20 s from its
                             corpus and in upstream mode from an empty one; bench.json
+  mutants [CONTRACT...]     cargo-mutants on each contract's fix code (.cargo/mutants.toml),
+                            judged by its claims; fails on a missed mutant (not in the gate:
+                            the scheduled workflow runs it)
   help                      this text
 
 `cargo xtask COMMAND --help` prints this text too.
@@ -53,6 +59,7 @@ enum Cmd {
     Replay(Vec<std::path::PathBuf>),
     Explore(explore::Request),
     Bench(bench::Request),
+    Mutants(Vec<String>),
     Help,
 }
 
@@ -98,6 +105,12 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
             }
             ("explore", []) => Err("explore needs a contract".into()),
             ("bench", flags) => bench::Request::parse(flags).map(Cmd::Bench),
+            ("mutants", []) => Ok(Cmd::Mutants(known.iter().map(|s| s.to_string()).collect())),
+            ("mutants", names) => names
+                .iter()
+                .map(contract)
+                .collect::<Result<_, _>>()
+                .map(Cmd::Mutants),
             ("help" | "--help" | "-h", []) => Ok(Cmd::Help),
             (c @ ("test" | "fuzz" | "help"), extra) => {
                 Err(format!("`{c}` does not take `{}`", extra.join(" ")))
@@ -133,6 +146,7 @@ fn main() -> ExitCode {
         Ok(Cmd::Replay(files)) => replay(&files),
         Ok(Cmd::Explore(request)) => explore::run(&request),
         Ok(Cmd::Bench(request)) => bench::run(&request),
+        Ok(Cmd::Mutants(contracts)) => mutants::run(&contracts),
         Ok(Cmd::Help) => {
             print!("{USAGE}\ncontracts: {}\n", known.join(", "));
             ExitCode::SUCCESS
@@ -187,6 +201,21 @@ mod tests {
         assert_eq!(
             p(&["verify", "dead-node"]),
             Ok(Cmd::Verify(vec!["dead-node".into()]))
+        );
+    }
+
+    #[test]
+    fn mutants_defaults_to_every_contract_and_names_bad_ones() {
+        assert_eq!(
+            p(&["mutants"]),
+            Ok(Cmd::Mutants(vec![
+                "leader-ready".into(),
+                "dead-node".into()
+            ]))
+        );
+        assert_eq!(
+            p(&["mutants", "nope"]),
+            Err("unknown contract `nope`".into())
         );
     }
 

@@ -172,7 +172,7 @@ impl Phase {
 const SHARD_ENV: &str = "RACELAB_SHARD";
 
 /// A proof must not end early, and the gate's checkers read no knob from the environment.
-fn clean_env(c: &mut Command) {
+pub fn clean_env(c: &mut Command) {
     for var in [
         "LOOM_MAX_DURATION",
         "LOOM_MAX_PERMUTATIONS",

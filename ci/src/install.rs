@@ -1,0 +1,57 @@
+//! The cargo subcommands the gate installs itself, at pinned versions.
+
+use std::process::Command;
+
+/// A cargo subcommand from crates.io: `cargo <command>` is `crate` at `version`.
+pub struct Tool {
+    pub command: &'static str,
+    pub krate: &'static str,
+    pub version: &'static str,
+    /// How long an install takes on two cores, for the message.
+    pub takes: &'static str,
+}
+
+/// cargo-fuzz (TOOLCHAIN.md: 0.13.2 resolves here).
+pub const CARGO_FUZZ: Tool = Tool {
+    command: "fuzz",
+    krate: "cargo-fuzz",
+    version: "0.13.2",
+    takes: "about a minute",
+};
+
+/// cargo-mutants.
+pub const CARGO_MUTANTS: Tool = Tool {
+    command: "mutants",
+    krate: "cargo-mutants",
+    version: "27.1.0",
+    takes: "about ten minutes",
+};
+
+impl Tool {
+    /// Installs the tool when `cargo <command> --version` does not print the pinned version.
+    pub fn ensure(&self) -> Result<(), String> {
+        let installed = Command::new("cargo")
+            .args([self.command, "--version"])
+            .output()
+            .is_ok_and(|o| {
+                o.status.success() && String::from_utf8_lossy(&o.stdout).contains(self.version)
+            });
+        if installed {
+            return Ok(());
+        }
+        println!(
+            "installing {} {} ({})",
+            self.krate, self.version, self.takes
+        );
+        let args = ["install", self.krate, "--locked", "--version", self.version];
+        if Command::new("cargo")
+            .args(args)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            Ok(())
+        } else {
+            Err(format!("`cargo {}` failed", args.join(" ")))
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! `cargo xtask mutants [CONTRACT...]`: cargo-mutants on each contract's fix code (scoped by
+//! `.cargo/mutants.toml`), judged by that contract's claims in racelab-props, with the numbers
+//! a reviewer asks for: mutants, caught, missed, timeouts, unviable.
+
+use crate::install::CARGO_MUTANTS;
+use crate::phases::{clean_env, root};
+use racelab_core::report::RESULTS_ENV;
+use serde::Serialize;
+use std::path::Path;
+use std::process::{Command, ExitCode};
+
+/// What cargo-mutants found for one contract.
+#[derive(Debug, Default, Serialize, PartialEq)]
+pub struct Tally {
+    pub contract: String,
+    pub mutants: u64,
+    pub caught: u64,
+    pub missed: u64,
+    pub timeouts: u64,
+    pub unviable: u64,
+    /// The missed mutants, as cargo-mutants names them (file:line:column: what changed).
+    pub missed_mutants: Vec<String>,
+}
+
+impl Tally {
+    /// Reads `mutants.out/outcomes.json` and `missed.txt` from cargo-mutants' output directory.
+    fn read(contract: &str, out: &Path) -> Result<Tally, String> {
+        let path = out.join("outcomes.json");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let json: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not cargo-mutants' outcomes: {e}", path.display()))?;
+        let count = |field: &str| json[field].as_u64().unwrap_or(0);
+        let missed_mutants = std::fs::read_to_string(out.join("missed.txt"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        Ok(Tally {
+            contract: contract.to_owned(),
+            mutants: count("total_mutants"),
+            caught: count("caught"),
+            missed: count("missed"),
+            timeouts: count("timeout"),
+            unviable: count("unviable"),
+            missed_mutants,
+        })
+    }
+}
+
+/// Runs cargo-mutants on `contracts`; fails when a mutant is missed (a timeout is a caught
+/// mutant: the tests did not pass) or the unmutated tree fails its tests.
+pub fn run(contracts: &[String]) -> ExitCode {
+    if let Err(e) = CARGO_MUTANTS.ensure() {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    let mut tallies = Vec::new();
+    let mut failed = false;
+    for id in contracts {
+        let Ok(entry) = racelab_core::registry::find(id) else {
+            return ExitCode::from(2);
+        };
+        let scope = format!("contracts/{}/", entry.contract.module);
+        let out = root().join("target/racelab/mutants").join(id);
+        println!(
+            "\n== mutants of {id}'s fix code (cargo-mutants' log: {}/mutants.out)",
+            out.display()
+        );
+        let mut cmd = Command::new("cargo");
+        cmd.current_dir(root())
+            .args(["mutants", "--no-shuffle", "--re", &scope, "--output"])
+            .arg(&out)
+            // The contract's claims only: every other contract's tests pass whatever it does.
+            .args(["--", "--", &format!("{id}/")])
+            .env_remove(RESULTS_ENV);
+        clean_env(&mut cmd);
+        let status = match cmd.status() {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: cannot run cargo mutants: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let outcomes = out.join("mutants.out");
+        if !outcomes.join("outcomes.json").exists() && status.success() {
+            println!("{id}: no fix code in .cargo/mutants.toml's examine_globs");
+            continue;
+        }
+        match Tally::read(id, &outcomes) {
+            Ok(t) => {
+                // cargo-mutants exits 0 (all caught), 2 (missed), 3 (timeouts only); anything
+                // else is a failed baseline or a tool error.
+                failed |= t.missed > 0 || !matches!(status.code(), Some(0 | 2 | 3));
+                tallies.push(t);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+            }
+        }
+    }
+    println!("\n== mutants\n  contract            mutants  caught  missed  timeouts  unviable");
+    for t in &tallies {
+        println!(
+            "  {:<18}  {:>7}  {:>6}  {:>6}  {:>8}  {:>8}",
+            t.contract, t.mutants, t.caught, t.missed, t.timeouts, t.unviable
+        );
+        for m in &t.missed_mutants {
+            println!("    missed: {m}");
+        }
+    }
+    let summary = root().join("target/racelab/mutants.json");
+    let json = serde_json::to_string_pretty(&tallies).expect("the tallies serialize");
+    if let Err(e) = std::fs::write(&summary, json) {
+        eprintln!("error: cannot write {}: {e}", summary.display());
+        return ExitCode::FAILURE;
+    }
+    println!("\n{}", summary.display());
+    if failed {
+        println!("FAILED: a mutant of the fix code passes the tests, or the unmutated tree fails");
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tally;
+
+    #[test]
+    fn reads_cargo_mutants_outcomes() {
+        let dir = std::env::temp_dir().join(format!("racelab-mutants-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("outcomes.json"),
+            r#"{"total_mutants": 5, "caught": 3, "missed": 1, "timeout": 1, "unviable": 0}"#,
+        )
+        .unwrap();
+        std::fs::write(dir.join("missed.txt"), "a.rs:1:2: replace x with y\n").unwrap();
+        let t = Tally::read("dead-node", &dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            t,
+            Tally {
+                contract: "dead-node".into(),
+                mutants: 5,
+                caught: 3,
+                missed: 1,
+                timeouts: 1,
+                unviable: 0,
+                missed_mutants: vec!["a.rs:1:2: replace x with y".into()],
+            }
+        );
+    }
+}
