@@ -73,7 +73,11 @@ pub fn run(contracts: &[String]) -> ExitCode {
             .arg(&out)
             // The contract's claims only: every other contract's tests pass whatever it does.
             .args(["--", "--", &format!("{id}/")])
-            .env_remove(RESULTS_ENV);
+            .env_remove(RESULTS_ENV)
+            // One target directory for every run: cargo-mutants builds each mutant in a copy of
+            // the tree, and a shared target dir keeps the dependencies built across copies and
+            // contracts (only the workspace crates rebuild).
+            .env("CARGO_TARGET_DIR", root().join("target/mutants"));
         clean_env(&mut cmd);
         let status = match cmd.status() {
             Ok(s) => s,

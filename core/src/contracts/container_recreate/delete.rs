@@ -95,7 +95,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                 None => {
                     cx.record(
                         "ContainerController.deleteContainer",
-                        format!("dn{} c{id}: absent, nothing to delete", dn.id),
+                        format_args!("dn{} c{id}: absent, nothing to delete", dn.id),
                     );
                     Step::Done
                 }
@@ -106,7 +106,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                     Some(now) if Arc::ptr_eq(&now, &c) => {
                         cx.record(
                             "ContainerSet.getContainerWithWriteLock",
-                            format!("dn{} c{id}: write lock", dn.id),
+                            format_args!("dn{} c{id}: write lock", dn.id),
                         );
                         self.held = Some(c);
                         Step::Mark
@@ -115,7 +115,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                         c.lock.release(Self::ACTOR);
                         cx.record(
                             "ContainerSet.getContainerWithWriteLock",
-                            format!("dn{} c{id}: mapping changed, retry", dn.id),
+                            format_args!("dn{} c{id}: mapping changed, retry", dn.id),
                         );
                         Step::Get
                     }
@@ -123,7 +123,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                         c.lock.release(Self::ACTOR);
                         cx.record(
                             "ContainerSet.getContainerWithWriteLock",
-                            format!("dn{} c{id}: CONTAINER_NOT_FOUND", dn.id),
+                            format_args!("dn{} c{id}: CONTAINER_NOT_FOUND", dn.id),
                         );
                         Step::Done
                     }
@@ -142,7 +142,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                     d.state = State::Deleted;
                     cx.record(
                         "KeyValueContainer.markContainerForDelete",
-                        format!(
+                        format_args!(
                             "dn{} c{id}: Marked container DELETED from {from:?} (force={force})",
                             dn.id
                         ),
@@ -152,7 +152,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                 if let Some(r) = refused {
                     cx.record(
                         "KeyValueHandler.deleteInternal",
-                        format!("dn{} c{id}: {r}", dn.id),
+                        format_args!("dn{} c{id}: {r}", dn.id),
                     );
                     Step::Unlock
                 } else if w.fix.tombstone == Tombstone::BeforeRemove {
@@ -165,7 +165,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                 dn.set.write_tombstone(id);
                 cx.record(
                     "ContainerSet.removeContainer",
-                    format!("dn{} c{id}: tombstone row written (P3)", dn.id),
+                    format_args!("dn{} c{id}: tombstone row written (P3)", dn.id),
                 );
                 Step::RemoveFromMap
             }
@@ -178,7 +178,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                 w.ghost.deleted(dn.id, id);
                 cx.record(
                     "ContainerSet.removeContainer",
-                    format!(
+                    format_args!(
                         "dn{} c{id}: containerMap.remove{}",
                         dn.id,
                         if w.fix.mark_deleted_missing {
@@ -204,7 +204,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                 };
                 cx.record(
                     "ContainerSet.removeContainer",
-                    format!("dn{} c{id}: {what}", dn.id),
+                    format_args!("dn{} c{id}: {what}", dn.id),
                 );
                 Step::Unlock
             }
@@ -212,7 +212,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                 let c = self.held.take().expect("the container write lock is held");
                 cx.record(
                     "KeyValueHandler.deleteInternal",
-                    format!(
+                    format_args!(
                         "dn{} c{id}: writeUnlock{}",
                         dn.id,
                         if self.removed {

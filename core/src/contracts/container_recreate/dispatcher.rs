@@ -146,7 +146,7 @@ pub fn validate_container_command(
     };
     cx.record(
         "ContainerStateMachine.startTransaction",
-        format!(
+        format_args!(
             "{} c{id}: validateContainerCommand: {} → {}",
             req.name(),
             match &verdict {
@@ -227,7 +227,7 @@ impl Dispatch {
         let fail = |r: Res, why: &str| {
             cx.record(
                 "HddsDispatcher.dispatchRequest",
-                format!("{what}: {why} → {r}"),
+                format_args!("{what}: {why} → {r}"),
             );
             DStep::Done(Reply::Result(r))
         };
@@ -238,7 +238,7 @@ impl Dispatch {
             Some(c) => {
                 cx.record(
                     "HddsDispatcher.dispatchRequest",
-                    format!("{what}: getContainer → present"),
+                    format_args!("{what}: getContainer → present"),
                 );
                 DStep::Handle(c)
             }
@@ -257,7 +257,7 @@ impl Dispatch {
                 }
                 cx.record(
                     "HddsDispatcher.dispatchRequest",
-                    format!("{what}: getContainer → absent: auto-create"),
+                    format_args!("{what}: getContainer → absent: auto-create"),
                 );
                 DStep::Create
             }
@@ -284,7 +284,7 @@ impl Dispatch {
         if dn.set.is_missing(id) {
             cx.record(
                 "KeyValueHandler.handleCreateContainer",
-                format!("c{id}: ensureContainerNotMissing → CONTAINER_MISSING"),
+                format_args!("c{id}: ensureContainerNotMissing → CONTAINER_MISSING"),
             );
             return DStep::Done(Reply::Result(Res::ContainerMissing));
         }
@@ -309,20 +309,20 @@ impl Dispatch {
             Some(Err(r)) => {
                 cx.record(
                     "KeyValueHandler.handleCreateContainer",
-                    format!("c{id}: addContainer → {r}"),
+                    format_args!("c{id}: addContainer → {r}"),
                 );
                 return DStep::Done(Reply::Result(r));
             }
             Some(Ok(())) => {
                 cx.record(
                     "KeyValueHandler.handleCreateContainer",
-                    format!("c{id}: created OPEN, BCSID 0 (containerCreationLocks), ICR sent"),
+                    format_args!("c{id}: created OPEN, BCSID 0 (containerCreationLocks), ICR sent"),
                 );
                 w.ghost.recreated(dn.id, id);
             }
             None => cx.record(
                 "KeyValueHandler.handleCreateContainer",
-                format!("c{id}: already exists"),
+                format_args!("c{id}: already exists"),
             ),
         }
         dn.csm.put_if_absent(id);
@@ -331,7 +331,7 @@ impl Dispatch {
             None => {
                 cx.record(
                     "HddsDispatcher.dispatchRequest",
-                    format!("c{id}: getContainer after create → absent"),
+                    format_args!("c{id}: getContainer after create → absent"),
                 );
                 DStep::Done(Reply::Result(Res::ContainerNotFound))
             }
@@ -380,7 +380,7 @@ impl Dispatch {
         }
         cx.record(
             self.method(),
-            format!("{} c{id} ({detail}): {reply}{note}", self.stage.name()),
+            format_args!("{} c{id} ({detail}): {reply}{note}", self.stage.name()),
         );
         reply
     }

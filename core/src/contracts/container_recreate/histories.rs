@@ -253,7 +253,7 @@ impl World {
         let cx = trace.actor("ContainerBalancer");
         cx.record(
             "MoveManager.startMove",
-            format!("c{c}: dn{src} → dn{tgt}, replicate from the source"),
+            format_args!("c{c}: dn{src} → dn{tgt}, replicate from the source"),
         );
         self.replicate(trace, c, src, tgt);
         // handleSuccessfulAdd: delete the source if the container stays healthy without it.
@@ -267,7 +267,7 @@ impl World {
         if healthy >= super::scm::REPLICATION_FACTOR {
             cx.record(
                 "MoveManager.handleSuccessfulAdd",
-                format!("c{c}: force delete on dn{src}"),
+                format_args!("c{c}: force delete on dn{src}"),
             );
             self.execute(
                 trace,
@@ -281,7 +281,7 @@ impl World {
         } else {
             cx.record(
                 "MoveManager.handleSuccessfulAdd",
-                format!("c{c}: DELETE_FAIL_POLICY"),
+                format_args!("c{c}: DELETE_FAIL_POLICY"),
             );
         }
         true
@@ -298,7 +298,7 @@ impl World {
         set.mark_missing(c);
         trace.actor("HddsVolumeChecker").record(
             "ContainerSet.handleVolumeFailures",
-            format!("dn{dn} c{c}: replica lost, marked missing"),
+            format_args!("dn{dn} c{c}: replica lost, marked missing"),
         );
         true
     }
@@ -323,7 +323,7 @@ impl World {
         }
         trace.actor("OM").record(
             "KeyDeletingService",
-            format!("c{c}: keys deleted, blocks {:?} removed", keys),
+            format_args!("c{c}: keys deleted, blocks {:?} removed", keys),
         );
     }
 
@@ -340,7 +340,7 @@ impl World {
         });
         cx.record(
             "ContainerStateMachine.loadSnapshot",
-            format!("dn{dn}: snapshot at index {from}; marked missing {missing:?}; replaying the log after it"),
+            format_args!("dn{dn}: snapshot at index {from}; marked missing {missing:?}; replaying the log after it"),
         );
         for req in self.entries_after(from) {
             let stage = match req.cmd {
@@ -357,7 +357,7 @@ impl World {
                 node.csm.fail();
                 cx.record(
                     "ContainerStateMachine.applyTransaction",
-                    format!(
+                    format_args!(
                         "dn{dn}: replay of index {}: {reply} is not ignored: pipeline closes",
                         req.index
                     ),

@@ -297,7 +297,7 @@ impl CloseThroughPipeline {
             dn.task_queue.release(OWNER);
             self.cx.record(
                 "KeyValueHandler.handleCloseContainer",
-                format!("dn{} c{}: absent", dn.id, self.id),
+                format_args!("dn{} c{}: absent", dn.id, self.id),
             );
             return;
         };
@@ -311,7 +311,7 @@ impl CloseThroughPipeline {
         });
         self.cx.record(
             "KeyValueHandler.handleCloseContainer",
-            format!(
+            format_args!(
                 "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid}",
                 dn.id, self.id
             ),
@@ -561,7 +561,7 @@ impl World {
                 Command::Close { dn } => {
                     cx.record(
                         "MismatchedReplicasHandler.handle",
-                        format!("c{id}: close the OPEN replica on dn{dn}"),
+                        format_args!("c{id}: close the OPEN replica on dn{dn}"),
                     );
                     if PIPELINE.contains(&dn) && self.dn(LEADER).csm.is_healthy() {
                         run(self, CloseThroughPipeline::new(trace, &PIPELINE, id));
@@ -590,7 +590,7 @@ impl World {
                     }
                     cx.record(
                         "ReplicationManager.sendDeleteCommand",
-                        format!("c{id} on dn{dn}, force={force} ({why:?})"),
+                        format_args!("c{id} on dn{dn}, force={force} ({why:?})"),
                     );
                     run(
                         self,
@@ -617,12 +617,12 @@ impl World {
                     }
                     cx.record(
                         "ReplicationManager.sendReplicateCommand",
-                        format!("c{id}: dn{src} → dn{tgt}"),
+                        format_args!("c{id}: dn{src} → dn{tgt}"),
                     );
                     self.replicate(trace, id, src, tgt);
                 }
                 Command::DeleteContainer => {
-                    cx.record("EmptyContainerHandler.handle", format!("c{id}: DELETING"));
+                    cx.record("EmptyContainerHandler.handle", format_args!("c{id}: DELETING"));
                     if let Some(c) = self.scm_state().containers.get_mut(&id) {
                         c.state = scm::LifeCycle::Deleting;
                     }
@@ -656,7 +656,7 @@ impl World {
         if target.set.add(copy, true).is_ok() {
             trace.actor("ReplicateContainerCommandHandler").record(
                 "KeyValueHandler.importContainer",
-                format!("dn{tgt} c{id}: imported from dn{src} ({})", data.summary()),
+                format_args!("dn{tgt} c{id}: imported from dn{src} ({})", data.summary()),
             );
             self.scm_state().replicas.entry(id).or_default().insert(
                 tgt,

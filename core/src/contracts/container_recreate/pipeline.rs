@@ -199,7 +199,7 @@ impl Program<World> for ClientWrite {
             // commands that are still unanswered fail with it.
             self.trace.actor(Self::ACTOR).record(
                 "XceiverClientRatis",
-                format!(
+                format_args!(
                     "pipeline closed; unanswered commands fail: {:?}",
                     self.result
                 ),
@@ -278,7 +278,7 @@ impl Program<World> for ClientWrite {
                         } else {
                             "ContainerStateMachine.applyTransaction"
                         },
-                        format!("dn{}: {reply} is not ignored: stateMachineHealthy = false, pipeline closes", dn.id),
+                        format_args!("dn{}: {reply} is not ignored: stateMachineHealthy = false, pipeline closes", dn.id),
                     );
                 }
                 if member == 0 && stage != Stage::WriteData {
