@@ -1,9 +1,9 @@
 //! The expected claims matrix of HDDS-17042, as data. Every cell is checked by a test; the loom
 //! cells' `executions` are pinned (a change means the model changed: review, re-pin).
 
-use super::service_provider::{HandOffLock, LockFrom, LockUntil};
+use super::service_provider::{HandOffLock, LockFrom, LockUntil, RestSpan};
 use super::{
-    delete, put, reproduce, Fix, ReconSync, FAULT_BEFORE_HAND_OFF, O1, O2, O3, O4,
+    delete, put, reproduce, Fix, ReconSync, FAULT_BEFORE_HAND_OFF, O1, O2, O3, O4, O5,
     REBUILD_DURING_SYNC, REBUILD_DURING_TWO_BATCH_SYNC, REBUILD_WHILE_RPC_HANGS,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
@@ -33,6 +33,12 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
             note: "HDDS-5146: an exception after the commit drops the events; with the full-snapshot fallback failing, the batch is never applied" },
         Claim { variant: "proposed", outcome: &O3, expected: R, method: Method::loom(FAULT, 579),
             note: "report: P1 does not address HDDS-5146 (a rebuild after the failure would repair it; one before it does not)" },
+        Claim { variant: "upstream", outcome: &O5, expected: U, method: Method::loom(ONE_BATCH, 1603),
+            note: "upstream queues a rebuild in one body of the controller monitor, and consumeOMEvents follows the commit: a checkpoint taken before the commit is offered before the batch, so no batch is lost without a fault (it is applied twice instead, O1)" },
+        Claim { variant: "proposed", outcome: &O5, expected: U, method: Method::loom(ONE_BATCH, 3605),
+            note: "O3 with no fault: no batch is lost when no sync throws. O3's predicate is a property of the final state (a committed write batch with an event that NSSummary never applied, after the buffer is drained in FIFO order); O5 only leaves out the batches of a delta whose sync threw before its hand-off (a ghost set by that step). Catches the mutant that holds the lock only around the checkpoint" },
+        Claim { variant: "A2", outcome: &O5, expected: R, method: Method::loom(ONE_BATCH, 4196),
+            note: "the lock only around createOMCheckpoint: the REST thread drains, checkpoints before the commit, the sync commits and hands off, then the rebuild is offered behind the batch; the rebuild from the older checkpoint erases the batch and sets the cursor back, and the next delta starts after it" },
         Claim { variant: "upstream", outcome: &O4, expected: U, method: Method::loom(RPC_HANGS, 9),
             note: "upstream takes no lock: the rebuild completes while the sync thread is stuck in getDBUpdates" },
         Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::loom(RPC_HANGS, 9),
@@ -53,6 +59,10 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
             note: "rebuilds requested while a sync is stuck in its RPC (histories with `hang`) complete with P1" },
         Claim { variant: "A1", outcome: &O4, expected: R, method: Method::Proptest { cases: 512 },
             note: "the generator does reach the liveness window: with the lock across the RPC, such a rebuild waits forever" },
+        Claim { variant: "proposed", outcome: &O5, expected: U, method: Method::Proptest { cases: 4096 },
+            note: "no history loses a batch whose sync did not fail, with P1" },
+        Claim { variant: "A2", outcome: &O5, expected: R, method: Method::Proptest { cases: 512 },
+            note: "the generator reaches the loss without a fault when the lock covers only the checkpoint" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 2000 },
             note: "quickcheck over random byte strings (the fuzz codec) finds O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 4000 },
@@ -108,11 +118,19 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         name: "P1 released after the commit, before the hand-off",
         variant: "proposed",
         fix: Fix {
-            hand_off_lock: Some(HandOffLock { from: LockFrom::RpcReturned, until: LockUntil::LastCommit }),
+            hand_off_lock: Some(HandOffLock { from: LockFrom::RpcReturned, until: LockUntil::LastCommit, rest: RestSpan::Queueing }),
         },
         caught_by: &O1,
         about: "the lock must span commit to hand-off: released after the commit, a rebuild still \
                 checkpoints the batch before it is buffered",
+    }, Mutant {
+        name: "the REST thread holds the hand-off lock only around the checkpoint, not around the drain and the queueing",
+        variant: "proposed",
+        fix: Fix::LOCK_AROUND_CHECKPOINT,
+        caught_by: &O5,
+        about: "triggerTaskRebuild must hold the lock around the whole queueReInitializationEvent: \
+                with only the checkpoint under it, a rebuild checkpointed before the commit is \
+                offered after the hand-off, and erases the batch with no fault injected",
     }],
 };
 

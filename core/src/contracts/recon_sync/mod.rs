@@ -25,10 +25,10 @@ use crate::sync::Arc;
 use crate::trace::Trace;
 use nssummary::ReconDb;
 use om::{Key, KeyOp, OmDb, OzoneManager};
-use recon_om_db::{ReconOMMetadataManager, ReconOmDbState, FULL_SNAPSHOT};
+use recon_om_db::{DeltaId, ReconOMMetadataManager, ReconOmDbState, FULL_SNAPSHOT};
 use service_provider::{
-    HandOffLock, LockFrom, LockUntil, OzoneManagerServiceProviderImpl, RestThread, SyncFaults,
-    SyncThread,
+    HandOffLock, LockFrom, LockUntil, OzoneManagerServiceProviderImpl, RestSpan, RestThread,
+    SyncFaults, SyncThread,
 };
 use std::collections::BTreeMap;
 use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
@@ -48,6 +48,7 @@ impl Fix {
         hand_off_lock: Some(HandOffLock {
             from: LockFrom::RpcReturned,
             until: LockUntil::HandOff,
+            rest: RestSpan::Queueing,
         }),
     };
     /// A1, the design the report rejected: the same lock, taken before the OM RPC.
@@ -55,6 +56,16 @@ impl Fix {
         hand_off_lock: Some(HandOffLock {
             from: LockFrom::BeforeRpc,
             until: LockUntil::HandOff,
+            rest: RestSpan::Queueing,
+        }),
+    };
+    /// A2, a broken design: P1's sync side, and `triggerTaskRebuild` holding the lock only
+    /// around the checkpoint.
+    pub const LOCK_AROUND_CHECKPOINT: Fix = Fix {
+        hand_off_lock: Some(HandOffLock {
+            from: LockFrom::RpcReturned,
+            until: LockUntil::HandOff,
+            rest: RestSpan::Checkpoint,
         }),
     };
 }
@@ -184,28 +195,42 @@ pub static O2: Outcome<World> = Outcome {
     check: Check::State(|w| applied_twice(w, false)),
 };
 
-/// O3: a committed write batch never applied (HDDS-5146).
+/// O3: a committed write batch never applied (HDDS-5146), whatever the cause.
 pub static O3: Outcome<World> = Outcome {
     id: "O3",
-    summary: "(HDDS-5146) a write batch committed to the Recon OM DB is never applied: \
-              the sync failed between its commit and the hand-off",
-    check: Check::State(|w| {
-        let q = w.controller.quiescent();
-        w.recon_om_db
-            .state()
-            .committed
-            .iter()
-            .filter(|c| c.evented && q.applied.get(&c.seq).copied().unwrap_or(0) == 0)
-            .map(|c| {
-                format!(
-                    "write batch #{} is in the Recon OM DB and was never applied: {}",
-                    c.seq,
-                    w.numbers(&q)
-                )
-            })
-            .next()
-    }),
+    summary: "a write batch committed to the Recon OM DB is never applied, whatever the \
+              cause (HDDS-5146: the sync failed between its commit and its hand-off)",
+    check: Check::State(|w| never_applied(w, |_| true)),
 };
+
+/// O5: O3 with no fault to explain it: the lost batch's sync handed its events off.
+pub static O5: Outcome<World> = Outcome {
+    id: "O5",
+    summary: "a write batch committed to the Recon OM DB is never applied although the sync \
+              that committed it did not fail: it handed the batch's events off",
+    check: Check::State(|w| never_applied(w, |delta| !w.provider.delta_failed(delta))),
+};
+
+/// The first write batch the Recon OM DB holds that produced an event and that NSSummary has
+/// never applied, once the processor has applied everything buffered, among the batches of
+/// the deltas `of` selects. A property of the final state alone: which window lost the batch
+/// plays no part.
+fn never_applied(w: &World, of: impl Fn(DeltaId) -> bool) -> Option<String> {
+    let q = w.controller.quiescent();
+    w.recon_om_db
+        .state()
+        .committed
+        .iter()
+        .filter(|c| c.evented && of(c.delta) && q.applied.get(&c.seq).copied().unwrap_or(0) == 0)
+        .map(|c| {
+            format!(
+                "write batch #{} is in the Recon OM DB and was never applied: {}",
+                c.seq,
+                w.numbers(&q)
+            )
+        })
+        .next()
+}
 
 /// O4: liveness of a manual rebuild while the sync hangs in the OM RPC.
 pub static O4: Outcome<World> = Outcome {
@@ -284,12 +309,19 @@ impl Model for ReconSync {
             summary: "(the alternative the report rejected, not a part of the fix) the same lock \
                       taken before the OM RPC, so that it spans the RPC and its retries",
         },
+        Part {
+            id: "A2",
+            summary: "(a broken design, not a part of the fix) P1's sync side, but \
+                      triggerTaskRebuild holds the lock only around createOMCheckpoint: it drains \
+                      the buffer before and offers the rebuild after, outside the lock",
+        },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("proposed", &["P1"]),
         Variant::new("A1", &["A1"]),
+        Variant::new("A2", &["A2"]),
     ];
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -309,6 +341,7 @@ impl Model for ReconSync {
         match part {
             "P1" => Some(Fix::PROPOSED),
             "A1" => Some(Fix::LOCK_ACROSS_RPC),
+            "A2" => Some(Fix::LOCK_AROUND_CHECKPOINT),
             _ => None,
         }
     }

@@ -17,7 +17,7 @@
 //!   hand-off (`hasEventBufferOverflowed`, `hasTasksFailed`) never queue a rebuild.
 
 use super::om::DBUpdates;
-use super::recon_om_db::{DeltaId, OMDBUpdatesHandler};
+use super::recon_om_db::{Checkpoint, DeltaId, OMDBUpdatesHandler};
 use super::task_controller::ReInitializationReason;
 use super::World;
 use crate::model::Program;
@@ -26,6 +26,7 @@ use crate::trace::{Cx, Trace};
 use std::sync::atomic::{
     AtomicBool as GhostBool, AtomicU64 as GhostU64, Ordering as GhostOrdering,
 };
+use std::sync::{Mutex as GhostMutex, PoisonError};
 
 /// Where the sync thread takes the hand-off lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,10 +47,24 @@ pub enum LockUntil {
     LastCommit,
 }
 
+/// What `triggerTaskRebuild` holds the lock around.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RestSpan {
+    /// P1: the whole `queueReInitializationEvent` (drain, checkpoint and queueing, one body of
+    /// the controller monitor).
+    Queueing,
+    /// A2, a broken design: only the checkpoint. `triggerTaskRebuild` drains the buffer
+    /// (`drainEventBufferAndCleanExistingCheckpoints`, public), takes the lock around
+    /// `createOMCheckpoint` (public), and offers the rebuild (`getEventBuffer().offer`) after
+    /// it: three steps, none under the monitor.
+    Checkpoint,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandOffLock {
     pub from: LockFrom,
     pub until: LockUntil,
+    pub rest: RestSpan,
 }
 
 /// Faults a scenario gives the sync thread.
@@ -81,6 +96,8 @@ pub struct OzoneManagerServiceProviderImpl {
     rebuilds_accepted: GhostU64,
     /// Observation: the `OmDeltaRequest` task status row's `lastUpdatedSeqNumber`.
     delta_task_seq: GhostU64,
+    /// Ghost: the deltas whose sync threw before its hand-off (their events were dropped).
+    failed_deltas: GhostMutex<Vec<DeltaId>>,
 }
 
 impl OzoneManagerServiceProviderImpl {
@@ -90,6 +107,14 @@ impl OzoneManagerServiceProviderImpl {
 
     pub fn delta_task_seq(&self) -> u64 {
         self.delta_task_seq.load(GhostOrdering::SeqCst)
+    }
+
+    /// Whether the sync that committed `delta` threw before handing its events off.
+    pub fn delta_failed(&self, delta: DeltaId) -> bool {
+        self.failed_deltas
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&delta)
     }
 
     pub fn rebuilds_accepted(&self) -> u64 {
@@ -354,6 +379,11 @@ impl Program<World> for SyncThread {
             SyncStep::Fail => {
                 // The batch's events are dropped with the handler; the Recon OM DB keeps it.
                 self.handler = None;
+                w.provider
+                    .failed_deltas
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(self.delta);
                 self.cx.record(
                     "OzoneManagerServiceProviderImpl.syncDataFromOM",
                     "exception before the hand-off: markDeltaTaskStatusAsFailed, fall back to a full snapshot",
@@ -407,11 +437,19 @@ impl Program<World> for SyncThread {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum RestStep {
+    /// P1: takes the hand-off lock, then queues.
     Lock,
+    /// `queueReInitializationEvent` (upstream and P1).
     Queue,
     Unlock,
+    /// A2: `drainEventBufferAndCleanExistingCheckpoints`.
+    Drain,
+    /// A2: the hand-off lock around `createOMCheckpoint` (one critical section).
+    Checkpoint,
+    /// A2: `getEventBuffer().offer(new ReconTaskReInitializationEvent(reason, checkpoint))`.
+    Offer(Checkpoint),
     Done,
     /// Waits for the hand-off lock forever (its holder never returns from the OM RPC).
     BlockedForever,
@@ -424,14 +462,22 @@ pub struct RestThread {
     next: RestStep,
 }
 
+const REASON: ReInitializationReason = ReInitializationReason::ManualOmDbRebuild;
+
 impl RestThread {
     pub const ACTOR: &'static str = "REST";
 
     pub fn new(trace: &Trace, w: &World) -> Self {
-        let next = if w.fix.hand_off_lock.is_some() {
-            RestStep::Lock
-        } else {
-            RestStep::Queue
+        let next = match w.fix.hand_off_lock {
+            None => RestStep::Queue,
+            Some(HandOffLock {
+                rest: RestSpan::Queueing,
+                ..
+            }) => RestStep::Lock,
+            Some(HandOffLock {
+                rest: RestSpan::Checkpoint,
+                ..
+            }) => RestStep::Drain,
         };
         RestThread {
             cx: trace.actor(Self::ACTOR),
@@ -439,9 +485,17 @@ impl RestThread {
         }
     }
 
-    /// Whether `queueReInitializationEvent` has returned (HTTP 202).
+    /// Whether the rebuild has been queued (HTTP 202).
     pub fn queued(&self) -> bool {
         matches!(self.next, RestStep::Unlock | RestStep::Done)
+    }
+
+    fn accepted(&self, w: &World) {
+        w.provider
+            .rebuilds_accepted
+            .fetch_add(1, GhostOrdering::SeqCst);
+        self.cx
+            .record("TriggerDBSyncEndpoint.triggerOMDBReinit", "202 ACCEPTED");
     }
 }
 
@@ -457,13 +511,14 @@ impl Program<World> for RestThread {
     fn enabled(&self, w: &World) -> bool {
         match self.next {
             RestStep::Lock => !w.provider.hand_off.is_held() || w.provider.held_forever(),
+            RestStep::Checkpoint => !w.provider.hand_off.is_held(),
             _ => !self.is_done(),
         }
     }
 
     fn step(&mut self, w: &World) {
         let cx = &self.cx;
-        self.next = match self.next {
+        self.next = match std::mem::replace(&mut self.next, RestStep::Done) {
             RestStep::Lock => {
                 // A wait that can never end is recorded, and the thread stops there, instead of
                 // blocking loom on a lock nobody will release (loom would abort the process on
@@ -487,15 +542,9 @@ impl Program<World> for RestThread {
                 }
             }
             RestStep::Queue => {
-                w.controller.queue_reinitialization_event(
-                    cx,
-                    ReInitializationReason::ManualOmDbRebuild,
-                    &w.recon_om_db,
-                );
-                w.provider
-                    .rebuilds_accepted
-                    .fetch_add(1, GhostOrdering::SeqCst);
-                cx.record("TriggerDBSyncEndpoint.triggerOMDBReinit", "202 ACCEPTED");
+                w.controller
+                    .queue_reinitialization_event(cx, REASON, &w.recon_om_db);
+                self.accepted(w);
                 if w.fix.hand_off_lock.is_some() {
                     RestStep::Unlock
                 } else {
@@ -510,7 +559,36 @@ impl Program<World> for RestThread {
                 w.provider.hand_off.release(Self::ACTOR);
                 RestStep::Done
             }
-            RestStep::Done | RestStep::BlockedForever => self.next,
+            RestStep::Drain => {
+                w.controller
+                    .drain_event_buffer_and_clean_existing_checkpoints(cx, REASON);
+                RestStep::Checkpoint
+            }
+            RestStep::Checkpoint => {
+                w.provider.hand_off.acquire(Self::ACTOR);
+                cx.record(
+                    "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+                    "hand-off lock acquired (around createOMCheckpoint only)",
+                );
+                let checkpoint = w.recon_om_db.create_checkpoint(cx);
+                cx.record(
+                    "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+                    "hand-off lock released",
+                );
+                w.provider.hand_off.release(Self::ACTOR);
+                RestStep::Offer(checkpoint)
+            }
+            RestStep::Offer(checkpoint) => {
+                w.controller.offer_reinitialization(
+                    cx,
+                    "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+                    REASON,
+                    checkpoint,
+                );
+                self.accepted(w);
+                RestStep::Done
+            }
+            done @ (RestStep::Done | RestStep::BlockedForever) => done,
         };
     }
 }
