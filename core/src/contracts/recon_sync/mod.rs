@@ -14,6 +14,7 @@ pub mod histories;
 pub mod nssummary;
 pub mod om;
 pub mod recon_om_db;
+pub mod reentrant_lock;
 pub mod service_provider;
 pub mod task_controller;
 
@@ -26,6 +27,7 @@ use crate::trace::Trace;
 use nssummary::ReconDb;
 use om::{Key, KeyOp, OmDb, OzoneManager};
 use recon_om_db::{DeltaId, ReconOMMetadataManager, ReconOmDbState, FULL_SNAPSHOT};
+use reentrant_lock::Forever;
 use service_provider::{
     HandOffLock, LockFrom, LockUntil, OzoneManagerServiceProviderImpl, RestSpan, RestThread,
     SyncFaults, SyncThread,
@@ -56,6 +58,23 @@ impl Fix {
         hand_off_lock: Some(HandOffLock {
             from: LockFrom::BeforeRpc,
             until: LockUntil::HandOff,
+            rest: RestSpan::Queueing,
+        }),
+    };
+    /// A3, a design to rule out: P1 without a `finally` around the release.
+    pub const NO_FINALLY: Fix = Fix {
+        hand_off_lock: Some(HandOffLock {
+            from: LockFrom::RpcReturned,
+            until: LockUntil::HandOffNoFinally,
+            rest: RestSpan::Queueing,
+        }),
+    };
+    /// A4, a design to rule out: P1 released at the end of `syncDataFromOM`, after
+    /// `executeFullSnapshot`.
+    pub const ACROSS_FULL_SNAPSHOT: Fix = Fix {
+        hand_off_lock: Some(HandOffLock {
+            from: LockFrom::RpcReturned,
+            until: LockUntil::SyncEnd,
             rest: RestSpan::Queueing,
         }),
     };
@@ -237,24 +256,33 @@ pub static O4: Outcome<World> = Outcome {
     id: "O4",
     summary: "a manual rebuild requested while the sync thread is stuck in the OM RPC \
               never completes (triggerTaskRebuild waits forever, or no rebuild runs)",
-    check: Check::State(|w| {
-        let q = w.controller.quiescent();
-        if w.provider.rebuild_blocked() {
-            Some(
-                "triggerTaskRebuild never returns: the hand-off lock is held by SyncOM, stuck \
-                 in getDBUpdates"
-                    .into(),
-            )
-        } else if w.provider.rebuilds_accepted() > 0 && q.rebuilds.is_empty() {
-            Some(format!(
-                "a rebuild was accepted and none ran: {}",
-                w.numbers(&q)
-            ))
-        } else {
-            None
+    check: Check::State(|w| match w.provider.rebuild_blocked() {
+        Some(why @ Forever::InGetDbUpdates) => Some(never_returns(why)),
+        Some(_) => None,
+        None => {
+            let q = w.controller.quiescent();
+            (w.provider.rebuilds_accepted() > 0 && q.rebuilds.is_empty())
+                .then(|| format!("a rebuild was accepted and none ran: {}", w.numbers(&q)))
         }
     }),
 };
+
+/// O6: liveness of a manual rebuild when the hand-off lock's holder is anywhere else: O4 and
+/// O6 split "triggerTaskRebuild waits forever" by where the holder is, and together cover it.
+pub static O6: Outcome<World> = Outcome {
+    id: "O6",
+    summary: "a manual rebuild never completes because the sync thread keeps the hand-off lock \
+              outside the OM RPC: inside the full-snapshot fallback's download, or after \
+              syncDataFromOM has returned (a hold no finally released)",
+    check: Check::State(|w| match w.provider.rebuild_blocked() {
+        Some(Forever::InGetDbUpdates) | None => None,
+        Some(why) => Some(never_returns(why)),
+    }),
+};
+
+fn never_returns(why: Forever) -> String {
+    format!("triggerTaskRebuild never returns: the hand-off lock is held by SyncOM, {why}")
+}
 
 /// Whether the evented write batches of some delta were applied twice: all of them (`whole`,
 /// O1) or only a prefix (O2).
@@ -310,18 +338,32 @@ impl Model for ReconSync {
                       taken before the OM RPC, so that it spans the RPC and its retries",
         },
         Part {
+            id: "A3",
+            summary: "(a design to rule out, not a part of the fix) P1 with its release not in a \
+                      finally: an exception between the commit and the hand-off skips it, and \
+                      the lock stays held by SyncOM-0, which re-enters it in later syncs",
+        },
+        Part {
+            id: "A4",
+            summary: "(a design to rule out, not a part of the fix) P1 released in \
+                      syncDataFromOM's finally: held across executeFullSnapshot after a failed \
+                      delta (getServiceList and the snapshot download from OM)",
+        },
+        Part {
             id: "A2",
             summary: "(a broken design, not a part of the fix) P1's sync side, but \
                       triggerTaskRebuild holds the lock only around createOMCheckpoint: it drains \
                       the buffer before and offers the rebuild after, outside the lock",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("proposed", &["P1"]),
         Variant::new("A1", &["A1"]),
         Variant::new("A2", &["A2"]),
+        Variant::new("A3", &["A3"]),
+        Variant::new("A4", &["A4"]),
     ];
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -342,6 +384,8 @@ impl Model for ReconSync {
             "P1" => Some(Fix::PROPOSED),
             "A1" => Some(Fix::LOCK_ACROSS_RPC),
             "A2" => Some(Fix::LOCK_AROUND_CHECKPOINT),
+            "A3" => Some(Fix::NO_FINALLY),
+            "A4" => Some(Fix::ACROSS_FULL_SNAPSHOT),
             _ => None,
         }
     }
@@ -409,6 +453,24 @@ pub static FAULT_BEFORE_HAND_OFF: Scenario<ReconSync> = Scenario {
         let faults = SyncFaults {
             throw_before_hand_off: true,
             snapshot_download_fails: true,
+            ..SyncFaults::default()
+        };
+        rebuild_during_sync(trace, fix, &[put(2)], faults)
+    },
+};
+
+/// The sync fails between the commit and the hand-off, and its full-snapshot fallback never
+/// returns (OM became unreachable, or a large OM DB downloads for hours), while REST requests a
+/// rebuild: the bootstrapping case the endpoint exists for, reached through the fallback.
+pub static HANG_AFTER_FAULT: Scenario<ReconSync> = Scenario {
+    name: "fault-then-snapshot-download-hangs",
+    about: "OM has file1, Recon in sync; OM writes file2; SyncOM commits it, then throws before \
+            the hand-off and its full-snapshot download never returns; REST requests a rebuild; \
+            the processor polls once",
+    build: |trace, fix| {
+        let faults = SyncFaults {
+            throw_before_hand_off: true,
+            snapshot_download_hangs: true,
             ..SyncFaults::default()
         };
         rebuild_during_sync(trace, fix, &[put(2)], faults)

@@ -5,7 +5,14 @@
 //! The fix (P1, patch MC-6) adds a lock to this class: the sync thread takes it after the OM RPC
 //! has returned and before the first commit and releases it at the end of the loop iteration,
 //! after the hand-off; `triggerTaskRebuild` takes it around `queueReInitializationEvent`. It is
-//! a [`SpanLock`]: taken in one step and released in a later one.
+//! a [`ReentrantLock`]: taken in one step and released in a later one.
+//!
+//! The report does not say how the sync thread releases it when the iteration throws, nor
+//! whether it is held across `executeFullSnapshot`, which `syncDataFromOM` runs after the loop
+//! when the delta failed (`getServiceList`, an OM RPC, then the chunked snapshot download from
+//! the OM leader, `RDBSnapshotProvider.downloadDBSnapshotFromLeader`). P1 is modelled as the
+//! report implies (the lock is never held during a call to OM): released in a `finally` of the
+//! loop iteration. A3 and A4 are the two designs a reviewer must rule out (see [`LockUntil`]).
 //!
 //! Simplified, with why the verdicts hold:
 //! - `recon.om.delta.update.limit` (50,000) is never reached, so a response carries every batch
@@ -18,14 +25,13 @@
 
 use super::om::DBUpdates;
 use super::recon_om_db::{Checkpoint, DeltaId, OMDBUpdatesHandler};
+use super::reentrant_lock::{Forever, ReentrantLock};
 use super::task_controller::ReInitializationReason;
 use super::World;
 use crate::model::Program;
-use crate::sync::{AtomicBool, Ordering, SpanLock};
+use crate::sync::{AtomicBool, Ordering};
 use crate::trace::{Cx, Trace};
-use std::sync::atomic::{
-    AtomicBool as GhostBool, AtomicU64 as GhostU64, Ordering as GhostOrdering,
-};
+use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 use std::sync::{Mutex as GhostMutex, PoisonError};
 
 /// Where the sync thread takes the hand-off lock.
@@ -45,6 +51,15 @@ pub enum LockUntil {
     HandOff,
     /// A broken P1 (a mutant the suite must catch): released after the last commit.
     LastCommit,
+    /// A3: released after the hand-off, but not in a `finally`. An exception in the iteration
+    /// (caught by the loop's `catch (Exception)`) skips the release: `executeFullSnapshot` runs
+    /// holding the lock, and `syncDataFromOM` returns holding it. Its thread (`SyncOM-0`)
+    /// re-enters it in every later sync and releases only its own hold.
+    HandOffNoFinally,
+    /// A4: released in `syncDataFromOM`'s `finally` (where `isSyncDataFromOMRunning` is reset),
+    /// so held across `executeFullSnapshot` after a failed delta. On a sync without a failure
+    /// it is released after the hand-off too (nothing between touches shared state).
+    SyncEnd,
 }
 
 /// What `triggerTaskRebuild` holds the lock around.
@@ -78,6 +93,10 @@ pub struct SyncFaults {
     pub throw_before_hand_off: bool,
     /// The full-snapshot fallback's download fails (`getOzoneManagerDBSnapshot` → null).
     pub snapshot_download_fails: bool,
+    /// The full-snapshot fallback's download never returns (`getServiceList` retrying against
+    /// an unreachable OM, or `downloadDBSnapshotFromLeader`'s `while (true)` over the chunks of
+    /// a large OM DB: long enough that no rebuild may wait for it).
+    pub snapshot_download_hangs: bool,
 }
 
 #[derive(Debug, Default)]
@@ -85,13 +104,10 @@ pub struct OzoneManagerServiceProviderImpl {
     /// `isSyncDataFromOMRunning`.
     sync_running: AtomicBool,
     /// P1's lock (unused upstream).
-    pub hand_off: SpanLock,
-    /// Ghost: a sync thread is inside `getDBUpdates`, will never return, and holds the hand-off
-    /// lock (A1). Set by that thread when it enters the RPC; the scenario that uses it does so
-    /// before its concurrency starts.
-    parked_holding_lock: GhostBool,
-    /// Ghost: a `triggerTaskRebuild` waits for the hand-off lock held by that thread.
-    rebuild_blocked: GhostBool,
+    pub hand_off: ReentrantLock,
+    /// Ghost: a `triggerTaskRebuild` waits forever for the hand-off lock, and why its holder
+    /// never releases it.
+    rebuild_blocked: GhostMutex<Option<Forever>>,
     /// Ghost: rebuilds `triggerTaskRebuild` has queued (answered 202).
     rebuilds_accepted: GhostU64,
     /// Observation: the `OmDeltaRequest` task status row's `lastUpdatedSeqNumber`.
@@ -101,8 +117,12 @@ pub struct OzoneManagerServiceProviderImpl {
 }
 
 impl OzoneManagerServiceProviderImpl {
-    pub fn rebuild_blocked(&self) -> bool {
-        self.rebuild_blocked.load(GhostOrdering::SeqCst)
+    /// Why a `triggerTaskRebuild` waits forever, if one does.
+    pub fn rebuild_blocked(&self) -> Option<Forever> {
+        *self
+            .rebuild_blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     pub fn delta_task_seq(&self) -> u64 {
@@ -119,14 +139,6 @@ impl OzoneManagerServiceProviderImpl {
 
     pub fn rebuilds_accepted(&self) -> u64 {
         self.rebuilds_accepted.load(GhostOrdering::SeqCst)
-    }
-
-    /// Whether an acquire of the hand-off lock would wait forever: its holder is inside an OM
-    /// RPC that never returns. (Read without a synchronization point: exact where the holder
-    /// parked before the concurrency started, as in the scenario that parks it, and in the
-    /// sequential step driver.)
-    fn held_forever(&self) -> bool {
-        self.parked_holding_lock.load(GhostOrdering::SeqCst)
     }
 }
 
@@ -148,6 +160,8 @@ enum SyncStep {
     Finish,
     /// Inside `getDBUpdates` forever: the thread never proceeds and keeps what it holds.
     ParkedInRpc,
+    /// Inside the full-snapshot download forever, likewise.
+    ParkedInDownload,
     Done,
 }
 
@@ -204,21 +218,46 @@ impl SyncThread {
     }
 
     fn acquire(&mut self, w: &World) {
-        w.provider.hand_off.acquire(Self::ACTOR);
+        // Only this thread abandons the lock, and it re-enters its own holds.
+        let holds = w
+            .provider
+            .hand_off
+            .acquire(Self::ACTOR)
+            .expect("the sync thread never waits for an abandoned lock");
         self.holds = true;
         self.cx.record(
             "OzoneManagerServiceProviderImpl.syncDataFromOM",
-            "hand-off lock acquired",
+            if holds == 1 {
+                "hand-off lock acquired".to_owned()
+            } else {
+                format!("hand-off lock re-entered: hold count {holds}")
+            },
         );
     }
 
     fn release(&mut self, w: &World) {
         self.holds = false;
+        let left = w.provider.hand_off.release(Self::ACTOR);
         self.cx.record(
             "OzoneManagerServiceProviderImpl.syncDataFromOM",
-            "hand-off lock released",
+            if left == 0 {
+                "hand-off lock released".to_owned()
+            } else {
+                format!("hand-off lock: one hold released, {left} left (still held)")
+            },
         );
-        w.provider.hand_off.release(Self::ACTOR);
+    }
+
+    /// The thread will never release what it holds now (ghost, see [`ReentrantLock::abandon`]).
+    fn abandon(&self, w: &World, why: Forever) {
+        if self.holds {
+            w.provider.hand_off.abandon(Self::ACTOR, why);
+        }
+    }
+
+    /// Where the variant releases the lock (`None` upstream).
+    fn until(w: &World) -> Option<LockUntil> {
+        w.fix.hand_off_lock.map(|l| l.until)
     }
 
     fn after_commits(&self, w: &World) -> SyncStep {
@@ -238,12 +277,17 @@ impl Program<World> for SyncThread {
     }
 
     fn is_done(&self) -> bool {
-        matches!(self.next, SyncStep::Done | SyncStep::ParkedInRpc)
+        matches!(
+            self.next,
+            SyncStep::Done | SyncStep::ParkedInRpc | SyncStep::ParkedInDownload
+        )
     }
 
     fn enabled(&self, w: &World) -> bool {
         match self.next {
-            SyncStep::LockBeforeRpc | SyncStep::LockAfterRpc => !w.provider.hand_off.is_held(),
+            SyncStep::LockBeforeRpc | SyncStep::LockAfterRpc => {
+                w.provider.hand_off.ready_for(Self::ACTOR)
+            }
             _ => !self.is_done(),
         }
     }
@@ -280,9 +324,7 @@ impl Program<World> for SyncThread {
             }
             SyncStep::Rpc => {
                 if self.faults.rpc_hangs {
-                    w.provider
-                        .parked_holding_lock
-                        .store(self.holds, GhostOrdering::SeqCst);
+                    self.abandon(w, Forever::InGetDbUpdates);
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.innerGetAndApplyDeltaUpdatesFromOM",
                         format_args!(
@@ -362,7 +404,7 @@ impl Program<World> for SyncThread {
                     .into_batch();
                 w.controller.consume_om_events(&self.cx, batch);
                 self.handed_off = true;
-                if self.holds {
+                if self.holds && Self::until(w) != Some(LockUntil::SyncEnd) {
                     SyncStep::Unlock
                 } else {
                     SyncStep::Finish
@@ -388,13 +430,28 @@ impl Program<World> for SyncThread {
                     "OzoneManagerServiceProviderImpl.syncDataFromOM",
                     "exception before the hand-off: markDeltaTaskStatusAsFailed, fall back to a full snapshot",
                 );
-                if self.holds {
+                // P1's finally; A3 has none, and A4's is the one of syncDataFromOM.
+                if self.holds && Self::until(w) == Some(LockUntil::HandOff) {
                     self.release(w);
                 }
                 SyncStep::FullSnapshot
             }
             SyncStep::FullSnapshot => {
-                if self.faults.snapshot_download_fails {
+                if self.faults.snapshot_download_hangs {
+                    self.abandon(w, Forever::InSnapshotDownload);
+                    self.cx.record(
+                        "OzoneManagerServiceProviderImpl.getOzoneManagerDBSnapshot",
+                        format_args!(
+                            "getServiceList, downloadDBSnapshotFromLeader: never returns{}",
+                            if self.holds {
+                                " (holding the hand-off lock)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    );
+                    SyncStep::ParkedInDownload
+                } else if self.faults.snapshot_download_fails {
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.getOzoneManagerDBSnapshot",
                         "download failed (OM unreachable): GET_OM_DB_SNAPSHOT_FAILED, nothing queued",
@@ -425,6 +482,20 @@ impl Program<World> for SyncThread {
                 SyncStep::Finish
             }
             SyncStep::Finish => {
+                if self.holds {
+                    match Self::until(w) {
+                        Some(LockUntil::SyncEnd) => self.release(w),
+                        Some(LockUntil::HandOffNoFinally) => {
+                            // A3 after an exception: the hold outlives syncDataFromOM.
+                            self.abandon(w, Forever::Leaked);
+                            self.cx.record(
+                                "OzoneManagerServiceProviderImpl.syncDataFromOM",
+                                "returns still holding the hand-off lock: no finally released it",
+                            );
+                        }
+                        other => unreachable!("{other:?} releases before syncDataFromOM returns"),
+                    }
+                }
                 w.provider.sync_running.store(false, Ordering::SeqCst);
                 self.cx.record(
                     "OzoneManagerServiceProviderImpl.syncDataFromOM",
@@ -432,7 +503,7 @@ impl Program<World> for SyncThread {
                 );
                 SyncStep::Done
             }
-            SyncStep::ParkedInRpc | SyncStep::Done => self.next,
+            SyncStep::ParkedInRpc | SyncStep::ParkedInDownload | SyncStep::Done => self.next,
         };
     }
 }
@@ -451,7 +522,7 @@ enum RestStep {
     /// A2: `getEventBuffer().offer(new ReconTaskReInitializationEvent(reason, checkpoint))`.
     Offer(Checkpoint),
     Done,
-    /// Waits for the hand-off lock forever (its holder never returns from the OM RPC).
+    /// Waits for the hand-off lock forever (its holder has abandoned it).
     BlockedForever,
 }
 
@@ -490,6 +561,31 @@ impl RestThread {
         matches!(self.next, RestStep::Unlock | RestStep::Done)
     }
 
+    /// Takes the hand-off lock, or learns that its holder will never release it.
+    fn lock(&self, w: &World, around: &str) -> Result<(), Forever> {
+        w.provider.hand_off.acquire(Self::ACTOR)?;
+        self.cx.record(
+            "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+            format_args!("hand-off lock acquired{around}"),
+        );
+        Ok(())
+    }
+
+    /// A wait for the lock that can never end: recorded, and the thread stops there (upstream
+    /// it stays parked in `lock()`; see [`ReentrantLock::abandon`]).
+    fn blocked(&self, w: &World, why: Forever) -> RestStep {
+        w.provider
+            .rebuild_blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert(why);
+        self.cx.record(
+            "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+            format_args!("waits for the hand-off lock, held by SyncOM {why}: forever"),
+        );
+        RestStep::BlockedForever
+    }
+
     fn accepted(&self, w: &World) {
         w.provider
             .rebuilds_accepted
@@ -510,8 +606,7 @@ impl Program<World> for RestThread {
 
     fn enabled(&self, w: &World) -> bool {
         match self.next {
-            RestStep::Lock => !w.provider.hand_off.is_held() || w.provider.held_forever(),
-            RestStep::Checkpoint => !w.provider.hand_off.is_held(),
+            RestStep::Lock | RestStep::Checkpoint => w.provider.hand_off.ready_for(Self::ACTOR),
             _ => !self.is_done(),
         }
     }
@@ -519,28 +614,10 @@ impl Program<World> for RestThread {
     fn step(&mut self, w: &World) {
         let cx = &self.cx;
         self.next = match std::mem::replace(&mut self.next, RestStep::Done) {
-            RestStep::Lock => {
-                // A wait that can never end is recorded, and the thread stops there, instead of
-                // blocking loom on a lock nobody will release (loom would abort the process on
-                // the global deadlock); see `OzoneManagerServiceProviderImpl::held_forever`.
-                if w.provider.held_forever() {
-                    w.provider
-                        .rebuild_blocked
-                        .store(true, GhostOrdering::SeqCst);
-                    cx.record(
-                        "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
-                        "waits for the hand-off lock, held by SyncOM inside getDBUpdates: forever",
-                    );
-                    RestStep::BlockedForever
-                } else {
-                    w.provider.hand_off.acquire(Self::ACTOR);
-                    cx.record(
-                        "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
-                        "hand-off lock acquired",
-                    );
-                    RestStep::Queue
-                }
-            }
+            RestStep::Lock => match self.lock(w, "") {
+                Ok(()) => RestStep::Queue,
+                Err(why) => self.blocked(w, why),
+            },
             RestStep::Queue => {
                 w.controller
                     .queue_reinitialization_event(cx, REASON, &w.recon_om_db);
@@ -564,20 +641,18 @@ impl Program<World> for RestThread {
                     .drain_event_buffer_and_clean_existing_checkpoints(cx, REASON);
                 RestStep::Checkpoint
             }
-            RestStep::Checkpoint => {
-                w.provider.hand_off.acquire(Self::ACTOR);
-                cx.record(
-                    "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
-                    "hand-off lock acquired (around createOMCheckpoint only)",
-                );
-                let checkpoint = w.recon_om_db.create_checkpoint(cx);
-                cx.record(
-                    "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
-                    "hand-off lock released",
-                );
-                w.provider.hand_off.release(Self::ACTOR);
-                RestStep::Offer(checkpoint)
-            }
+            RestStep::Checkpoint => match self.lock(w, " (around createOMCheckpoint only)") {
+                Ok(()) => {
+                    let checkpoint = w.recon_om_db.create_checkpoint(cx);
+                    cx.record(
+                        "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+                        "hand-off lock released",
+                    );
+                    w.provider.hand_off.release(Self::ACTOR);
+                    RestStep::Offer(checkpoint)
+                }
+                Err(why) => self.blocked(w, why),
+            },
             RestStep::Offer(checkpoint) => {
                 w.controller.offer_reinitialization(
                     cx,
