@@ -471,4 +471,30 @@ mod tests {
         assert!(v.witness.contains("size=120"), "{}", v.witness);
         assert!(check_proposed(REGRESSIONS[2].ops).is_ok());
     }
+
+    /// A3's leaked hold: SyncOM-0 re-enters the lock in the next sync, which hands its batch
+    /// off and releases only its own hold; a rebuild after both still waits forever (O6), and
+    /// only the failed sync's batch is lost (O3, not O5). With P1 that rebuild runs, and its
+    /// checkpoint repairs the lost batch: no outcome.
+    #[test]
+    fn a_leaked_hold_is_re_entered_by_later_syncs_and_blocks_every_rebuild() {
+        let fault = Fault {
+            snapshot: Fallback::Fails,
+        };
+        let ops = [fault, Put(1), Sync, Put(2), Sync, Rebuild];
+        let a3 = ReconSync::fix_of("A3").expect("variant");
+        let found = crate::histories::run::<ReconSync>(a3, &ops);
+        let ids: Vec<&str> = found.iter().map(|v| v.outcome).collect();
+        assert_eq!(ids, ["O3", "O6"], "{found:?}");
+        let o6 = &found[1];
+        assert!(o6.witness.contains("leaked"), "{}", o6.witness);
+        let timeline = o6.timeline.to_string();
+        assert!(
+            timeline.contains("re-entered: hold count 2")
+                && timeline.contains("one hold released, 1 left"),
+            "{timeline}"
+        );
+        let p1 = crate::histories::run::<ReconSync>(Fix::PROPOSED, &ops);
+        assert!(p1.is_empty(), "{p1:?}");
+    }
 }

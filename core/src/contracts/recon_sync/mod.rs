@@ -6,7 +6,20 @@
 //! `OMDBUpdatesHandler`); [`service_provider`] (`OzoneManagerServiceProviderImpl`: the sync thread
 //! `syncDataFromOM` and the REST thread's `triggerTaskRebuild`, where the fix's lock lives);
 //! [`task_controller::ReconTaskControllerImpl`] (its monitor, the event buffer and the event
-//! processor thread); [`nssummary`] (`NSSummaryTask` and the Recon DB it writes).
+//! processor thread); [`nssummary`] (`NSSummaryTask` and the Recon DB it writes);
+//! [`reentrant_lock`] (the fix's lock).
+//!
+//! Outcomes beyond the report's: O4 and O6 split "a manual rebuild never completes" by where the
+//! lock's holder is (inside `getDBUpdates`, the report's case; anywhere else: the full-snapshot
+//! fallback's download, or after `syncDataFromOM` has returned), and together cover it. O5 is
+//! O3's loss when the sync that committed the batch did not fail.
+//!
+//! Variants beyond the report's: A1, the design it rejected (the lock across the RPC); A2, a
+//! broken REST side (the lock only around the checkpoint: loses a batch with no fault, O5); A3
+//! and A4, the two sync sides a reviewer of the patch must rule out, since the report does not
+//! show how an exception releases the lock (no `finally`: the hold outlives the sync; released
+//! in `syncDataFromOM`'s `finally`: held across `executeFullSnapshot`), both O6. A2, A3 and A4
+//! are also kept as mutants of P1 that the proposed cells must catch.
 
 pub mod claims;
 #[cfg(feature = "histories")]
