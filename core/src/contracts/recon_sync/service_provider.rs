@@ -58,7 +58,8 @@ pub enum LockUntil {
     HandOffNoFinally,
     /// A4: released in `syncDataFromOM`'s `finally` (where `isSyncDataFromOMRunning` is reset),
     /// so held across `executeFullSnapshot` after a failed delta. On a sync without a failure
-    /// it is released after the hand-off too (nothing between touches shared state).
+    /// it is released a little later than P1's, after the hand-off and the steps that follow it
+    /// (which touch no state another actor reads).
     SyncEnd,
 }
 
