@@ -57,7 +57,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         Claim { variant: "A4", outcome: &O6, expected: R, method: Method::loom(DOWNLOAD_HANGS, 1),
             note: "the lock released in syncDataFromOM's finally is held across executeFullSnapshot: getServiceList (an OM RPC) and the chunked snapshot download, so a manual rebuild waits for as long as they do, the wait the report rejected A1 for" },
         Claim { variant: "A3", outcome: &O6, expected: R, method: Method::loom(FAULT, 1),
-            note: "the release not in a finally: the exception before the hand-off skips it, executeFullSnapshot fails fast, and syncDataFromOM returns holding the ReentrantLock; SyncOM-0 re-enters it in every later sync and releases only its own hold, so every later triggerTaskRebuild blocks forever, with no hang at all" },
+            note: "the release not in a finally: the exception before the hand-off skips it, executeFullSnapshot fails fast, and syncDataFromOM returns holding the ReentrantLock; SyncOM-0 re-enters it in every later sync and releases only its own hold, so every later triggerTaskRebuild blocks forever, with no hang at all. Not modelled: triggerSyncDataFromOMImmediately replaces the scheduler's thread, and a sync on the new thread would then block on the leaked lock too" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 256 },
             note: "long histories of puts, deletes, syncs, rebuilds, polls and faults reach O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Proptest { cases: 4096 },

@@ -90,7 +90,9 @@ pub struct SyncFaults {
     pub rpc_hangs: bool,
     /// The loop iteration throws after the commits and before the hand-off (HDDS-5146): here
     /// the task status write (`ReconTaskStatusUpdater.recordRunCompletion`, a Recon SQL DB
-    /// write). `syncDataFromOM`'s `catch (Exception)` falls back to a full snapshot.
+    /// write). `syncDataFromOM`'s `catch (Exception)` falls back to a full snapshot. It stands
+    /// for every exception between the commits and the hand-off (the other task status writes,
+    /// `updateOMMetadataManager`): each leaves the same lock held and the same events dropped.
     pub throw_before_hand_off: bool,
     /// The full-snapshot fallback's download fails (`getOzoneManagerDBSnapshot` → null).
     pub snapshot_download_fails: bool,
