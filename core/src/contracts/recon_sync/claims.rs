@@ -1,10 +1,10 @@
 //! The expected claims matrix of HDDS-17042, as data. Every cell is checked by a test; the loom
 //! cells' `executions` are pinned (a change means the model changed: review, re-pin).
 
-use super::service_provider::{HandOffLock, LockFrom, LockUntil};
+use super::service_provider::{HandOffLock, LockFrom, LockUntil, RestSpan};
 use super::{
-    delete, put, reproduce, Fix, ReconSync, FAULT_BEFORE_HAND_OFF, O1, O2, O3, O4,
-    REBUILD_DURING_SYNC, REBUILD_DURING_TWO_BATCH_SYNC, REBUILD_WHILE_RPC_HANGS,
+    delete, put, reproduce, Fix, ReconSync, FAULT_BEFORE_HAND_OFF, HANG_AFTER_FAULT, O1, O2, O3,
+    O4, O5, O6, REBUILD_DURING_SYNC, REBUILD_DURING_TWO_BATCH_SYNC, REBUILD_WHILE_RPC_HANGS,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -14,6 +14,7 @@ const ONE_BATCH: &Scenario<ReconSync> = &REBUILD_DURING_SYNC;
 const TWO_BATCHES: &Scenario<ReconSync> = &REBUILD_DURING_TWO_BATCH_SYNC;
 const FAULT: &Scenario<ReconSync> = &FAULT_BEFORE_HAND_OFF;
 const RPC_HANGS: &Scenario<ReconSync> = &REBUILD_WHILE_RPC_HANGS;
+const DOWNLOAD_HANGS: &Scenario<ReconSync> = &HANG_AFTER_FAULT;
 
 pub const CLAIMS: Claims<ReconSync> = Claims {
     cells: &[
@@ -32,13 +33,31 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::loom(FAULT, 55),
             note: "HDDS-5146: an exception after the commit drops the events; with the full-snapshot fallback failing, the batch is never applied" },
         Claim { variant: "proposed", outcome: &O3, expected: R, method: Method::loom(FAULT, 579),
-            note: "report: P1 does not address HDDS-5146 (a rebuild after the failure would repair it; one before it does not)" },
+            note: "report: P1 does not address HDDS-5146 (a rebuild after the failure would repair it; one before it does not). O3 is decided on the final state alone: a write batch in the Recon OM DB whose event NSSummary never applied, once the buffer is drained in FIFO order; no classification of the window enters it. This cell's scenario injects the fault, so it says nothing about a loss without one: that is O5" },
+        Claim { variant: "upstream", outcome: &O5, expected: U, method: Method::loom(ONE_BATCH, 1603),
+            note: "upstream queues a rebuild in one body of the controller monitor, and consumeOMEvents follows the commit: a checkpoint taken before the commit is offered before the batch, so no batch is lost without a fault (it is applied twice instead, O1)" },
+        Claim { variant: "proposed", outcome: &O5, expected: U, method: Method::loom(ONE_BATCH, 3605),
+            note: "O3 with no fault, in its own cell: with P1 no batch is lost when no sync throws; loom agrees. O5 is O3's state predicate (a committed write batch with an event that NSSummary never applied) less the batches of a delta whose sync threw before its hand-off (a ghost that the failing step sets), so a loss outside a failed sync cannot hide behind O3's admitted fault. The mutant that holds the lock in triggerTaskRebuild only around createOMCheckpoint turns this cell reachable (4,196 executions). Issue 12 item 5: confirmed; before, no loom cell checked a loss without a fault (proposed/O3 is reachable through its injected fault), and only the histories saw the mutant" },
+        Claim { variant: "A2", outcome: &O5, expected: R, method: Method::loom(ONE_BATCH, 4196),
+            note: "the lock only around createOMCheckpoint: the REST thread drains, checkpoints before the commit, the sync commits and hands off, then the rebuild is offered behind the batch; the rebuild from the older checkpoint erases the batch and sets the cursor back, and the next delta starts after it" },
         Claim { variant: "upstream", outcome: &O4, expected: U, method: Method::loom(RPC_HANGS, 9),
             note: "upstream takes no lock: the rebuild completes while the sync thread is stuck in getDBUpdates" },
         Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::loom(RPC_HANGS, 9),
-            note: "report: P1 is never held during the OM RPC, so a rebuild while OM is unreachable completes; loom agrees (REST and the processor finish, the rebuild runs). Model: the sync thread parks in getDBUpdates before the concurrency, holding what the variant holds there; a wait for a lock held by it is recorded as a forever-wait instead of blocking loom." },
+            note: "report: P1 is never held during the OM RPC, so a rebuild while OM is unreachable completes; loom agrees (REST and the processor finish, the rebuild runs). Model: the sync thread parks in getDBUpdates before the concurrency, holding what the variant holds there; a holder that never returns abandons the lock (a ghost that wakes its waiters), and a wait for it is recorded as a forever-wait instead of blocking loom." },
         Claim { variant: "A1", outcome: &O4, expected: R, method: Method::loom(RPC_HANGS, 1),
             note: "report (why A1 was rejected): a lock held across the RPC blocks triggerTaskRebuild for as long as OM is unreachable" },
+        Claim { variant: "A3", outcome: &O4, expected: U, method: Method::loom(RPC_HANGS, 9),
+            note: "without a finally the lock is still never held during getDBUpdates: the patch's own test of a rebuild with OM stopped passes for A3 as for P1, and cannot tell them apart" },
+        Claim { variant: "A4", outcome: &O4, expected: U, method: Method::loom(RPC_HANGS, 9),
+            note: "released only at the end of syncDataFromOM, the lock is still not taken before getDBUpdates: the same test passes for A4" },
+        Claim { variant: "upstream", outcome: &O6, expected: U, method: Method::loom(DOWNLOAD_HANGS, 176),
+            note: "upstream takes no lock: the rebuild completes while the fallback's download hangs" },
+        Claim { variant: "proposed", outcome: &O6, expected: U, method: Method::loom(DOWNLOAD_HANGS, 1549),
+            note: "the delta fails between the commit and the hand-off (ReconTaskStatusUpdater.recordRunCompletion throws, syncDataFromOM's catch (Exception) sets fullSnapshot) and executeFullSnapshot never returns (getServiceList, RDBSnapshotProvider.downloadDBSnapshotFromLeader): with P1 released in a finally of the loop iteration, before executeFullSnapshot, the manual rebuild completes; loom agrees. The report does not show the patch's release; this verdict holds for a release in a finally (A3 and A4 are the two that do not, and both mutants of P1 turn this cell reachable). Issue 12 item 3: confirmed; the rebuild completes only if the patch releases the lock in a finally of the loop iteration: a reviewer must find that finally in the patch, because the patch's own test with OM stopped passes without it (A3/O4, A4/O4)" },
+        Claim { variant: "A4", outcome: &O6, expected: R, method: Method::loom(DOWNLOAD_HANGS, 1),
+            note: "the lock released in syncDataFromOM's finally is held across executeFullSnapshot: getServiceList (an OM RPC) and the chunked snapshot download, so a manual rebuild waits for as long as they do, the wait the report rejected A1 for" },
+        Claim { variant: "A3", outcome: &O6, expected: R, method: Method::loom(FAULT, 1),
+            note: "the release not in a finally: the exception before the hand-off skips it, executeFullSnapshot fails fast, and syncDataFromOM returns holding the ReentrantLock; SyncOM-0 re-enters it in every later sync and releases only its own hold, so every later triggerTaskRebuild blocks forever, with no hang at all. Not modelled: triggerSyncDataFromOMImmediately replaces the scheduler's thread, and a sync on the new thread would then block on the leaked lock too" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 256 },
             note: "long histories of puts, deletes, syncs, rebuilds, polls and faults reach O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Proptest { cases: 4096 },
@@ -53,6 +72,16 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
             note: "rebuilds requested while a sync is stuck in its RPC (histories with `hang`) complete with P1" },
         Claim { variant: "A1", outcome: &O4, expected: R, method: Method::Proptest { cases: 512 },
             note: "the generator does reach the liveness window: with the lock across the RPC, such a rebuild waits forever" },
+        Claim { variant: "proposed", outcome: &O5, expected: U, method: Method::Proptest { cases: 4096 },
+            note: "no history loses a batch whose sync did not fail, with P1" },
+        Claim { variant: "A2", outcome: &O5, expected: R, method: Method::Proptest { cases: 512 },
+            note: "the generator reaches the loss without a fault when the lock covers only the checkpoint" },
+        Claim { variant: "proposed", outcome: &O6, expected: U, method: Method::Proptest { cases: 4096 },
+            note: "no history leaves a rebuild waiting for a lock held outside the OM RPC, with P1 (histories with `fault snapshot-hangs` reach the fallback's hang)" },
+        Claim { variant: "A3", outcome: &O6, expected: R, method: Method::Proptest { cases: 512 },
+            note: "the generator reaches the leaked hold: one fault, and every later rebuild waits forever, however many syncs re-enter and release the lock" },
+        Claim { variant: "A4", outcome: &O6, expected: R, method: Method::Proptest { cases: 512 },
+            note: "the generator reaches a rebuild behind the hanging fallback when the lock spans executeFullSnapshot" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 2000 },
             note: "quickcheck over random byte strings (the fuzz codec) finds O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 4000 },
@@ -108,11 +137,34 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         name: "P1 released after the commit, before the hand-off",
         variant: "proposed",
         fix: Fix {
-            hand_off_lock: Some(HandOffLock { from: LockFrom::RpcReturned, until: LockUntil::LastCommit }),
+            hand_off_lock: Some(HandOffLock { from: LockFrom::RpcReturned, until: LockUntil::LastCommit, rest: RestSpan::Queueing }),
         },
         caught_by: &O1,
         about: "the lock must span commit to hand-off: released after the commit, a rebuild still \
                 checkpoints the batch before it is buffered",
+    }, Mutant {
+        name: "the REST thread holds the hand-off lock only around the checkpoint, not around the drain and the queueing",
+        variant: "proposed",
+        fix: Fix::LOCK_AROUND_CHECKPOINT,
+        caught_by: &O5,
+        about: "triggerTaskRebuild must hold the lock around the whole queueReInitializationEvent: \
+                with only the checkpoint under it, a rebuild checkpointed before the commit is \
+                offered after the hand-off, and erases the batch with no fault injected",
+    }, Mutant {
+        name: "P1 released after the hand-off but not in a finally",
+        variant: "proposed",
+        fix: Fix::NO_FINALLY,
+        caught_by: &O6,
+        about: "an exception between the commit and the hand-off must release the lock before the \
+                full-snapshot fallback: without a finally it is held through executeFullSnapshot \
+                and after syncDataFromOM returns",
+    }, Mutant {
+        name: "P1 released at the end of syncDataFromOM",
+        variant: "proposed",
+        fix: Fix::ACROSS_FULL_SNAPSHOT,
+        caught_by: &O6,
+        about: "released in syncDataFromOM's finally, the lock spans executeFullSnapshot's \
+                download from OM, and a manual rebuild waits for it",
     }],
 };
 

@@ -23,8 +23,8 @@ pub const FILES: u8 = 4;
 /// One operation of a history. Byte format (one byte each): `b % 16` is the kind: 0 `Put`,
 /// 1 `Delete`, 2 `Sync`, 3 `Rebuild`, 4 `Poll`, 5 `Fault`, 6 `Hang`, 7 to 15 `Step(b >> 4)`
 /// (random bytes need many steps to interleave the programs the other operations start); a
-/// `Put` or `Delete` names file `(b >> 4) % 4 + 1`; a `Fault` with `b & 16` has a full
-/// snapshot download that succeeds.
+/// `Put` or `Delete` names file `(b >> 4) % 4 + 1`; a `Fault`'s full-snapshot download
+/// succeeds with `b & 16`, else never returns with `b & 32`, else fails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     /// OM commits a put of `file<n>` (a new key, or an overwrite: an UPDATE for Recon).
@@ -38,8 +38,9 @@ pub enum Op {
     /// The event processor polls once (and processes what it got).
     Poll,
     /// HDDS-5146: the next sync throws between its commit and its hand-off and falls back to
-    /// a full snapshot, whose download from OM fails (`snapshot: false`) or succeeds.
-    Fault { snapshot: bool },
+    /// a full snapshot, whose download from OM fails, succeeds, or never returns (then no sync
+    /// runs after it: the one sync thread is stuck).
+    Fault { snapshot: Fallback },
     /// OM becomes unreachable: the next sync's `getDBUpdates` never returns (and no sync runs
     /// after it: the one sync thread is stuck).
     Hang,
@@ -58,7 +59,13 @@ impl Codec for Op {
             3 => Op::Rebuild,
             4 => Op::Poll,
             5 => Op::Fault {
-                snapshot: b & 16 != 0,
+                snapshot: if b & 16 != 0 {
+                    Fallback::Succeeds
+                } else if b & 32 != 0 {
+                    Fallback::Hangs
+                } else {
+                    Fallback::Fails
+                },
             },
             6 => Op::Hang,
             _ => Op::Step(b >> 4),
@@ -73,11 +80,27 @@ impl Codec for Op {
             Op::Sync => 2,
             Op::Rebuild => 3,
             Op::Poll => 4,
-            Op::Fault { snapshot } => 5 | if snapshot { 16 } else { 0 },
+            Op::Fault { snapshot } => {
+                5 | match snapshot {
+                    Fallback::Fails => 0,
+                    Fallback::Succeeds => 16,
+                    Fallback::Hangs => 32,
+                }
+            }
             Op::Hang => 6,
             Op::Step(n) => 7 | (n.min(15) << 4),
         });
     }
+}
+
+/// How the full-snapshot fallback of a failed sync ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// `getOzoneManagerDBSnapshot` returns null (OM unreachable).
+    Fails,
+    Succeeds,
+    /// The download never returns.
+    Hangs,
 }
 
 /// What the environment has been asked to do so far: the reference state of the generator,
@@ -89,8 +112,8 @@ pub struct Plan {
     /// Puts so far, by file: an overwrite gets a new size (`put_size`), so that an UPDATE
     /// applied twice shows in NSSummary's size.
     pub puts: BTreeMap<u8, u64>,
-    /// The next sync throws before its hand-off; its full snapshot download succeeds or not.
-    pub fault_armed: Option<bool>,
+    /// The next sync throws before its hand-off, with this full-snapshot fallback.
+    pub fault_armed: Option<Fallback>,
     /// The next sync's RPC hangs.
     pub hang_armed: bool,
     /// A sync is stuck in its RPC: no sync runs any more.
@@ -128,7 +151,7 @@ impl Plan {
                 self.files.remove(&n);
             }
             Op::Sync => {
-                self.sync_stuck = self.hang_armed;
+                self.sync_stuck = self.hang_armed || self.fault_armed == Some(Fallback::Hangs);
                 self.fault_armed = None;
                 self.hang_armed = false;
             }
@@ -151,7 +174,8 @@ impl Plan {
         SyncFaults {
             rpc_hangs: self.hang_armed,
             throw_before_hand_off: self.fault_armed.is_some(),
-            snapshot_download_fails: self.fault_armed == Some(false),
+            snapshot_download_fails: self.fault_armed == Some(Fallback::Fails),
+            snapshot_download_hangs: self.fault_armed == Some(Fallback::Hangs),
         }
     }
 }
@@ -175,9 +199,13 @@ impl ReferenceStateMachine for Plan {
         };
         let armable = !s.sync_stuck && s.fault_armed.is_none() && !s.hang_armed;
         let fault = if armable {
-            any::<bool>()
-                .prop_map(|snapshot| Op::Fault { snapshot })
-                .boxed()
+            prop_oneof![
+                Just(Fallback::Fails),
+                Just(Fallback::Succeeds),
+                Just(Fallback::Hangs)
+            ]
+            .prop_map(|snapshot| Op::Fault { snapshot })
+            .boxed()
         } else {
             Just(Op::Poll).boxed()
         };
@@ -266,8 +294,15 @@ impl Histories for ReconSync {
             ["sync"] => Ok(Op::Sync),
             ["rebuild"] => Ok(Op::Rebuild),
             ["poll"] => Ok(Op::Poll),
-            ["fault"] => Ok(Op::Fault { snapshot: false }),
-            ["fault", "snapshot-ok"] => Ok(Op::Fault { snapshot: true }),
+            ["fault"] => Ok(Op::Fault {
+                snapshot: Fallback::Fails,
+            }),
+            ["fault", "snapshot-ok"] => Ok(Op::Fault {
+                snapshot: Fallback::Succeeds,
+            }),
+            ["fault", "snapshot-hangs"] => Ok(Op::Fault {
+                snapshot: Fallback::Hangs,
+            }),
             ["hang"] => Ok(Op::Hang),
             [w @ ("put" | "delete"), ..] => Err(format!("`{w}` takes a file number: `{w} N`")),
             [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
@@ -284,7 +319,7 @@ impl Histories for ReconSync {
 }
 
 /// Whether a history can reach O3 at all: a sync it starts fails between its commit and its
-/// hand-off and its full-snapshot fallback fails too (the HDDS-5146 fault).
+/// hand-off and its full-snapshot fallback does not complete (the HDDS-5146 fault).
 pub fn has_fault(ops: &[Op]) -> bool {
     let mut plan = Plan::start();
     let mut armed = false;
@@ -292,7 +327,7 @@ pub fn has_fault(ops: &[Op]) -> bool {
         if !plan.allows(op) {
             continue;
         }
-        if *op == Op::Sync && plan.fault_armed == Some(false) {
+        if *op == Op::Sync && plan.fault_armed.is_some_and(|f| f != Fallback::Succeeds) {
             armed = true;
         }
         plan = plan.apply(op);
@@ -406,7 +441,13 @@ const REGRESSIONS: &[Regression<Op>] = &[
             its events go with the handler, the full-snapshot fallback cannot download from OM, \
             and the next delta starts after #2: NSSummary keeps 100 B against OM's 110 B. The \
             property of the proposed fix names it O3 and allows it only in such a history.",
-        ops: &[Fault { snapshot: false }, Put(1), Sync],
+        ops: &[
+            Fault {
+                snapshot: Fallback::Fails,
+            },
+            Put(1),
+            Sync,
+        ],
         found: ("proposed", "O3", "write batch #2"),
         reaches: &[("upstream", &["O3"]), ("proposed", &["O3"])],
     },
@@ -429,5 +470,31 @@ mod tests {
         let v = crate::histories::reaches::<ReconSync>(upstream, ops, "O1").expect("reaches O1");
         assert!(v.witness.contains("size=120"), "{}", v.witness);
         assert!(check_proposed(REGRESSIONS[2].ops).is_ok());
+    }
+
+    /// A3's leaked hold: SyncOM-0 re-enters the lock in the next sync, which hands its batch
+    /// off and releases only its own hold; a rebuild after both still waits forever (O6), and
+    /// only the failed sync's batch is lost (O3, not O5). With P1 that rebuild runs, and its
+    /// checkpoint repairs the lost batch: no outcome.
+    #[test]
+    fn a_leaked_hold_is_re_entered_by_later_syncs_and_blocks_every_rebuild() {
+        let fault = Fault {
+            snapshot: Fallback::Fails,
+        };
+        let ops = [fault, Put(1), Sync, Put(2), Sync, Rebuild];
+        let a3 = ReconSync::fix_of("A3").expect("variant");
+        let found = crate::histories::run::<ReconSync>(a3, &ops);
+        let ids: Vec<&str> = found.iter().map(|v| v.outcome).collect();
+        assert_eq!(ids, ["O3", "O6"], "{found:?}");
+        let o6 = &found[1];
+        assert!(o6.witness.contains("leaked"), "{}", o6.witness);
+        let timeline = o6.timeline.to_string();
+        assert!(
+            timeline.contains("re-entered: hold count 2")
+                && timeline.contains("one hold released, 1 left"),
+            "{timeline}"
+        );
+        let p1 = crate::histories::run::<ReconSync>(Fix::PROPOSED, &ops);
+        assert!(p1.is_empty(), "{p1:?}");
     }
 }

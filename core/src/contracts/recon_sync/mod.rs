@@ -6,7 +6,20 @@
 //! `OMDBUpdatesHandler`); [`service_provider`] (`OzoneManagerServiceProviderImpl`: the sync thread
 //! `syncDataFromOM` and the REST thread's `triggerTaskRebuild`, where the fix's lock lives);
 //! [`task_controller::ReconTaskControllerImpl`] (its monitor, the event buffer and the event
-//! processor thread); [`nssummary`] (`NSSummaryTask` and the Recon DB it writes).
+//! processor thread); [`nssummary`] (`NSSummaryTask` and the Recon DB it writes);
+//! [`reentrant_lock`] (the fix's lock).
+//!
+//! Outcomes beyond the report's: O4 and O6 split "a manual rebuild never completes" by where the
+//! lock's holder is (inside `getDBUpdates`, the report's case; anywhere else: the full-snapshot
+//! fallback's download, or after `syncDataFromOM` has returned), and together cover it. O5 is
+//! O3's loss when the sync that committed the batch did not fail.
+//!
+//! Variants beyond the report's: A1, the design it rejected (the lock across the RPC); A2, a
+//! broken REST side (the lock only around the checkpoint: loses a batch with no fault, O5); A3
+//! and A4, the two sync sides a reviewer of the patch must rule out, since the report does not
+//! show how an exception releases the lock (no `finally`: the hold outlives the sync; released
+//! in `syncDataFromOM`'s `finally`: held across `executeFullSnapshot`), both O6. A2, A3 and A4
+//! are also kept as mutants of P1 that the proposed cells must catch.
 
 pub mod claims;
 #[cfg(feature = "histories")]
@@ -14,6 +27,7 @@ pub mod histories;
 pub mod nssummary;
 pub mod om;
 pub mod recon_om_db;
+pub mod reentrant_lock;
 pub mod service_provider;
 pub mod task_controller;
 
@@ -25,10 +39,11 @@ use crate::sync::Arc;
 use crate::trace::Trace;
 use nssummary::ReconDb;
 use om::{Key, KeyOp, OmDb, OzoneManager};
-use recon_om_db::{ReconOMMetadataManager, ReconOmDbState, FULL_SNAPSHOT};
+use recon_om_db::{DeltaId, ReconOMMetadataManager, ReconOmDbState, FULL_SNAPSHOT};
+use reentrant_lock::Forever;
 use service_provider::{
-    HandOffLock, LockFrom, LockUntil, OzoneManagerServiceProviderImpl, RestThread, SyncFaults,
-    SyncThread,
+    HandOffLock, LockFrom, LockUntil, OzoneManagerServiceProviderImpl, RestSpan, RestThread,
+    SyncFaults, SyncThread,
 };
 use std::collections::BTreeMap;
 use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
@@ -48,6 +63,7 @@ impl Fix {
         hand_off_lock: Some(HandOffLock {
             from: LockFrom::RpcReturned,
             until: LockUntil::HandOff,
+            rest: RestSpan::Queueing,
         }),
     };
     /// A1, the design the report rejected: the same lock, taken before the OM RPC.
@@ -55,6 +71,33 @@ impl Fix {
         hand_off_lock: Some(HandOffLock {
             from: LockFrom::BeforeRpc,
             until: LockUntil::HandOff,
+            rest: RestSpan::Queueing,
+        }),
+    };
+    /// A3, a design to rule out: P1 without a `finally` around the release.
+    pub const NO_FINALLY: Fix = Fix {
+        hand_off_lock: Some(HandOffLock {
+            from: LockFrom::RpcReturned,
+            until: LockUntil::HandOffNoFinally,
+            rest: RestSpan::Queueing,
+        }),
+    };
+    /// A4, a design to rule out: P1 released at the end of `syncDataFromOM`, after
+    /// `executeFullSnapshot`.
+    pub const ACROSS_FULL_SNAPSHOT: Fix = Fix {
+        hand_off_lock: Some(HandOffLock {
+            from: LockFrom::RpcReturned,
+            until: LockUntil::SyncEnd,
+            rest: RestSpan::Queueing,
+        }),
+    };
+    /// A2, a broken design: P1's sync side, and `triggerTaskRebuild` holding the lock only
+    /// around the checkpoint.
+    pub const LOCK_AROUND_CHECKPOINT: Fix = Fix {
+        hand_off_lock: Some(HandOffLock {
+            from: LockFrom::RpcReturned,
+            until: LockUntil::HandOff,
+            rest: RestSpan::Checkpoint,
         }),
     };
 }
@@ -184,52 +227,75 @@ pub static O2: Outcome<World> = Outcome {
     check: Check::State(|w| applied_twice(w, false)),
 };
 
-/// O3: a committed write batch never applied (HDDS-5146).
+/// O3: a committed write batch never applied (HDDS-5146), whatever the cause.
 pub static O3: Outcome<World> = Outcome {
     id: "O3",
-    summary: "(HDDS-5146) a write batch committed to the Recon OM DB is never applied: \
-              the sync failed between its commit and the hand-off",
-    check: Check::State(|w| {
-        let q = w.controller.quiescent();
-        w.recon_om_db
-            .state()
-            .committed
-            .iter()
-            .filter(|c| c.evented && q.applied.get(&c.seq).copied().unwrap_or(0) == 0)
-            .map(|c| {
-                format!(
-                    "write batch #{} is in the Recon OM DB and was never applied: {}",
-                    c.seq,
-                    w.numbers(&q)
-                )
-            })
-            .next()
-    }),
+    summary: "a write batch committed to the Recon OM DB is never applied, whatever the \
+              cause (HDDS-5146: the sync failed between its commit and its hand-off)",
+    check: Check::State(|w| never_applied(w, |_| true)),
 };
+
+/// O5: O3 with no fault to explain it: the lost batch's sync handed its events off.
+pub static O5: Outcome<World> = Outcome {
+    id: "O5",
+    summary: "a write batch committed to the Recon OM DB is never applied although the sync \
+              that committed it did not fail: it handed the batch's events off",
+    check: Check::State(|w| never_applied(w, |delta| !w.provider.delta_failed(delta))),
+};
+
+/// The first write batch the Recon OM DB holds that produced an event and that NSSummary has
+/// never applied, once the processor has applied everything buffered, among the batches of
+/// the deltas `of` selects. A property of the final state alone: which window lost the batch
+/// plays no part.
+fn never_applied(w: &World, of: impl Fn(DeltaId) -> bool) -> Option<String> {
+    let q = w.controller.quiescent();
+    w.recon_om_db
+        .state()
+        .committed
+        .iter()
+        .filter(|c| c.evented && of(c.delta) && q.applied.get(&c.seq).copied().unwrap_or(0) == 0)
+        .map(|c| {
+            format!(
+                "write batch #{} is in the Recon OM DB and was never applied: {}",
+                c.seq,
+                w.numbers(&q)
+            )
+        })
+        .next()
+}
 
 /// O4: liveness of a manual rebuild while the sync hangs in the OM RPC.
 pub static O4: Outcome<World> = Outcome {
     id: "O4",
     summary: "a manual rebuild requested while the sync thread is stuck in the OM RPC \
               never completes (triggerTaskRebuild waits forever, or no rebuild runs)",
-    check: Check::State(|w| {
-        let q = w.controller.quiescent();
-        if w.provider.rebuild_blocked() {
-            Some(
-                "triggerTaskRebuild never returns: the hand-off lock is held by SyncOM, stuck \
-                 in getDBUpdates"
-                    .into(),
-            )
-        } else if w.provider.rebuilds_accepted() > 0 && q.rebuilds.is_empty() {
-            Some(format!(
-                "a rebuild was accepted and none ran: {}",
-                w.numbers(&q)
-            ))
-        } else {
-            None
+    check: Check::State(|w| match w.provider.rebuild_blocked() {
+        Some(why @ Forever::InGetDbUpdates) => Some(never_returns(why)),
+        Some(_) => None,
+        None => {
+            let q = w.controller.quiescent();
+            (w.provider.rebuilds_accepted() > 0 && q.rebuilds.is_empty())
+                .then(|| format!("a rebuild was accepted and none ran: {}", w.numbers(&q)))
         }
     }),
 };
+
+/// O6: liveness of a manual rebuild when the hand-off lock's holder is anywhere else: O4 and
+/// O6 split "triggerTaskRebuild waits forever" by where the holder is, and together cover it.
+pub static O6: Outcome<World> = Outcome {
+    id: "O6",
+    summary: "a manual rebuild never completes because the sync thread keeps the hand-off lock \
+              outside the OM RPC: inside the full-snapshot fallback's download, or after \
+              syncDataFromOM has returned (a hold no finally released)",
+    check: Check::State(|w| match w.provider.rebuild_blocked() {
+        Some(Forever::InGetDbUpdates) | None => None,
+        Some(why) => Some(never_returns(why)),
+    }),
+};
+
+fn never_returns(why: Forever) -> String {
+    format!("triggerTaskRebuild never returns: the hand-off lock is held by SyncOM, {why}")
+}
 
 /// Whether the evented write batches of some delta were applied twice: all of them (`whole`,
 /// O1) or only a prefix (O2).
@@ -284,12 +350,33 @@ impl Model for ReconSync {
             summary: "(the alternative the report rejected, not a part of the fix) the same lock \
                       taken before the OM RPC, so that it spans the RPC and its retries",
         },
+        Part {
+            id: "A3",
+            summary: "(a design to rule out, not a part of the fix) P1 with its release not in a \
+                      finally: an exception between the commit and the hand-off skips it, and \
+                      the lock stays held by SyncOM-0, which re-enters it in later syncs",
+        },
+        Part {
+            id: "A4",
+            summary: "(a design to rule out, not a part of the fix) P1 released in \
+                      syncDataFromOM's finally: held across executeFullSnapshot after a failed \
+                      delta (getServiceList and the snapshot download from OM)",
+        },
+        Part {
+            id: "A2",
+            summary: "(a broken design, not a part of the fix) P1's sync side, but \
+                      triggerTaskRebuild holds the lock only around createOMCheckpoint: it drains \
+                      the buffer before and offers the rebuild after, outside the lock",
+        },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("proposed", &["P1"]),
         Variant::new("A1", &["A1"]),
+        Variant::new("A2", &["A2"]),
+        Variant::new("A3", &["A3"]),
+        Variant::new("A4", &["A4"]),
     ];
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -309,6 +396,9 @@ impl Model for ReconSync {
         match part {
             "P1" => Some(Fix::PROPOSED),
             "A1" => Some(Fix::LOCK_ACROSS_RPC),
+            "A2" => Some(Fix::LOCK_AROUND_CHECKPOINT),
+            "A3" => Some(Fix::NO_FINALLY),
+            "A4" => Some(Fix::ACROSS_FULL_SNAPSHOT),
             _ => None,
         }
     }
@@ -376,6 +466,24 @@ pub static FAULT_BEFORE_HAND_OFF: Scenario<ReconSync> = Scenario {
         let faults = SyncFaults {
             throw_before_hand_off: true,
             snapshot_download_fails: true,
+            ..SyncFaults::default()
+        };
+        rebuild_during_sync(trace, fix, &[put(2)], faults)
+    },
+};
+
+/// The sync fails between the commit and the hand-off, and its full-snapshot fallback never
+/// returns (OM became unreachable, or a large OM DB downloads for hours), while REST requests a
+/// rebuild: the bootstrapping case the endpoint exists for, reached through the fallback.
+pub static HANG_AFTER_FAULT: Scenario<ReconSync> = Scenario {
+    name: "fault-then-snapshot-download-hangs",
+    about: "OM has file1, Recon in sync; OM writes file2; SyncOM commits it, then throws before \
+            the hand-off and its full-snapshot download never returns; REST requests a rebuild; \
+            the processor polls once",
+    build: |trace, fix| {
+        let faults = SyncFaults {
+            throw_before_hand_off: true,
+            snapshot_download_hangs: true,
             ..SyncFaults::default()
         };
         rebuild_during_sync(trace, fix, &[put(2)], faults)

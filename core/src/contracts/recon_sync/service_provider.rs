@@ -5,7 +5,14 @@
 //! The fix (P1, patch MC-6) adds a lock to this class: the sync thread takes it after the OM RPC
 //! has returned and before the first commit and releases it at the end of the loop iteration,
 //! after the hand-off; `triggerTaskRebuild` takes it around `queueReInitializationEvent`. It is
-//! a [`SpanLock`]: taken in one step and released in a later one.
+//! a [`ReentrantLock`]: taken in one step and released in a later one.
+//!
+//! The report does not say how the sync thread releases it when the iteration throws, nor
+//! whether it is held across `executeFullSnapshot`, which `syncDataFromOM` runs after the loop
+//! when the delta failed (`getServiceList`, an OM RPC, then the chunked snapshot download from
+//! the OM leader, `RDBSnapshotProvider.downloadDBSnapshotFromLeader`). P1 is modelled as the
+//! report implies (the lock is never held during a call to OM): released in a `finally` of the
+//! loop iteration. A3 and A4 are the two designs a reviewer must rule out (see [`LockUntil`]).
 //!
 //! Simplified, with why the verdicts hold:
 //! - `recon.om.delta.update.limit` (50,000) is never reached, so a response carries every batch
@@ -17,15 +24,15 @@
 //!   hand-off (`hasEventBufferOverflowed`, `hasTasksFailed`) never queue a rebuild.
 
 use super::om::DBUpdates;
-use super::recon_om_db::{DeltaId, OMDBUpdatesHandler};
+use super::recon_om_db::{Checkpoint, DeltaId, OMDBUpdatesHandler};
+use super::reentrant_lock::{Forever, ReentrantLock};
 use super::task_controller::ReInitializationReason;
 use super::World;
 use crate::model::Program;
-use crate::sync::{AtomicBool, Ordering, SpanLock};
+use crate::sync::{AtomicBool, Ordering};
 use crate::trace::{Cx, Trace};
-use std::sync::atomic::{
-    AtomicBool as GhostBool, AtomicU64 as GhostU64, Ordering as GhostOrdering,
-};
+use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
+use std::sync::{Mutex as GhostMutex, PoisonError};
 
 /// Where the sync thread takes the hand-off lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,12 +51,36 @@ pub enum LockUntil {
     HandOff,
     /// A broken P1 (a mutant the suite must catch): released after the last commit.
     LastCommit,
+    /// A3: released after the hand-off, but not in a `finally`. An exception in the iteration
+    /// (caught by the loop's `catch (Exception)`) skips the release: `executeFullSnapshot` runs
+    /// holding the lock, and `syncDataFromOM` returns holding it. Its thread (`SyncOM-0`)
+    /// re-enters it in every later sync and releases only its own hold.
+    HandOffNoFinally,
+    /// A4: released in `syncDataFromOM`'s `finally` (where `isSyncDataFromOMRunning` is reset),
+    /// so held across `executeFullSnapshot` after a failed delta. On a sync without a failure
+    /// it is released a little later than P1's, after the hand-off and the steps that follow it
+    /// (which touch no state another actor reads).
+    SyncEnd,
+}
+
+/// What `triggerTaskRebuild` holds the lock around.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RestSpan {
+    /// P1: the whole `queueReInitializationEvent` (drain, checkpoint and queueing, one body of
+    /// the controller monitor).
+    Queueing,
+    /// A2, a broken design: only the checkpoint. `triggerTaskRebuild` drains the buffer
+    /// (`drainEventBufferAndCleanExistingCheckpoints`, public), takes the lock around
+    /// `createOMCheckpoint` (public), and offers the rebuild (`getEventBuffer().offer`) after
+    /// it: three steps, none under the monitor.
+    Checkpoint,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandOffLock {
     pub from: LockFrom,
     pub until: LockUntil,
+    pub rest: RestSpan,
 }
 
 /// Faults a scenario gives the sync thread.
@@ -59,10 +90,16 @@ pub struct SyncFaults {
     pub rpc_hangs: bool,
     /// The loop iteration throws after the commits and before the hand-off (HDDS-5146): here
     /// the task status write (`ReconTaskStatusUpdater.recordRunCompletion`, a Recon SQL DB
-    /// write). `syncDataFromOM`'s `catch (Exception)` falls back to a full snapshot.
+    /// write). `syncDataFromOM`'s `catch (Exception)` falls back to a full snapshot. It stands
+    /// for every exception between the commits and the hand-off (the other task status writes,
+    /// `updateOMMetadataManager`): each leaves the same lock held and the same events dropped.
     pub throw_before_hand_off: bool,
     /// The full-snapshot fallback's download fails (`getOzoneManagerDBSnapshot` → null).
     pub snapshot_download_fails: bool,
+    /// The full-snapshot fallback's download never returns (`getServiceList` retrying against
+    /// an unreachable OM, or `downloadDBSnapshotFromLeader`'s `while (true)` over the chunks of
+    /// a large OM DB: long enough that no rebuild may wait for it).
+    pub snapshot_download_hangs: bool,
 }
 
 #[derive(Debug, Default)]
@@ -70,38 +107,41 @@ pub struct OzoneManagerServiceProviderImpl {
     /// `isSyncDataFromOMRunning`.
     sync_running: AtomicBool,
     /// P1's lock (unused upstream).
-    pub hand_off: SpanLock,
-    /// Ghost: a sync thread is inside `getDBUpdates`, will never return, and holds the hand-off
-    /// lock (A1). Set by that thread when it enters the RPC; the scenario that uses it does so
-    /// before its concurrency starts.
-    parked_holding_lock: GhostBool,
-    /// Ghost: a `triggerTaskRebuild` waits for the hand-off lock held by that thread.
-    rebuild_blocked: GhostBool,
+    pub hand_off: ReentrantLock,
+    /// Ghost: a `triggerTaskRebuild` waits forever for the hand-off lock, and why its holder
+    /// never releases it.
+    rebuild_blocked: GhostMutex<Option<Forever>>,
     /// Ghost: rebuilds `triggerTaskRebuild` has queued (answered 202).
     rebuilds_accepted: GhostU64,
     /// Observation: the `OmDeltaRequest` task status row's `lastUpdatedSeqNumber`.
     delta_task_seq: GhostU64,
+    /// Ghost: the deltas whose sync threw before its hand-off (their events were dropped).
+    failed_deltas: GhostMutex<Vec<DeltaId>>,
 }
 
 impl OzoneManagerServiceProviderImpl {
-    pub fn rebuild_blocked(&self) -> bool {
-        self.rebuild_blocked.load(GhostOrdering::SeqCst)
+    /// Why a `triggerTaskRebuild` waits forever, if one does.
+    pub fn rebuild_blocked(&self) -> Option<Forever> {
+        *self
+            .rebuild_blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     pub fn delta_task_seq(&self) -> u64 {
         self.delta_task_seq.load(GhostOrdering::SeqCst)
     }
 
-    pub fn rebuilds_accepted(&self) -> u64 {
-        self.rebuilds_accepted.load(GhostOrdering::SeqCst)
+    /// Whether the sync that committed `delta` threw before handing its events off.
+    pub fn delta_failed(&self, delta: DeltaId) -> bool {
+        self.failed_deltas
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&delta)
     }
 
-    /// Whether an acquire of the hand-off lock would wait forever: its holder is inside an OM
-    /// RPC that never returns. (Read without a synchronization point: exact where the holder
-    /// parked before the concurrency started, as in the scenario that parks it, and in the
-    /// sequential step driver.)
-    fn held_forever(&self) -> bool {
-        self.parked_holding_lock.load(GhostOrdering::SeqCst)
+    pub fn rebuilds_accepted(&self) -> u64 {
+        self.rebuilds_accepted.load(GhostOrdering::SeqCst)
     }
 }
 
@@ -123,6 +163,8 @@ enum SyncStep {
     Finish,
     /// Inside `getDBUpdates` forever: the thread never proceeds and keeps what it holds.
     ParkedInRpc,
+    /// Inside the full-snapshot download forever, likewise.
+    ParkedInDownload,
     Done,
 }
 
@@ -179,21 +221,46 @@ impl SyncThread {
     }
 
     fn acquire(&mut self, w: &World) {
-        w.provider.hand_off.acquire(Self::ACTOR);
+        // Only this thread abandons the lock, and it re-enters its own holds.
+        let holds = w
+            .provider
+            .hand_off
+            .acquire(Self::ACTOR)
+            .expect("the sync thread never waits for an abandoned lock");
         self.holds = true;
         self.cx.record(
             "OzoneManagerServiceProviderImpl.syncDataFromOM",
-            "hand-off lock acquired",
+            if holds == 1 {
+                "hand-off lock acquired".to_owned()
+            } else {
+                format!("hand-off lock re-entered: hold count {holds}")
+            },
         );
     }
 
     fn release(&mut self, w: &World) {
         self.holds = false;
+        let left = w.provider.hand_off.release(Self::ACTOR);
         self.cx.record(
             "OzoneManagerServiceProviderImpl.syncDataFromOM",
-            "hand-off lock released",
+            if left == 0 {
+                "hand-off lock released".to_owned()
+            } else {
+                format!("hand-off lock: one hold released, {left} left (still held)")
+            },
         );
-        w.provider.hand_off.release(Self::ACTOR);
+    }
+
+    /// The thread will never release what it holds now (ghost, see [`ReentrantLock::abandon`]).
+    fn abandon(&self, w: &World, why: Forever) {
+        if self.holds {
+            w.provider.hand_off.abandon(Self::ACTOR, why);
+        }
+    }
+
+    /// Where the variant releases the lock (`None` upstream).
+    fn until(w: &World) -> Option<LockUntil> {
+        w.fix.hand_off_lock.map(|l| l.until)
     }
 
     fn after_commits(&self, w: &World) -> SyncStep {
@@ -213,12 +280,17 @@ impl Program<World> for SyncThread {
     }
 
     fn is_done(&self) -> bool {
-        matches!(self.next, SyncStep::Done | SyncStep::ParkedInRpc)
+        matches!(
+            self.next,
+            SyncStep::Done | SyncStep::ParkedInRpc | SyncStep::ParkedInDownload
+        )
     }
 
     fn enabled(&self, w: &World) -> bool {
         match self.next {
-            SyncStep::LockBeforeRpc | SyncStep::LockAfterRpc => !w.provider.hand_off.is_held(),
+            SyncStep::LockBeforeRpc | SyncStep::LockAfterRpc => {
+                w.provider.hand_off.ready_for(Self::ACTOR)
+            }
             _ => !self.is_done(),
         }
     }
@@ -255,9 +327,7 @@ impl Program<World> for SyncThread {
             }
             SyncStep::Rpc => {
                 if self.faults.rpc_hangs {
-                    w.provider
-                        .parked_holding_lock
-                        .store(self.holds, GhostOrdering::SeqCst);
+                    self.abandon(w, Forever::InGetDbUpdates);
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.innerGetAndApplyDeltaUpdatesFromOM",
                         format_args!(
@@ -337,7 +407,7 @@ impl Program<World> for SyncThread {
                     .into_batch();
                 w.controller.consume_om_events(&self.cx, batch);
                 self.handed_off = true;
-                if self.holds {
+                if self.holds && Self::until(w) != Some(LockUntil::SyncEnd) {
                     SyncStep::Unlock
                 } else {
                     SyncStep::Finish
@@ -354,17 +424,37 @@ impl Program<World> for SyncThread {
             SyncStep::Fail => {
                 // The batch's events are dropped with the handler; the Recon OM DB keeps it.
                 self.handler = None;
+                w.provider
+                    .failed_deltas
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(self.delta);
                 self.cx.record(
                     "OzoneManagerServiceProviderImpl.syncDataFromOM",
                     "exception before the hand-off: markDeltaTaskStatusAsFailed, fall back to a full snapshot",
                 );
-                if self.holds {
+                // P1's finally; A3 has none, and A4's is the one of syncDataFromOM.
+                if self.holds && Self::until(w) == Some(LockUntil::HandOff) {
                     self.release(w);
                 }
                 SyncStep::FullSnapshot
             }
             SyncStep::FullSnapshot => {
-                if self.faults.snapshot_download_fails {
+                if self.faults.snapshot_download_hangs {
+                    self.abandon(w, Forever::InSnapshotDownload);
+                    self.cx.record(
+                        "OzoneManagerServiceProviderImpl.getOzoneManagerDBSnapshot",
+                        format_args!(
+                            "getServiceList, downloadDBSnapshotFromLeader: never returns{}",
+                            if self.holds {
+                                " (holding the hand-off lock)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    );
+                    SyncStep::ParkedInDownload
+                } else if self.faults.snapshot_download_fails {
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.getOzoneManagerDBSnapshot",
                         "download failed (OM unreachable): GET_OM_DB_SNAPSHOT_FAILED, nothing queued",
@@ -395,6 +485,20 @@ impl Program<World> for SyncThread {
                 SyncStep::Finish
             }
             SyncStep::Finish => {
+                if self.holds {
+                    match Self::until(w) {
+                        Some(LockUntil::SyncEnd) => self.release(w),
+                        Some(LockUntil::HandOffNoFinally) => {
+                            // A3 after an exception: the hold outlives syncDataFromOM.
+                            self.abandon(w, Forever::Leaked);
+                            self.cx.record(
+                                "OzoneManagerServiceProviderImpl.syncDataFromOM",
+                                "returns still holding the hand-off lock: no finally released it",
+                            );
+                        }
+                        other => unreachable!("{other:?} releases before syncDataFromOM returns"),
+                    }
+                }
                 w.provider.sync_running.store(false, Ordering::SeqCst);
                 self.cx.record(
                     "OzoneManagerServiceProviderImpl.syncDataFromOM",
@@ -402,18 +506,26 @@ impl Program<World> for SyncThread {
                 );
                 SyncStep::Done
             }
-            SyncStep::ParkedInRpc | SyncStep::Done => self.next,
+            SyncStep::ParkedInRpc | SyncStep::ParkedInDownload | SyncStep::Done => self.next,
         };
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum RestStep {
+    /// P1: takes the hand-off lock, then queues.
     Lock,
+    /// `queueReInitializationEvent` (upstream and P1).
     Queue,
     Unlock,
+    /// A2: `drainEventBufferAndCleanExistingCheckpoints`.
+    Drain,
+    /// A2: the hand-off lock around `createOMCheckpoint` (one critical section).
+    Checkpoint,
+    /// A2: `getEventBuffer().offer(new ReconTaskReInitializationEvent(reason, checkpoint))`.
+    Offer(Checkpoint),
     Done,
-    /// Waits for the hand-off lock forever (its holder never returns from the OM RPC).
+    /// Waits for the hand-off lock forever (its holder has abandoned it).
     BlockedForever,
 }
 
@@ -424,14 +536,22 @@ pub struct RestThread {
     next: RestStep,
 }
 
+const REASON: ReInitializationReason = ReInitializationReason::ManualOmDbRebuild;
+
 impl RestThread {
     pub const ACTOR: &'static str = "REST";
 
     pub fn new(trace: &Trace, w: &World) -> Self {
-        let next = if w.fix.hand_off_lock.is_some() {
-            RestStep::Lock
-        } else {
-            RestStep::Queue
+        let next = match w.fix.hand_off_lock {
+            None => RestStep::Queue,
+            Some(HandOffLock {
+                rest: RestSpan::Queueing,
+                ..
+            }) => RestStep::Lock,
+            Some(HandOffLock {
+                rest: RestSpan::Checkpoint,
+                ..
+            }) => RestStep::Drain,
         };
         RestThread {
             cx: trace.actor(Self::ACTOR),
@@ -439,9 +559,42 @@ impl RestThread {
         }
     }
 
-    /// Whether `queueReInitializationEvent` has returned (HTTP 202).
+    /// Whether the rebuild has been queued (HTTP 202).
     pub fn queued(&self) -> bool {
         matches!(self.next, RestStep::Unlock | RestStep::Done)
+    }
+
+    /// Takes the hand-off lock, or learns that its holder will never release it.
+    fn lock(&self, w: &World, around: &str) -> Result<(), Forever> {
+        w.provider.hand_off.acquire(Self::ACTOR)?;
+        self.cx.record(
+            "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+            format_args!("hand-off lock acquired{around}"),
+        );
+        Ok(())
+    }
+
+    /// A wait for the lock that can never end: recorded, and the thread stops there (upstream
+    /// it stays parked in `lock()`; see [`ReentrantLock::abandon`]).
+    fn blocked(&self, w: &World, why: Forever) -> RestStep {
+        w.provider
+            .rebuild_blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert(why);
+        self.cx.record(
+            "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+            format_args!("waits for the hand-off lock, held by SyncOM {why}: forever"),
+        );
+        RestStep::BlockedForever
+    }
+
+    fn accepted(&self, w: &World) {
+        w.provider
+            .rebuilds_accepted
+            .fetch_add(1, GhostOrdering::SeqCst);
+        self.cx
+            .record("TriggerDBSyncEndpoint.triggerOMDBReinit", "202 ACCEPTED");
     }
 }
 
@@ -456,46 +609,22 @@ impl Program<World> for RestThread {
 
     fn enabled(&self, w: &World) -> bool {
         match self.next {
-            RestStep::Lock => !w.provider.hand_off.is_held() || w.provider.held_forever(),
+            RestStep::Lock | RestStep::Checkpoint => w.provider.hand_off.ready_for(Self::ACTOR),
             _ => !self.is_done(),
         }
     }
 
     fn step(&mut self, w: &World) {
         let cx = &self.cx;
-        self.next = match self.next {
-            RestStep::Lock => {
-                // A wait that can never end is recorded, and the thread stops there, instead of
-                // blocking loom on a lock nobody will release (loom would abort the process on
-                // the global deadlock); see `OzoneManagerServiceProviderImpl::held_forever`.
-                if w.provider.held_forever() {
-                    w.provider
-                        .rebuild_blocked
-                        .store(true, GhostOrdering::SeqCst);
-                    cx.record(
-                        "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
-                        "waits for the hand-off lock, held by SyncOM inside getDBUpdates: forever",
-                    );
-                    RestStep::BlockedForever
-                } else {
-                    w.provider.hand_off.acquire(Self::ACTOR);
-                    cx.record(
-                        "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
-                        "hand-off lock acquired",
-                    );
-                    RestStep::Queue
-                }
-            }
+        self.next = match std::mem::replace(&mut self.next, RestStep::Done) {
+            RestStep::Lock => match self.lock(w, "") {
+                Ok(()) => RestStep::Queue,
+                Err(why) => self.blocked(w, why),
+            },
             RestStep::Queue => {
-                w.controller.queue_reinitialization_event(
-                    cx,
-                    ReInitializationReason::ManualOmDbRebuild,
-                    &w.recon_om_db,
-                );
-                w.provider
-                    .rebuilds_accepted
-                    .fetch_add(1, GhostOrdering::SeqCst);
-                cx.record("TriggerDBSyncEndpoint.triggerOMDBReinit", "202 ACCEPTED");
+                w.controller
+                    .queue_reinitialization_event(cx, REASON, &w.recon_om_db);
+                self.accepted(w);
                 if w.fix.hand_off_lock.is_some() {
                     RestStep::Unlock
                 } else {
@@ -510,7 +639,34 @@ impl Program<World> for RestThread {
                 w.provider.hand_off.release(Self::ACTOR);
                 RestStep::Done
             }
-            RestStep::Done | RestStep::BlockedForever => self.next,
+            RestStep::Drain => {
+                w.controller
+                    .drain_event_buffer_and_clean_existing_checkpoints(cx, REASON);
+                RestStep::Checkpoint
+            }
+            RestStep::Checkpoint => match self.lock(w, " (around createOMCheckpoint only)") {
+                Ok(()) => {
+                    let checkpoint = w.recon_om_db.create_checkpoint(cx);
+                    cx.record(
+                        "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+                        "hand-off lock released",
+                    );
+                    w.provider.hand_off.release(Self::ACTOR);
+                    RestStep::Offer(checkpoint)
+                }
+                Err(why) => self.blocked(w, why),
+            },
+            RestStep::Offer(checkpoint) => {
+                w.controller.offer_reinitialization(
+                    cx,
+                    "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
+                    REASON,
+                    checkpoint,
+                );
+                self.accepted(w);
+                RestStep::Done
+            }
+            done @ (RestStep::Done | RestStep::BlockedForever) => done,
         };
     }
 }

@@ -96,8 +96,9 @@ impl ReconTaskControllerImpl {
     }
 
     /// `synchronized queueReInitializationEvent(reason)`: `drainEventBufferAndCleanExistingCheckpoints`,
-    /// `createOMCheckpoint(currentOMMetadataManager)`, offer the event, `resetEventFlags`. The
-    /// retry gate (`validateRetryCountAndDelay`) passes: no earlier attempt failed here.
+    /// `createOMCheckpoint(currentOMMetadataManager)`, offer the event, `resetEventFlags`, in one
+    /// body of the monitor. The retry gate (`validateRetryCountAndDelay`) passes: no earlier
+    /// attempt failed here.
     pub fn queue_reinitialization_event(
         &self,
         cx: &Cx,
@@ -105,22 +106,43 @@ impl ReconTaskControllerImpl {
         current: &ReconOMMetadataManager,
     ) {
         let _monitor = self.monitor.lock();
-        {
-            let mut buffer = self.event_buffer.lock();
-            let drained = show(&buffer);
-            buffer.clear();
-            cx.record(
-                "ReconTaskControllerImpl.drainEventBufferAndCleanExistingCheckpoints",
-                format_args!("{}: drained {drained}", reason.as_str()),
-            );
-        }
+        self.drain_event_buffer_and_clean_existing_checkpoints(cx, reason);
         let checkpoint = current.create_checkpoint(cx);
+        self.offer_reinitialization(
+            cx,
+            "ReconTaskControllerImpl.queueReInitializationEvent",
+            reason,
+            checkpoint,
+        );
+    }
+
+    /// `drainEventBufferAndCleanExistingCheckpoints` (public, not synchronized: one `drainTo`).
+    pub fn drain_event_buffer_and_clean_existing_checkpoints(
+        &self,
+        cx: &Cx,
+        reason: ReInitializationReason,
+    ) {
+        let mut buffer = self.event_buffer.lock();
+        let drained = show(&buffer);
+        buffer.clear();
+        cx.record(
+            "ReconTaskControllerImpl.drainEventBufferAndCleanExistingCheckpoints",
+            format_args!("{}: drained {drained}", reason.as_str()),
+        );
+    }
+
+    /// `eventBuffer.offer(new ReconTaskReInitializationEvent(reason, checkpoint))`, then
+    /// `resetEventFlags` (no flag is ever set here), by `method`.
+    pub fn offer_reinitialization(
+        &self,
+        cx: &Cx,
+        method: &'static str,
+        reason: ReInitializationReason,
+        checkpoint: Checkpoint,
+    ) {
         let mut buffer = self.event_buffer.lock();
         buffer.push_back(ReconEvent::ReInitialization(reason, checkpoint));
-        cx.record(
-            "ReconTaskControllerImpl.queueReInitializationEvent",
-            format_args!("offer → buffer {}", show(&buffer)),
-        );
+        cx.record(method, format_args!("offer → buffer {}", show(&buffer)));
     }
 
     /// `OMUpdateEventBuffer.poll(1000 ms)`: the head of the queue, or nothing after the timeout.
