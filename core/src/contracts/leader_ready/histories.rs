@@ -173,9 +173,9 @@ impl Histories for LeaderReady {
         }
     }
 
-    /// The proposed fix reaches no outcome but the admitted residual window R1.
+    /// The proposed fix reaches no outcome but the admitted residual window R1 (R2 is part of it).
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        reaches_only::<LeaderReady>("proposed", &["R1"], ops)
+        reaches_only::<LeaderReady>("proposed", &["R1", "R2"], ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 4096;
@@ -209,34 +209,57 @@ const REGRESSIONS: &[Regression<Op>] = &[
     },
     Regression {
         name: "residual-re-election-before-term-read",
-        postmortem: "proptest, proposed R1, 16 operations: the residual window the report \
-            admits. Ratis checks the term-5 startup entry, then steps down and wins term 6 before \
-            `notifyLeaderReady` reads the current term; the callback reads 6, `setLeaderReady(6)` \
-            passes, and term 6 is ready before its own startup entry. Taking the checked entry's \
-            term (improved) refuses it.",
+        postmortem: "proposed R1 as the report words it. Found by proptest (16 operations) \
+            when the election was one step; written again by hand, minimal, after the election \
+            was split into its candidacy and its win. Ratis checks the term-4 startup entry, \
+            then steps down, runs for term 5 and wins it, all before `notifyLeaderReady` reads \
+            the current term; the callback reads 5, `setLeaderReady(5)` passes, and term 5 is \
+            ready before its own startup entry. Taking the checked entry's term (improved) \
+            refuses it.",
         ops: &[
-            StepDown,
-            Step(0),
-            Elect,
             Apply,
             Step(0),
-            Step(0),
-            Step(0),
             StepDown,
-            Step(0),
-            Step(8),
+            Step(1),
+            Step(1),
+            Step(1),
             Elect,
             Step(1),
-            Step(13),
-            Step(43),
             Step(1),
-            Step(13),
+            Step(1),
         ],
         found: (
             "proposed",
             "R1",
-            "term=6 isLeaderReady=true, set by the notifyLeaderReady of the term-5",
+            "term=5 isLeaderReady=true, set by the notifyLeaderReady of the term-4",
         ),
+        reaches: &[("improved", &[])],
+    },
+    Regression {
+        name: "residual-win-during-flush",
+        postmortem: "proposed R2, by hand, the part of R1 wider than the report's wording \
+            (the proptest cell finds the same shape in longer histories). Ratis checks the \
+            term-4 startup entry, steps down and starts its candidacy for term 5 \
+            (`ServerState.initElection`); `notifyLeaderReady` starts and reads 5; the win \
+            (`changeToLeader`, `notifyLeaderChanged`) lands during the flush, and \
+            `setLeaderReady(5)` passes. The re-election had not finished when the term was \
+            read. Improved refuses it; so does reading SCMContext's term (the mutant), which \
+            is still 0 then.",
+        ops: &[
+            Apply,
+            Step(0),
+            StepDown,
+            Step(1),
+            Step(1),
+            Step(1),
+            Elect,
+            Step(1),
+            Step(0),
+            Step(0),
+            Step(1),
+            Step(1),
+        ],
+        found: ("proposed", "R2", "started in Ratis term 5 (last won: 4)"),
         reaches: &[("improved", &[])],
     },
 ];
