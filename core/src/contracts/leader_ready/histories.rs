@@ -17,7 +17,8 @@ use proptest_state_machine::ReferenceStateMachine;
 /// 1 `StepDown`, 2 `ApplyStartupEntry`, 3 `Step(b >> 2)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
-    /// Ratis elects this SCM in the next term (queued on the Ratis thread).
+    /// This SCM runs for the next term and wins it (queued on the Ratis thread, three steps:
+    /// `initElection`, `changeToLeader`, `notifyLeaderChanged`).
     Elect,
     /// Ratis steps this SCM down (queued on the Ratis thread).
     StepDown,

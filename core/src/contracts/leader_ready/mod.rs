@@ -5,6 +5,35 @@
 //! `term`, `isLeaderReady` under one read-write lock), [`services::SCMServiceManager`] with
 //! `ReplicationManager` and `SCMBlockDeletingService`, and the `SCMStateMachine` callbacks in
 //! [`state_machine`], on the apply thread and the Ratis thread.
+//!
+//! ## The residual window, as the code allows it (issue 12, item 4)
+//!
+//! The patch reads `division.getInfo().getCurrentTerm()` when `notifyLeaderReady` starts:
+//! `ServerState.currentTerm`. Ratis increments it in `ServerState.initElection(ELECTION)`,
+//! when this server's candidacy starts (`RaftServerImpl.changeToCandidate` →
+//! `LeaderElection.askForVotes`, or the `LeaderElection` constructor for a forced election),
+//! and wins one vote round trip later (`RaftServerImpl.changeToLeader` → `ServerState.setLeader`
+//! → `SCMStateMachine.notifyLeaderChanged` → `updateLeaderAndTerm(true, term)`). The model
+//! runs the election in those two steps. So the early readiness the patch leaves (R1) needs
+//! only the step-down and the *start* of the candidacy between `LeaderStateImpl.checkReady`
+//! and the term read; the win may land during the flush and the reload, before
+//! `setLeaderReady`. The report's wording ("a step down and a re-election that both fit
+//! between Ratis' check and that read ... needs at least one election timeout") is narrower in
+//! two ways: the win need not precede the read (R2 is that part, reachable under the patch in
+//! loom and in histories), and a candidacy needs no election timeout when it is forced
+//! (`RaftServerImpl.startLeaderElection`, sent by a leader transferring leadership back to this
+//! SCM, calls `changeToCandidate(true)`, whose `LeaderElection.newInstance` runs `initElection`
+//! at once, with no `FollowerState` timeout and no pre-vote).
+//!
+//! Whether an SCM was ready early is decided on the state (a leader of T whose flag was set
+//! by another term's callback, witnessed under the `SCMContext` lock); which window it fell in
+//! is a separate classification by the term Ratis had entered when that callback started
+//! ([`Window::of`]), so a read moved later (the mutant `RatisAtSet`) shows up as O2.
+//!
+//! Splitting the election changed no verdict and no pinned count of the earlier cells: loom
+//! already ran the callback between the one-step election's term store and its leader-state
+//! store, which are separate atomics. The split makes the candidacy a step of its own for the
+//! step checker, the histories and the scenario files, and gives the wider window its cells.
 
 pub mod claims;
 pub mod context;
@@ -41,7 +70,8 @@ pub enum ReadyGuard {
 pub enum TermSource {
     /// Upstream passes none.
     None,
-    /// The patch: the Ratis current term, read when the callback starts.
+    /// The patch: the Ratis current term, read when the callback starts (`initElection`
+    /// increments it when a candidacy starts, a vote round trip before the win).
     RatisAtCallbackStart,
     /// A broken P1 that reads the Ratis current term in `setLeaderReady` instead of at the
     /// start of the callback (a mutant the suite must catch: the window it leaves is wider
