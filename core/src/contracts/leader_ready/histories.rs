@@ -14,14 +14,18 @@ use proptest::strategy::BoxedStrategy;
 use proptest_state_machine::ReferenceStateMachine;
 
 /// One operation of a history. Byte format (one byte each): `b % 4` is the kind: 0 `Elect`,
-/// 1 `StepDown`, 2 `ApplyStartupEntry`, 3 `Step(b >> 2)`.
+/// 1 `StepDown` (`StepDownForHigherTerm` when bit 2 is set), 2 `ApplyStartupEntry`,
+/// 3 `Step(b >> 2)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     /// This SCM runs for the next term and wins it (queued on the Ratis thread, three steps:
     /// `initElection`, `changeToLeader`, `notifyLeaderChanged`).
     Elect,
-    /// Ratis steps this SCM down (queued on the Ratis thread).
+    /// Ratis steps this SCM down, keeping the term (queued on the Ratis thread).
     StepDown,
+    /// Ratis steps this SCM down for another candidate's higher term, as in a leadership
+    /// transfer (queued on the Ratis thread).
+    StepDownForHigherTerm,
     /// The apply thread reaches the current term's startup entry (queued on the apply thread).
     ApplyStartupEntry,
     /// One step of the `n`-th actor that can step.
@@ -33,7 +37,8 @@ impl Codec for Op {
         let b: u8 = u.arbitrary()?;
         Ok(match b % 4 {
             0 => Op::Elect,
-            1 => Op::StepDown,
+            1 if b & 4 == 0 => Op::StepDown,
+            1 => Op::StepDownForHigherTerm,
             2 => Op::ApplyStartupEntry,
             _ => Op::Step(b >> 2),
         })
@@ -43,6 +48,7 @@ impl Codec for Op {
         out.push(match *self {
             Op::Elect => 0,
             Op::StepDown => 1,
+            Op::StepDownForHigherTerm => 5,
             Op::ApplyStartupEntry => 2,
             Op::Step(n) => 3 | (n.min(63) << 2),
         });
@@ -69,7 +75,7 @@ impl Intent {
     pub fn allows(&self, op: &Op) -> bool {
         match op {
             Op::Elect => !self.leader,
-            Op::StepDown => self.leader,
+            Op::StepDown | Op::StepDownForHigherTerm => self.leader,
             Op::ApplyStartupEntry => self.leader && !self.applied,
             Op::Step(_) => true,
         }
@@ -83,6 +89,10 @@ impl Intent {
                 self.applied = false;
             }
             Op::StepDown => self.leader = false,
+            Op::StepDownForHigherTerm => {
+                self.leader = false;
+                self.term += 1;
+            }
             Op::ApplyStartupEntry => self.applied = true,
             Op::Step(_) => {}
         }
@@ -99,16 +109,20 @@ impl ReferenceStateMachine for Intent {
     }
 
     fn transitions(s: &Intent) -> BoxedStrategy<Op> {
-        let change = if s.leader { Op::StepDown } else { Op::Elect };
+        let change = if s.leader {
+            prop_oneof![Just(Op::StepDown), Just(Op::StepDownForHigherTerm)].boxed()
+        } else {
+            Just(Op::Elect).boxed()
+        };
         if s.leader && !s.applied {
             prop_oneof![
-                2 => Just(change),
+                2 => change,
                 2 => Just(Op::ApplyStartupEntry),
                 8 => (0u8..64).prop_map(Op::Step),
             ]
             .boxed()
         } else {
-            prop_oneof![2 => Just(change), 8 => (0u8..64).prop_map(Op::Step)].boxed()
+            prop_oneof![2 => change, 8 => (0u8..64).prop_map(Op::Step)].boxed()
         }
     }
 
@@ -148,6 +162,10 @@ impl Histories for LeaderReady {
                 &[Change::Elected(intent.term)],
             ))),
             Op::StepDown => d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown]))),
+            Op::StepDownForHigherTerm => d.spawn(Box::new(RatisThread::new(
+                &trace,
+                &[Change::StepDownTo(intent.term)],
+            ))),
             Op::ApplyStartupEntry => {
                 d.spawn(Box::new(LeaderReadyCallback::new(&trace, intent.term)))
             }
@@ -162,12 +180,18 @@ impl Histories for LeaderReady {
         sequential::<Intent>(64)
     }
 
-    const OP_NAMES: &'static [&'static str] = &["elect", "step-down", "apply-startup-entry"];
+    const OP_NAMES: &'static [&'static str] = &[
+        "elect",
+        "step-down",
+        "step-down-for-higher-term",
+        "apply-startup-entry",
+    ];
 
     fn parse_op(words: &[&str]) -> Result<Op, String> {
         match words {
             ["elect"] => Ok(Op::Elect),
             ["step-down"] => Ok(Op::StepDown),
+            ["step-down-for-higher-term"] => Ok(Op::StepDownForHigherTerm),
             ["apply-startup-entry"] => Ok(Op::ApplyStartupEntry),
             [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
             _ => Err(format!("unknown operation `{}`", words.join(" "))),

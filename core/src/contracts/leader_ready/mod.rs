@@ -445,6 +445,37 @@ mod tests {
         assert!(!reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &O2));
     }
 
+    /// A higher-term step-down (term 5, another candidate's) and this SCM's own election of
+    /// term 6, against a callback that has passed `checkReady`: the term the step-down enters
+    /// is one this SCM never leads, so it changes the numbers, not the verdicts.
+    static HIGHER_TERM_BEFORE_TERM_READ: Scenario<LeaderReady> = Scenario {
+        name: "higher-term-step-down-and-re-election-after-check",
+        about: "as step-down-and-re-election-after-check, the step-down for term 5",
+        build: |trace, fix| {
+            callback_against(
+                trace,
+                fix,
+                false,
+                &[Change::StepDownTo(5), Change::Elected(6)],
+            )
+        },
+    };
+
+    #[test]
+    fn a_higher_term_step_down_changes_no_verdict() {
+        for fix in [Fix::UPSTREAM, Fix::PROPOSED, Fix::IMPROVED] {
+            for o in LeaderReady::OUTCOMES {
+                assert_eq!(
+                    reaches(&HIGHER_TERM_BEFORE_TERM_READ, fix, o),
+                    reaches(&CHANGES_BEFORE_TERM_READ, fix, o),
+                    "{fix:?} {}",
+                    o.id
+                );
+            }
+        }
+        assert!(reaches(&HIGHER_TERM_BEFORE_TERM_READ, Fix::PROPOSED, &R2));
+    }
+
     /// Reading SCMContext's term at the callback start (the mutant) narrows the residual to
     /// the report's wording: a win during the callback is refused, a win before the read is not.
     #[test]

@@ -68,10 +68,21 @@ impl RaftServer {
     }
 
     /// `RaftServerImpl.changeToFollower` → `RoleInfo.shutdownLeaderState`: the leader state is
-    /// gone. An admin step-down keeps the term; a higher-term one sets it afterwards (see
-    /// `state_machine`).
+    /// gone. An admin step-down keeps the term; a higher-term one sets it afterwards
+    /// ([`RaftServer::update_current_term`]).
     pub fn change_to_follower(&self) {
         self.leader.store(false, Ordering::SeqCst);
+    }
+
+    /// `ServerState.updateCurrentTerm(term)` at the end of a higher-term `changeToFollower`.
+    pub fn update_current_term(&self, cx: &Cx, term: u64) {
+        let old = self.current_term.fetch_max(term, Ordering::SeqCst);
+        self.entered_term
+            .store(old.max(term), GhostOrdering::SeqCst);
+        cx.record(
+            "ServerState.updateCurrentTerm",
+            format_args!("currentTerm {old} → {}", old.max(term)),
+        );
     }
 
     /// `RaftServerImpl.changeToCandidate`, then `ServerState.initElection(ELECTION)` (in

@@ -155,8 +155,12 @@ impl Program<World> for LeaderReadyCallback {
 /// One leadership change as Ratis performs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// Transfer, admin or higher-term step-down: `changeToFollower` → `notifyNotLeader`.
+    /// An admin step-down (`LeaderStateImpl.stepDown` with the current term), or one on lost
+    /// heartbeats or a JVM pause: `changeToFollower` → `notifyNotLeader`; the term stays.
     StepDown,
+    /// A step-down for a higher term (another candidate's vote request, as in a transfer, or
+    /// a higher-term append reply): the same, then `ServerState.updateCurrentTerm(term)`.
+    StepDownTo(u64),
     /// This SCM runs for and wins the election of a term, in two steps one vote round trip
     /// apart: the candidacy enters the term (`ServerState.initElection`), then the win
     /// (`changeToLeader` → `notifyLeaderChanged`).
@@ -168,6 +172,7 @@ enum RatisStep {
     ChangeToFollower,
     NotifyNotLeader,
     NotifyServices,
+    UpdateCurrentTerm(u64),
     InitElection(u64),
     ChangeToLeader,
     NotifyLeaderChanged,
@@ -183,12 +188,12 @@ enum RatisStep {
 /// the difference: `changeToLeader` creates the leader state before `setLeader` calls
 /// `notifyLeaderChanged`.
 ///
-/// Not modelled, because they change numbers, not verdicts: a higher-term step-down sets
-/// `currentTerm` to the other candidate's term (`ServerState.updateCurrentTerm`, after
-/// `notifyNotLeader`), and a lost candidacy enters a term and falls back to follower. Either
-/// term is one this SCM never leads (its own candidacy increments past it), so a callback
-/// that reads it fails P1's check exactly as one that reads the old term does; and neither
-/// touches `SCMContext`. The pre-vote round (`Phase.PRE_VOTE`) does not change the term.
+/// A higher-term step-down sets `currentTerm` to another candidate's term, a term this SCM
+/// never leads: `LeaderElection.askForVotes` wins only the term its own `initElection`
+/// entered (`shouldRun(electionTerm)`). A callback that reads it fails P1's check as one that
+/// reads the old term does (a unit test checks this on every order of steps). Not modelled, for
+/// the same reason: a lost candidacy, which enters a term and falls back to follower without
+/// touching `SCMContext`. The pre-vote round (`Phase.PRE_VOTE`) does not change the term.
 #[derive(Debug)]
 pub struct RatisThread {
     cx: Cx,
@@ -207,6 +212,12 @@ impl RatisThread {
                     RatisStep::ChangeToFollower,
                     RatisStep::NotifyNotLeader,
                     RatisStep::NotifyServices,
+                ],
+                Change::StepDownTo(t) => vec![
+                    RatisStep::ChangeToFollower,
+                    RatisStep::NotifyNotLeader,
+                    RatisStep::NotifyServices,
+                    RatisStep::UpdateCurrentTerm(t),
                 ],
                 Change::Elected(t) => vec![
                     RatisStep::InitElection(t),
@@ -242,6 +253,8 @@ impl Program<World> for RatisThread {
             // notifyNotLeader: updateLeaderAndTerm(false, 0), then notifyStatusChanged.
             RatisStep::NotifyNotLeader => w.context.update_leader_and_term(cx, false, 0),
             RatisStep::NotifyServices => w.services.notify_status_changed(cx, &w.context),
+            // Still in changeToFollower, after shutdownLeaderState.
+            RatisStep::UpdateCurrentTerm(t) => w.ratis.update_current_term(cx, t),
             RatisStep::InitElection(t) => {
                 let term = w.ratis.init_election(cx);
                 assert_eq!(term, t, "the scenario's election term");
