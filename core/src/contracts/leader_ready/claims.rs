@@ -33,7 +33,8 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
         Claim { variant: "P2", outcome: &O2, expected: R, method: Method::loom(AFTER_READ, 23),
             note: "P2 alone leaves O2 as upstream" },
         Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::loom(AFTER_READ, 39),
-            note: "report: a step-down plus a new election inside the callback fails the term check" },
+            note: "report: a step-down plus a new election inside the callback fails the term check; so it does \
+                   when the candidacy starts after the read (an earlier start is R2)" },
         Claim { variant: "improved", outcome: &O2, expected: U, method: Method::loom(AFTER_READ, 39),
             note: "closed as with the patch" },
         Claim { variant: "P1", outcome: &R1, expected: R, method: Method::loom(BEFORE_READ, 72),

@@ -25,6 +25,12 @@
 //! SCM, calls `changeToCandidate(true)`, whose `LeaderElection.newInstance` runs `initElection`
 //! at once, with no `FollowerState` timeout and no pre-vote).
 //!
+//! The report's own claim for O2, "a step down plus a new election inside the callback fails
+//! the term check", holds for an election whose candidacy starts after the read, not for one
+//! whose candidacy started before it and whose win lands inside the callback. Classified by
+//! the report's wording of the residual, that state would count as O2, and the patch's O2
+//! cells in histories and the R2 cells would fail (checked by mutating `Window::of`).
+//!
 //! Whether an SCM was ready early is decided on the state (a leader of T whose flag was set
 //! by another term's callback, witnessed under the `SCMContext` lock); which window it fell in
 //! is a separate classification by the term Ratis had entered when that callback started
