@@ -16,7 +16,8 @@ pub struct Setter {
     pub entry_term: u64,
     /// The term Ratis had entered when the callback started (where the patch reads it).
     pub term_at_start: u64,
-    /// The last term this server had won by then.
+    /// The last term this server had won by then (`changeToLeader` completed, with its
+    /// `notifyLeaderChanged`).
     pub won_at_start: u64,
 }
 

@@ -105,7 +105,8 @@ pub enum Window {
     /// the callback started.
     ElectedBeforeTermRead = 1,
     /// R1 and R2: the candidacy had entered the term (`ServerState.initElection` incremented
-    /// `currentTerm`) before the callback started, and the win came during the callback.
+    /// `currentTerm`) before the callback started, and the win (`changeToLeader` through
+    /// `notifyLeaderChanged`) had not completed by then.
     CandidacyBeforeTermRead = 2,
 }
 

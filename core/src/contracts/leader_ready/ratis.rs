@@ -16,7 +16,8 @@ pub struct RaftServer {
     /// between, so that a callback can note the term Ratis was in when it started without a
     /// read upstream does not make. A std atomic: loom does not see it.
     entered_term: Ghost,
-    /// Ghost: the last term this server won (its startup entry exists from then on).
+    /// Ghost: the last term this server won and started leading (`LeaderStateImpl.start`
+    /// appends that term's startup entry, after `notifyLeaderChanged`).
     won_term: Ghost,
 }
 
@@ -41,7 +42,7 @@ impl RaftServer {
         self.entered_term.load(GhostOrdering::SeqCst)
     }
 
-    /// Ghost: the last term won.
+    /// Ghost: the last term won and led (see [`RaftServer::start_leader_state`]).
     pub fn won_term(&self) -> u64 {
         self.won_term.load(GhostOrdering::SeqCst)
     }
@@ -98,14 +99,21 @@ impl RaftServer {
         term
     }
 
-    /// `RaftServerImpl.changeToLeader` (the votes are in): the leader state exists.
+    /// `RaftServerImpl.changeToLeader` (the votes are in): `RoleInfo.updateLeaderState`, so the
+    /// leader state exists; `state.becomeLeader()` follows ([`RaftServer::start_leader_state`]
+    /// after it).
     pub fn change_to_leader(&self, cx: &Cx) {
         self.leader.store(true, Ordering::SeqCst);
-        self.won_term
-            .store(self.entered_term(), GhostOrdering::SeqCst);
         cx.record(
             "RaftServerImpl.changeToLeader",
             format_args!("elected in term {}, role=LEADER", self.entered_term()),
         );
+    }
+
+    /// Ghost: the end of `changeToLeader`, `leader.start()`, which appends the term's startup
+    /// entry; `becomeLeader` → `notifyLeaderChanged` has run before it.
+    pub fn start_leader_state(&self) {
+        self.won_term
+            .store(self.entered_term(), GhostOrdering::SeqCst);
     }
 }

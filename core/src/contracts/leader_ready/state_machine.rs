@@ -66,8 +66,8 @@ impl Program<World> for LeaderReadyCallback {
         self.next == ReadyStep::Done
     }
 
-    /// The startup entry of a term is appended by that term's leader (`LeaderStateImpl.start`),
-    /// so the apply thread reaches it only after this server won the term (`changeToLeader`).
+    /// The startup entry of a term is appended by that term's leader (`LeaderStateImpl.start`,
+    /// at the end of `changeToLeader`), so the apply thread reaches it only after that.
     fn enabled(&self, w: &World) -> bool {
         match self.next {
             ReadyStep::Done => false,
@@ -262,10 +262,12 @@ impl Program<World> for RatisThread {
             RatisStep::ChangeToLeader => w.ratis.change_to_leader(cx),
             // ServerState.setLeader(self) → notifyLeaderChanged: reads the Ratis current term
             // (under the monitor, so the one this candidacy entered) and calls
-            // updateLeaderAndTerm(true, term), which leaves isLeaderReady alone.
+            // updateLeaderAndTerm(true, term), which leaves isLeaderReady alone; then
+            // leader.start() appends the term's startup entry.
             RatisStep::NotifyLeaderChanged => {
                 let term = w.ratis.current_term();
                 w.context.update_leader_and_term(cx, true, term);
+                w.ratis.start_leader_state();
             }
         }
         self.next += 1;
