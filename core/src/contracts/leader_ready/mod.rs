@@ -40,6 +40,14 @@
 //! already ran the callback between the one-step election's term store and its leader-state
 //! store, which are separate atomics. The split makes the candidacy a step of its own for the
 //! step checker, the histories and the scenario files, and gives the wider window its cells.
+//! A higher-term step-down (a transfer's vote request, `changeToFollower` →
+//! `ServerState.updateCurrentTerm`) also moves `currentTerm`, to a term this SCM never leads;
+//! the histories include it, and a unit test shows it changes no verdict.
+//!
+//! Taking `SCMContext`'s term at the callback start instead of Ratis' (the mutant
+//! `ContextAtCallbackStart`) narrows the residual to the report's wording: it closes R2, since
+//! `SCMContext` learns of the win only in `notifyLeaderChanged`, and leaves R1 (caught at
+//! improved/R1). Only the checked entry's term (P3) closes both.
 
 pub mod claims;
 pub mod context;
