@@ -2,8 +2,8 @@
 //! loom cells' `executions` are pinned (a change means the model changed: review, re-pin).
 
 use super::{
-    reproduce, Fix, LeaderReady, ReadyGuard, TermSource, CHANGES_AFTER_TERM_READ,
-    CHANGES_BEFORE_TERM_READ, O1, O2, R1, STEP_DOWN_DURING_CALLBACK,
+    reproduce, Fix, LeaderReady, ReadyGuard, TermSource, CANDIDACY_BEFORE_TERM_READ,
+    CHANGES_AFTER_TERM_READ, CHANGES_BEFORE_TERM_READ, O1, O2, R1, R2, STEP_DOWN_DURING_CALLBACK,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -12,6 +12,7 @@ use crate::model::Scenario;
 const STEP_DOWN: &Scenario<LeaderReady> = &STEP_DOWN_DURING_CALLBACK;
 const AFTER_READ: &Scenario<LeaderReady> = &CHANGES_AFTER_TERM_READ;
 const BEFORE_READ: &Scenario<LeaderReady> = &CHANGES_BEFORE_TERM_READ;
+const CANDIDACY: &Scenario<LeaderReady> = &CANDIDACY_BEFORE_TERM_READ;
 
 pub const CLAIMS: Claims<LeaderReady> = Claims {
     cells: &[
@@ -32,15 +33,30 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
         Claim { variant: "P2", outcome: &O2, expected: R, method: Method::loom(AFTER_READ, 23),
             note: "P2 alone leaves O2 as upstream" },
         Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::loom(AFTER_READ, 39),
-            note: "report: a step-down plus a new election inside the callback fails the term check" },
+            note: "report: a step-down plus a new election inside the callback fails the term check; so it does \
+                   when the candidacy starts after the read (an earlier start is R2)" },
         Claim { variant: "improved", outcome: &O2, expected: U, method: Method::loom(AFTER_READ, 39),
             note: "closed as with the patch" },
         Claim { variant: "P1", outcome: &R1, expected: R, method: Method::loom(BEFORE_READ, 72),
             note: "the window belongs to P1's term read; P2 plays no part in it" },
         Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::loom(BEFORE_READ, 41),
-            note: "report admits it (argued, not run): loom confirms that changes before the term read pass the check" },
+            note: "report admits it (argued, not run): loom confirms that changes before the term read pass the \
+                   check; the code needs less than the report says: only the candidacy's start before the read (R2)" },
         Claim { variant: "improved", outcome: &R1, expected: U, method: Method::loom(BEFORE_READ, 39),
             note: "the checked entry's term cannot be overtaken: the residual window closes" },
+        Claim { variant: "upstream", outcome: &R2, expected: R, method: Method::loom(CANDIDACY, 1),
+            note: "upstream sets the flag whatever the term, so the term-5 leader is ready through the \
+                   term-4 callback: the state R2 names (upstream reads no term; R2 is where the patch's read would be)" },
+        Claim { variant: "P1", outcome: &R2, expected: R, method: Method::loom(CANDIDACY, 10),
+            note: "P1 alone leaves it: the read at the callback start returns 5, which ServerState.initElection \
+                   set one vote round trip before changeToLeader; setLeaderReady(5) passes once notifyLeaderChanged ran" },
+        Claim { variant: "proposed", outcome: &R2, expected: R, method: Method::loom(CANDIDACY, 2),
+            note: "issue 12 item 4, confirmed: R1 needs only the step-down and the start of the candidacy \
+                   (initElection) before the term read; the win (changeToLeader, notifyLeaderChanged) lands \
+                   during the flush and setLeaderReady(5) passes. Wider than the report's 'step down and \
+                   re-election both before the read'" },
+        Claim { variant: "improved", outcome: &R2, expected: U, method: Method::loom(CANDIDACY, 4),
+            note: "the checked entry's term (4) is not the one a later candidacy enters: closed (twin: proposed)" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 256 },
             note: "long histories of elections, step-downs and callbacks reach O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Proptest { cases: 4096 },
@@ -53,6 +69,10 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             note: "the generator reaches the residual window and the test names it R1" },
         Claim { variant: "improved", outcome: &R1, expected: U, method: Method::Proptest { cases: 4096 },
             note: "no history reaches R1 with the improved fix" },
+        Claim { variant: "proposed", outcome: &R2, expected: R, method: Method::Proptest { cases: 512 },
+            note: "long histories reach R2 too: a candidacy before the callback's read, its win during the callback" },
+        Claim { variant: "improved", outcome: &R2, expected: U, method: Method::Proptest { cases: 4096 },
+            note: "no history reaches R2 with the improved fix" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 2000 },
             note: "quickcheck over random schedules finds O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 2000 },
@@ -104,6 +124,15 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             caught_by: &O2,
             about: "the term is read when the flag is set, not when the callback starts: a re-election \
                     during the flush passes the check; the window is the callback's start, so it is O2, not R1",
+        },
+        Mutant {
+            name: "improved reading SCMContext's term",
+            variant: "improved",
+            fix: Fix { term: TermSource::ContextAtCallbackStart, ..Fix::PROPOSED },
+            caught_by: &R1,
+            about: "the callback takes SCMContext.getTermOfLeader() at its start instead of the checked \
+                    entry's term: it lags Ratis' term until notifyLeaderChanged, so a candidacy that \
+                    wins during the flush is refused, but a win before the read still passes",
         },
     ],
 };

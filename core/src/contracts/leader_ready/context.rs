@@ -9,12 +9,16 @@ pub struct SCMContext {
     lock: RwLock<State>,
 }
 
-/// Ghost data a `notifyLeaderReady` passes along: the term of the startup entry Ratis checked,
-/// and where the leadership changes it missed fell.
-#[derive(Clone, Copy, Debug)]
+/// Ghost data a `notifyLeaderReady` passes along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setter {
+    /// The term of the startup entry Ratis checked.
     pub entry_term: u64,
-    pub window: Window,
+    /// The term Ratis had entered when the callback started (where the patch reads it).
+    pub term_at_start: u64,
+    /// The last term this server had won by then (`changeToLeader` completed, with its
+    /// `notifyLeaderChanged`).
+    pub won_at_start: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,12 +26,12 @@ pub struct State {
     pub is_leader: bool,
     pub term: u64,
     pub is_leader_ready: bool,
-    /// Ghost: which callback set the flag (its checked entry term and the window the
-    /// leadership changes it missed fell in). Not upstream state; written under the same lock.
-    pub ready_by: Option<(u64, Window)>,
-    /// Ghost: the first time a leader of some term was ready before that term's own
-    /// `notifyLeaderReady` set the flag.
-    pub early_ready: Option<(Window, String)>,
+    /// Ghost: the callback that set the flag. Not upstream state; written under the same lock.
+    pub ready_by: Option<Setter>,
+    /// Ghost: the first witness, in each window, of a leader ready before its own term's
+    /// `notifyLeaderReady` set the flag. Both windows are recorded, so that one cannot hide
+    /// the other.
+    pub early_ready: [Option<String>; Window::ALL],
 }
 
 impl SCMContext {
@@ -39,7 +43,7 @@ impl SCMContext {
                 term,
                 is_leader_ready: false,
                 ready_by: None,
-                early_ready: None,
+                early_ready: [None, None, None],
             }),
         }
     }
@@ -82,7 +86,7 @@ impl SCMContext {
         };
         if allowed {
             s.is_leader_ready = true;
-            s.ready_by = Some((by.entry_term, by.window));
+            s.ready_by = Some(by);
         }
         let arg = term.map_or(String::new(), |t| format!("term={t}: "));
         cx.record(
@@ -102,6 +106,13 @@ impl SCMContext {
         allowed
     }
 
+    /// `getTermOfLeader()` under the read lock: the term, or `None` where upstream throws
+    /// `NotLeaderException` (a follower).
+    pub fn term_of_leader(&self) -> Option<u64> {
+        let s = self.lock.read();
+        s.is_leader.then_some(s.term)
+    }
+
     /// `isLeaderReady()` under the read lock (never the non-HA `term == -1` case here).
     pub fn is_leader_ready(&self) -> bool {
         self.lock.read().is_leader_ready
@@ -114,21 +125,26 @@ impl SCMContext {
 }
 
 impl State {
-    /// Ghost check after every change: a leader ready in a term whose own callback did not set
-    /// the flag (O2, or R1 when the changes it missed fell before the callback read the term).
+    /// Ghost check after every change: a leader of term T is ready, and the flag was set by
+    /// the callback of another term's startup entry. Whether it happened is decided here, on
+    /// the state alone; [`Window::of`] only says which window it fell in.
     fn witness_early_ready(&mut self) {
-        if self.early_ready.is_some() || !(self.is_leader && self.is_leader_ready) {
+        let Some(by) = self.ready_by else { return };
+        if !(self.is_leader && self.is_leader_ready) || by.entry_term == self.term {
             return;
         }
-        if let Some((entry_term, window)) = self.ready_by {
-            if entry_term != self.term {
-                let w = format!(
-                    "isLeader=true term={} isLeaderReady=true, set by the notifyLeaderReady of \
-                     the term-{entry_term} startup entry",
-                    self.term
-                );
-                self.early_ready = Some((window, w));
-            }
+        let slot = &mut self.early_ready[Window::of(by, self.term) as usize];
+        if slot.is_none() {
+            *slot = Some(format!(
+                "isLeader=true term={} isLeaderReady=true, set by the notifyLeaderReady of the \
+                 term-{} startup entry, which started in Ratis term {} (last won: {})",
+                self.term, by.entry_term, by.term_at_start, by.won_at_start
+            ));
         }
+    }
+
+    /// The first witness of early readiness in `window`.
+    pub fn early_ready(&self, window: Window) -> Option<&str> {
+        self.early_ready[window as usize].as_deref()
     }
 }

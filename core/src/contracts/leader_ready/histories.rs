@@ -14,13 +14,18 @@ use proptest::strategy::BoxedStrategy;
 use proptest_state_machine::ReferenceStateMachine;
 
 /// One operation of a history. Byte format (one byte each): `b % 4` is the kind: 0 `Elect`,
-/// 1 `StepDown`, 2 `ApplyStartupEntry`, 3 `Step(b >> 2)`.
+/// 1 `StepDown` (`StepDownForHigherTerm` when bit 2 is set), 2 `ApplyStartupEntry`,
+/// 3 `Step(b >> 2)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
-    /// Ratis elects this SCM in the next term (queued on the Ratis thread).
+    /// This SCM runs for the next term and wins it (queued on the Ratis thread, three steps:
+    /// `initElection`, `changeToLeader`, `notifyLeaderChanged`).
     Elect,
-    /// Ratis steps this SCM down (queued on the Ratis thread).
+    /// Ratis steps this SCM down, keeping the term (queued on the Ratis thread).
     StepDown,
+    /// Ratis steps this SCM down for another candidate's higher term, as in a leadership
+    /// transfer (queued on the Ratis thread).
+    StepDownForHigherTerm,
     /// The apply thread reaches the current term's startup entry (queued on the apply thread).
     ApplyStartupEntry,
     /// One step of the `n`-th actor that can step.
@@ -32,7 +37,8 @@ impl Codec for Op {
         let b: u8 = u.arbitrary()?;
         Ok(match b % 4 {
             0 => Op::Elect,
-            1 => Op::StepDown,
+            1 if b & 4 == 0 => Op::StepDown,
+            1 => Op::StepDownForHigherTerm,
             2 => Op::ApplyStartupEntry,
             _ => Op::Step(b >> 2),
         })
@@ -42,6 +48,7 @@ impl Codec for Op {
         out.push(match *self {
             Op::Elect => 0,
             Op::StepDown => 1,
+            Op::StepDownForHigherTerm => 5,
             Op::ApplyStartupEntry => 2,
             Op::Step(n) => 3 | (n.min(63) << 2),
         });
@@ -68,7 +75,7 @@ impl Intent {
     pub fn allows(&self, op: &Op) -> bool {
         match op {
             Op::Elect => !self.leader,
-            Op::StepDown => self.leader,
+            Op::StepDown | Op::StepDownForHigherTerm => self.leader,
             Op::ApplyStartupEntry => self.leader && !self.applied,
             Op::Step(_) => true,
         }
@@ -82,6 +89,10 @@ impl Intent {
                 self.applied = false;
             }
             Op::StepDown => self.leader = false,
+            Op::StepDownForHigherTerm => {
+                self.leader = false;
+                self.term += 1;
+            }
             Op::ApplyStartupEntry => self.applied = true,
             Op::Step(_) => {}
         }
@@ -98,16 +109,20 @@ impl ReferenceStateMachine for Intent {
     }
 
     fn transitions(s: &Intent) -> BoxedStrategy<Op> {
-        let change = if s.leader { Op::StepDown } else { Op::Elect };
+        let change = if s.leader {
+            prop_oneof![Just(Op::StepDown), Just(Op::StepDownForHigherTerm)].boxed()
+        } else {
+            Just(Op::Elect).boxed()
+        };
         if s.leader && !s.applied {
             prop_oneof![
-                2 => Just(change),
+                2 => change,
                 2 => Just(Op::ApplyStartupEntry),
                 8 => (0u8..64).prop_map(Op::Step),
             ]
             .boxed()
         } else {
-            prop_oneof![2 => Just(change), 8 => (0u8..64).prop_map(Op::Step)].boxed()
+            prop_oneof![2 => change, 8 => (0u8..64).prop_map(Op::Step)].boxed()
         }
     }
 
@@ -147,6 +162,10 @@ impl Histories for LeaderReady {
                 &[Change::Elected(intent.term)],
             ))),
             Op::StepDown => d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown]))),
+            Op::StepDownForHigherTerm => d.spawn(Box::new(RatisThread::new(
+                &trace,
+                &[Change::StepDownTo(intent.term)],
+            ))),
             Op::ApplyStartupEntry => {
                 d.spawn(Box::new(LeaderReadyCallback::new(&trace, intent.term)))
             }
@@ -161,21 +180,27 @@ impl Histories for LeaderReady {
         sequential::<Intent>(64)
     }
 
-    const OP_NAMES: &'static [&'static str] = &["elect", "step-down", "apply-startup-entry"];
+    const OP_NAMES: &'static [&'static str] = &[
+        "elect",
+        "step-down",
+        "step-down-for-higher-term",
+        "apply-startup-entry",
+    ];
 
     fn parse_op(words: &[&str]) -> Result<Op, String> {
         match words {
             ["elect"] => Ok(Op::Elect),
             ["step-down"] => Ok(Op::StepDown),
+            ["step-down-for-higher-term"] => Ok(Op::StepDownForHigherTerm),
             ["apply-startup-entry"] => Ok(Op::ApplyStartupEntry),
             [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
             _ => Err(format!("unknown operation `{}`", words.join(" "))),
         }
     }
 
-    /// The proposed fix reaches no outcome but the admitted residual window R1.
+    /// The proposed fix reaches no outcome but the admitted residual window R1 (R2 is part of it).
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        reaches_only::<LeaderReady>("proposed", &["R1"], ops)
+        reaches_only::<LeaderReady>("proposed", &["R1", "R2"], ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 4096;
@@ -209,34 +234,57 @@ const REGRESSIONS: &[Regression<Op>] = &[
     },
     Regression {
         name: "residual-re-election-before-term-read",
-        postmortem: "proptest, proposed R1, 16 operations: the residual window the report \
-            admits. Ratis checks the term-5 startup entry, then steps down and wins term 6 before \
-            `notifyLeaderReady` reads the current term; the callback reads 6, `setLeaderReady(6)` \
-            passes, and term 6 is ready before its own startup entry. Taking the checked entry's \
-            term (improved) refuses it.",
+        postmortem: "proposed R1 as the report words it. Found by proptest (16 operations) \
+            when the election was one step; written again by hand, minimal, after the election \
+            was split into its candidacy and its win. Ratis checks the term-4 startup entry, \
+            then steps down, runs for term 5 and wins it, all before `notifyLeaderReady` reads \
+            the current term; the callback reads 5, `setLeaderReady(5)` passes, and term 5 is \
+            ready before its own startup entry. Taking the checked entry's term (improved) \
+            refuses it.",
         ops: &[
-            StepDown,
-            Step(0),
-            Elect,
             Apply,
             Step(0),
-            Step(0),
-            Step(0),
             StepDown,
-            Step(0),
-            Step(8),
+            Step(1),
+            Step(1),
+            Step(1),
             Elect,
             Step(1),
-            Step(13),
-            Step(43),
             Step(1),
-            Step(13),
+            Step(1),
         ],
         found: (
             "proposed",
             "R1",
-            "term=6 isLeaderReady=true, set by the notifyLeaderReady of the term-5",
+            "term=5 isLeaderReady=true, set by the notifyLeaderReady of the term-4",
         ),
+        reaches: &[("improved", &[])],
+    },
+    Regression {
+        name: "residual-win-during-flush",
+        postmortem: "proposed R2, by hand, the part of R1 wider than the report's wording \
+            (the proptest cell finds the same shape in longer histories). Ratis checks the \
+            term-4 startup entry, steps down and starts its candidacy for term 5 \
+            (`ServerState.initElection`); `notifyLeaderReady` starts and reads 5; the win \
+            (`changeToLeader`, `notifyLeaderChanged`) lands during the flush, and \
+            `setLeaderReady(5)` passes. The re-election had not finished when the term was \
+            read. Improved refuses it; so does reading SCMContext's term (the mutant), which \
+            is still 0 then.",
+        ops: &[
+            Apply,
+            Step(0),
+            StepDown,
+            Step(1),
+            Step(1),
+            Step(1),
+            Elect,
+            Step(1),
+            Step(0),
+            Step(0),
+            Step(1),
+            Step(1),
+        ],
+        found: ("proposed", "R2", "started in Ratis term 5 (last won: 4)"),
         reaches: &[("improved", &[])],
     },
 ];

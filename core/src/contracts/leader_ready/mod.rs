@@ -5,6 +5,49 @@
 //! `term`, `isLeaderReady` under one read-write lock), [`services::SCMServiceManager`] with
 //! `ReplicationManager` and `SCMBlockDeletingService`, and the `SCMStateMachine` callbacks in
 //! [`state_machine`], on the apply thread and the Ratis thread.
+//!
+//! ## The residual window, as the code allows it (issue 12, item 4)
+//!
+//! The patch reads `division.getInfo().getCurrentTerm()` when `notifyLeaderReady` starts:
+//! `ServerState.currentTerm`. Ratis increments it in `ServerState.initElection(ELECTION)`,
+//! when this server's candidacy starts (`RaftServerImpl.changeToCandidate` →
+//! `LeaderElection.askForVotes`, or the `LeaderElection` constructor for a forced election),
+//! and wins one vote round trip later (`RaftServerImpl.changeToLeader` → `ServerState.setLeader`
+//! → `SCMStateMachine.notifyLeaderChanged` → `updateLeaderAndTerm(true, term)`). The model
+//! runs the election in those two steps. So the early readiness the patch leaves (R1) needs
+//! only the step-down and the *start* of the candidacy between `LeaderStateImpl.checkReady`
+//! and the term read; the win may land during the flush and the reload, before
+//! `setLeaderReady`. The report's wording ("a step down and a re-election that both fit
+//! between Ratis' check and that read ... needs at least one election timeout") is narrower in
+//! two ways: the win need not precede the read (R2 is that part, reachable under the patch in
+//! loom and in histories), and a candidacy needs no election timeout when it is forced
+//! (`RaftServerImpl.startLeaderElection`, sent by a leader transferring leadership back to this
+//! SCM, calls `changeToCandidate(true)`, whose `LeaderElection.newInstance` runs `initElection`
+//! at once, with no `FollowerState` timeout and no pre-vote).
+//!
+//! The report's own claim for O2, "a step down plus a new election inside the callback fails
+//! the term check", holds for an election whose candidacy starts after the read, not for one
+//! whose candidacy started before it and whose win lands inside the callback. Classified by
+//! the report's wording of the residual, that state would count as O2, and the patch's O2
+//! cells in histories and the R2 cells would fail (checked by mutating `Window::of`).
+//!
+//! Whether an SCM was ready early is decided on the state (a leader of T whose flag was set
+//! by another term's callback, witnessed under the `SCMContext` lock); which window it fell in
+//! is a separate classification by the term Ratis had entered when that callback started
+//! ([`Window::of`]), so a read moved later (the mutant `RatisAtSet`) shows up as O2.
+//!
+//! Splitting the election changed no verdict and no pinned count of the earlier cells: loom
+//! already ran the callback between the one-step election's term store and its leader-state
+//! store, which are separate atomics. The split makes the candidacy a step of its own for the
+//! step checker, the histories and the scenario files, and gives the wider window its cells.
+//! A higher-term step-down (a transfer's vote request, `changeToFollower` →
+//! `ServerState.updateCurrentTerm`) also moves `currentTerm`, to a term this SCM never leads;
+//! the histories include it, and a unit test shows it changes no verdict.
+//!
+//! Taking `SCMContext`'s term at the callback start instead of Ratis' (the mutant
+//! `ContextAtCallbackStart`) narrows the residual to the report's wording: it closes R2, since
+//! `SCMContext` learns of the win only in `notifyLeaderChanged`, and leaves R1 (caught at
+//! improved/R1). Only the checked entry's term (P3) closes both.
 
 pub mod claims;
 pub mod context;
@@ -16,7 +59,7 @@ pub mod state_machine;
 
 use crate::claims::Claims;
 use crate::drive::Driver;
-use crate::model::{Contract, Model, Part, Scenario, Setup, Variant};
+use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
 use crate::outcome::{Check, Outcome};
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -41,12 +84,18 @@ pub enum ReadyGuard {
 pub enum TermSource {
     /// Upstream passes none.
     None,
-    /// The patch: the Ratis current term, read when the callback starts.
+    /// The patch: the Ratis current term, read when the callback starts (`initElection`
+    /// increments it when a candidacy starts, a vote round trip before the win).
     RatisAtCallbackStart,
     /// A broken P1 that reads the Ratis current term in `setLeaderReady` instead of at the
     /// start of the callback (a mutant the suite must catch: the window it leaves is wider
     /// than the patch's, and a change after the callback started must show up as O2).
     RatisAtSet,
+    /// A broken improvement (a mutant the suite must catch): `SCMContext.getTermOfLeader()` at
+    /// the callback start instead of Ratis' term. It lags Ratis until `notifyLeaderChanged`
+    /// (and throws `NotLeaderException`, so no set, before it), so it refuses a candidacy
+    /// that wins during the flush; a win before the read, the report's case, still passes.
+    ContextAtCallbackStart,
     /// Improved (P3): the term of the startup entry Ratis checked. Needs no Ratis change:
     /// `RaftServerImpl.applyLogToStateMachine` calls `notifyConfigurationChanged(term, index, …)`
     /// for the startup (configuration) entry and then `checkReady` for the same entry, on the
@@ -54,14 +103,35 @@ pub enum TermSource {
     CheckedEntry,
 }
 
-/// Where the leadership change a callback missed fell (ghost classification of O2 vs R1).
+/// Which window an early readiness fell in (the classification of O2, R1 and R2; whether
+/// early readiness happened at all is decided apart from it, see `context::State`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Window {
-    /// Ratis re-elected this SCM between `checkReady` and the callback's term read: the
-    /// residual window R1 (the term the callback reads is already the new one).
-    BeforeTermRead,
-    /// Otherwise: O2.
-    DuringCallback,
+    /// O2: this SCM entered the term it leads after the setting callback started.
+    DuringCallback = 0,
+    /// R1 as the report words it: the step-down and the whole re-election (won) fell before
+    /// the callback started.
+    ElectedBeforeTermRead = 1,
+    /// R1 and R2: the candidacy had entered the term (`ServerState.initElection` incremented
+    /// `currentTerm`) before the callback started, and the win (`changeToLeader` through
+    /// `notifyLeaderChanged`) had not completed by then.
+    CandidacyBeforeTermRead = 2,
+}
+
+impl Window {
+    pub const ALL: usize = 3;
+
+    /// The window of an early readiness in `term`, set by the callback `by`: the patch's read
+    /// at the callback start sees `term` exactly when Ratis had entered it by then.
+    pub fn of(by: context::Setter, term: u64) -> Window {
+        if by.term_at_start < term {
+            Window::DuringCallback
+        } else if by.won_at_start < term {
+            Window::CandidacyBeforeTermRead
+        } else {
+            Window::ElectedBeforeTermRead
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,28 +209,48 @@ pub static O1: Outcome<World> = Outcome {
     }),
 };
 
-/// O2: ready early after a leadership change that fell after the callback started.
+/// O2: a leader of term T is ready, the flag set by the `notifyLeaderReady` of an earlier
+/// term's startup entry, and Ratis entered T after that callback started.
 pub static O2: Outcome<World> = Outcome {
     id: "O2",
     summary: "a re-elected SCM is leader-ready before its new term's notifyLeaderReady \
-              has run (a leadership change fell after the callback started)",
+              has run (it entered the new term after the setting callback started)",
     check: Check::State(|w| early_ready(w, Window::DuringCallback)),
 };
 
-/// R1: the same early readiness through changes before the callback's term read.
+/// R1: the same early readiness, where Ratis had entered T before the setting callback
+/// started. What the code needs for it (`ServerState.initElection` increments `currentTerm`
+/// when the candidacy starts, `RaftServerImpl.changeToLeader` runs one vote round trip later):
+/// the step-down and the *start* of the candidacy between `LeaderStateImpl.checkReady` and
+/// the callback's term read; the win (`changeToLeader`, `notifyLeaderChanged`) may land
+/// anywhere before `setLeaderReady`, during the flush and reload. The report's wording, "a
+/// step down and a re-election that both fit between Ratis' check and that read", is the
+/// narrower case where the win also precedes the read; R2 is the rest.
 pub static R1: Outcome<World> = Outcome {
     id: "R1",
-    summary: "residual: the same early readiness through a step-down and a re-election \
-              that both fall between Ratis' checkReady and the callback's term read",
-    check: Check::State(|w| early_ready(w, Window::BeforeTermRead)),
+    summary: "residual: the same early readiness when the step-down and the start of the \
+              candidacy (initElection) fall between Ratis' checkReady and the callback's term \
+              read; the win may land before the read or during the flush",
+    check: Check::State(|w| {
+        early_ready(w, Window::ElectedBeforeTermRead)
+            .or_else(|| early_ready(w, Window::CandidacyBeforeTermRead))
+    }),
+};
+
+/// R2: the part of R1 wider than the report's wording: the win came after the term read.
+pub static R2: Outcome<World> = Outcome {
+    id: "R2",
+    summary: "residual, the part of R1 the report's wording leaves out: the candidacy entered \
+              the new term before the callback's term read, and the win landed during the \
+              callback (flush, reload), one vote round trip later",
+    check: Check::State(|w| early_ready(w, Window::CandidacyBeforeTermRead)),
 };
 
 fn early_ready(w: &World, window: Window) -> Option<String> {
     w.context
         .state()
-        .early_ready
-        .filter(|(w, _)| *w == window)
-        .map(|(_, witness)| format!("leader-ready before its own term's callback: {witness}"))
+        .early_ready(window)
+        .map(|witness| format!("leader-ready before its own term's callback: {witness}"))
 }
 
 impl Model for LeaderReady {
@@ -188,7 +278,7 @@ impl Model for LeaderReady {
                       kept from notifyConfigurationChanged for that entry on the apply thread",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &R1];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &R1, &R2];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),
@@ -248,13 +338,36 @@ pub static CHANGES_AFTER_TERM_READ: Scenario<LeaderReady> = Scenario {
     build: |trace, fix| callback_against(trace, fix, true, &[Change::StepDown, Change::Elected(5)]),
 };
 
-/// A step-down and a re-election may fall before the callback reads its term (R1).
+/// A step-down and a re-election, each step of which may fall before the callback reads its
+/// term (R1) or after.
 pub static CHANGES_BEFORE_TERM_READ: Scenario<LeaderReady> = Scenario {
     name: "step-down-and-re-election-after-check",
     about: "leader of term 4; Ratis checked the startup entry; ratis steps down and wins term 5 \
             while apply starts notifyLeaderReady",
     build: |trace, fix| {
         callback_against(trace, fix, false, &[Change::StepDown, Change::Elected(5)])
+    },
+};
+
+/// The part of R1 the report's wording leaves out: the candidacy entered term 5 before the
+/// callback read its term, and the win comes one vote round trip later, during the callback.
+pub static CANDIDACY_BEFORE_TERM_READ: Scenario<LeaderReady> = Scenario {
+    name: "candidacy-before-term-read-win-during-callback",
+    about: "leader of term 4; Ratis checked the startup entry; ratis stepped down and started \
+            its candidacy for term 5 (initElection); notifyLeaderReady has started (term read); \
+            the win lands while it flushes",
+    build: |trace, fix| {
+        let mut setup =
+            callback_against(trace, fix, false, &[Change::StepDown, Change::Elected(5)]);
+        let world = &setup.world;
+        let [apply, ratis] = &mut setup.threads[..] else {
+            unreachable!("two threads")
+        };
+        for _ in 0..4 {
+            ratis.step(world); // changeToFollower, notifyNotLeader, services, initElection
+        }
+        apply.step(world); // notifyLeaderReady starts and reads its term
+        setup
     },
 };
 
@@ -266,7 +379,6 @@ fn callback_against(
     started: bool,
     changes: &[Change],
 ) -> Setup<LeaderReady> {
-    use crate::model::Program;
     let world = Arc::new(World::leader_of(fix, 4));
     let mut apply = LeaderReadyCallback::new(trace, 4);
     apply.step(&world); // LeaderStateImpl.checkReady
@@ -317,7 +429,7 @@ pub fn reproduce(fix: Fix) -> (String, String, String) {
             .should_run(services.now(), wait)
     );
     d.spawn(Box::new(RatisThread::new(&trace, &[Change::Elected(5)])));
-    held(&mut d, 2, 2);
+    held(&mut d, 2, 3); // initElection, changeToLeader, notifyLeaderChanged
     d.spawn(Box::new(LeaderReadyCallback::new(&trace, 5)));
     held(&mut d, 3, 2); // checkReady, start: inside the term-5 notifyLeaderReady
     (first, after_step_down, d.world.observed())
@@ -326,10 +438,69 @@ pub fn reproduce(fix: Fix) -> (String, String, String) {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::claims::Verdict;
+    use crate::steps::{enumerate, every_choice};
 
     #[test]
     fn the_named_switches_are_the_variants_parts() {
         assert_eq!(LeaderReady::fix_of("proposed"), Some(Fix::PROPOSED));
         assert_eq!(LeaderReady::fix_of("improved"), Some(Fix::IMPROVED));
+    }
+
+    fn reaches(scenario: &Scenario<LeaderReady>, fix: Fix, outcome: &Outcome<World>) -> bool {
+        enumerate(scenario, fix, outcome, every_choice).observed == Verdict::Reachable
+    }
+
+    /// With the election in its two steps, every order of whole steps of the report's
+    /// residual scenario shows both shapes of R1: the win before the term read, and after it.
+    #[test]
+    fn the_residual_scenario_reaches_the_win_after_the_read_too() {
+        assert!(reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &R1));
+        assert!(reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &R2));
+        assert!(!reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &O2));
+    }
+
+    /// A higher-term step-down (term 5, another candidate's) and this SCM's own election of
+    /// term 6, against a callback that has passed `checkReady`: the term the step-down enters
+    /// is one this SCM never leads, so it changes the numbers, not the verdicts.
+    static HIGHER_TERM_BEFORE_TERM_READ: Scenario<LeaderReady> = Scenario {
+        name: "higher-term-step-down-and-re-election-after-check",
+        about: "as step-down-and-re-election-after-check, the step-down for term 5",
+        build: |trace, fix| {
+            callback_against(
+                trace,
+                fix,
+                false,
+                &[Change::StepDownTo(5), Change::Elected(6)],
+            )
+        },
+    };
+
+    #[test]
+    fn a_higher_term_step_down_changes_no_verdict() {
+        for fix in [Fix::UPSTREAM, Fix::PROPOSED, Fix::IMPROVED] {
+            for o in LeaderReady::OUTCOMES {
+                assert_eq!(
+                    reaches(&HIGHER_TERM_BEFORE_TERM_READ, fix, o),
+                    reaches(&CHANGES_BEFORE_TERM_READ, fix, o),
+                    "{fix:?} {}",
+                    o.id
+                );
+            }
+        }
+        assert!(reaches(&HIGHER_TERM_BEFORE_TERM_READ, Fix::PROPOSED, &R2));
+    }
+
+    /// Reading SCMContext's term at the callback start (the mutant) narrows the residual to
+    /// the report's wording: a win during the callback is refused, a win before the read is not.
+    #[test]
+    fn scm_context_term_narrows_the_residual_to_the_reports_wording() {
+        let mutant = Fix {
+            term: TermSource::ContextAtCallbackStart,
+            ..Fix::PROPOSED
+        };
+        assert!(!reaches(&CANDIDACY_BEFORE_TERM_READ, mutant, &R2));
+        assert!(!reaches(&CHANGES_BEFORE_TERM_READ, mutant, &R2));
+        assert!(reaches(&CHANGES_BEFORE_TERM_READ, mutant, &R1));
     }
 }

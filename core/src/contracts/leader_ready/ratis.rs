@@ -1,19 +1,24 @@
 //! The Ratis server state the SCM callbacks read: `ServerState.currentTerm` (an `AtomicLong`)
-//! and whether a `LeaderStateImpl` exists (the role). Ratis changes both on its own threads
-//! (`RaftServerImpl.changeToLeader` / `changeToFollower`, under the RaftServerImpl monitor).
+//! and whether a `LeaderStateImpl` exists (the role). Ratis changes both on its own threads,
+//! under the RaftServerImpl monitor, and an election changes them one vote round trip apart:
+//! `ServerState.initElection` increments `currentTerm` when the candidacy starts,
+//! `RaftServerImpl.changeToLeader` creates the leader state when it has won.
 
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use crate::trace::Cx;
-use std::sync::atomic::{AtomicU64 as GhostCounter, Ordering as GhostOrdering};
+use std::sync::atomic::{AtomicU64 as Ghost, Ordering as GhostOrdering};
 
 #[derive(Debug)]
 pub struct RaftServer {
     current_term: AtomicU64,
     leader: AtomicBool,
-    /// Ghost: elections won so far, bumped right after the term store with no synchronization
-    /// point between, so a callback can tell whether a re-election preceded its term read. A
-    /// std atomic: loom does not see it.
-    elections: GhostCounter,
+    /// Ghost: `currentTerm` again, written right after it with no synchronization point
+    /// between, so that a callback can note the term Ratis was in when it started without a
+    /// read upstream does not make. A std atomic: loom does not see it.
+    entered_term: Ghost,
+    /// Ghost: the last term this server won and started leading (`LeaderStateImpl.start`
+    /// appends that term's startup entry, after `notifyLeaderChanged`).
+    won_term: Ghost,
 }
 
 impl RaftServer {
@@ -22,7 +27,8 @@ impl RaftServer {
         RaftServer {
             current_term: AtomicU64::new(term),
             leader: AtomicBool::new(true),
-            elections: GhostCounter::new(0),
+            entered_term: Ghost::new(term),
+            won_term: Ghost::new(term),
         }
     }
 
@@ -31,13 +37,19 @@ impl RaftServer {
         self.current_term.load(Ordering::SeqCst)
     }
 
-    /// Ghost: elections won so far.
-    pub fn elections(&self) -> u64 {
-        self.elections.load(GhostOrdering::SeqCst)
+    /// Ghost: the term Ratis has entered, read without a synchronization point.
+    pub fn entered_term(&self) -> u64 {
+        self.entered_term.load(GhostOrdering::SeqCst)
+    }
+
+    /// Ghost: the last term won and led (see [`RaftServer::start_leader_state`]).
+    pub fn won_term(&self) -> u64 {
+        self.won_term.load(GhostOrdering::SeqCst)
     }
 
     /// `LeaderStateImpl.checkReady(entry)` on the apply thread: the startup entry of `entry_term`
-    /// has been applied; Ratis calls `notifyLeaderReady` if this server still leads that term.
+    /// has been applied; Ratis calls `notifyLeaderReady` if a leader state exists and the current
+    /// term is still the entry's.
     pub fn check_ready(&self, cx: &Cx, entry_term: u64) -> bool {
         let leader = self.leader.load(Ordering::SeqCst);
         let term = self.current_term();
@@ -56,20 +68,52 @@ impl RaftServer {
         ready
     }
 
-    /// `RaftServerImpl.changeToFollower` → `LeaderStateImpl.stop`: the leader state is gone.
-    /// A transfer or an admin step-down keeps the term; a higher term arrives with the election.
+    /// `RaftServerImpl.changeToFollower` → `RoleInfo.shutdownLeaderState`: the leader state is
+    /// gone. An admin step-down keeps the term; a higher-term one sets it afterwards
+    /// ([`RaftServer::update_current_term`]).
     pub fn change_to_follower(&self) {
         self.leader.store(false, Ordering::SeqCst);
     }
 
-    /// `ServerState.initElection` then `RaftServerImpl.changeToLeader`: this server wins `term`.
-    pub fn change_to_leader(&self, cx: &Cx, term: u64) {
-        self.current_term.store(term, Ordering::SeqCst);
-        self.elections.fetch_add(1, GhostOrdering::SeqCst);
+    /// `ServerState.updateCurrentTerm(term)` at the end of a higher-term `changeToFollower`.
+    pub fn update_current_term(&self, cx: &Cx, term: u64) {
+        let old = self.current_term.fetch_max(term, Ordering::SeqCst);
+        self.entered_term
+            .store(old.max(term), GhostOrdering::SeqCst);
+        cx.record(
+            "ServerState.updateCurrentTerm",
+            format_args!("currentTerm {old} → {}", old.max(term)),
+        );
+    }
+
+    /// `RaftServerImpl.changeToCandidate`, then `ServerState.initElection(ELECTION)` (in
+    /// `LeaderElection.askForVotes`, or its constructor for a forced election):
+    /// `currentTerm.incrementAndGet()` before the vote requests go out. Returns the new term.
+    pub fn init_election(&self, cx: &Cx) -> u64 {
+        let term = self.current_term.fetch_add(1, Ordering::SeqCst) + 1;
+        self.entered_term.store(term, GhostOrdering::SeqCst);
+        cx.record(
+            "ServerState.initElection",
+            format_args!("role=CANDIDATE currentTerm={term}, vote requests sent"),
+        );
+        term
+    }
+
+    /// `RaftServerImpl.changeToLeader` (the votes are in): `RoleInfo.updateLeaderState`, so the
+    /// leader state exists; `state.becomeLeader()` follows ([`RaftServer::start_leader_state`]
+    /// after it).
+    pub fn change_to_leader(&self, cx: &Cx) {
         self.leader.store(true, Ordering::SeqCst);
         cx.record(
             "RaftServerImpl.changeToLeader",
-            format_args!("currentTerm={term} role=LEADER"),
+            format_args!("elected in term {}, role=LEADER", self.entered_term()),
         );
+    }
+
+    /// Ghost: the end of `changeToLeader`, `leader.start()`, which appends the term's startup
+    /// entry; `becomeLeader` → `notifyLeaderChanged` has run before it.
+    pub fn start_leader_state(&self) {
+        self.won_term
+            .store(self.entered_term(), GhostOrdering::SeqCst);
     }
 }

@@ -5,12 +5,14 @@
 //!   the RaftServerImpl monitor. As on master since HDDS-16143 (per the report), it flushes the
 //!   transaction buffer and reloads the deleted block summary before `setLeaderReady`.
 //! - [`RatisThread`]: leadership changes, run by Ratis under the RaftServerImpl monitor:
-//!   `changeToFollower` → `notifyNotLeader`, and `changeToLeader` → `notifyLeaderChanged`. The
-//!   monitor only serializes these changes with each other; the scenarios run all of them on
-//!   one Ratis thread, in order, so program order stands in for it.
+//!   `changeToFollower` → `notifyNotLeader`; an election in its two upstream steps,
+//!   `changeToCandidate` → `ServerState.initElection` (the term is incremented) and, one vote
+//!   round trip later, `changeToLeader` → `notifyLeaderChanged`. The monitor only serializes
+//!   these changes with each other; the scenarios run all of them on one Ratis thread, in
+//!   order, so program order stands in for it.
 
 use super::context::Setter;
-use super::{TermSource, Window, World};
+use super::{TermSource, World};
 use crate::model::Program;
 use crate::trace::{Cx, Trace};
 
@@ -32,9 +34,10 @@ pub struct LeaderReadyCallback {
     entry_term: u64,
     next: ReadyStep,
     term: Option<u64>,
-    /// Ghost: elections won when Ratis checked the entry.
-    elections_at_check: u64,
-    window: Window,
+    /// Ghost: the term Ratis had entered, and the last term it had won, when the callback
+    /// started.
+    term_at_start: u64,
+    won_at_start: u64,
     set: bool,
 }
 
@@ -47,8 +50,8 @@ impl LeaderReadyCallback {
             entry_term,
             next: ReadyStep::CheckReady,
             term: None,
-            elections_at_check: 0,
-            window: Window::DuringCallback,
+            term_at_start: 0,
+            won_at_start: 0,
             set: false,
         }
     }
@@ -63,12 +66,12 @@ impl Program<World> for LeaderReadyCallback {
         self.next == ReadyStep::Done
     }
 
-    /// The startup entry of a term is appended by that term's leader, so the apply thread
-    /// reaches it only after Ratis entered the term (`changeToLeader`).
+    /// The startup entry of a term is appended by that term's leader (`LeaderStateImpl.start`,
+    /// at the end of `changeToLeader`), so the apply thread reaches it only after that.
     fn enabled(&self, w: &World) -> bool {
         match self.next {
             ReadyStep::Done => false,
-            ReadyStep::CheckReady => w.ratis.current_term() >= self.entry_term,
+            ReadyStep::CheckReady => w.ratis.won_term() >= self.entry_term,
             _ => true,
         }
     }
@@ -77,7 +80,6 @@ impl Program<World> for LeaderReadyCallback {
         let cx = &self.cx;
         self.next = match self.next {
             ReadyStep::CheckReady => {
-                self.elections_at_check = w.ratis.elections();
                 if w.ratis.check_ready(cx, self.entry_term) {
                     ReadyStep::Start
                 } else {
@@ -92,11 +94,12 @@ impl Program<World> for LeaderReadyCallback {
                     TermSource::RatisAtCallbackStart => Some(w.ratis.current_term()),
                     TermSource::CheckedEntry => Some(self.entry_term),
                     TermSource::RatisAtSet => None, // read in SetLeaderReady
+                    TermSource::ContextAtCallbackStart => w.context.term_of_leader(),
                 };
-                // A re-election before this point is one the term read cannot see (R1).
-                if w.ratis.elections() > self.elections_at_check {
-                    self.window = Window::BeforeTermRead;
-                }
+                // Where the patch reads the term, whatever this variant reads: a term Ratis
+                // entered before this point is one the patch's read sees (R1).
+                self.term_at_start = w.ratis.entered_term();
+                self.won_at_start = w.ratis.won_term();
                 cx.record(
                     "SCMStateMachine.notifyLeaderReady",
                     match self.term {
@@ -125,7 +128,8 @@ impl Program<World> for LeaderReadyCallback {
                 }
                 let by = Setter {
                     entry_term: self.entry_term,
-                    window: self.window,
+                    term_at_start: self.term_at_start,
+                    won_at_start: self.won_at_start,
                 };
                 self.set = w.context.set_leader_ready(cx, w.fix.guard, self.term, by);
                 ReadyStep::NotifyServices
@@ -151,9 +155,15 @@ impl Program<World> for LeaderReadyCallback {
 /// One leadership change as Ratis performs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// Transfer, admin or higher-term step-down: `changeToFollower` → `notifyNotLeader`.
+    /// An admin step-down (`LeaderStateImpl.stepDown` with the current term), or one on lost
+    /// heartbeats or a JVM pause: `changeToFollower` → `notifyNotLeader`; the term stays.
     StepDown,
-    /// This SCM wins the election of a term: `changeToLeader` → `notifyLeaderChanged`.
+    /// A step-down for a higher term (another candidate's vote request, as in a transfer, or
+    /// a higher-term append reply): the same, then `ServerState.updateCurrentTerm(term)`.
+    StepDownTo(u64),
+    /// This SCM runs for and wins the election of a term, in two steps one vote round trip
+    /// apart: the candidacy enters the term (`ServerState.initElection`), then the win
+    /// (`changeToLeader` → `notifyLeaderChanged`).
     Elected(u64),
 }
 
@@ -162,11 +172,28 @@ enum RatisStep {
     ChangeToFollower,
     NotifyNotLeader,
     NotifyServices,
-    ChangeToLeader(u64),
-    NotifyLeaderChanged(u64),
+    UpdateCurrentTerm(u64),
+    InitElection(u64),
+    ChangeToLeader,
+    NotifyLeaderChanged,
 }
 
-/// The Ratis thread carrying out a list of leadership changes.
+/// The Ratis threads carrying out a list of leadership changes, in order.
+///
+/// Upstream runs them on several threads (an RPC thread for a vote request, append reply or
+/// transfer, the `FollowerState` timer for `changeToCandidate`, the `LeaderElection` daemon for
+/// `initElection` and `changeToLeader`), each under the RaftServerImpl monitor and each caused
+/// by the one before, so one program in that order stands in for them. The monitor sections
+/// are split into steps where the apply thread, which does not take the monitor, can observe
+/// the difference: `changeToLeader` creates the leader state before `setLeader` calls
+/// `notifyLeaderChanged`.
+///
+/// A higher-term step-down sets `currentTerm` to another candidate's term, a term this SCM
+/// never leads: `LeaderElection.askForVotes` wins only the term its own `initElection`
+/// entered (`shouldRun(electionTerm)`). A callback that reads it fails P1's check as one that
+/// reads the old term does (a unit test checks this on every order of steps). Not modelled, for
+/// the same reason: a lost candidacy, which enters a term and falls back to follower without
+/// touching `SCMContext`. The pre-vote round (`Phase.PRE_VOTE`) does not change the term.
 #[derive(Debug)]
 pub struct RatisThread {
     cx: Cx,
@@ -186,12 +213,17 @@ impl RatisThread {
                     RatisStep::NotifyNotLeader,
                     RatisStep::NotifyServices,
                 ],
-                Change::Elected(t) => {
-                    vec![
-                        RatisStep::ChangeToLeader(t),
-                        RatisStep::NotifyLeaderChanged(t),
-                    ]
-                }
+                Change::StepDownTo(t) => vec![
+                    RatisStep::ChangeToFollower,
+                    RatisStep::NotifyNotLeader,
+                    RatisStep::NotifyServices,
+                    RatisStep::UpdateCurrentTerm(t),
+                ],
+                Change::Elected(t) => vec![
+                    RatisStep::InitElection(t),
+                    RatisStep::ChangeToLeader,
+                    RatisStep::NotifyLeaderChanged,
+                ],
             })
             .collect();
         RatisThread {
@@ -221,10 +253,22 @@ impl Program<World> for RatisThread {
             // notifyNotLeader: updateLeaderAndTerm(false, 0), then notifyStatusChanged.
             RatisStep::NotifyNotLeader => w.context.update_leader_and_term(cx, false, 0),
             RatisStep::NotifyServices => w.services.notify_status_changed(cx, &w.context),
-            RatisStep::ChangeToLeader(t) => w.ratis.change_to_leader(cx, t),
-            // notifyLeaderChanged(self): reads the term Ratis just set (this thread set it) and
-            // calls updateLeaderAndTerm(true, term), which leaves isLeaderReady alone.
-            RatisStep::NotifyLeaderChanged(t) => w.context.update_leader_and_term(cx, true, t),
+            // Still in changeToFollower, after shutdownLeaderState.
+            RatisStep::UpdateCurrentTerm(t) => w.ratis.update_current_term(cx, t),
+            RatisStep::InitElection(t) => {
+                let term = w.ratis.init_election(cx);
+                assert_eq!(term, t, "the scenario's election term");
+            }
+            RatisStep::ChangeToLeader => w.ratis.change_to_leader(cx),
+            // ServerState.setLeader(self) → notifyLeaderChanged: reads the Ratis current term
+            // (under the monitor, so the one this candidacy entered) and calls
+            // updateLeaderAndTerm(true, term), which leaves isLeaderReady alone; then
+            // leader.start() appends the term's startup entry.
+            RatisStep::NotifyLeaderChanged => {
+                let term = w.ratis.current_term();
+                w.context.update_leader_and_term(cx, true, term);
+                w.ratis.start_leader_state();
+            }
         }
         self.next += 1;
     }
