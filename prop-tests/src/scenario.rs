@@ -319,7 +319,7 @@ step ratis 3
         );
         assert_eq!(
             bad("contract leader-ready\n\nelekt\n"),
-            "line 3: unknown operation `elekt` (operations: step ACTOR [N], elect, step-down, apply-startup-entry)"
+            "line 3: unknown operation `elekt` (operations: step ACTOR [N], elect, step-down, step-down-for-higher-term, apply-startup-entry)"
         );
         assert_eq!(
             bad("contract leader-ready\napply-startup-entry\nstep apply 0\n"),

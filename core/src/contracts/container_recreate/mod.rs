@@ -622,7 +622,10 @@ impl World {
                     self.replicate(trace, id, src, tgt);
                 }
                 Command::DeleteContainer => {
-                    cx.record("EmptyContainerHandler.handle", format_args!("c{id}: DELETING"));
+                    cx.record(
+                        "EmptyContainerHandler.handle",
+                        format_args!("c{id}: DELETING"),
+                    );
                     if let Some(c) = self.scm_state().containers.get_mut(&id) {
                         c.state = scm::LifeCycle::Deleting;
                     }
