@@ -143,7 +143,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         about: "the lock must span commit to hand-off: released after the commit, a rebuild still \
                 checkpoints the batch before it is buffered",
     }, Mutant {
-        name: "the REST thread holds the hand-off lock only around the checkpoint, not around the drain and the queueing",
+        name: "the REST thread locks only around the checkpoint",
         variant: "proposed",
         fix: Fix::LOCK_AROUND_CHECKPOINT,
         caught_by: &O5,
