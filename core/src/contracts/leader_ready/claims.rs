@@ -2,7 +2,7 @@
 //! loom cells' `executions` are pinned (a change means the model changed: review, re-pin).
 
 use super::{
-    reproduce, Fix, LeaderReady, ReadyGuard, TermSource, CANDIDACY_BEFORE_TERM_READ,
+    reproduce, undisturbed, Fix, LeaderReady, ReadyGuard, TermSource, CANDIDACY_BEFORE_TERM_READ,
     CHANGES_AFTER_TERM_READ, CHANGES_BEFORE_TERM_READ, O1, O2, R1, R2, STEP_DOWN_DURING_CALLBACK,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
@@ -97,6 +97,16 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             what: "upstream: re-elected, inside notifyLeaderReady",
             expected: "isLeader=true isLeaderReady=true",
             observe: || reproduce(Fix::UPSTREAM).2,
+        },
+        Reproduction {
+            what: "proposed: no leadership change while notifyLeaderReady runs",
+            expected: "isLeader=true isLeaderReady=true ReplicationManager.shouldRun=true SCMBlockDeletingService.shouldRun=true",
+            observe: || undisturbed(Fix::PROPOSED),
+        },
+        Reproduction {
+            what: "improved: no leadership change while notifyLeaderReady runs",
+            expected: "isLeader=true isLeaderReady=true ReplicationManager.shouldRun=true SCMBlockDeletingService.shouldRun=true",
+            observe: || undisturbed(Fix::IMPROVED),
         },
         Reproduction {
             what: "proposed: after the step-down",

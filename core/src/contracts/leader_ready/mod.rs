@@ -59,7 +59,7 @@ pub mod state_machine;
 
 use crate::claims::Claims;
 use crate::drive::Driver;
-use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
 use crate::outcome::{Check, Outcome};
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -391,6 +391,32 @@ fn callback_against(
     }
 }
 
+/// The observable state with the services' `shouldRun` once the safe-mode wait has passed.
+fn with_services(world: &World) -> String {
+    let wait = 5 * 60 * 1000; // hdds.scm.wait.time.after.safemode.exit
+    world.services.advance_clock(wait);
+    let services = &world.services;
+    format!(
+        "{} ReplicationManager.shouldRun={} SCMBlockDeletingService.shouldRun={}",
+        world.observed(),
+        services
+            .replication_manager
+            .should_run(services.now(), wait),
+        services
+            .block_deleting_service
+            .should_run(services.now(), wait)
+    )
+}
+
+/// The path every fix must keep: an SCM elected for term 4, with no leadership change while its
+/// callback runs, ends leader-ready with both services running.
+pub fn undisturbed(fix: Fix) -> String {
+    let trace = Trace::new();
+    let world = World::leader_of(fix, 4);
+    run_to_end(&mut LeaderReadyCallback::new(&trace, 4), &world);
+    with_services(&world)
+}
+
 /// The report's reproduction, step by step through the driver: the apply thread is held after
 /// the flush and reload while leadership moves away, then (with `re_elect`) comes back in term 5
 /// and the term-5 callback is observed right after it starts. Returns the state strings.
@@ -415,19 +441,7 @@ pub fn reproduce(fix: Fix) -> (String, String, String) {
     d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown])));
     held(&mut d, 1, 3);
     held(&mut d, 0, 2); // setLeaderReady, notifyStatusChanged
-    let wait = 5 * 60 * 1000; // hdds.scm.wait.time.after.safemode.exit
-    d.world.services.advance_clock(wait);
-    let services = &d.world.services;
-    let after_step_down = format!(
-        "{} ReplicationManager.shouldRun={} SCMBlockDeletingService.shouldRun={}",
-        d.world.observed(),
-        services
-            .replication_manager
-            .should_run(services.now(), wait),
-        services
-            .block_deleting_service
-            .should_run(services.now(), wait)
-    );
+    let after_step_down = with_services(&d.world);
     d.spawn(Box::new(RatisThread::new(&trace, &[Change::Elected(5)])));
     held(&mut d, 2, 3); // initElection, changeToLeader, notifyLeaderChanged
     d.spawn(Box::new(LeaderReadyCallback::new(&trace, 5)));
