@@ -2,8 +2,9 @@
 //! loom cells' `executions` are pinned (a change means the model changed: review, re-pin).
 
 use super::{
-    reproduce, undisturbed, Fix, LeaderReady, ReadyGuard, TermSource, CANDIDACY_BEFORE_TERM_READ,
-    CHANGES_AFTER_TERM_READ, CHANGES_BEFORE_TERM_READ, O1, O2, R1, R2, STEP_DOWN_DURING_CALLBACK,
+    re_elected_with_the_entry_queued, reproduce, undisturbed, Fix, LeaderReady, ReadyGuard,
+    TermSource, CANDIDACY_BEFORE_TERM_READ, CHANGES_AFTER_TERM_READ, CHANGES_BEFORE_TERM_READ, O1,
+    O2, R1, R2, STEP_DOWN_DURING_CALLBACK,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -107,6 +108,11 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             what: "improved: no leadership change while notifyLeaderReady runs",
             expected: "isLeader=true isLeaderReady=true ReplicationManager.shouldRun=true SCMBlockDeletingService.shouldRun=true",
             observe: || undisturbed(Fix::IMPROVED),
+        },
+        Reproduction {
+            what: "proposed: re-elected, the new term's startup entry queued before the win",
+            expected: "isLeader=true isLeaderReady=true ReplicationManager.shouldRun=true SCMBlockDeletingService.shouldRun=true",
+            observe: || re_elected_with_the_entry_queued(Fix::PROPOSED),
         },
         Reproduction {
             what: "proposed: after the step-down",

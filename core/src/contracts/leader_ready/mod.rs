@@ -417,6 +417,28 @@ pub fn undisturbed(fix: Fix) -> String {
     with_services(&world)
 }
 
+/// The same after a step-down and a re-election in term 5, with the term-5 startup entry already
+/// queued on the apply thread: the apply thread reaches it only once Ratis has won the term, and
+/// the driver runs the first actor that can step, the callback first.
+pub fn re_elected_with_the_entry_queued(fix: Fix) -> String {
+    let trace = Trace::new();
+    let changes = &[Change::StepDown, Change::Elected(5)];
+    let mut d = Driver::<LeaderReady>::new(
+        trace.clone(),
+        Setup {
+            world: Arc::new(World::leader_of(fix, 4)),
+            threads: vec![
+                Box::new(LeaderReadyCallback::new(&trace, 5)),
+                Box::new(RatisThread::new(&trace, changes)),
+            ],
+        },
+    );
+    match d.finish() {
+        Ok(()) => with_services(&d.world),
+        Err(stuck) => stuck,
+    }
+}
+
 /// The report's reproduction, step by step through the driver: the apply thread is held after
 /// the flush and reload while leadership moves away, then (with `re_elect`) comes back in term 5
 /// and the term-5 callback is observed right after it starts. Returns the state strings.
