@@ -229,6 +229,10 @@ pub struct Mutant<M: Model> {
     pub variant: &'static str,
     pub fix: M::Fix,
     pub caught_by: &'static Outcome<M::World>,
+    /// The mutation acts inside one step (a lock dropped between a check and a write that run
+    /// as one step): loom sees it, every order of whole steps cannot, and the step checker's
+    /// test asserts that it does not.
+    pub inside_a_step: bool,
     pub about: &'static str,
 }
 

@@ -11,7 +11,7 @@
 //! reduction. Where the two disagree, either loom missed an execution or a step hides an
 //! interleaving inside it: both are worth a reviewer's look.
 
-use crate::claims::{Claim, Verdict};
+use crate::claims::{Claim, Mutant, Verdict};
 use crate::drive::Driver;
 use crate::model::{Model, Scenario};
 use crate::outcome::{Check, Outcome};
@@ -148,6 +148,36 @@ pub fn verify<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
         ));
     }
     Ok(r)
+}
+
+/// The step checker's half of a mutant's check (loom's is `racelab_loom::runner::verify_mutant`):
+/// with the mutant's switches in place of its variant's, every order of whole steps of the
+/// catching cell's scenario reaches the outcome that cell claims unreachable (or, for a mutant
+/// that acts inside a step, does not: that one is loom's to catch).
+pub fn verify_mutant<M: Model>(m: &Mutant<M>) -> Result<(), String> {
+    let cell = M::CLAIMS
+        .cells
+        .iter()
+        .find(|c| c.variant == m.variant && c.outcome.id == m.caught_by.id && c.has_steps_twin())
+        .ok_or(format!(
+            "mutant `{}`: no loom cell {}/{} to catch it",
+            m.name, m.variant, m.caught_by.id
+        ))?;
+    let (scenario, _) = cell.method.loom_scenario().expect("a loom cell");
+    let e = enumerate(scenario, m.fix, m.caught_by, every_choice);
+    let key = cell.steps_expectation().key();
+    match (e.observed, m.inside_a_step) {
+        (Verdict::Reachable, false) | (Verdict::Unreachable, true) => Ok(()),
+        (Verdict::Unreachable, false) => Err(format!(
+            "mutant `{}` was not caught at {key}: {} schedules, none reaches {}",
+            m.name, e.schedules, m.caught_by.id
+        )),
+        (Verdict::Reachable, true) => Err(format!(
+            "mutant `{}` is declared inside a step, yet whole steps reach {} at {key}: it is \
+             not (set `inside_a_step: false`)",
+            m.name, m.caught_by.id
+        )),
+    }
 }
 
 #[cfg(all(test, not(loom)))]

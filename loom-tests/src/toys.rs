@@ -186,6 +186,7 @@ impl Model for Toy {
                 ordered: true,
             },
             caught_by: &RACE,
+            inside_a_step: true,
             about: "the lock removed from the write",
         }],
     };

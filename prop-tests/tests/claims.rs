@@ -1,6 +1,7 @@
 //! Every non-loom claim of every registered contract, as one test each, named by its key:
 //!
 //! - `CONTRACT/VARIANT/OUTCOME/steps`: every order of whole steps of a loom cell's scenario;
+//! - `CONTRACT/mutant/NAME/steps`: the same order of whole steps catches each mutant;
 //! - `CONTRACT/VARIANT/OUTCOME/CHECKER`: a history cell (proptest, quickcheck, fuzz replay);
 //! - `CONTRACT/fix-property/histories` and `.../committed-inputs`: what the fuzz target checks;
 //! - `CONTRACT/regression/NAME`: a shrunk counterexample and its committed file;
@@ -28,6 +29,16 @@ fn main() -> std::process::ExitCode {
                             .map(drop)
                             .map_err(Into::into)
                     }));
+            }
+            // Whole steps cannot show a data race: a mutant caught by one is loom's alone.
+            let by_steps = |m: &&racelab_core::claims::Mutant<M>| {
+                !matches!(m.caught_by.check, racelab_core::outcome::Check::Race)
+            };
+            for m in M::CLAIMS.mutants.iter().filter(by_steps) {
+                let name = format!("{id}/mutant/{}/steps", racelab_core::claims::slug(m.name));
+                self.0.push(Trial::test(name, move || {
+                    racelab_core::steps::verify_mutant(m).map_err(Into::into)
+                }));
             }
             for claim in M::CLAIMS.cells.iter().filter(|c| checkers::is_history(c)) {
                 self.0.push(Trial::test(claim.key(), move || {

@@ -183,6 +183,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             variant: "improved",
             fix: Fix { tombstone: Tombstone::AfterRemove, ..IMPROVED },
             caught_by: &O1,
+            inside_a_step: false,
             about: "the obvious edit of removeContainer (deleteFromContainerTable becomes a tombstone put) keeps \
                     upstream's order: a write that finds the container absent before the tombstone is written \
                     recreates it",
@@ -192,6 +193,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             variant: "P1+P2+P7",
             fix: Fix { refuse_auto_create_in_map: false, mark_deleted_missing: true, ..P1_P2_P7 },
             caught_by: &O5,
+            inside_a_step: false,
             about: "the delete calls removeContainer(id, markMissing=true): auto-create is refused with \
                     CONTAINER_MISSING, which canIgnoreException passes but ContainerStateMachine does not: the \
                     pipeline fails",

@@ -213,6 +213,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         variant: "proposed",
         fix: Fix { recheck: Recheck::Unlocked, ..Fix::PROPOSED },
         caught_by: &O3,
+        inside_a_step: false,
         about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
                 applied between the reread and the removal is removed",
     }],

@@ -131,6 +131,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             variant: "proposed",
             fix: Fix { guard: ReadyGuard::LeaderOnly, ..Fix::PROPOSED },
             caught_by: &O2,
+            inside_a_step: false,
             about: "setLeaderReady checks isLeader but not the term: a re-election inside the callback passes",
         },
         Mutant {
@@ -138,6 +139,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             variant: "proposed",
             fix: Fix { term: TermSource::RatisAtSet, ..Fix::PROPOSED },
             caught_by: &O2,
+            inside_a_step: false,
             about: "the term is read when the flag is set, not when the callback starts: a re-election \
                     during the flush passes the check; the window is the callback's start, so it is O2, not R1",
         },
@@ -146,6 +148,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             variant: "improved",
             fix: Fix { term: TermSource::ContextAtCallbackStart, ..Fix::PROPOSED },
             caught_by: &R1,
+            inside_a_step: false,
             about: "the callback takes SCMContext.getTermOfLeader() at its start instead of the checked \
                     entry's term: it lags Ratis' term until notifyLeaderChanged, so a candidacy that \
                     wins during the flush is refused, but a win before the read still passes",

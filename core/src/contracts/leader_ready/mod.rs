@@ -487,6 +487,15 @@ mod tests {
         enumerate(scenario, fix, outcome, every_choice).observed == Verdict::Reachable
     }
 
+    /// A follower left ready (O1) is not a leader ready early: with a step-down and no
+    /// re-election, upstream reaches O1 in some order and O2, R1 in none.
+    #[test]
+    fn a_ready_follower_is_o1_alone() {
+        assert!(reaches(&STEP_DOWN_DURING_CALLBACK, Fix::UPSTREAM, &O1));
+        assert!(!reaches(&STEP_DOWN_DURING_CALLBACK, Fix::UPSTREAM, &O2));
+        assert!(!reaches(&STEP_DOWN_DURING_CALLBACK, Fix::UPSTREAM, &R1));
+    }
+
     /// With the election in its two steps, every order of whole steps of the report's
     /// residual scenario shows both shapes of R1: the win before the term read, and after it.
     #[test]

@@ -140,6 +140,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
             hand_off_lock: Some(HandOffLock { from: LockFrom::RpcReturned, until: LockUntil::LastCommit, rest: RestSpan::Queueing }),
         },
         caught_by: &O1,
+        inside_a_step: false,
         about: "the lock must span commit to hand-off: released after the commit, a rebuild still \
                 checkpoints the batch before it is buffered",
     }, Mutant {
@@ -147,6 +148,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         variant: "proposed",
         fix: Fix::LOCK_AROUND_CHECKPOINT,
         caught_by: &O5,
+        inside_a_step: false,
         about: "triggerTaskRebuild must hold the lock around the whole queueReInitializationEvent: \
                 with only the checkpoint under it, a rebuild checkpointed before the commit is \
                 offered after the hand-off, and erases the batch with no fault injected",
@@ -155,6 +157,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         variant: "proposed",
         fix: Fix::NO_FINALLY,
         caught_by: &O6,
+        inside_a_step: false,
         about: "an exception between the commit and the hand-off must release the lock before the \
                 full-snapshot fallback: without a finally it is held through executeFullSnapshot \
                 and after syncDataFromOM returns",
@@ -163,6 +166,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         variant: "proposed",
         fix: Fix::ACROSS_FULL_SNAPSHOT,
         caught_by: &O6,
+        inside_a_step: false,
         about: "released in syncDataFromOM's finally, the lock spans executeFullSnapshot's \
                 download from OM, and a manual rebuild waits for it",
     }],

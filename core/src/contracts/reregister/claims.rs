@@ -158,6 +158,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             variant: "proposed",
             fix: Fix { p1: P1::LateEpoch, ..Fix::PROPOSED },
             caught_by: &O2,
+            inside_a_step: false,
             about: "the epoch check compares with the registration current when the FBR returns, \
                     not the one before its drain: REG2's request is overwritten again",
         },
@@ -166,6 +167,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             variant: "P1",
             fix: Fix { p1: P1::Unlocked, ..Fix::UPSTREAM },
             caught_by: &O3,
+            inside_a_step: true,
             about: "the rescheduling checks the epoch without the request lock: REG2 lands between \
                     the check and the write",
         },
@@ -174,6 +176,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             variant: "P2",
             fix: Fix { p2: P2::SyncOnly, ..Fix::UPSTREAM },
             caught_by: &O3,
+            inside_a_step: false,
             about: "clearIBRs made synchronized but still clearing: the race goes, the loss stays",
         },
     ],
