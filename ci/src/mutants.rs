@@ -51,6 +51,14 @@ impl Tally {
 /// Runs cargo-mutants on `contracts`; fails when a mutant is missed (a timeout is a caught
 /// mutant: the tests did not pass) or the unmutated tree fails its tests.
 pub fn run(contracts: &[String]) -> ExitCode {
+    let nextest = Command::new("cargo")
+        .args(["nextest", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !nextest {
+        eprintln!("error: cargo-mutants runs the tests with cargo-nextest, which is not installed");
+        return ExitCode::FAILURE;
+    }
     if let Err(e) = CARGO_MUTANTS.ensure() {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;
@@ -71,8 +79,13 @@ pub fn run(contracts: &[String]) -> ExitCode {
         cmd.current_dir(root())
             .args(["mutants", "--no-shuffle", "--re", &scope, "--output"])
             .arg(&out)
-            // The contract's claims only: every other contract's tests pass whatever it does.
-            .args(["--", "--", &format!("{id}/")])
+            // The unit tests and the contract's claims: every other contract's claims pass
+            // whatever its code does.
+            .args([
+                "--",
+                "-E",
+                &format!("package(racelab-core) | test(/^{id}\\//)"),
+            ])
             .env_remove(RESULTS_ENV)
             // One target directory for every run: cargo-mutants builds each mutant in a copy of
             // the tree, and a shared target dir keeps the dependencies built across copies and

@@ -113,8 +113,6 @@ pub struct OzoneManagerServiceProviderImpl {
     rebuild_blocked: GhostMutex<Option<Forever>>,
     /// Ghost: rebuilds `triggerTaskRebuild` has queued (answered 202).
     rebuilds_accepted: GhostU64,
-    /// Observation: the `OmDeltaRequest` task status row's `lastUpdatedSeqNumber`.
-    delta_task_seq: GhostU64,
     /// Ghost: the deltas whose sync threw before its hand-off (their events were dropped).
     failed_deltas: GhostMutex<Vec<DeltaId>>,
 }
@@ -126,10 +124,6 @@ impl OzoneManagerServiceProviderImpl {
             .rebuild_blocked
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub fn delta_task_seq(&self) -> u64 {
-        self.delta_task_seq.load(GhostOrdering::SeqCst)
     }
 
     /// Whether the sync that committed `delta` threw before handing its events off.
@@ -380,7 +374,6 @@ impl Program<World> for SyncThread {
                     SyncStep::Fail
                 } else {
                     let seq = self.seq;
-                    w.provider.delta_task_seq.store(seq, GhostOrdering::SeqCst);
                     self.cx.record(
                         "ReconTaskStatusUpdater.recordRunCompletion",
                         format_args!(
@@ -557,11 +550,6 @@ impl RestThread {
             cx: trace.actor(Self::ACTOR),
             next,
         }
-    }
-
-    /// Whether the rebuild has been queued (HTTP 202).
-    pub fn queued(&self) -> bool {
-        matches!(self.next, RestStep::Unlock | RestStep::Done)
     }
 
     /// Takes the hand-off lock, or learns that its holder will never release it.
