@@ -8,8 +8,8 @@ use super::reproductions::{
 };
 use super::{
     DeadNode, Fix, Recheck, COMES_BACK_AT_NEW_ADDRESS, COMES_BACK_WHILE_HANDLED, O1, O2, O3, O4,
-    R1, R2, R3, RECON_RELOAD, REGISTERS_AND_STOPS, REPORT_WAITS_PAST_DEAD_INTERVAL,
-    RETURNS_BEFORE_DEAD_DEADLINE,
+    O5, R1, R2, R3, RECON_RELOAD, REGISTERS_AND_STOPS, REPORT_WAITS_PAST_DEAD_INTERVAL,
+    RESURRECTED_WHILE_HANDLED, RETURNS_BEFORE_DEAD_DEADLINE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -21,6 +21,7 @@ const COMES_BACK: &Scenario<DeadNode> = &COMES_BACK_WHILE_HANDLED;
 const RELOAD: &Scenario<DeadNode> = &RECON_RELOAD;
 const REPORT_WAITS: &Scenario<DeadNode> = &REPORT_WAITS_PAST_DEAD_INTERVAL;
 const NEW_ADDRESS: &Scenario<DeadNode> = &COMES_BACK_AT_NEW_ADDRESS;
+const RESURRECTED: &Scenario<DeadNode> = &RESURRECTED_WHILE_HANDLED;
 
 pub const CLAIMS: Claims<DeadNode> = Claims {
     cells: &[
@@ -96,6 +97,22 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "report: P3 closes it" },
         Claim { variant: "improved", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
             note: "closed as with the patch" },
+        // O5: the state, apart from the window.
+        Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::loom(RESURRECTED, 1),
+            note: "the handler's one status read precedes the heartbeat and the RESURRECT; it removes the replica \
+                   of the registration report: the datanode is up and its container MISSING (O3's window)" },
+        Claim { variant: "P1+P2", outcome: &O5, expected: R, method: Method::loom(RESURRECTED, 1),
+            note: "the recheck under the monitor reads DEAD before the health check (R1's window); the check may \
+                   RESURRECT the node while the handler, holding the monitor, removes: health checks do not take it" },
+        Claim { variant: "proposed", outcome: &O5, expected: R, method: Method::loom(RESURRECTED, 1),
+            note: "as P1+P2: with the patch a live node's replica is lost through R1's window (and R3's, see its \
+                   cell), so a state predicate alone cannot tell a broken recheck from the admitted windows here; \
+                   the classification does (a removal after a recheck that did not read DEAD is O3's, which \
+                   the proposed histories catch for the fall-through mutant)" },
+        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom(RESURRECTED, 14572),
+            note: "P4 keeps the replicas when the recheck reads DEAD within the stale deadline and P2 when it reads \
+                   HEALTHY_READONLY: no live node loses a replica (with no updateNode in the scenario, R3 cannot \
+                   occur); the fall-through mutant reaches it" },
         // Residual windows the patch leaves.
         Claim { variant: "proposed", outcome: &R2, expected: R, method: Method::loom(REPORT_WAITS, 1),
             note: "report admits it: the registration report applied after the node, stopped again, went DEAD \
@@ -208,14 +225,25 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             observe: || reinitialize_keeps_dead_node_dead(DeadNode::fix(&["P1", "P2"])),
         },
     ],
-    mutants: &[Mutant {
-        name: "P2 without the monitor",
-        variant: "proposed",
-        fix: Fix { recheck: Recheck::Unlocked, ..Fix::PROPOSED },
-        caught_by: &O3,
-        about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
-                applied between the reread and the removal is removed",
-    }],
+    mutants: &[
+        Mutant {
+            name: "P2 without the monitor",
+            variant: "proposed",
+            fix: Fix { recheck: Recheck::Unlocked, ..Fix::PROPOSED },
+            caught_by: &O3,
+            about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
+                    applied between the reread and the removal is removed",
+        },
+        Mutant {
+            name: "recheck that falls through",
+            variant: "improved",
+            fix: Fix { recheck: Recheck::UnderMonitorNoReturn, ..Fix::IMPROVED },
+            caught_by: &O5,
+            about: "the recheck under the monitor logs that it keeps the replicas (the node reads HEALTHY_READONLY, \
+                    or DEAD within the stale deadline) and removes them anyway (a missing return): a live node's \
+                    replica is lost. The same slip in the proposed fix is caught by its histories (O3)",
+        },
+    ],
 };
 
 #[cfg(all(test, not(loom)))]

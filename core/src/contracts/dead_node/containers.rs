@@ -237,6 +237,9 @@ impl Program<World> for ContainerReportHandler {
                 let (missing, applied) =
                     w.nodes
                         .reconcile_containers(cx, &w.ghost, report.node, &report.containers);
+                if let Some(r) = report.registration {
+                    w.ghost.with(|g| g.node(report.node).reported = Some(r));
+                }
                 for &c in &report.containers {
                     w.containers.update_replica(
                         cx,

@@ -31,6 +31,9 @@ pub struct Episode {
 pub struct NodeGhost {
     /// The current DEAD episode (`Some` while DEAD).
     pub dead: Option<Episode>,
+    /// The node's last transition into DEAD, kept after it leaves DEAD: what a removal of its
+    /// replicas is judged against, whatever the handler read.
+    pub last_dead: Option<Episode>,
     /// Ghost order of the last write of the heartbeat time.
     pub refreshed: u64,
     /// That write came from the datanode (a heartbeat or its registration), not from Recon's
@@ -38,6 +41,8 @@ pub struct NodeGhost {
     pub refreshed_by_datanode: bool,
     /// The last registration of the datanode SCM processed: ghost order and tick.
     pub registered: Option<(u64, u64)>,
+    /// The registration (ghost order) whose report was the last one applied for the node.
+    pub reported: Option<u64>,
 }
 
 #[derive(Debug, Default)]

@@ -18,11 +18,18 @@
 //! under the `DatanodeInfo` monitor), the DEAD_NODE thread (no monitor upstream; the monitor
 //! with P2), Recon's sync thread. The claims matrix is in [`claims`].
 //!
-//! How the outcomes are told apart: a replica the handler removes is checked by
-//! [`dead_node_handler::classify`] (O2: the DEAD it acts on was declared although the datanode,
-//! up, had registered within the dead interval; O3, R1, R3: the replica came from a registration
-//! after the node went DEAD, told apart by the status read the removal acts on and the monitor
-//! it holds); a DEAD node that keeps replicas for good is checked by
+//! How the outcomes are told apart. Whether something went wrong is a property of the state;
+//! which window let it through is a separate classification, so a broken fix cannot hide in a
+//! window's name. A replica the handler removes is wrong when, judged against the node's last
+//! transition into DEAD (ghost state, not what the handler read), that DEAD was declared although
+//! the datanode, up, had registered within the dead interval (O2), or the replica came from the
+//! report of a registration after it (the node came back). [`dead_node_handler::classify`] then
+//! names the window from the handler's decision: R3 (it held another `DatanodeInfo`'s monitor),
+//! R1 (its recheck under the monitor followed the report and read DEAD on a refreshed heartbeat
+//! time), O3 otherwise (a read older than the report, no refresh, or a removal after a read that
+//! was not DEAD). O5 is the state those removals leave, decided from the end state alone: a
+//! datanode that is up and that SCM has not (rightly) declared DEAD since its registration report
+//! lacks a replica of that report. A DEAD node that keeps replicas for good is checked by
 //! `World::stuck_dead_with_replicas` (O1: the registration came after it went DEAD; R2: before,
 //! its report applied after); O4 is witnessed when a health check resurrects a node on a
 //! heartbeat time that Recon's reload wrote.
@@ -83,6 +90,17 @@ pub enum Recheck {
     Unlocked,
     /// P2: rereads it under the `DatanodeInfo` monitor the report handlers hold.
     UnderMonitor,
+    /// A broken P2 (a mutant the suite must catch): the recheck under the monitor logs that it
+    /// keeps the replicas of a node that is not DEAD, then falls through (a missing `return`)
+    /// and removes them anyway.
+    UnderMonitorNoReturn,
+}
+
+impl Recheck {
+    /// Whether the recheck takes the `DatanodeInfo` monitor.
+    pub fn holds_monitor(self) -> bool {
+        matches!(self, Recheck::UnderMonitor | Recheck::UnderMonitorNoReturn)
+    }
 }
 
 /// One switch per part of the fix.
@@ -256,6 +274,43 @@ impl World {
         }
         None
     }
+
+    /// O5: a datanode that is up, whose registration report was applied, and that SCM has not
+    /// declared DEAD since that registration (or did so against it, O2's case), lacks a
+    /// replica of that report. Decided from the end state alone: it does not ask which removal
+    /// did it or what that removal read, so a broken recheck cannot hide in a window's name.
+    fn live_node_missing_replicas(&self) -> Option<String> {
+        for (&node, queue) in &self.reports {
+            if !queue.is_empty() {
+                continue;
+            }
+            let (down, g) = self.ghost.with(|g| (g.down.contains(&node), *g.node(node)));
+            let Some(reported) = g.reported.filter(|_| !down) else {
+                continue;
+            };
+            if g.last_dead
+                .is_some_and(|e| e.seq > reported && !e.despite_registration)
+            {
+                continue;
+            }
+            let missing = self
+                .holdings(node)
+                .into_iter()
+                .find(|&c| !self.containers.replicas(c).contains_key(&node));
+            if let Some(c) = missing {
+                let health = self
+                    .health(node)
+                    .map_or("unknown".into(), |h| h.to_string());
+                return Some(format!(
+                    "dn{node} is up ({health}), its registration report applied and no DEAD \
+                     declared since: container {c} {} lacks the replica on dn{node} that the report \
+                     holds",
+                    self.containers.health(c)
+                ));
+            }
+        }
+        None
+    }
 }
 
 pub struct DeadNode;
@@ -291,6 +346,15 @@ pub static O4: Outcome<World> = Outcome {
     id: "O4",
     summary: "(Recon) a reload of the node table revives a DEAD node whose datanode is down",
     check: Check::State(|w| w.ghost.witnessed("O4")),
+};
+
+/// O5: the state the wrong removals leave, whichever window let them through.
+pub static O5: Outcome<World> = Outcome {
+    id: "O5",
+    summary: "a datanode that is up and that SCM has not declared DEAD since its registration report (or declared \
+                      so despite it) lacks a replica of that report: MISSING on a live node (the state O2, O3, R1 \
+                      and R3 leave, decided apart from which window it was)",
+    check: Check::State(|w| w.live_node_missing_replicas()),
 };
 
 /// R1: residual: the recheck before the next health check.
@@ -342,7 +406,7 @@ impl Model for DeadNode {
                       stale deadline: a node the next health check resurrects keeps its replicas",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &R1, &R2, &R3];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &R1, &R2, &R3];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),
@@ -532,6 +596,30 @@ pub static COMES_BACK_AT_NEW_ADDRESS: Scenario<DeadNode> = Scenario {
     about: "dn1 DEAD at t=7, DEAD_NODE taken by the DNH thread; dn1 registers with a new address \
             (updateNode replaces its DatanodeInfo), the CR thread applies its report",
     build: |trace, fix| comes_back(trace, fix, 1),
+};
+
+/// O5: dn1 came back after it went DEAD (registered, its report applied) while DEAD_NODE waits
+/// for the handler; its first heartbeat and the next health check race the handler, so the
+/// recheck can read DEAD, or HEALTHY_READONLY after a RESURRECT.
+pub static RESURRECTED_WHILE_HANDLED: Scenario<DeadNode> = Scenario {
+    name: "resurrected-while-dead-node-handler-runs",
+    about: "dn1 DEAD at t=7, DEAD_NODE taken by the DNH thread; dn1 registered again and its report was \
+            applied; its first heartbeat and the health check at t=8 race the handler",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Scm);
+        outage(trace, &w, 7);
+        let events = w.dead_node_events.drain();
+        run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }]));
+        run(&w, ContainerReportHandler::handling(trace, DN, 1));
+        setup(
+            w,
+            vec![
+                Box::new(DeadNodeHandler::new(trace, Source::Given(events.into()))),
+                Box::new(HealthChecker::new(trace, &[DN], 1, false)),
+                Box::new(Datanode::new(trace, DN, &[DnAction::Heartbeat])),
+            ],
+        )
+    },
 };
 
 /// R2: the registration's report is still queued when the node, stopped again, goes DEAD.

@@ -376,6 +376,7 @@ impl NodeStateManager {
                         time: now,
                         despite_registration,
                     });
+                    n.last_dead = n.dead;
                 } else {
                     n.dead = None;
                     if !n.refreshed_by_datanode {
