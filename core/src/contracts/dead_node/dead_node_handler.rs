@@ -25,7 +25,7 @@
 //! report applied after the node died again) or R3 (another object's monitor).
 
 use super::containers::Replica;
-use super::ghost::NodeGhost;
+use super::ghost::{Against, NodeGhost};
 use super::node_state::{DatanodeInfo, NodeState, StatusRead, STALE_INTERVAL};
 use super::{ContainerId, NodeId, Recheck, Service, World};
 use crate::model::Program;
@@ -148,8 +148,10 @@ impl DeadNodeHandler {
 /// read (so a broken recheck cannot make a wrong removal look right): `now` is the node's
 /// ghost at the removal, and its last transition into DEAD is the one the removal is judged
 /// against. The removal is wrong when
-/// - that DEAD was declared although the datanode, up, had registered within the dead interval
-///   (O2), or
+/// - that DEAD was written against evidence of life in SCM's own state ([`Against`]: O2, the
+///   old heartbeat time of a datanode that registered; O6, a heartbeat time refreshed between
+///   the check's deadline test and its write; O7, a `DatanodeInfo` replaced between the
+///   check's status read and its write), or
 /// - the replica was written by the report of a registration *after* that DEAD: the datanode
 ///   came back, and the node has not gone DEAD again since.
 ///
@@ -164,12 +166,20 @@ pub fn classify(d: &Decision, replica: &Replica, now: &NodeGhost) -> Option<(Out
     let Some(e) = now.last_dead else {
         return Some(("O3", "although the node has never been DEAD".to_string()));
     };
-    if e.despite_registration {
+    if let Some(against) = e.against {
         return Some((
-            "O2",
+            against.outcome(),
             format!(
-                "although it registered within the dead interval before it was declared DEAD at t={}",
-                e.time
+                "although it was declared DEAD at t={} against evidence it was alive: {}",
+                e.time,
+                match against {
+                    Against::Registration =>
+                        "it had registered within the dead interval (the old heartbeat time)",
+                    Against::RefreshDuringCheck =>
+                        "its heartbeat time was refreshed between the check's deadline test and its write",
+                    Against::ReplacedObject =>
+                        "the check tested a replaced DatanodeInfo's heartbeat time and wrote DEAD to the new one",
+                }
             ),
         ));
     }

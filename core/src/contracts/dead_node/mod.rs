@@ -289,7 +289,7 @@ impl World {
                 continue;
             };
             if g.last_dead
-                .is_some_and(|e| e.seq > reported && !e.despite_registration)
+                .is_some_and(|e| e.seq > reported && e.against.is_none())
             {
                 continue;
             }
@@ -357,6 +357,24 @@ pub static O5: Outcome<World> = Outcome {
     check: Check::State(|w| w.live_node_missing_replicas()),
 };
 
+/// O6: declared DEAD on a heartbeat time read before a refresh.
+pub static O6: Outcome<World> = Outcome {
+    id: "O6",
+    summary: "(from the code) a registration (with P1) or a heartbeat refreshes the heartbeat time between \
+                      checkNodesHealth's dead-deadline test and its write: the node is declared DEAD on the time read \
+                      before, and the handler removes its replicas although it is alive",
+    check: Check::State(|w| w.ghost.witnessed("O6")),
+};
+
+/// O7: updateNode inside the health check; the new object declared DEAD.
+pub static O7: Outcome<World> = Outcome {
+    id: "O7",
+    summary: "(from the code) a registration with a new address, ports or version replaces the DatanodeInfo \
+                      between checkNodesHealth's status read and its write: the new, just registered object is \
+                      declared DEAD on the old one's heartbeat time, and the handler removes its replicas",
+    check: Check::State(|w| w.ghost.witnessed("O7")),
+};
+
 /// R1: residual: the recheck before the next health check.
 pub static R1: Outcome<World> = Outcome {
     id: "R1",
@@ -406,7 +424,8 @@ impl Model for DeadNode {
                       stale deadline: a node the next health check resurrects keeps its replicas",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &R1, &R2, &R3];
+    const OUTCOMES: &'static [&'static Outcome<World>] =
+        &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &R1, &R2, &R3];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),
@@ -501,7 +520,7 @@ fn scenario_world(fix: Fix, service: Service) -> Arc<World> {
 /// The datanode stops at tick 0 and the checker runs `runs` times (STALE at tick 4, DEAD at 7).
 fn outage(trace: &Trace, w: &World, runs: u32) {
     run(w, Datanode::new(trace, DN, &[DnAction::Stop]));
-    run(w, HealthChecker::new(trace, &[DN], runs, false));
+    run(w, HealthChecker::new(trace, runs, false));
 }
 
 /// The DEAD_NODE events fired so far, handled to the end.
@@ -537,7 +556,7 @@ pub static REGISTERS_AND_STOPS: Scenario<DeadNode> = Scenario {
             vec![
                 Box::new(dn),
                 Box::new(ContainerReportHandler::handling(trace, DN, 1)),
-                Box::new(HealthChecker::new(trace, &[DN], 1, false)),
+                Box::new(HealthChecker::new(trace, 1, false)),
             ],
         )
     },
@@ -557,7 +576,7 @@ pub static RETURNS_BEFORE_DEAD_DEADLINE: Scenario<DeadNode> = Scenario {
         setup(
             w,
             vec![
-                Box::new(HealthChecker::new(trace, &[DN], 1, true)),
+                Box::new(HealthChecker::new(trace, 1, true)),
                 Box::new(DeadNodeHandler::new(trace, Source::Queue)),
                 Box::new(Datanode::new(trace, DN, &[DnAction::Heartbeat])),
             ],
@@ -611,12 +630,58 @@ pub static RESURRECTED_WHILE_HANDLED: Scenario<DeadNode> = Scenario {
         let events = w.dead_node_events.drain();
         run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }]));
         run(&w, ContainerReportHandler::handling(trace, DN, 1));
+        let checker = HealthChecker::started(trace, &w, false, false);
         setup(
             w,
             vec![
                 Box::new(DeadNodeHandler::new(trace, Source::Given(events.into()))),
-                Box::new(HealthChecker::new(trace, &[DN], 1, false)),
+                Box::new(checker),
                 Box::new(Datanode::new(trace, DN, &[DnAction::Heartbeat])),
+            ],
+        )
+    },
+};
+
+/// O6: dn1, STALE, registers while the health check at its dead deadline runs: the
+/// registration (P1's refresh) can land between the check's deadline test and its write.
+pub static REGISTERS_DURING_CHECK: Scenario<DeadNode> = Scenario {
+    name: "registers-during-health-check",
+    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7, its dead deadline, in its steps; the RPC \
+            thread registers dn1 (same address); the DNH thread handles what the run fires",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Scm);
+        outage(trace, &w, 6);
+        let checker = HealthChecker::started(trace, &w, true, true);
+        setup(
+            w,
+            vec![
+                Box::new(checker),
+                Box::new(Datanode::new(trace, DN, &[DnAction::Register { address: 0 }])),
+                Box::new(DeadNodeHandler::new(trace, Source::Queue)),
+            ],
+        )
+    },
+};
+
+/// O7: as [`REGISTERS_DURING_CHECK`], with a new address: `updateNode` can replace the object
+/// between the check's status read and its write; the CR thread applies the report under the
+/// new object.
+pub static NEW_ADDRESS_DURING_CHECK: Scenario<DeadNode> = Scenario {
+    name: "new-address-during-health-check",
+    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7 in its steps; the RPC thread registers \
+            dn1 with a new address (updateNode); the CR thread applies its report; the DNH thread handles what \
+            the run fires",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Scm);
+        outage(trace, &w, 6);
+        let checker = HealthChecker::started(trace, &w, true, true);
+        setup(
+            w,
+            vec![
+                Box::new(checker),
+                Box::new(Datanode::new(trace, DN, &[DnAction::Register { address: 1 }])),
+                Box::new(ContainerReportHandler::handling(trace, DN, 1)),
+                Box::new(DeadNodeHandler::new(trace, Source::Queue)),
             ],
         )
     },
@@ -629,13 +694,13 @@ pub static REPORT_WAITS_PAST_DEAD_INTERVAL: Scenario<DeadNode> = Scenario {
             checker runs at t=8, the DNH thread handles what it fires, the CR thread applies the report",
     build: |trace, fix| {
         let w = scenario_world(fix, Service::Scm);
-        run(&w, HealthChecker::new(trace, &[DN], 1, false));
+        run(&w, HealthChecker::new(trace, 1, false));
         run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }, DnAction::Stop]));
-        run(&w, HealthChecker::new(trace, &[DN], 6, false));
+        run(&w, HealthChecker::new(trace, 6, false));
         setup(
             w,
             vec![
-                Box::new(HealthChecker::new(trace, &[DN], 1, true)),
+                Box::new(HealthChecker::new(trace, 1, true)),
                 Box::new(DeadNodeHandler::new(trace, Source::Queue)),
                 Box::new(ContainerReportHandler::handling(trace, DN, 1)),
             ],
@@ -657,7 +722,7 @@ pub static RECON_RELOAD: Scenario<DeadNode> = Scenario {
             w,
             vec![
                 Box::new(ReconReload::new(trace)),
-                Box::new(HealthChecker::new(trace, &[DN], 1, false)),
+                Box::new(HealthChecker::new(trace, 1, false)),
             ],
         )
     },
