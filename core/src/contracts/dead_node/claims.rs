@@ -8,9 +8,9 @@ use super::reproductions::{
 };
 use super::{
     DeadNode, Fix, Recheck, COMES_BACK_AT_NEW_ADDRESS, COMES_BACK_WHILE_HANDLED,
-    NEW_ADDRESS_DURING_CHECK, O1, O2, O3, O4, O5, O6, O7, R1, R2, R3, RECON_RELOAD,
-    REGISTERS_AND_STOPS, REGISTERS_DURING_CHECK, REPORT_WAITS_PAST_DEAD_INTERVAL,
-    RESURRECTED_WHILE_HANDLED, RETURNS_BEFORE_DEAD_DEADLINE,
+    NEW_ADDRESS_DURING_CHECK, O1, O2, O3, O4, O5, O6, O7, O8, O9, R1, R2, R3, RECON_RELOAD,
+    RECON_RELOAD_ROW_DIFFERS, REGISTERS_AND_STOPS, REGISTERS_DURING_CHECK,
+    REPORT_WAITS_PAST_DEAD_INTERVAL, RESURRECTED_WHILE_HANDLED, RETURNS_BEFORE_DEAD_DEADLINE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -24,6 +24,7 @@ const REPORT_WAITS: &Scenario<DeadNode> = &REPORT_WAITS_PAST_DEAD_INTERVAL;
 const NEW_ADDRESS: &Scenario<DeadNode> = &COMES_BACK_AT_NEW_ADDRESS;
 const RESURRECTED: &Scenario<DeadNode> = &RESURRECTED_WHILE_HANDLED;
 const DURING_CHECK: &Scenario<DeadNode> = &REGISTERS_DURING_CHECK;
+const ROW_DIFFERS: &Scenario<DeadNode> = &RECON_RELOAD_ROW_DIFFERS;
 const NEW_ADDRESS_IN_CHECK: &Scenario<DeadNode> = &NEW_ADDRESS_DURING_CHECK;
 
 pub const CLAIMS: Claims<DeadNode> = Claims {
@@ -88,7 +89,8 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         // O4: Recon's reload.
         Claim { variant: "upstream", outcome: &O4, expected: U, method: Method::loom(RELOAD, 20),
             note: "report: today's register refreshes nothing for an unchanged known node, so the reload is a \
-                   no-op (the rows are what the nodes registered with)" },
+                   no-op where the row equals memory, as here (where it differs, behind NAT, it revives the node \
+                   through updateNode: O8)" },
         Claim { variant: "P1", outcome: &O4, expected: R, method: Method::loom(RELOAD, 1),
             note: "report: P1 without P3 opens O4 — the reload's register refreshes the heartbeat time of a DEAD \
                    node that is down, and the next check resurrects it" },
@@ -133,6 +135,17 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "hypothesis confirmed: as P1+P2. Bound 3" },
         Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom_bounded(NEW_ADDRESS_IN_CHECK, 3, 30555),
             note: "P4 closes it: #2's heartbeat time 7 is within the stale deadline, so the recheck keeps the replicas; the next check resurrects #2. Bound 3, twin upstream" },
+        // O8 and O9: Recon's reload through updateNode (issue 12, item 2).
+        Claim { variant: "upstream", outcome: &O8, expected: R, method: Method::loom(ROW_DIFFERS, 1),
+            note: "issue 12 item 2, hypothesis confirmed: ReconNodeManager.register wrote the row with the address dn1 reported (nodeDB.put, before SCMNodeManager.register set the RPC peer's); loadExistingNodes registers the row outside any RPC (Server.getRemoteIp() null, the row's address stands), updateDnsToDnIdMap sees a change and updateNode replaces the DEAD DatanodeInfo with a new HEALTHY one: upstream revives a DEAD node that is down, without P1" },
+        Claim { variant: "P1+P2", outcome: &O8, expected: R, method: Method::loom(ROW_DIFFERS, 1),
+            note: "P1 plays no part (the updateNode branch comes first) and P2 none: O8 as upstream" },
+        Claim { variant: "P3", outcome: &O8, expected: U, method: Method::loom(ROW_DIFFERS, 6),
+            note: "P3 closes it: loadExistingNodes registers no known node again, so no row reaches updateNode" },
+        Claim { variant: "proposed", outcome: &O8, expected: U, method: Method::loom(ROW_DIFFERS, 6),
+            note: "closed by P3 (testReinitializeKeepsDeadNodeDead's change), as the hypothesis expected" },
+        Claim { variant: "improved", outcome: &O8, expected: U, method: Method::loom(ROW_DIFFERS, 6),
+            note: "closed as with the patch" },
         // Residual windows the patch leaves.
         Claim { variant: "proposed", outcome: &R2, expected: R, method: Method::loom(REPORT_WAITS, 1),
             note: "report admits it: the registration report applied after the node, stopped again, went DEAD \
@@ -173,6 +186,15 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "P4 keeps replicas only of nodes the next check resurrects: no stuck DEAD node with replicas follows" },
         Claim { variant: "P1+P2", outcome: &O4, expected: R, method: Method::Proptest { cases: 512 },
             note: "without P3 a reload revives a DEAD node in long histories too" },
+        Claim { variant: "upstream", outcome: &O8, expected: R, method: Method::Proptest { cases: 512 },
+            note: "dn3 is behind NAT in the histories: after it registers again its row differs from memory, and a \
+                   later reload revives it through updateNode while it is DEAD (no P1 needed)" },
+        Claim { variant: "proposed", outcome: &O8, expected: U, method: Method::Proptest { cases: 1024 },
+            note: "P3: the reload registers no known node again, so no row reaches updateNode" },
+        Claim { variant: "proposed", outcome: &O9, expected: U, method: Method::Proptest { cases: 1024 },
+            note: "P3 closes it: no updateNode from the reload, so no container-ID set is emptied. Upstream and \
+                   P1+P2 reach O9 on the schedule of scenarios/dead-node-recon-reload-row-differs.scn (a unit test \
+                   of the histories asserts it); 2,048 generated histories did not find that interleaving" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 4000 },
             note: "quickcheck over random byte strings (the fuzz codec) finds O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 4000 },

@@ -64,6 +64,9 @@ pub struct NodeGhost {
     /// That write came from the datanode (a heartbeat or its registration), not from Recon's
     /// reload registering a stored node.
     pub refreshed_by_datanode: bool,
+    /// The current `DatanodeInfo` was created by Recon's reload (`updateNode` for a row that
+    /// differs from memory).
+    pub replaced_by_reload: bool,
     /// The last registration of the datanode SCM processed: ghost order and tick.
     pub registered: Option<(u64, u64)>,
     /// The registration (ghost order) whose report was the last one applied for the node.

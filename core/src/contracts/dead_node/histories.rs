@@ -193,7 +193,8 @@ impl Histories for DeadNode {
 
     fn start(fix: Fix, _trace: &Trace) -> (Setup<DeadNode>, Plan) {
         // No producer is waited for: each handler program runs what is queued, then ends.
-        let world = Arc::new(World::new(fix, Service::Recon, HOLDINGS, 0, 0));
+        // dn3 is behind NAT: after it registers again, its node table row differs from memory.
+        let world = Arc::new(World::behind_nat(fix, Service::Recon, HOLDINGS, 0, 0, &[3]));
         (
             Setup {
                 world,
@@ -497,6 +498,38 @@ mod tests {
     use crate::outcome::OutcomeId;
     use proptest::strategy::ValueTree;
     use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+
+    /// Issue 12, item 2: dn3 (behind NAT) registers again, so its node table row differs from
+    /// memory; a reload reinitializes the container manager, dn3's report re-adds its replicas,
+    /// and `loadExistingNodes` replaces dn3's `DatanodeInfo` through `updateNode` (an empty
+    /// container-ID set). dn3 stops and goes DEAD: the handler removes nothing (O9), unless P3.
+    /// The schedule of `scenarios/dead-node-recon-reload-row-differs.scn`.
+    #[test]
+    fn reload_through_update_node_leaves_replicas_on_a_dead_node() {
+        use crate::histories::Session;
+        for (variant, reaches) in [("upstream", true), ("P1+P2", true), ("proposed", false)] {
+            let mut s = Session::<DeadNode>::new(DeadNode::fix_of(variant).unwrap());
+            let steps = |s: &mut Session<DeadNode>, actor: &str, n: usize| {
+                for _ in 0..n {
+                    s.step_named(actor).unwrap();
+                }
+            };
+            s.apply(&Register(3));
+            steps(&mut s, "RPC-dn3", 2);
+            s.apply(&Reload);
+            steps(&mut s, "Recon-sync", 1);
+            s.apply(&Reports(3));
+            steps(&mut s, "CR-thread-dn3", 3);
+            steps(&mut s, "Recon-sync", 4);
+            s.apply(&Stop(3));
+            for _ in 0..8 {
+                s.apply(&Tick);
+            }
+            s.apply(&Dnh);
+            let found: Vec<OutcomeId> = s.finish().iter().map(|v| v.outcome).collect();
+            assert_eq!(found.contains(&"O9"), reaches, "{variant}: {found:?}");
+        }
+    }
 
     /// The fall-through mutant of the recheck (`Recheck::UnderMonitorNoReturn`) in the proposed
     /// fix: loom cannot catch it there by state (O5 is open through R1 and R3), so the

@@ -31,11 +31,19 @@
 //! datanode that is up and that SCM has not (rightly) declared DEAD since its registration report
 //! lacks a replica of that report. A DEAD node that keeps replicas for good is checked by
 //! `World::stuck_dead_with_replicas` (O1: the registration came after it went DEAD; R2: before,
-//! its report applied after); O4 is witnessed when a health check resurrects a node on a
-//! heartbeat time that Recon's reload wrote.
+//! its report applied after; O9: the node's container-ID set does not list the replica, which
+//! Recon's reload emptied through `updateNode`; any other stuck replica counts as O1). A node
+//! that went DEAD and is alive for SCM although its datanode sent nothing since, because Recon's
+//! reload wrote its heartbeat time (O4) or replaced its `DatanodeInfo` (O8, a row that differs
+//! from memory), is `World::revived_by_reload`. A DEAD written against evidence of life in SCM's
+//! own state is classified when it is written (`ghost::Against`): O2 (a registration that
+//! refreshed nothing), O6 (a refresh between the check's deadline test and its write), O7 (the
+//! object replaced between the check's status read and its write).
 //!
 //! Simplifications, each argued where it is made: the `NodeStateMap` lock and the `DatanodeInfo`
-//! internal lock are one lock ([`node_state`]); the `NodeStateManager` monitor and the
+//! internal lock are one lock ([`node_state`]; the health check still runs in its upstream
+//! sections and reads the heartbeat time of the object it listed); the history operations run a
+//! health check as one whole run (its inner windows, O6 and O7, are loom's); the `NodeStateManager` monitor and the
 //! `ContainerInfo` monitor are not modelled (no modelled actor contends for them); containers
 //! are CLOSED and RATIS/ONE, so `closeContainers` only reads and `destroyPipelines` touches no
 //! replica ([`dead_node_handler`]); every layout version matches and every node is IN_SERVICE
@@ -154,8 +162,14 @@ pub struct World {
     pub recon: ReconNodeManager,
     /// Datanode side: the containers each datanode holds (its full report).
     holdings: BTreeMap<NodeId, BTreeSet<ContainerId>>,
+    /// Datanodes whose RPC peer address differs from the address they report about themselves
+    /// (NAT, a multi-homed host, no reverse DNS): a deployment fact.
+    nat: BTreeSet<NodeId>,
     pub ghost: Ghost,
 }
+
+/// What NAT adds to a datanode's address as SCM sees it (any difference will do).
+const NAT_PEER: u8 = 100;
 
 impl World {
     /// Registered, HEALTHY nodes that last heartbeated at tick 0, each with a replica of the
@@ -168,24 +182,58 @@ impl World {
         dead_node_producers: usize,
         report_producers: usize,
     ) -> World {
-        let ids: Vec<NodeId> = holdings.iter().map(|h| h.0).collect();
+        Self::behind_nat(
+            fix,
+            service,
+            holdings,
+            dead_node_producers,
+            report_producers,
+            &[],
+        )
+    }
+
+    /// As [`World::new`], with the datanodes `nat` behind NAT: each first registered (before the
+    /// world starts) from its peer address, which the node manager and Recon's row hold.
+    pub fn behind_nat(
+        fix: Fix,
+        service: Service,
+        holdings: &[(NodeId, &[ContainerId])],
+        dead_node_producers: usize,
+        report_producers: usize,
+        nat: &[NodeId],
+    ) -> World {
+        let nat: BTreeSet<NodeId> = nat.iter().copied().collect();
+        let addresses: Vec<(NodeId, u8)> = holdings
+            .iter()
+            .map(|h| (h.0, if nat.contains(&h.0) { NAT_PEER } else { 0 }))
+            .collect();
         World {
             fix,
             service,
             clock: Clock::new(0),
-            nodes: NodeStateManager::new(holdings, 0),
+            nodes: NodeStateManager::new(holdings, &addresses, 0),
             containers: ContainerManager::new(holdings),
             dead_node_events: EventQueue::new("DEAD_NODE", dead_node_producers),
-            reports: ids
+            reports: addresses
                 .iter()
-                .map(|&n| (n, EventQueue::new("CONTAINER_REPORT", report_producers)))
+                .map(|&(n, _)| (n, EventQueue::new("CONTAINER_REPORT", report_producers)))
                 .collect(),
-            recon: ReconNodeManager::new(&ids, 0),
+            recon: ReconNodeManager::new(&addresses, 0),
             holdings: holdings
                 .iter()
                 .map(|&(n, cs)| (n, cs.iter().copied().collect()))
                 .collect(),
+            nat,
             ghost: Ghost::default(),
+        }
+    }
+
+    /// The address SCM sees for `node` reporting `address` (`Server.getRemoteIp()`).
+    pub fn peer_address(&self, node: NodeId, address: u8) -> u8 {
+        if self.nat.contains(&node) {
+            address + NAT_PEER
+        } else {
+            address
         }
     }
 
@@ -258,8 +306,17 @@ impl World {
                         "R2",
                         "written by a registration report from before it went DEAD, applied after",
                     )
+                } else if !self.nodes.get_containers(node).contains(&c) {
+                    (
+                        "O9",
+                        "which its container-ID set does not list (Recon's reload replaced the \
+                         DatanodeInfo with an empty set), so the handler removed nothing",
+                    )
                 } else {
-                    continue;
+                    (
+                        "O1",
+                        "which the dead node handler left although the node's container set lists it",
+                    )
                 };
                 if outcome == id {
                     return Some(format!(
@@ -273,6 +330,38 @@ impl World {
             }
         }
         None
+    }
+
+    /// O4 and O8: a node that went DEAD, and whose datanode has sent nothing since, is alive for SCM (not DEAD,
+    /// or DEAD with a heartbeat time the next check resurrects) because Recon's reload wrote
+    /// its heartbeat time (O4) or replaced its `DatanodeInfo` (O8) after it went DEAD. A
+    /// property of the state: nothing the datanode sent explains the node's health.
+    fn revived_by_reload(&self, id: crate::outcome::OutcomeId) -> Option<String> {
+        let next_check = self.clock.now() + 1;
+        self.nodes.read(|t| {
+            t.entries.iter().find_map(|(&node, e)| {
+                let g = self.ghost.with(|g| *g.node(node));
+                let died = g.last_dead?;
+                let alive = e.health != NodeState::Dead
+                    || !next_health(e.health, e.last_heartbeat, next_check).is_empty();
+                let outcome = if g.replaced_by_reload { "O8" } else { "O4" };
+                (alive && !g.refreshed_by_datanode && g.refreshed > died.seq && outcome == id)
+                    .then(|| {
+                        format!(
+                            "dn{node}, DEAD since t={}, is {} with lastHeartbeatTime {}, written by \
+                             Recon's reload{}, not by the datanode",
+                            died.time,
+                            e.health,
+                            e.last_heartbeat,
+                            if g.replaced_by_reload {
+                                " (updateNode: a new DatanodeInfo, HEALTHY)"
+                            } else {
+                                ""
+                            }
+                        )
+                    })
+            })
+        })
     }
 
     /// O5: a datanode that is up, whose registration report was applied, and that SCM has not
@@ -344,8 +433,27 @@ pub static O3: Outcome<World> = Outcome {
 /// O4: Recon's reload revives a DEAD node.
 pub static O4: Outcome<World> = Outcome {
     id: "O4",
-    summary: "(Recon) a reload of the node table revives a DEAD node whose datanode is down",
-    check: Check::State(|w| w.ghost.witnessed("O4")),
+    summary: "(Recon) a reload of the node table revives a DEAD node the datanode has not come back to (its \
+                      register refreshes the heartbeat time: the next check resurrects it)",
+    check: Check::State(|w| w.revived_by_reload("O4")),
+};
+
+/// O8: Recon's reload revives a DEAD node through updateNode.
+pub static O8: Outcome<World> = Outcome {
+    id: "O8",
+    summary: "(Recon, from the code) a reload of the node table revives a DEAD node the datanode has not \
+                      come back to, through updateNode: its row differs from memory (the row holds what the datanode reported, \
+                      memory the RPC peer's address), so a new HEALTHY DatanodeInfo replaces the DEAD one",
+    check: Check::State(|w| w.revived_by_reload("O8")),
+};
+
+/// O9: the reload's updateNode emptied the container set; the handler later removes nothing.
+pub static O9: Outcome<World> = Outcome {
+    id: "O9",
+    summary: "(Recon, from the code) the reload's updateNode empties a node's container-ID set while a replica \
+                      reported just before stays; the node goes DEAD and the handler, which removes by that set, \
+                      removes nothing: the container counts a replica on a DEAD node",
+    check: Check::State(|w| w.stuck_dead_with_replicas("O9")),
 };
 
 /// O5: the state the wrong removals leave, whichever window let them through.
@@ -425,7 +533,7 @@ impl Model for DeadNode {
         },
     ];
     const OUTCOMES: &'static [&'static Outcome<World>] =
-        &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &R1, &R2, &R3];
+        &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &R1, &R2, &R3];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),
@@ -637,6 +745,29 @@ pub static RESURRECTED_WHILE_HANDLED: Scenario<DeadNode> = Scenario {
                 Box::new(DeadNodeHandler::new(trace, Source::Given(events.into()))),
                 Box::new(checker),
                 Box::new(Datanode::new(trace, DN, &[DnAction::Heartbeat])),
+            ],
+        )
+    },
+};
+
+/// O8: as [`RECON_RELOAD`], but dn1 is behind NAT and registered again before its outage: its
+/// row holds the address it reported, memory the peer's.
+pub static RECON_RELOAD_ROW_DIFFERS: Scenario<DeadNode> = Scenario {
+    name: "recon-reload-row-differs",
+    about: "Recon: dn1 behind NAT registered again at t=0 (the node table row gets its own address, memory \
+            keeps the peer's), then DEAD at t=7 and down, replica removed; the sync thread reinitializes; the \
+            checker runs at t=8",
+    build: |trace, fix| {
+        let w = Arc::new(World::behind_nat(fix, Service::Recon, HOLDINGS, 1, 0, &[DN]));
+        run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }]));
+        run(&w, ContainerReportHandler::handling(trace, DN, 1));
+        outage(trace, &w, 7);
+        handle_dead_node_events(trace, &w);
+        setup(
+            w,
+            vec![
+                Box::new(ReconReload::new(trace)),
+                Box::new(HealthChecker::new(trace, 1, false)),
             ],
         )
     },

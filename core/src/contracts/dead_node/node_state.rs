@@ -151,6 +151,7 @@ impl Table {
             let n = g.node(id);
             n.refreshed = seq;
             n.refreshed_by_datanode = by_datanode;
+            n.replaced_by_reload = !by_datanode;
             n.dead = None;
         });
     }
@@ -188,11 +189,13 @@ pub struct NodeStateManager {
 }
 
 impl NodeStateManager {
-    /// Nodes already registered, HEALTHY, with a heartbeat at `now`, holding `containers`.
-    pub fn new(nodes: &[(NodeId, &[ContainerId])], now: u64) -> Self {
+    /// Nodes already registered at `addresses`, HEALTHY, with a heartbeat at `now`, holding
+    /// `containers`.
+    pub fn new(nodes: &[(NodeId, &[ContainerId])], addresses: &[(NodeId, u8)], now: u64) -> Self {
         let mut table = Table::default();
         for &(id, containers) in nodes {
-            let info = table.new_info(id, 0);
+            let address = addresses.iter().find(|a| a.0 == id).map_or(0, |a| a.1);
+            let info = table.new_info(id, address);
             table.entries.insert(
                 id,
                 DatanodeEntry {
@@ -427,16 +430,6 @@ impl NodeStateManager {
                 n.last_dead = n.dead;
             } else {
                 n.dead = None;
-                if !n.refreshed_by_datanode {
-                    g.witness(
-                        "O4",
-                        format!(
-                            "t={now}: {event} DEAD → {to} on lastHeartbeatTime {last_heartbeat}, \
-                             written by Recon's reload, not by the datanode (which is {})",
-                            if down { "down" } else { "up" }
-                        ),
-                    );
-                }
             }
         });
     }
