@@ -731,7 +731,7 @@ pub static COMES_BACK_AT_NEW_ADDRESS: Scenario<DeadNode> = Scenario {
 pub static RESURRECTED_WHILE_HANDLED: Scenario<DeadNode> = Scenario {
     name: "resurrected-while-dead-node-handler-runs",
     about: "dn1 DEAD at t=7, DEAD_NODE taken by the DNH thread; dn1 registered again and its report was \
-            applied; its first heartbeat and the health check at t=8 race the handler",
+            applied; its first heartbeat and the health check at t=8 (which has listed dn1) race the handler",
     build: |trace, fix| {
         let w = scenario_world(fix, Service::Scm);
         outage(trace, &w, 7);
@@ -777,8 +777,8 @@ pub static RECON_RELOAD_ROW_DIFFERS: Scenario<DeadNode> = Scenario {
 /// registration (P1's refresh) can land between the check's deadline test and its write.
 pub static REGISTERS_DURING_CHECK: Scenario<DeadNode> = Scenario {
     name: "registers-during-health-check",
-    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7, its dead deadline, in its steps; the RPC \
-            thread registers dn1 (same address); the DNH thread handles what the run fires",
+    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7, its dead deadline, has listed dn1 and read \
+            its status; the RPC thread registers dn1 (same address); the DNH thread handles what the run fires",
     build: |trace, fix| {
         let w = scenario_world(fix, Service::Scm);
         outage(trace, &w, 6);
@@ -799,9 +799,9 @@ pub static REGISTERS_DURING_CHECK: Scenario<DeadNode> = Scenario {
 /// new object.
 pub static NEW_ADDRESS_DURING_CHECK: Scenario<DeadNode> = Scenario {
     name: "new-address-during-health-check",
-    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7 in its steps; the RPC thread registers \
-            dn1 with a new address (updateNode); the CR thread applies its report; the DNH thread handles what \
-            the run fires",
+    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7 has listed DatanodeInfo #1 and read its \
+            status; the RPC thread registers dn1 with a new address (updateNode); the CR thread applies its \
+            report; the DNH thread handles what the run fires",
     build: |trace, fix| {
         let w = scenario_world(fix, Service::Scm);
         outage(trace, &w, 6);

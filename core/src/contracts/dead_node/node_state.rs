@@ -688,6 +688,19 @@ impl Program<super::World> for HealthChecker {
             }
             CheckStep::List => {
                 self.listed = w.nodes.get_all_datanode_infos();
+                let listed: Vec<String> = self
+                    .listed
+                    .iter()
+                    .map(|i| format!("dn{} #{}", i.id, i.incarnation))
+                    .collect();
+                self.cx.record(
+                    "NodeStateMap.getAllDatanodeInfos",
+                    format_args!(
+                        "t={}: checkNodesHealth lists {}",
+                        self.now,
+                        listed.join(", ")
+                    ),
+                );
                 self.next_object(0)
             }
             CheckStep::Status(i) => match w.nodes.node_health(self.listed[i].id) {
