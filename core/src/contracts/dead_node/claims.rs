@@ -7,9 +7,10 @@ use super::reproductions::{
     reinitialize_keeps_dead_node_dead, returns_before_dead_deadline,
 };
 use super::{
-    DeadNode, Fix, Recheck, COMES_BACK_AT_NEW_ADDRESS, COMES_BACK_WHILE_HANDLED, O1, O2, O3, O4,
-    R1, R2, R3, RECON_RELOAD, REGISTERS_AND_STOPS, REPORT_WAITS_PAST_DEAD_INTERVAL,
-    RETURNS_BEFORE_DEAD_DEADLINE,
+    DeadNode, Fix, Recheck, COMES_BACK_AT_NEW_ADDRESS, COMES_BACK_WHILE_HANDLED,
+    NEW_ADDRESS_DURING_CHECK, O1, O2, O3, O4, O5, O6, O7, O8, O9, R1, R2, R3, RECON_RELOAD,
+    RECON_RELOAD_ROW_DIFFERS, REGISTERS_AND_STOPS, REGISTERS_DURING_CHECK,
+    REPORT_WAITS_PAST_DEAD_INTERVAL, RESURRECTED_WHILE_HANDLED, RETURNS_BEFORE_DEAD_DEADLINE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -21,6 +22,10 @@ const COMES_BACK: &Scenario<DeadNode> = &COMES_BACK_WHILE_HANDLED;
 const RELOAD: &Scenario<DeadNode> = &RECON_RELOAD;
 const REPORT_WAITS: &Scenario<DeadNode> = &REPORT_WAITS_PAST_DEAD_INTERVAL;
 const NEW_ADDRESS: &Scenario<DeadNode> = &COMES_BACK_AT_NEW_ADDRESS;
+const RESURRECTED: &Scenario<DeadNode> = &RESURRECTED_WHILE_HANDLED;
+const DURING_CHECK: &Scenario<DeadNode> = &REGISTERS_DURING_CHECK;
+const ROW_DIFFERS: &Scenario<DeadNode> = &RECON_RELOAD_ROW_DIFFERS;
+const NEW_ADDRESS_IN_CHECK: &Scenario<DeadNode> = &NEW_ADDRESS_DURING_CHECK;
 
 pub const CLAIMS: Claims<DeadNode> = Claims {
     cells: &[
@@ -29,32 +34,32 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "report: SCM side (a restarted datanode registers at once; Recon's re-register path is in the \
                    reproductions); the registration leaves lastHeartbeatTime old, so no check resurrects the node and \
                    DEAD_NODE never fires again; the report re-added the replica (container HEALTHY)" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
+        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 6465),
             note: "report: P1 closes O1 — the refreshed heartbeat time is within the stale deadline of the next \
                    check, which resurrects the node (if it stops it goes through DEAD again)" },
         Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(REGISTERS, 1),
             note: "P2 alone leaves O1: no DEAD_NODE handler runs after the registration" },
         Claim { variant: "P3", outcome: &O1, expected: R, method: Method::loom(REGISTERS, 1),
             note: "P3 alone changes only Recon's reload: O1 as upstream" },
-        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
+        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 6465),
             note: "closed by P1" },
-        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 6465),
             note: "report: closed" },
-        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 1026),
+        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(REGISTERS, 6465),
             note: "closed as with the patch: P4 keeps replicas only of a node the next check resurrects" },
         // O2: back shortly before the dead deadline.
         Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::loom(RETURNS, 1),
             note: "report: the check at the deadline uses the pre-outage heartbeat time, declares the registered \
                    node DEAD before its first heartbeat, and the handler removes its replica" },
-        Claim { variant: "P1", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
+        Claim { variant: "P1", outcome: &O2, expected: U, method: Method::loom(RETURNS, 2509),
             note: "report: P1 closes O2 — the registration's heartbeat time is within the deadline" },
         Claim { variant: "P2", outcome: &O2, expected: R, method: Method::loom(RETURNS, 1),
             note: "P2's recheck sees DEAD too (the node is DEAD by SCM's own clock): P2 alone leaves O2" },
-        Claim { variant: "P1+P2", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
+        Claim { variant: "P1+P2", outcome: &O2, expected: U, method: Method::loom(RETURNS, 2509),
             note: "closed by P1" },
-        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::loom(RETURNS, 2509),
             note: "report: closed" },
-        Claim { variant: "improved", outcome: &O2, expected: U, method: Method::loom(RETURNS, 453),
+        Claim { variant: "improved", outcome: &O2, expected: U, method: Method::loom(RETURNS, 2509),
             note: "closed as with the patch" },
         // O3 and R1: back while the handler runs.
         Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 39),
@@ -82,19 +87,64 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "P4: a DEAD node whose heartbeat time is within the stale deadline keeps its replicas (the next \
                    check resurrects it); the residual window closes. Unbounded (it was bounded at 4 while the runner spawned every actor: 505,185 executions unbounded then)." },
         // O4: Recon's reload.
-        Claim { variant: "upstream", outcome: &O4, expected: U, method: Method::loom(RELOAD, 9),
+        Claim { variant: "upstream", outcome: &O4, expected: U, method: Method::loom(RELOAD, 20),
             note: "report: today's register refreshes nothing for an unchanged known node, so the reload is a \
-                   no-op (the rows are what the nodes registered with)" },
+                   no-op where the row equals memory, as here (where it differs, behind NAT, it revives the node \
+                   through updateNode: O8)" },
         Claim { variant: "P1", outcome: &O4, expected: R, method: Method::loom(RELOAD, 1),
             note: "report: P1 without P3 opens O4 — the reload's register refreshes the heartbeat time of a DEAD \
                    node that is down, and the next check resurrects it" },
-        Claim { variant: "P3", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
+        Claim { variant: "P3", outcome: &O4, expected: U, method: Method::loom(RELOAD, 6),
             note: "P3 alone: known nodes are not registered again" },
         Claim { variant: "P1+P2", outcome: &O4, expected: R, method: Method::loom(RELOAD, 1),
             note: "report: P1+P2 without P3 reaches O4 (testReinitializeKeepsDeadNodeDead fails)" },
-        Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
+        Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::loom(RELOAD, 6),
             note: "report: P3 closes it" },
-        Claim { variant: "improved", outcome: &O4, expected: U, method: Method::loom(RELOAD, 4),
+        Claim { variant: "improved", outcome: &O4, expected: U, method: Method::loom(RELOAD, 6),
+            note: "closed as with the patch" },
+        // O5: the state, apart from the window.
+        Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::loom(RESURRECTED, 1),
+            note: "the handler's one status read precedes the heartbeat and the RESURRECT; it removes the replica \
+                   of the registration report: the datanode is up and its container MISSING (O3's window)" },
+        Claim { variant: "P1+P2", outcome: &O5, expected: R, method: Method::loom(RESURRECTED, 1),
+            note: "the recheck under the monitor reads DEAD before the health check (R1's window); the check may \
+                   RESURRECT the node while the handler, holding the monitor, removes: health checks do not take it" },
+        Claim { variant: "proposed", outcome: &O5, expected: R, method: Method::loom(RESURRECTED, 1),
+            note: "as P1+P2: with the patch a live node's replica is lost through R1's window (and R3's, see its \
+                   cell), so a state predicate alone cannot tell a broken recheck from the admitted windows here; \
+                   the classification does (a removal after a recheck that did not read DEAD is O3's, which \
+                   the proposed histories catch for the fall-through mutant)" },
+        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom(RESURRECTED, 12452),
+            note: "P4 keeps the replicas when the recheck reads DEAD within the stale deadline and P2 when it reads \
+                   HEALTHY_READONLY: no live node loses a replica (with no updateNode in the scenario, R3 cannot \
+                   occur); the fall-through mutant reaches it" },
+        // O6 and O7: inside checkNodesHealth's steps (issue 12, item 1).
+        Claim { variant: "upstream", outcome: &O6, expected: U, method: Method::loom_bounded(DURING_CHECK, 4, 7016),
+            note: "issue 12 item 1 (a), NodeStateManager.checkNodesHealth in its steps: a registration refreshes nothing upstream, so the window does not exist for it: the deadline test and the write both see heartbeat time 0 and the DEAD is O2's (a heartbeat, upstream's own refresh, is the same DatanodeInfo.updateLastHeartbeatTime write as P1's). Bounded at 4 preemptions, as its twin P1+P2: unbounded the scenario takes 68,725 (upstream) to 616,915 (improved) executions" },
+        Claim { variant: "P1+P2", outcome: &O6, expected: R, method: Method::loom_bounded(DURING_CHECK, 4, 5964),
+            note: "hypothesis confirmed: the run tests the listed DatanodeInfo's heartbeat time 0 (past the dead deadline), P1's registration refreshes it to 7, updateNodeHealthState writes DEAD by ID and DEAD_NODE fires; the handler reads DEAD and its recheck under the monitor reads DEAD before the run's RESTORE test (which reads 7 and writes HEALTHY_READONLY): a node that registered before it was declared DEAD loses its replicas. Bound 4" },
+        Claim { variant: "proposed", outcome: &O6, expected: R, method: Method::loom_bounded(DURING_CHECK, 4, 5964),
+            note: "hypothesis confirmed: as P1+P2 (P3 plays no part); the patch's P1 opens this window, P2 does not close it. Bound 4" },
+        Claim { variant: "improved", outcome: &O6, expected: U, method: Method::loom_bounded(DURING_CHECK, 4, 11594),
+            note: "P4 closes it: the recheck reads DEAD but lastHeartbeatTime 7 within the stale deadline and keeps the replicas (the run's RESTORE, or the next check, brings the node back). Bound 4, twin P1+P2; unbounded 616,915 executions, no violation either (checked by hand, too slow for the gate)" },
+        Claim { variant: "upstream", outcome: &O7, expected: R, method: Method::loom_bounded(NEW_ADDRESS_IN_CHECK, 3, 15693),
+            note: "issue 12 item 1 (b): the run read dn1's status (STALE) from DatanodeInfo #1; the registration's updateNode replaces it (#2 HEALTHY, heartbeat time 7, empty container set); the TIMEOUT test reads #1's heartbeat time 0 and writes DEAD to #2 by ID; DEAD_NODE fires; the report is applied under #2 and the handler removes it. Bounded at 3 preemptions (at 4: 348,116 executions for improved; unbounded: over 100 s), as every O7 cell" },
+        Claim { variant: "P1+P2", outcome: &O7, expected: R, method: Method::loom_bounded(NEW_ADDRESS_IN_CHECK, 3, 17504),
+            note: "hypothesis confirmed (the R3 note called it a narrower relative; it is a path to O2's harm with the patch): P2's recheck takes #2's monitor, the one the report handler held, and reads the DEAD the check wrote to #2, so it removes the new object's freshly reported replicas. P1 plays no part (updateNode already gives #2 a fresh heartbeat time). Bound 3" },
+        Claim { variant: "proposed", outcome: &O7, expected: R, method: Method::loom_bounded(NEW_ADDRESS_IN_CHECK, 3, 17504),
+            note: "hypothesis confirmed: as P1+P2. Bound 3" },
+        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom_bounded(NEW_ADDRESS_IN_CHECK, 3, 30555),
+            note: "P4 closes it: #2's heartbeat time 7 is within the stale deadline, so the recheck keeps the replicas; the next check resurrects #2. Bound 3, twin upstream" },
+        // O8 and O9: Recon's reload through updateNode (issue 12, item 2).
+        Claim { variant: "upstream", outcome: &O8, expected: R, method: Method::loom(ROW_DIFFERS, 1),
+            note: "issue 12 item 2, hypothesis confirmed: ReconNodeManager.register wrote the row with the address dn1 reported (nodeDB.put, before SCMNodeManager.register set the RPC peer's); loadExistingNodes registers the row outside any RPC (Server.getRemoteIp() null, the row's address stands), updateDnsToDnIdMap sees a change and updateNode replaces the DEAD DatanodeInfo with a new HEALTHY one: upstream revives a DEAD node that is down, without P1" },
+        Claim { variant: "P1+P2", outcome: &O8, expected: R, method: Method::loom(ROW_DIFFERS, 1),
+            note: "P1 plays no part (the updateNode branch comes first) and P2 none: O8 as upstream" },
+        Claim { variant: "P3", outcome: &O8, expected: U, method: Method::loom(ROW_DIFFERS, 6),
+            note: "P3 closes it: loadExistingNodes registers no known node again, so no row reaches updateNode" },
+        Claim { variant: "proposed", outcome: &O8, expected: U, method: Method::loom(ROW_DIFFERS, 6),
+            note: "closed by P3 (testReinitializeKeepsDeadNodeDead's change), as the hypothesis expected" },
+        Claim { variant: "improved", outcome: &O8, expected: U, method: Method::loom(ROW_DIFFERS, 6),
             note: "closed as with the patch" },
         // Residual windows the patch leaves.
         Claim { variant: "proposed", outcome: &R2, expected: R, method: Method::loom(REPORT_WAITS, 1),
@@ -103,9 +153,8 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Claim { variant: "improved", outcome: &R2, expected: R, method: Method::loom(REPORT_WAITS, 1),
             note: "not closed by the improved fix (P4 acts in the handler; this report arrives after it)" },
         Claim { variant: "proposed", outcome: &R3, expected: R, method: Method::loom(NEW_ADDRESS, 39),
-            note: "found in the code (not modelled, a narrower relative: a health check that lists the old object, \
-                   reads its heartbeat time and updates the status by ID can mark the new, just registered object \
-                   STALE or DEAD); updateNode replaces the DatanodeInfo; the handler rechecks under the old \
+            note: "found in the code (the health check's side of a replaced object, which marks the new object DEAD, \
+                   is O7's cell); updateNode replaces the DatanodeInfo; the handler rechecks under the old \
                    object's monitor while the report is applied under the new one's" },
         Claim { variant: "improved", outcome: &R3, expected: R, method: Method::loom(NEW_ADDRESS, 39),
             note: "not closed by the improved fix: the recheck under the old object sees the old DEAD entry" },
@@ -137,6 +186,15 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "P4 keeps replicas only of nodes the next check resurrects: no stuck DEAD node with replicas follows" },
         Claim { variant: "P1+P2", outcome: &O4, expected: R, method: Method::Proptest { cases: 512 },
             note: "without P3 a reload revives a DEAD node in long histories too" },
+        Claim { variant: "upstream", outcome: &O8, expected: R, method: Method::Proptest { cases: 512 },
+            note: "dn3 is behind NAT in the histories: after it registers again its row differs from memory, and a \
+                   later reload revives it through updateNode while it is DEAD (no P1 needed)" },
+        Claim { variant: "proposed", outcome: &O8, expected: U, method: Method::Proptest { cases: 1024 },
+            note: "P3: the reload registers no known node again, so no row reaches updateNode" },
+        Claim { variant: "proposed", outcome: &O9, expected: U, method: Method::Proptest { cases: 1024 },
+            note: "P3 closes it: no updateNode from the reload, so no container-ID set is emptied. Upstream and \
+                   P1+P2 reach O9 on the schedule of scenarios/dead-node-recon-reload-row-differs.scn (a unit test \
+                   of the histories asserts it); 2,048 generated histories did not find that interleaving" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 4000 },
             note: "quickcheck over random byte strings (the fuzz codec) finds O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 4000 },
@@ -208,15 +266,27 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             observe: || reinitialize_keeps_dead_node_dead(DeadNode::fix(&["P1", "P2"])),
         },
     ],
-    mutants: &[Mutant {
-        name: "P2 without the monitor",
-        variant: "proposed",
-        fix: Fix { recheck: Recheck::Unlocked, ..Fix::PROPOSED },
-        caught_by: &O3,
-        inside_a_step: false,
-        about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
-                applied between the reread and the removal is removed",
-    }],
+    mutants: &[
+        Mutant {
+            name: "P2 without the monitor",
+            variant: "proposed",
+            fix: Fix { recheck: Recheck::Unlocked, ..Fix::PROPOSED },
+            caught_by: &O3,
+            inside_a_step: false,
+            about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
+                    applied between the reread and the removal is removed",
+        },
+        Mutant {
+            name: "recheck that falls through",
+            variant: "improved",
+            fix: Fix { recheck: Recheck::UnderMonitorNoReturn, ..Fix::IMPROVED },
+            caught_by: &O5,
+            inside_a_step: false,
+            about: "the recheck under the monitor logs that it keeps the replicas (the node reads HEALTHY_READONLY, \
+                    or DEAD within the stale deadline) and removes them anyway (a missing return): a live node's \
+                    replica is lost. The same slip in the proposed fix is caught by its histories (O3)",
+        },
+    ],
 };
 
 #[cfg(all(test, not(loom)))]

@@ -103,6 +103,17 @@ impl ContainerManager {
         self.lock.write().get_mut(&c).and_then(|r| r.remove(&node))
     }
 
+    /// `ContainerManager.reinitialize` (Recon's snapshot swap): the container state is rebuilt
+    /// from the snapshot's table, with no replica.
+    pub fn reinitialize(&self, cx: &Cx) {
+        let mut m = self.lock.write();
+        m.values_mut().for_each(BTreeMap::clear);
+        cx.record(
+            "ContainerManager.reinitialize",
+            "new ContainerStateMap from the snapshot: no replica until the next reports",
+        );
+    }
+
     /// The replicas of `c` (`getContainerReplicas`).
     pub fn replicas(&self, c: ContainerId) -> BTreeMap<NodeId, Replica> {
         self.lock.read().get(&c).cloned().unwrap_or_default()
@@ -237,6 +248,9 @@ impl Program<World> for ContainerReportHandler {
                 let (missing, applied) =
                     w.nodes
                         .reconcile_containers(cx, &w.ghost, report.node, &report.containers);
+                if let Some(r) = report.registration {
+                    w.ghost.with(|g| g.node(report.node).reported = Some(r));
+                }
                 for &c in &report.containers {
                     w.containers.update_replica(
                         cx,

@@ -17,7 +17,9 @@ use std::collections::VecDeque;
 pub enum DnAction {
     /// A heartbeat (to Recon: answered with `ReregisterCommand` after a gap).
     Heartbeat,
-    /// Registration at an address; its full container report follows.
+    /// Registration with the address (and ports and version) the datanode reports about
+    /// itself; SCM sees the RPC peer's ([`World::peer_address`]); its full container report
+    /// follows.
     Register { address: u8 },
     /// The process stops (or is cut off): it sends nothing until its next action.
     Stop,
@@ -83,9 +85,10 @@ impl Program<World> for Datanode {
             }
             DnAction::Register { address } => {
                 w.ghost.with(|g| g.down.remove(&node));
+                let peer = Some(w.peer_address(node, address));
                 let registration = match w.service {
-                    Service::Scm => node_manager::register(cx, w, node, address, true),
-                    Service::Recon => recon::register(cx, w, node, address, true),
+                    Service::Scm => node_manager::register(cx, w, node, address, peer, true),
+                    Service::Recon => recon::register(cx, w, node, address, peer, true),
                 };
                 self.report = Some(ContainerReport {
                     node,

@@ -25,7 +25,7 @@
 //! report applied after the node died again) or R3 (another object's monitor).
 
 use super::containers::Replica;
-use super::ghost::{Episode, NodeGhost};
+use super::ghost::{Against, NodeGhost};
 use super::node_state::{DatanodeInfo, NodeState, StatusRead, STALE_INTERVAL};
 use super::{ContainerId, NodeId, Recheck, Service, World};
 use crate::model::Program;
@@ -144,36 +144,46 @@ impl DeadNodeHandler {
 
 /// Whether removing `replica` was wrong, and which outcome that is.
 ///
-/// - O2: the DEAD the handler acted on was declared while the datanode was up and had
-///   registered within the dead interval (its heartbeat time was not refreshed).
-/// - Otherwise removing a replica is wrong when it was written by the report of a registration
-///   *after* the node went DEAD (the node came back), unless the node has gone DEAD again
-///   since that registration:
-///   - R3: the handler held the monitor of another `DatanodeInfo` than the report handler did;
-///   - O3: the handler's deciding status read was older than the report (a stale read: no
-///     recheck, or one the report could overtake), or it followed the report but the
-///     registration had not refreshed the heartbeat time (the node stays DEAD until its first
-///     heartbeat is seen);
-///   - R1: the deciding read followed the report and the heartbeat time had been refreshed
-///     since the node went DEAD, but no health check had run since (still DEAD).
+/// Whether it was wrong is decided from the node's state alone, never from what the handler
+/// read (so a broken recheck cannot make a wrong removal look right): `now` is the node's
+/// ghost at the removal, and its last transition into DEAD is the one the removal is judged
+/// against. The removal is wrong when
+/// - that DEAD was written against evidence of life in SCM's own state ([`Against`]: O2, the
+///   old heartbeat time of a datanode that registered; O6, a heartbeat time refreshed between
+///   the check's deadline test and its write; O7, a `DatanodeInfo` replaced between the
+///   check's status read and its write), or
+/// - the replica was written by the report of a registration *after* that DEAD: the datanode
+///   came back, and the node has not gone DEAD again since.
+///
+/// Which window let the wrong removal through is then told by the decision (the status read
+/// the removal acts on, and the monitor held): R3 when the handler held another
+/// `DatanodeInfo`'s monitor than the report handler did; R1 when its deciding read under the
+/// monitor followed the report, saw DEAD and the heartbeat time had been refreshed since the
+/// node went DEAD (no health check had run since); O3 in every other case (the report came
+/// after the deciding read, or the registration had not refreshed the heartbeat time, or the
+/// handler removed although its read did not see DEAD).
 pub fn classify(d: &Decision, replica: &Replica, now: &NodeGhost) -> Option<(OutcomeId, String)> {
-    let e: Episode = d.read.episode?;
-    if e.despite_registration {
+    let Some(e) = now.last_dead else {
+        return Some(("O3", "although the node has never been DEAD".to_string()));
+    };
+    if let Some(against) = e.against {
         return Some((
-            "O2",
+            against.outcome(),
             format!(
-                "although it registered within the dead interval before it was declared DEAD at t={}",
-                e.time
+                "although it was declared DEAD at t={} against evidence it was alive: {}",
+                e.time,
+                match against {
+                    Against::Registration =>
+                        "it had registered within the dead interval (the old heartbeat time)",
+                    Against::RefreshDuringCheck =>
+                        "its heartbeat time was refreshed between the check's deadline test and its write",
+                    Against::ReplacedObject =>
+                        "the check tested a replaced DatanodeInfo's heartbeat time and wrote DEAD to the new one",
+                }
             ),
         ));
     }
-    let registration = replica.registration.filter(|&r| r > e.seq)?;
-    if now
-        .dead
-        .is_some_and(|cur| cur.seq > registration && !cur.despite_registration)
-    {
-        return None;
-    }
+    replica.registration.filter(|&r| r > e.seq)?;
     let read = if d.monitor.is_some() {
         "the recheck under the monitor"
     } else {
@@ -194,6 +204,14 @@ pub fn classify(d: &Decision, replica: &Replica, now: &NodeGhost) -> Option<(Out
                 "registered after it went DEAD at t={}; the report was applied after {read}, \
                  which the removal acts on",
                 e.time
+            ),
+        ),
+        _ if d.read.health != NodeState::Dead => (
+            "O3",
+            format!(
+                "registered after it went DEAD at t={}; {read} followed the report and saw {}, \
+                 and the handler removed them all the same",
+                e.time, d.read.health
             ),
         ),
         _ if d.read.refreshed_since_dead => (
@@ -231,7 +249,7 @@ impl Program<World> for DeadNodeHandler {
                 Source::Given(_) => true,
             },
             Step::Recheck(node) => {
-                w.fix.recheck != Recheck::UnderMonitor
+                !w.fix.recheck.holds_monitor()
                     || w.nodes.get_node(*node).is_none_or(|i| !i.monitor.is_held())
             }
             Step::Done => false,
@@ -298,7 +316,7 @@ impl Program<World> for DeadNodeHandler {
                 let Some(info) = w.nodes.get_node(node) else {
                     return self.next = Step::Take;
                 };
-                let locked = w.fix.recheck == Recheck::UnderMonitor;
+                let locked = w.fix.recheck.holds_monitor();
                 if locked {
                     info.monitor.acquire(Self::ACTOR);
                 }
@@ -310,6 +328,7 @@ impl Program<World> for DeadNodeHandler {
                     }
                     return self.next = Step::Take;
                 };
+                let falls_through = w.fix.recheck == Recheck::UnderMonitorNoReturn;
                 let mut keep = (read.health != NodeState::Dead)
                     .then(|| format!("dn{node} is {}", read.health));
                 if keep.is_none() && w.fix.recheck_heartbeat_time {
@@ -333,11 +352,16 @@ impl Program<World> for DeadNodeHandler {
                         },
                         read.health,
                         keep.as_ref().map_or(" → remove".to_string(), |why| format!(
-                            " → keep replicas ({why})"
+                            " → keep replicas ({why}){}",
+                            if falls_through {
+                                ", and falls through to the removal"
+                            } else {
+                                ""
+                            }
                         ))
                     ),
                 );
-                if keep.is_some() {
+                if keep.is_some() && !falls_through {
                     if locked {
                         info.monitor.release(Self::ACTOR);
                     }

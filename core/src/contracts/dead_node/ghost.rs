@@ -22,29 +22,62 @@ pub struct Episode {
     pub seq: u64,
     /// The health check's tick.
     pub time: u64,
-    /// SCM had processed a registration of the node within the dead interval before this
-    /// transition: it declared DEAD a node it had evidence was alive (the P1 bug).
-    pub despite_registration: bool,
+    /// The evidence of life the transition was written against, if any.
+    pub against: Option<Against>,
+}
+
+/// Evidence of life in SCM's own state when a health check wrote DEAD, one kind per window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    /// The datanode, up, had registered within the dead interval, but its heartbeat time is
+    /// the old one (the registration refreshed nothing: O2, the P1 bug).
+    Registration,
+    /// The heartbeat time was refreshed (a heartbeat, or P1's registration) between the
+    /// check's deadline test and its write (O6).
+    RefreshDuringCheck,
+    /// `updateNode` replaced the `DatanodeInfo` between the check's status read and its
+    /// write: the new object, just registered, got the DEAD the old one's heartbeat time
+    /// earned (O7).
+    ReplacedObject,
+}
+
+impl Against {
+    /// The outcome a removal of the node's replicas in such a DEAD is.
+    pub fn outcome(self) -> crate::outcome::OutcomeId {
+        match self {
+            Against::Registration => "O2",
+            Against::RefreshDuringCheck => "O6",
+            Against::ReplacedObject => "O7",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NodeGhost {
     /// The current DEAD episode (`Some` while DEAD).
     pub dead: Option<Episode>,
+    /// The node's last transition into DEAD, kept after it leaves DEAD: what a removal of its
+    /// replicas is judged against, whatever the handler read.
+    pub last_dead: Option<Episode>,
     /// Ghost order of the last write of the heartbeat time.
     pub refreshed: u64,
     /// That write came from the datanode (a heartbeat or its registration), not from Recon's
     /// reload registering a stored node.
     pub refreshed_by_datanode: bool,
+    /// The current `DatanodeInfo` was created by Recon's reload (`updateNode` for a row that
+    /// differs from memory).
+    pub replaced_by_reload: bool,
     /// The last registration of the datanode SCM processed: ghost order and tick.
     pub registered: Option<(u64, u64)>,
+    /// The registration (ghost order) whose report was the last one applied for the node.
+    pub reported: Option<u64>,
 }
 
 #[derive(Debug, Default)]
 pub struct GhostState {
     seq: u64,
     /// The health checker's current tick (the time a registration is processed at, for
-    /// `despite_registration`; upstream `register` reads no clock).
+    /// [`Against::Registration`]; upstream `register` reads no clock).
     pub now: u64,
     pub nodes: BTreeMap<NodeId, NodeGhost>,
     /// Datanode processes that are stopped (or cut off): they send nothing until they return.

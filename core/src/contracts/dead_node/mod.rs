@@ -18,17 +18,32 @@
 //! under the `DatanodeInfo` monitor), the DEAD_NODE thread (no monitor upstream; the monitor
 //! with P2), Recon's sync thread. The claims matrix is in [`claims`].
 //!
-//! How the outcomes are told apart: a replica the handler removes is checked by
-//! [`dead_node_handler::classify`] (O2: the DEAD it acts on was declared although the datanode,
-//! up, had registered within the dead interval; O3, R1, R3: the replica came from a registration
-//! after the node went DEAD, told apart by the status read the removal acts on and the monitor
-//! it holds); a DEAD node that keeps replicas for good is checked by
+//! How the outcomes are told apart. Whether something went wrong is a property of the state;
+//! which window let it through is a separate classification, so a broken fix cannot hide in a
+//! window's name. A replica the handler removes is wrong when, judged against the node's last
+//! transition into DEAD (ghost state, not what the handler read), that DEAD was declared although
+//! the datanode, up, had registered within the dead interval (O2), or the replica came from the
+//! report of a registration after it (the node came back). [`dead_node_handler::classify`] then
+//! names the window from the handler's decision: R3 (it held another `DatanodeInfo`'s monitor),
+//! R1 (its recheck under the monitor followed the report and read DEAD on a refreshed heartbeat
+//! time), O3 otherwise (a read older than the report, no refresh, or a removal after a read that
+//! was not DEAD). O5 is the state those removals leave, decided from the end state alone: a
+//! datanode that is up and that SCM has not (rightly) declared DEAD since its registration report
+//! lacks a replica of that report. A DEAD node that keeps replicas for good is checked by
 //! `World::stuck_dead_with_replicas` (O1: the registration came after it went DEAD; R2: before,
-//! its report applied after); O4 is witnessed when a health check resurrects a node on a
-//! heartbeat time that Recon's reload wrote.
+//! its report applied after; O9: the node's container-ID set does not list the replica, which
+//! Recon's reload emptied through `updateNode`; any other stuck replica counts as O1). A node
+//! that went DEAD and is alive for SCM although its datanode sent nothing since, because Recon's
+//! reload wrote its heartbeat time (O4) or replaced its `DatanodeInfo` (O8, a row that differs
+//! from memory), is `World::revived_by_reload`. A DEAD written against evidence of life in SCM's
+//! own state is classified when it is written (`ghost::Against`): O2 (a registration that
+//! refreshed nothing), O6 (a refresh between the check's deadline test and its write), O7 (the
+//! object replaced between the check's status read and its write).
 //!
 //! Simplifications, each argued where it is made: the `NodeStateMap` lock and the `DatanodeInfo`
-//! internal lock are one lock ([`node_state`]); the `NodeStateManager` monitor and the
+//! internal lock are one lock ([`node_state`]; the health check still runs in its upstream
+//! sections and reads the heartbeat time of the object it listed); the history operations run a
+//! health check as one whole run (its inner windows, O6 and O7, are loom's); the `NodeStateManager` monitor and the
 //! `ContainerInfo` monitor are not modelled (no modelled actor contends for them); containers
 //! are CLOSED and RATIS/ONE, so `closeContainers` only reads and `destroyPipelines` touches no
 //! replica ([`dead_node_handler`]); every layout version matches and every node is IN_SERVICE
@@ -83,6 +98,17 @@ pub enum Recheck {
     Unlocked,
     /// P2: rereads it under the `DatanodeInfo` monitor the report handlers hold.
     UnderMonitor,
+    /// A broken P2 (a mutant the suite must catch): the recheck under the monitor logs that it
+    /// keeps the replicas of a node that is not DEAD, then falls through (a missing `return`)
+    /// and removes them anyway.
+    UnderMonitorNoReturn,
+}
+
+impl Recheck {
+    /// Whether the recheck takes the `DatanodeInfo` monitor.
+    pub fn holds_monitor(self) -> bool {
+        matches!(self, Recheck::UnderMonitor | Recheck::UnderMonitorNoReturn)
+    }
 }
 
 /// One switch per part of the fix.
@@ -136,8 +162,14 @@ pub struct World {
     pub recon: ReconNodeManager,
     /// Datanode side: the containers each datanode holds (its full report).
     holdings: BTreeMap<NodeId, BTreeSet<ContainerId>>,
+    /// Datanodes whose RPC peer address differs from the address they report about themselves
+    /// (NAT, a multi-homed host, no reverse DNS): a deployment fact.
+    nat: BTreeSet<NodeId>,
     pub ghost: Ghost,
 }
+
+/// What NAT adds to a datanode's address as SCM sees it (any difference will do).
+const NAT_PEER: u8 = 100;
 
 impl World {
     /// Registered, HEALTHY nodes that last heartbeated at tick 0, each with a replica of the
@@ -150,24 +182,58 @@ impl World {
         dead_node_producers: usize,
         report_producers: usize,
     ) -> World {
-        let ids: Vec<NodeId> = holdings.iter().map(|h| h.0).collect();
+        Self::behind_nat(
+            fix,
+            service,
+            holdings,
+            dead_node_producers,
+            report_producers,
+            &[],
+        )
+    }
+
+    /// As [`World::new`], with the datanodes `nat` behind NAT: each first registered (before the
+    /// world starts) from its peer address, which the node manager and Recon's row hold.
+    pub fn behind_nat(
+        fix: Fix,
+        service: Service,
+        holdings: &[(NodeId, &[ContainerId])],
+        dead_node_producers: usize,
+        report_producers: usize,
+        nat: &[NodeId],
+    ) -> World {
+        let nat: BTreeSet<NodeId> = nat.iter().copied().collect();
+        let addresses: Vec<(NodeId, u8)> = holdings
+            .iter()
+            .map(|h| (h.0, if nat.contains(&h.0) { NAT_PEER } else { 0 }))
+            .collect();
         World {
             fix,
             service,
             clock: Clock::new(0),
-            nodes: NodeStateManager::new(holdings, 0),
+            nodes: NodeStateManager::new(holdings, &addresses, 0),
             containers: ContainerManager::new(holdings),
             dead_node_events: EventQueue::new("DEAD_NODE", dead_node_producers),
-            reports: ids
+            reports: addresses
                 .iter()
-                .map(|&n| (n, EventQueue::new("CONTAINER_REPORT", report_producers)))
+                .map(|&(n, _)| (n, EventQueue::new("CONTAINER_REPORT", report_producers)))
                 .collect(),
-            recon: ReconNodeManager::new(&ids, 0),
+            recon: ReconNodeManager::new(&addresses, 0),
             holdings: holdings
                 .iter()
                 .map(|&(n, cs)| (n, cs.iter().copied().collect()))
                 .collect(),
+            nat,
             ghost: Ghost::default(),
+        }
+    }
+
+    /// The address SCM sees for `node` reporting `address` (`Server.getRemoteIp()`).
+    pub fn peer_address(&self, node: NodeId, address: u8) -> u8 {
+        if self.nat.contains(&node) {
+            address + NAT_PEER
+        } else {
+            address
         }
     }
 
@@ -240,8 +306,17 @@ impl World {
                         "R2",
                         "written by a registration report from before it went DEAD, applied after",
                     )
+                } else if !self.nodes.get_containers(node).contains(&c) {
+                    (
+                        "O9",
+                        "which its container-ID set does not list (Recon's reload replaced the \
+                         DatanodeInfo with an empty set), so the handler removed nothing",
+                    )
                 } else {
-                    continue;
+                    (
+                        "O1",
+                        "which the dead node handler left although the node's container set lists it",
+                    )
                 };
                 if outcome == id {
                     return Some(format!(
@@ -252,6 +327,75 @@ impl World {
                         self.containers.health(c)
                     ));
                 }
+            }
+        }
+        None
+    }
+
+    /// O4 and O8: a node that went DEAD, and whose datanode has sent nothing since, is alive for SCM (not DEAD,
+    /// or DEAD with a heartbeat time the next check resurrects) because Recon's reload wrote
+    /// its heartbeat time (O4) or replaced its `DatanodeInfo` (O8) after it went DEAD. A
+    /// property of the state: nothing the datanode sent explains the node's health.
+    fn revived_by_reload(&self, id: crate::outcome::OutcomeId) -> Option<String> {
+        let next_check = self.clock.now() + 1;
+        self.nodes.read(|t| {
+            t.entries.iter().find_map(|(&node, e)| {
+                let g = self.ghost.with(|g| *g.node(node));
+                let died = g.last_dead?;
+                let alive = e.health != NodeState::Dead
+                    || !next_health(e.health, e.last_heartbeat, next_check).is_empty();
+                let outcome = if g.replaced_by_reload { "O8" } else { "O4" };
+                (alive && !g.refreshed_by_datanode && g.refreshed > died.seq && outcome == id)
+                    .then(|| {
+                        format!(
+                            "dn{node}, DEAD since t={}, is {} with lastHeartbeatTime {}, written by \
+                             Recon's reload{}, not by the datanode",
+                            died.time,
+                            e.health,
+                            e.last_heartbeat,
+                            if g.replaced_by_reload {
+                                " (updateNode: a new DatanodeInfo, HEALTHY)"
+                            } else {
+                                ""
+                            }
+                        )
+                    })
+            })
+        })
+    }
+
+    /// O5: a datanode that is up, whose registration report was applied, and that SCM has not
+    /// declared DEAD since that registration (or did so against it, O2's case), lacks a
+    /// replica of that report. Decided from the end state alone: it does not ask which removal
+    /// did it or what that removal read, so a broken recheck cannot hide in a window's name.
+    fn live_node_missing_replicas(&self) -> Option<String> {
+        for (&node, queue) in &self.reports {
+            if !queue.is_empty() {
+                continue;
+            }
+            let (down, g) = self.ghost.with(|g| (g.down.contains(&node), *g.node(node)));
+            let Some(reported) = g.reported.filter(|_| !down) else {
+                continue;
+            };
+            if g.last_dead
+                .is_some_and(|e| e.seq > reported && e.against.is_none())
+            {
+                continue;
+            }
+            let missing = self
+                .holdings(node)
+                .into_iter()
+                .find(|&c| !self.containers.replicas(c).contains_key(&node));
+            if let Some(c) = missing {
+                let health = self
+                    .health(node)
+                    .map_or("unknown".into(), |h| h.to_string());
+                return Some(format!(
+                    "dn{node} is up ({health}), its registration report applied and no DEAD \
+                     declared since: container {c} {} lacks the replica on dn{node} that the report \
+                     holds",
+                    self.containers.health(c)
+                ));
             }
         }
         None
@@ -289,8 +433,54 @@ pub static O3: Outcome<World> = Outcome {
 /// O4: Recon's reload revives a DEAD node.
 pub static O4: Outcome<World> = Outcome {
     id: "O4",
-    summary: "(Recon) a reload of the node table revives a DEAD node whose datanode is down",
-    check: Check::State(|w| w.ghost.witnessed("O4")),
+    summary: "(Recon) a reload of the node table revives a DEAD node the datanode has not come back to (its \
+                      register refreshes the heartbeat time: the next check resurrects it)",
+    check: Check::State(|w| w.revived_by_reload("O4")),
+};
+
+/// O8: Recon's reload revives a DEAD node through updateNode.
+pub static O8: Outcome<World> = Outcome {
+    id: "O8",
+    summary: "(Recon, from the code) a reload of the node table revives a DEAD node the datanode has not \
+                      come back to, through updateNode: its row differs from memory (the row holds what the datanode reported, \
+                      memory the RPC peer's address), so a new HEALTHY DatanodeInfo replaces the DEAD one",
+    check: Check::State(|w| w.revived_by_reload("O8")),
+};
+
+/// O9: the reload's updateNode emptied the container set; the handler later removes nothing.
+pub static O9: Outcome<World> = Outcome {
+    id: "O9",
+    summary: "(Recon, from the code) the reload's updateNode empties a node's container-ID set while a replica \
+                      reported just before stays; the node goes DEAD and the handler, which removes by that set, \
+                      removes nothing: the container counts a replica on a DEAD node",
+    check: Check::State(|w| w.stuck_dead_with_replicas("O9")),
+};
+
+/// O5: the state the wrong removals leave, whichever window let them through.
+pub static O5: Outcome<World> = Outcome {
+    id: "O5",
+    summary: "a datanode that is up and that SCM has not declared DEAD since its registration report (or declared \
+                      so despite it) lacks a replica of that report: MISSING on a live node (the state O2, O3, R1 \
+                      and R3 leave, decided apart from which window it was)",
+    check: Check::State(|w| w.live_node_missing_replicas()),
+};
+
+/// O6: declared DEAD on a heartbeat time read before a refresh.
+pub static O6: Outcome<World> = Outcome {
+    id: "O6",
+    summary: "(from the code) a registration (with P1) or a heartbeat refreshes the heartbeat time between \
+                      checkNodesHealth's dead-deadline test and its write: the node is declared DEAD on the time read \
+                      before, and the handler removes its replicas although it is alive",
+    check: Check::State(|w| w.ghost.witnessed("O6")),
+};
+
+/// O7: updateNode inside the health check; the new object declared DEAD.
+pub static O7: Outcome<World> = Outcome {
+    id: "O7",
+    summary: "(from the code) a registration with a new address, ports or version replaces the DatanodeInfo \
+                      between checkNodesHealth's status read and its write: the new, just registered object is \
+                      declared DEAD on the old one's heartbeat time, and the handler removes its replicas",
+    check: Check::State(|w| w.ghost.witnessed("O7")),
 };
 
 /// R1: residual: the recheck before the next health check.
@@ -342,7 +532,8 @@ impl Model for DeadNode {
                       stale deadline: a node the next health check resurrects keeps its replicas",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &R1, &R2, &R3];
+    const OUTCOMES: &'static [&'static Outcome<World>] =
+        &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &R1, &R2, &R3];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),
@@ -437,7 +628,7 @@ fn scenario_world(fix: Fix, service: Service) -> Arc<World> {
 /// The datanode stops at tick 0 and the checker runs `runs` times (STALE at tick 4, DEAD at 7).
 fn outage(trace: &Trace, w: &World, runs: u32) {
     run(w, Datanode::new(trace, DN, &[DnAction::Stop]));
-    run(w, HealthChecker::new(trace, &[DN], runs, false));
+    run(w, HealthChecker::new(trace, runs, false));
 }
 
 /// The DEAD_NODE events fired so far, handled to the end.
@@ -473,7 +664,7 @@ pub static REGISTERS_AND_STOPS: Scenario<DeadNode> = Scenario {
             vec![
                 Box::new(dn),
                 Box::new(ContainerReportHandler::handling(trace, DN, 1)),
-                Box::new(HealthChecker::new(trace, &[DN], 1, false)),
+                Box::new(HealthChecker::new(trace, 1, false)),
             ],
         )
     },
@@ -493,7 +684,7 @@ pub static RETURNS_BEFORE_DEAD_DEADLINE: Scenario<DeadNode> = Scenario {
         setup(
             w,
             vec![
-                Box::new(HealthChecker::new(trace, &[DN], 1, true)),
+                Box::new(HealthChecker::new(trace, 1, true)),
                 Box::new(DeadNodeHandler::new(trace, Source::Queue)),
                 Box::new(Datanode::new(trace, DN, &[DnAction::Heartbeat])),
             ],
@@ -534,6 +725,99 @@ pub static COMES_BACK_AT_NEW_ADDRESS: Scenario<DeadNode> = Scenario {
     build: |trace, fix| comes_back(trace, fix, 1),
 };
 
+/// O5: dn1 came back after it went DEAD (registered, its report applied) while DEAD_NODE waits
+/// for the handler; its first heartbeat and the next health check race the handler, so the
+/// recheck can read DEAD, or HEALTHY_READONLY after a RESURRECT.
+pub static RESURRECTED_WHILE_HANDLED: Scenario<DeadNode> = Scenario {
+    name: "resurrected-while-dead-node-handler-runs",
+    about: "dn1 DEAD at t=7, DEAD_NODE taken by the DNH thread; dn1 registered again and its report was \
+            applied; its first heartbeat and the health check at t=8 (which has listed dn1) race the handler",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Scm);
+        outage(trace, &w, 7);
+        let events = w.dead_node_events.drain();
+        run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }]));
+        run(&w, ContainerReportHandler::handling(trace, DN, 1));
+        let checker = HealthChecker::started(trace, &w, false, false);
+        setup(
+            w,
+            vec![
+                Box::new(DeadNodeHandler::new(trace, Source::Given(events.into()))),
+                Box::new(checker),
+                Box::new(Datanode::new(trace, DN, &[DnAction::Heartbeat])),
+            ],
+        )
+    },
+};
+
+/// O8: as [`RECON_RELOAD`], but dn1 is behind NAT and registered again before its outage: its
+/// row holds the address it reported, memory the peer's.
+pub static RECON_RELOAD_ROW_DIFFERS: Scenario<DeadNode> = Scenario {
+    name: "recon-reload-row-differs",
+    about: "Recon: dn1 behind NAT registered again at t=0 (the node table row gets its own address, memory \
+            keeps the peer's), then DEAD at t=7 and down, replica removed; the sync thread reinitializes; the \
+            checker runs at t=8",
+    build: |trace, fix| {
+        let w = Arc::new(World::behind_nat(fix, Service::Recon, HOLDINGS, 1, 0, &[DN]));
+        run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }]));
+        run(&w, ContainerReportHandler::handling(trace, DN, 1));
+        outage(trace, &w, 7);
+        handle_dead_node_events(trace, &w);
+        setup(
+            w,
+            vec![
+                Box::new(ReconReload::new(trace)),
+                Box::new(HealthChecker::new(trace, 1, false)),
+            ],
+        )
+    },
+};
+
+/// O6: dn1, STALE, registers while the health check at its dead deadline runs: the
+/// registration (P1's refresh) can land between the check's deadline test and its write.
+pub static REGISTERS_DURING_CHECK: Scenario<DeadNode> = Scenario {
+    name: "registers-during-health-check",
+    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7, its dead deadline, has listed dn1 and read \
+            its status; the RPC thread registers dn1 (same address); the DNH thread handles what the run fires",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Scm);
+        outage(trace, &w, 6);
+        let checker = HealthChecker::started(trace, &w, true, true);
+        setup(
+            w,
+            vec![
+                Box::new(checker),
+                Box::new(Datanode::new(trace, DN, &[DnAction::Register { address: 0 }])),
+                Box::new(DeadNodeHandler::new(trace, Source::Queue)),
+            ],
+        )
+    },
+};
+
+/// O7: as [`REGISTERS_DURING_CHECK`], with a new address: `updateNode` can replace the object
+/// between the check's status read and its write; the CR thread applies the report under the
+/// new object.
+pub static NEW_ADDRESS_DURING_CHECK: Scenario<DeadNode> = Scenario {
+    name: "new-address-during-health-check",
+    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7 has listed DatanodeInfo #1 and read its \
+            status; the RPC thread registers dn1 with a new address (updateNode); the CR thread applies its \
+            report; the DNH thread handles what the run fires",
+    build: |trace, fix| {
+        let w = scenario_world(fix, Service::Scm);
+        outage(trace, &w, 6);
+        let checker = HealthChecker::started(trace, &w, true, true);
+        setup(
+            w,
+            vec![
+                Box::new(checker),
+                Box::new(Datanode::new(trace, DN, &[DnAction::Register { address: 1 }])),
+                Box::new(ContainerReportHandler::handling(trace, DN, 1)),
+                Box::new(DeadNodeHandler::new(trace, Source::Queue)),
+            ],
+        )
+    },
+};
+
 /// R2: the registration's report is still queued when the node, stopped again, goes DEAD.
 pub static REPORT_WAITS_PAST_DEAD_INTERVAL: Scenario<DeadNode> = Scenario {
     name: "registration-report-waits-past-dead-interval",
@@ -541,13 +825,13 @@ pub static REPORT_WAITS_PAST_DEAD_INTERVAL: Scenario<DeadNode> = Scenario {
             checker runs at t=8, the DNH thread handles what it fires, the CR thread applies the report",
     build: |trace, fix| {
         let w = scenario_world(fix, Service::Scm);
-        run(&w, HealthChecker::new(trace, &[DN], 1, false));
+        run(&w, HealthChecker::new(trace, 1, false));
         run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }, DnAction::Stop]));
-        run(&w, HealthChecker::new(trace, &[DN], 6, false));
+        run(&w, HealthChecker::new(trace, 6, false));
         setup(
             w,
             vec![
-                Box::new(HealthChecker::new(trace, &[DN], 1, true)),
+                Box::new(HealthChecker::new(trace, 1, true)),
                 Box::new(DeadNodeHandler::new(trace, Source::Queue)),
                 Box::new(ContainerReportHandler::handling(trace, DN, 1)),
             ],
@@ -569,7 +853,7 @@ pub static RECON_RELOAD: Scenario<DeadNode> = Scenario {
             w,
             vec![
                 Box::new(ReconReload::new(trace)),
-                Box::new(HealthChecker::new(trace, &[DN], 1, false)),
+                Box::new(HealthChecker::new(trace, 1, false)),
             ],
         )
     },

@@ -9,10 +9,20 @@
 use super::{NodeId, World};
 use crate::trace::Cx;
 
-/// `SCMNodeManager.register` for a datanode at `address` (address, ports and version as one
-/// number). `by_datanode` is false for Recon's `loadExistingNodes`, which calls it for stored
-/// nodes. Returns the ghost order of the registration when a datanode registered.
-pub fn register(cx: &Cx, w: &World, node: NodeId, address: u8, by_datanode: bool) -> Option<u64> {
+/// `SCMNodeManager.register` for a datanode that reports `reported` (address, ports and version
+/// as one number). Inside an RPC, `Server.getRemoteIp()` is the peer (`remote`), whose hostname
+/// and IP replace the reported ones; Recon's `loadExistingNodes` calls it outside any RPC
+/// (`remote` is `None`: the stored row's address stands) with `by_datanode` false. Returns the
+/// ghost order of the registration when a datanode registered.
+pub fn register(
+    cx: &Cx,
+    w: &World,
+    node: NodeId,
+    reported: u8,
+    remote: Option<u8>,
+    by_datanode: bool,
+) -> Option<u64> {
+    let address = remote.unwrap_or(reported);
     // isNodeRegistered, then getNode: one lookup here. Only a registration replaces the entry,
     // and this datanode's registrations are sequential (Recon's reload re-registers a stored node
     // with the address it last registered with, which replaces nothing).

@@ -10,10 +10,10 @@
 //! one critical section, so no ordering upstream allows is lost; merging them only adds
 //! orderings between operations that commute (a heartbeat-time write and a container-ID write).
 //! What the merge gives up is a lookup and the access that follows it being two sections; the
-//! only writer that could act between them is `updateNode` replacing the entry, and the one
-//! effect of that interleaving that matters (a health update computed from the old object's
-//! heartbeat time but applied by ID to the new object) is named in the contract's notes rather
-//! than modelled.
+//! only writer that could act between them is `updateNode` replacing the entry. Where that
+//! matters it is kept: the health check reads the heartbeat time of the object it *listed*
+//! (a replaced object keeps the time it had, [`Table::heartbeat_of`]) and writes the health by
+//! ID, to whatever object is current then, as `updateNodeHealthState` does (O7).
 //!
 //! The `DatanodeInfo` *monitor* (`synchronized (datanodeInfo)`, held by the report handlers for
 //! the whole report, and by the fix's dead node handler) is a different lock: it is held across
@@ -26,7 +26,7 @@
 //! gap below stale). `shouldSkipCheck` (a run delayed by a JVM pause longer than the stale
 //! interval is skipped) is not modelled: the model's checker is never delayed.
 
-use super::ghost::{Episode, Ghost};
+use super::ghost::{Against, Episode, Ghost};
 use super::{ContainerId, NodeId};
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering, RwLock, SpanLock};
@@ -83,16 +83,6 @@ impl fmt::Display for NodeState {
     }
 }
 
-/// The event `fireHealthStateEvent` fires for a new health (`state2EventMap`).
-pub fn health_event(health: NodeState) -> &'static str {
-    match health {
-        NodeState::Healthy => "HEALTHY_READONLY_TO_HEALTHY_NODE",
-        NodeState::HealthyReadonly => "HEALTHY_READONLY_NODE",
-        NodeState::Stale => "STALE_NODE",
-        NodeState::Dead => "DEAD_NODE",
-    }
-}
-
 /// A `DatanodeInfo` object: its identity (the monitor the report handlers synchronize on) and
 /// what its constructor fixes. `lastHeartbeatTime` and `nodeStatus` live in its table entry.
 ///
@@ -125,9 +115,20 @@ pub struct DatanodeEntry {
 pub struct Table {
     pub entries: BTreeMap<NodeId, DatanodeEntry>,
     incarnations: u32,
+    /// The heartbeat time each replaced `DatanodeInfo` kept (by incarnation): nothing writes
+    /// it after `updateNode`, but a health check that listed the object still reads it.
+    retired: BTreeMap<u32, u64>,
 }
 
 impl Table {
+    /// `info.getLastHeartbeatTime()`, for the current object of its ID or a replaced one.
+    pub fn heartbeat_of(&self, info: &DatanodeInfo) -> u64 {
+        match self.entries.get(&info.id) {
+            Some(e) if e.info.incarnation == info.incarnation => e.last_heartbeat,
+            _ => self.retired.get(&info.incarnation).copied().unwrap_or(0),
+        }
+    }
+
     /// A fresh entry for `info`: HEALTHY, heartbeat time `now`, an empty container-ID set (as
     /// both `addNode` and `updateNode` leave it); the ghost notes the refresh.
     fn insert_fresh(
@@ -150,6 +151,7 @@ impl Table {
             let n = g.node(id);
             n.refreshed = seq;
             n.refreshed_by_datanode = by_datanode;
+            n.replaced_by_reload = !by_datanode;
             n.dead = None;
         });
     }
@@ -187,11 +189,13 @@ pub struct NodeStateManager {
 }
 
 impl NodeStateManager {
-    /// Nodes already registered, HEALTHY, with a heartbeat at `now`, holding `containers`.
-    pub fn new(nodes: &[(NodeId, &[ContainerId])], now: u64) -> Self {
+    /// Nodes already registered at `addresses`, HEALTHY, with a heartbeat at `now`, holding
+    /// `containers`.
+    pub fn new(nodes: &[(NodeId, &[ContainerId])], addresses: &[(NodeId, u8)], now: u64) -> Self {
         let mut table = Table::default();
         for &(id, containers) in nodes {
-            let info = table.new_info(id, 0);
+            let address = addresses.iter().find(|a| a.0 == id).map_or(0, |a| a.1);
+            let info = table.new_info(id, address);
             table.entries.insert(
                 id,
                 DatanodeEntry {
@@ -314,6 +318,7 @@ impl NodeStateManager {
         let Some(old) = t.entries.get(&id) else {
             return;
         };
+        let retired = (old.info.incarnation, old.last_heartbeat);
         cx.record(
             "NodeStateManager.updateNode",
             format_args!(
@@ -321,77 +326,112 @@ impl NodeStateManager {
                 old.info.incarnation, old.health, info.incarnation, old.containers
             ),
         );
+        t.retired.insert(retired.0, retired.1);
         t.insert_fresh(ghost, id, info, now, by_datanode);
     }
 
-    /// One node of `checkNodesHealth` at `now`: its status, its heartbeat time and the update
-    /// (see the module doc for why one section). Returns the events to fire, in order.
-    pub fn check_node(&self, cx: &Cx, ghost: &Ghost, id: NodeId, now: u64) -> Vec<&'static str> {
+    /// `NodeStateMap.getAllDatanodeInfos`: the `DatanodeInfo` objects current now (one read
+    /// section; the health check works on these objects, whatever replaces them later).
+    pub fn get_all_datanode_infos(&self) -> Vec<Arc<DatanodeInfo>> {
+        self.lock
+            .read()
+            .entries
+            .values()
+            .map(|e| e.info.clone())
+            .collect()
+    }
+
+    /// `NodeStateMap.getNodeStatus` by ID, the health only (the checker's read).
+    pub fn node_health(&self, id: NodeId) -> Option<NodeState> {
+        self.lock.read().entries.get(&id).map(|e| e.health)
+    }
+
+    /// `DatanodeInfo.getLastHeartbeatTime` on `info`, the object itself: a replaced object
+    /// keeps the time it had when `updateNode` replaced it (heartbeats go to the current one).
+    pub fn last_heartbeat_time(&self, info: &DatanodeInfo) -> u64 {
+        self.lock.read().heartbeat_of(info)
+    }
+
+    /// `NodeStateMap.updateNodeHealthState(id, to)`: writes the health of the object current
+    /// *now* for the ID, which need not be `listed`, the object whose heartbeat time the
+    /// checker tested (`tested`: `None` for LAYOUT_MATCH, which tests no heartbeat time).
+    /// The ghost notes a transition into or out of DEAD; a DEAD written against the state at
+    /// the write (a heartbeat time within the dead deadline, or a registration within the dead
+    /// interval of a datanode that is up) says which evidence it overrode.
+    #[allow(clippy::too_many_arguments)]
+    pub fn update_node_health_state(
+        &self,
+        cx: &Cx,
+        ghost: &Ghost,
+        listed: &DatanodeInfo,
+        event: LifeCycleEvent,
+        tested: Option<u64>,
+        to: NodeState,
+        now: u64,
+    ) {
+        let id = listed.id;
         let mut t = self.lock.write();
         let Some(e) = t.entries.get_mut(&id) else {
-            return Vec::new();
+            return;
         };
         let from = e.health;
-        let transitions = next_health(from, e.last_heartbeat, now);
-        let fired: Vec<&'static str> = transitions
-            .iter()
-            .map(|&(_, to)| health_event(to))
-            .collect();
-        if let Some(&(_, to)) = transitions.last() {
-            e.health = to;
-        }
-        let steps: Vec<String> = transitions
-            .iter()
-            .map(|(ev, to)| format!("{ev} → {to}"))
-            .collect();
+        e.health = to;
+        let (current, last_heartbeat) = (e.info.incarnation, e.last_heartbeat);
         cx.record(
-            "NodeStateManager.checkNodesHealth",
-            if steps.is_empty() {
-                format!(
-                    "t={now}: {from}, lastHeartbeatTime {} → stays {from}",
-                    e.last_heartbeat
-                )
-            } else {
-                format!(
-                    "t={now}: {from}, lastHeartbeatTime {}: {} (fires {})",
-                    e.last_heartbeat,
-                    steps.join(", "),
-                    fired.join(", ")
-                )
-            },
+            "NodeStateMap.updateNodeHealthState",
+            format_args!(
+                "t={now}: {event}{} → {to}, written to DatanodeInfo #{current}{} (was {from}){}",
+                tested.map_or(String::new(), |hb| format!(
+                    " on lastHeartbeatTime {hb} of #{}",
+                    listed.incarnation
+                )),
+                if current == listed.incarnation {
+                    String::new()
+                } else {
+                    format!(", which replaced #{}", listed.incarnation)
+                },
+                if current != listed.incarnation
+                    || last_heartbeat != tested.unwrap_or(last_heartbeat)
+                {
+                    format!(" whose lastHeartbeatTime is {last_heartbeat}")
+                } else {
+                    String::new()
+                }
+            ),
         );
-        let (last_heartbeat, to) = (e.last_heartbeat, e.health);
-        if from != to && (from == NodeState::Dead || to == NodeState::Dead) {
-            ghost.with(|g| {
-                let seq = g.next_seq();
-                let down = g.down.contains(&id);
-                let n = g.node(id);
-                if to == NodeState::Dead {
+        if from == to || (from != NodeState::Dead && to != NodeState::Dead) {
+            return;
+        }
+        ghost.with(|g| {
+            let seq = g.next_seq();
+            let down = g.down.contains(&id);
+            let n = g.node(id);
+            if to == NodeState::Dead {
+                let alive_by_heartbeat = last_heartbeat + DEAD_INTERVAL >= now;
+                let against = if current != listed.incarnation && alive_by_heartbeat {
+                    Some(Against::ReplacedObject)
+                } else if tested.is_some_and(|hb| last_heartbeat > hb) && alive_by_heartbeat {
+                    Some(Against::RefreshDuringCheck)
+                } else if !down
+                    && n.registered
+                        .is_some_and(|(_, at)| at + DEAD_INTERVAL >= now)
+                {
                     // Evidence of life SCM had and did not use: the datanode (still up)
                     // registered within the dead interval, while the heartbeat time is older.
-                    let despite_registration = !down
-                        && n.registered.is_some_and(|(_, at)| at + DEAD_INTERVAL >= now);
-                    n.dead = Some(Episode {
-                        seq,
-                        time: now,
-                        despite_registration,
-                    });
+                    Some(Against::Registration)
                 } else {
-                    n.dead = None;
-                    if !n.refreshed_by_datanode {
-                        g.witness(
-                            "O4",
-                            format!(
-                                "t={now}: RESURRECT DEAD → {to} on lastHeartbeatTime {last_heartbeat}, \
-                                 written by Recon's reload, not by the datanode (which is {})",
-                                if down { "down" } else { "up" }
-                            ),
-                        );
-                    }
-                }
-            });
-        }
-        fired
+                    None
+                };
+                n.dead = Some(Episode {
+                    seq,
+                    time: now,
+                    against,
+                });
+                n.last_dead = n.dead;
+            } else {
+                n.dead = None;
+            }
+        });
     }
 
     /// The whole table (after the actors finished, or between driver steps).
@@ -452,67 +492,126 @@ fn status_read(ghost: &Ghost, id: NodeId, e: &DatanodeEntry) -> StatusRead {
     }
 }
 
-/// `checkNodesHealth`'s decision for one node (`NodeStateMachine` transitions), the status read
-/// once: HEALTHY → STALE on `TIMEOUT` when the heartbeat is older than the stale deadline;
-/// HEALTHY_READONLY → HEALTHY on `LAYOUT_MATCH` (layouts always match here), then `TIMEOUT` from
-/// HEALTHY_READONLY → STALE; STALE → DEAD on `TIMEOUT` past the dead deadline, STALE →
-/// HEALTHY_READONLY on `RESTORE` within the stale deadline; DEAD → HEALTHY_READONLY on
-/// `RESURRECT` within the stale deadline.
+/// The `NodeLifeCycleEvent`s `checkNodesHealth` applies, each with the condition it tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LifeCycleEvent {
+    Timeout,
+    Restore,
+    Resurrect,
+    LayoutMatch,
+}
+
+impl fmt::Display for LifeCycleEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LifeCycleEvent::Timeout => "TIMEOUT",
+            LifeCycleEvent::Restore => "RESTORE",
+            LifeCycleEvent::Resurrect => "RESURRECT",
+            LifeCycleEvent::LayoutMatch => "LAYOUT_MATCH",
+        })
+    }
+}
+
+impl LifeCycleEvent {
+    /// The events `checkNodesHealth` tries, in order, for a node whose status it read once as
+    /// `health` (each with that same status): HEALTHY: the layout check, then `TIMEOUT` on the
+    /// stale condition; HEALTHY_READONLY: `LAYOUT_MATCH`, then `TIMEOUT`; STALE: `TIMEOUT` on
+    /// the dead condition, then `RESTORE` on the healthy one; DEAD: `RESURRECT` on the healthy
+    /// one. Layouts always match here, so HEALTHY's `LAYOUT_MISMATCH` never applies.
+    pub fn plan(health: NodeState) -> &'static [LifeCycleEvent] {
+        use LifeCycleEvent::*;
+        match health {
+            NodeState::Healthy => &[Timeout],
+            NodeState::HealthyReadonly => &[LayoutMatch, Timeout],
+            NodeState::Stale => &[Timeout, Restore],
+            NodeState::Dead => &[Resurrect],
+        }
+    }
+
+    /// Whether the event tests the heartbeat time (`LAYOUT_MATCH` tests the layout version).
+    pub fn tests_heartbeat(self) -> bool {
+        self != LifeCycleEvent::LayoutMatch
+    }
+
+    /// The condition `updateNodeState` tests for a node read as `health`, on a heartbeat time
+    /// at `now`: `staleNodeCondition`, `deadNodeCondition` or `healthyNodeCondition`.
+    pub fn holds(self, health: NodeState, last_heartbeat: u64, now: u64) -> bool {
+        let stale = last_heartbeat + STALE_INTERVAL < now;
+        let dead = last_heartbeat + DEAD_INTERVAL < now;
+        match self {
+            LifeCycleEvent::Timeout if health == NodeState::Stale => dead,
+            LifeCycleEvent::Timeout => stale,
+            LifeCycleEvent::Restore | LifeCycleEvent::Resurrect => !stale,
+            LifeCycleEvent::LayoutMatch => true,
+        }
+    }
+
+    /// `nodeHealthSM.getNextState(health, event)`.
+    pub fn next(self, health: NodeState) -> NodeState {
+        match (self, health) {
+            (LifeCycleEvent::Timeout, NodeState::Stale) => NodeState::Dead,
+            (LifeCycleEvent::Timeout, _) => NodeState::Stale,
+            (LifeCycleEvent::LayoutMatch, _) => NodeState::Healthy,
+            (LifeCycleEvent::Restore | LifeCycleEvent::Resurrect, _) => NodeState::HealthyReadonly,
+        }
+    }
+}
+
+/// What one run of `checkNodesHealth` does to a node whose status and heartbeat time nothing
+/// changes during the run: the events whose conditions hold, with the health each writes.
 pub fn next_health(
     health: NodeState,
     last_heartbeat: u64,
     now: u64,
-) -> Vec<(&'static str, NodeState)> {
-    let stale = last_heartbeat + STALE_INTERVAL < now;
-    let dead = last_heartbeat + DEAD_INTERVAL < now;
-    let mut out = Vec::new();
-    match health {
-        NodeState::Healthy => {
-            if stale {
-                out.push(("TIMEOUT", NodeState::Stale));
-            }
-        }
-        NodeState::HealthyReadonly => {
-            out.push(("LAYOUT_MATCH", NodeState::Healthy));
-            if stale {
-                out.push(("TIMEOUT", NodeState::Stale));
-            }
-        }
-        NodeState::Stale => {
-            if dead {
-                out.push(("TIMEOUT", NodeState::Dead));
-            } else if !stale {
-                out.push(("RESTORE", NodeState::HealthyReadonly));
-            }
-        }
-        NodeState::Dead => {
-            if !stale {
-                out.push(("RESURRECT", NodeState::HealthyReadonly));
-            }
-        }
-    }
-    out
+) -> Vec<(LifeCycleEvent, NodeState)> {
+    LifeCycleEvent::plan(health)
+        .iter()
+        .filter(|ev| ev.holds(health, last_heartbeat, now))
+        .map(|&ev| (ev, ev.next(health)))
+        .collect()
 }
 
+/// Where the checker is in its run: at the listed object `i`, whose status it read as `from`,
+/// about to test (or, for `Write`, to apply) the `k`-th event of `LifeCycleEvent::plan(from)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CheckStep {
     Tick,
-    Node(usize),
+    List,
+    Status(usize),
+    Test {
+        i: usize,
+        from: NodeState,
+        k: usize,
+    },
+    Write {
+        i: usize,
+        from: NodeState,
+        k: usize,
+        tested: Option<u64>,
+    },
 }
 
 /// The health checker thread (`NodeStateManager.run`, rescheduled every tick): `runs` runs of
-/// `checkNodesHealth`, each over every node, firing each node's events right after its update.
+/// `checkNodesHealth`, each in its upstream steps, every one its own critical section:
+/// `getAllDatanodeInfos` lists the objects; per object, `getNodeStatus` by ID reads the status
+/// once; each event of its plan tests its condition on the *listed* object's heartbeat time
+/// (`DatanodeInfo.getLastHeartbeatTime`) and, when it holds, writes the next state by ID
+/// (`updateNodeHealthState`) and fires its event. A STALE node reads its heartbeat time twice,
+/// for `TIMEOUT` and then `RESTORE`, both with the status read at the start.
 ///
-/// The `NodeStateManager` monitor (`synchronized checkNodesHealth`) is not modelled: the only
-/// other method that takes it is `forceNodesToHealthyReadOnly` (upgrade finalization), which no
-/// actor here runs, so holding it would never block anyone.
+/// `checkNodesHealth` is `synchronized` on the `NodeStateManager`, and nothing else a modelled
+/// actor runs takes that monitor: registration (`SCMNodeManager.register`, `addNode`,
+/// `updateNode`) and heartbeats (`updateLastHeartbeatTime`) do not, and the only other
+/// synchronized method, `forceNodesToHealthyReadOnly` (upgrade finalization), is not run here.
+/// So the monitor never blocks anyone and is not modelled; registrations and heartbeats land
+/// between the run's sections.
 #[derive(Debug)]
 pub struct HealthChecker {
     cx: Cx,
-    nodes: Vec<NodeId>,
     runs: u32,
     next: CheckStep,
     now: u64,
+    listed: Vec<Arc<DatanodeInfo>>,
     /// Close the DEAD_NODE queue after the last run (a loom scenario's handler then ends).
     closes: bool,
 }
@@ -520,14 +619,50 @@ pub struct HealthChecker {
 impl HealthChecker {
     pub const ACTOR: &'static str = "HB-checker";
 
-    pub fn new(trace: &Trace, nodes: &[NodeId], runs: u32, closes: bool) -> Self {
+    pub fn new(trace: &Trace, runs: u32, closes: bool) -> Self {
         HealthChecker {
             cx: trace.actor(Self::ACTOR),
-            nodes: nodes.to_vec(),
             runs,
             next: CheckStep::Tick,
             now: 0,
+            listed: Vec::new(),
             closes,
+        }
+    }
+
+    /// A checker whose one run has already started, listed the `DatanodeInfo` objects and, with
+    /// `status_read`, read the first one's status (a scenario that races only the run's later
+    /// sections with what the other actors do).
+    pub fn started(trace: &Trace, w: &super::World, closes: bool, status_read: bool) -> Self {
+        let mut checker = Self::new(trace, 1, closes);
+        for _ in 0..2 + usize::from(status_read) {
+            checker.step(w);
+        }
+        checker
+    }
+
+    /// The step after the `k`-th event of object `i` read as `from`: its next event, the next
+    /// object, or the end of the run.
+    fn after(&mut self, i: usize, from: NodeState, k: usize) -> CheckStep {
+        match LifeCycleEvent::plan(from).get(k) {
+            Some(ev) if ev.tests_heartbeat() => CheckStep::Test { i, from, k },
+            Some(_) => CheckStep::Write {
+                i,
+                from,
+                k,
+                tested: None,
+            },
+            None => self.next_object(i + 1),
+        }
+    }
+
+    fn next_object(&mut self, i: usize) -> CheckStep {
+        if i < self.listed.len() {
+            CheckStep::Status(i)
+        } else {
+            self.runs -= 1;
+            self.listed.clear();
+            CheckStep::Tick
         }
     }
 }
@@ -542,34 +677,84 @@ impl Program<super::World> for HealthChecker {
     }
 
     fn step(&mut self, w: &super::World) {
-        match self.next {
+        let runs = self.runs;
+        let mut fired = Vec::new();
+        self.next = match self.next {
             CheckStep::Tick => {
                 self.now = w.clock.advance();
                 let now = self.now;
                 w.ghost.with(|g| g.now = now);
-                self.next = CheckStep::Node(0);
+                CheckStep::List
             }
-            CheckStep::Node(i) => {
-                let id = self.nodes[i];
-                let fired = w.nodes.check_node(&self.cx, &w.ghost, id, self.now);
-                let last_node = i + 1 == self.nodes.len();
-                let last_run = last_node && self.runs == 1;
-                // fireHealthStateEvent: only DEAD_NODE's handler is modelled (STALE_NODE and the
-                // HEALTHY ones close or create pipelines, which hold no replicas).
-                let dead: Vec<NodeId> = fired
+            CheckStep::List => {
+                self.listed = w.nodes.get_all_datanode_infos();
+                let listed: Vec<String> = self
+                    .listed
                     .iter()
-                    .filter(|&&f| f == "DEAD_NODE")
-                    .map(|_| id)
+                    .map(|i| format!("dn{} #{}", i.id, i.incarnation))
                     .collect();
-                w.dead_node_events
-                    .fire(&self.cx, dead, last_run && self.closes);
-                if last_node {
-                    self.runs -= 1;
-                    self.next = CheckStep::Tick;
+                self.cx.record(
+                    "NodeStateMap.getAllDatanodeInfos",
+                    format_args!(
+                        "t={}: checkNodesHealth lists {}",
+                        self.now,
+                        listed.join(", ")
+                    ),
+                );
+                self.next_object(0)
+            }
+            CheckStep::Status(i) => match w.nodes.node_health(self.listed[i].id) {
+                Some(from) => {
+                    self.cx.record(
+                        "NodeStateManager.checkNodesHealth",
+                        format_args!(
+                            "t={}: dn{} (DatanodeInfo #{}): getNodeStatus → {from}",
+                            self.now, self.listed[i].id, self.listed[i].incarnation
+                        ),
+                    );
+                    self.after(i, from, 0)
+                }
+                None => self.next_object(i + 1),
+            },
+            CheckStep::Test { i, from, k } => {
+                let ev = LifeCycleEvent::plan(from)[k];
+                let hb = w.nodes.last_heartbeat_time(&self.listed[i]);
+                let holds = ev.holds(from, hb, self.now);
+                self.cx.record(
+                    "NodeStateManager.updateNodeState",
+                    format_args!(
+                        "t={}: {ev}? lastHeartbeatTime {hb} of DatanodeInfo #{} → {}",
+                        self.now,
+                        self.listed[i].incarnation,
+                        if holds { "yes" } else { "no" }
+                    ),
+                );
+                if holds {
+                    CheckStep::Write {
+                        i,
+                        from,
+                        k,
+                        tested: Some(hb),
+                    }
                 } else {
-                    self.next = CheckStep::Node(i + 1);
+                    self.after(i, from, k + 1)
                 }
             }
-        }
+            CheckStep::Write { i, from, k, tested } => {
+                let ev = LifeCycleEvent::plan(from)[k];
+                let to = ev.next(from);
+                let info = self.listed[i].clone();
+                w.nodes
+                    .update_node_health_state(&self.cx, &w.ghost, &info, ev, tested, to, self.now);
+                // fireHealthStateEvent: only DEAD_NODE's handler is modelled (STALE_NODE and the
+                // HEALTHY ones close or create pipelines, which hold no replicas).
+                if to == NodeState::Dead {
+                    fired.push(info.id);
+                }
+                self.after(i, from, k + 1)
+            }
+        };
+        let last = runs == 1 && self.runs == 0 && self.closes;
+        w.dead_node_events.fire(&self.cx, fired, last);
     }
 }

@@ -5,8 +5,11 @@
 //!   (or the first one) only updates Recon's own `datanodeHeartbeatMap` and answers
 //!   `ReregisterCommand`; the `NodeStateManager` heartbeat time is not written;
 //! - `register`: a known node's row in the node table is rewritten, then `SCMNodeManager.register`;
-//! - `reinitialize` → `loadExistingNodes` after an SCM DB snapshot swap: `register` for every
-//!   row of the node table (the rows Recon preserved: what the nodes registered with).
+//! - `reinitialize` → `loadExistingNodes` after an SCM DB snapshot swap (which first
+//!   reinitializes the container manager: no replica until the next reports): `register` for
+//!   every row of the node table, outside any RPC, so the row's address stands; where it
+//!   differs from memory (the row holds what the datanode reported, memory the RPC peer's),
+//!   `register` goes through `updateNode`.
 //!
 //! `datanodeHeartbeatMap` is a plain `HashMap` upstream, written by the heartbeat RPCs; each
 //! node's entry is written only by that node's own sequential heartbeats, modelled as one
@@ -36,11 +39,16 @@ pub struct ReconNodeManager {
 }
 
 impl ReconNodeManager {
-    /// Rows for `nodes` at address 0; each last heard from at `now`.
-    pub fn new(nodes: &[NodeId], now: u64) -> Self {
+    /// Rows for `nodes` at their addresses (what `ReconNewNodeHandler` stored when each first
+    /// registered: the details after `register` set the peer's address); each last heard from
+    /// at `now`.
+    pub fn new(nodes: &[(NodeId, u8)], now: u64) -> Self {
         ReconNodeManager {
-            node_db: Mutex::new(nodes.iter().map(|&n| (n, 0)).collect()),
-            heartbeats: nodes.iter().map(|&n| (n, AtomicU64::new(now))).collect(),
+            node_db: Mutex::new(nodes.iter().copied().collect()),
+            heartbeats: nodes
+                .iter()
+                .map(|&(n, _)| (n, AtomicU64::new(now)))
+                .collect(),
         }
     }
 
@@ -74,20 +82,31 @@ pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
     }
 }
 
-/// `ReconNodeManager.register`: rewrite a known node's row, then `SCMNodeManager.register`.
-pub fn register(cx: &Cx, w: &World, node: NodeId, address: u8, by_datanode: bool) -> Option<u64> {
+/// `ReconNodeManager.register`: a known node's row is rewritten with the `DatanodeDetails` as
+/// the datanode sent them (`nodeDB.put`), *before* `SCMNodeManager.register` replaces their
+/// hostname and IP with the RPC peer's: behind NAT, on a multi-homed host or without reverse
+/// DNS, the row then differs from the node manager's memory.
+pub fn register(
+    cx: &Cx,
+    w: &World,
+    node: NodeId,
+    reported: u8,
+    remote: Option<u8>,
+    by_datanode: bool,
+) -> Option<u64> {
     if w.nodes.get_node(node).is_some() {
-        w.recon.node_db.lock().insert(node, address);
+        w.recon.node_db.lock().insert(node, reported);
         cx.record(
             "ReconNodeManager.register",
-            format_args!("dn{node} known: node table row rewritten"),
+            format_args!("dn{node} known: node table row rewritten (address {reported})"),
         );
     }
-    node_manager::register(cx, w, node, address, by_datanode)
+    node_manager::register(cx, w, node, reported, remote, by_datanode)
 }
 
 #[derive(Debug)]
 enum ReloadStep {
+    ReinitializeContainers,
     ReadRows,
     Register(Vec<(NodeId, u8)>),
     Done,
@@ -107,7 +126,7 @@ impl ReconReload {
     pub fn new(trace: &Trace) -> Self {
         ReconReload {
             cx: trace.actor(Self::ACTOR),
-            next: ReloadStep::ReadRows,
+            next: ReloadStep::ReinitializeContainers,
         }
     }
 }
@@ -124,6 +143,14 @@ impl Program<World> for ReconReload {
     fn step(&mut self, w: &World) {
         let cx = &self.cx;
         self.next = match std::mem::replace(&mut self.next, ReloadStep::Done) {
+            // `ReconContainerManager.reinitialize` (just before the node manager's): a new
+            // `ContainerStateMap` from the snapshot, with no replica until the next reports.
+            ReloadStep::ReinitializeContainers => {
+                w.containers.reinitialize(cx);
+                w.ghost
+                    .with(|g| g.nodes.values_mut().for_each(|n| n.reported = None));
+                ReloadStep::ReadRows
+            }
             ReloadStep::ReadRows => {
                 let rows: Vec<(NodeId, u8)> = w.recon.rows().into_iter().rev().collect();
                 cx.record(
@@ -143,7 +170,7 @@ impl Program<World> for ReconReload {
                         format_args!("dn{node} already registered: skipped (P3)"),
                     );
                 } else {
-                    register(cx, w, node, address, false);
+                    register(cx, w, node, address, None, false);
                 }
                 if rows.is_empty() {
                     ReloadStep::Done

@@ -79,7 +79,7 @@ impl Run {
     }
 
     fn checks(&mut self, runs: u32) {
-        let p = HealthChecker::new(&self.trace, &[DN], runs, false);
+        let p = HealthChecker::new(&self.trace, runs, false);
         self.run(p);
     }
 
