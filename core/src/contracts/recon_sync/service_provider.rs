@@ -257,12 +257,15 @@ impl SyncThread {
         w.fix.hand_off_lock.map(|l| l.until)
     }
 
+    /// A commit runs only under the lock when the variant has one (it is taken before the RPC
+    /// or when the RPC returns), so a release here always has a hold to release (`release`
+    /// asserts it).
     fn after_commits(&self, w: &World) -> SyncStep {
         match w.fix.hand_off_lock {
             Some(HandOffLock {
                 until: LockUntil::LastCommit,
                 ..
-            }) if self.holds => SyncStep::Unlock,
+            }) => SyncStep::Unlock,
             _ => SyncStep::WriteTaskStatus,
         }
     }
