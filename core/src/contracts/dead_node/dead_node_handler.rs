@@ -395,3 +395,86 @@ impl Program<World> for DeadNodeHandler {
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::ghost::Episode;
+    use super::*;
+
+    /// A removal of a replica that registration 5's report applied at order 6, judged against
+    /// a DEAD at order 3 (the node came back after it), by a handler whose deciding read
+    /// happened at `read_at` and saw `health`.
+    fn judge(read_at: u64, health: NodeState, refreshed: bool, monitor: Option<u32>) -> OutcomeId {
+        let dead = Episode {
+            seq: 3,
+            time: 1,
+            against: None,
+        };
+        let decision = Decision {
+            read: StatusRead {
+                health,
+                last_heartbeat: 0,
+                incarnation: 1,
+                at: read_at,
+                episode: Some(dead),
+                refreshed_since_dead: refreshed,
+            },
+            monitor,
+        };
+        let replica = Replica {
+            applied: 6,
+            incarnation: 1,
+            registration: Some(5),
+        };
+        let now = NodeGhost {
+            last_dead: Some(dead),
+            ..NodeGhost::default()
+        };
+        classify(&decision, &replica, &now)
+            .expect("a wrong removal")
+            .0
+    }
+
+    /// Which window a wrong removal fell in, one case per rule of [`classify`]'s doc.
+    #[test]
+    fn each_window_is_told_apart() {
+        use NodeState::{Dead, Healthy};
+        // The report came after the read the removal acts on: O3, even if refreshed.
+        assert_eq!(judge(4, Dead, true, Some(1)), "O3");
+        // The read followed the report and did not see DEAD, yet the handler removed: O3.
+        assert_eq!(judge(7, Healthy, true, Some(1)), "O3");
+        // The read followed the report, saw DEAD, and the heartbeat time was refreshed: R1.
+        assert_eq!(judge(7, Dead, true, Some(1)), "R1");
+        // ... not refreshed (the registration refreshed nothing): O3.
+        assert_eq!(judge(7, Dead, false, Some(1)), "O3");
+        // Another DatanodeInfo's monitor than the report's: R3.
+        assert_eq!(judge(7, Dead, true, Some(2)), "R3");
+        // A replica from before the DEAD is a right removal.
+        let dead = Episode {
+            seq: 3,
+            time: 1,
+            against: None,
+        };
+        let old = Replica {
+            applied: 1,
+            incarnation: 1,
+            registration: Some(2),
+        };
+        let now = NodeGhost {
+            last_dead: Some(dead),
+            ..NodeGhost::default()
+        };
+        let d = Decision {
+            read: StatusRead {
+                health: Dead,
+                last_heartbeat: 0,
+                incarnation: 1,
+                at: 7,
+                episode: Some(dead),
+                refreshed_since_dead: false,
+            },
+            monitor: Some(1),
+        };
+        assert_eq!(classify(&d, &old, &now), None);
+    }
+}
