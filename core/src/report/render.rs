@@ -4,7 +4,7 @@
 use super::compare::Matrix;
 use super::results::{CellResult, Step};
 use super::View;
-use crate::claims::{ExpectedCell, Verdict};
+use crate::claims::{Checker, ExpectedCell, Verdict};
 use std::fmt::Write;
 
 /// The version of report.json's shape; bumped when a field changes meaning.
@@ -195,11 +195,30 @@ impl Matrix {
                 .collect();
             writeln!(out, "| {v} | {} |", entries.join(" | ")).ok();
         }
-        out.push_str(
+        let mut bounded: Vec<String> = mine
+            .iter()
+            .filter(|e| e.checker == Checker::Loom)
+            .filter_map(|e| {
+                e.bound
+                    .map(|b| format!("{} {} (bound {b})", e.variant, e.outcome))
+            })
+            .collect();
+        bounded.dedup();
+        let bounds = if bounded.is_empty() {
+            "Every loom cell is unbounded.".to_owned()
+        } else {
+            format!(
+                "Loom cells with a preemption bound: {}; every other is unbounded.",
+                bounded.join(", ")
+            )
+        };
+        writeln!(
+            out,
             "\n✅ as claimed, ❌ deviates, ❓ no result; R reachable, – unreachable; L loom \
              (executions), S every order of whole steps (schedules), P proptest, Q quickcheck, \
-             F fuzz corpus replay (cases). Every loom cell is unbounded.\n\n",
-        );
+             F fuzz corpus replay (cases). {bounds}\n"
+        )
+        .ok();
         out
     }
 
