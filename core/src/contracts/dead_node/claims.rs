@@ -3,7 +3,7 @@
 
 use super::reproductions::{
     comes_back_while_handler_runs, dead_node_handler_keeps_replicas_of_node_that_came_back,
-    register_moves_dead_node_out_of_dead, registers_and_stops_again,
+    dies_after_a_late_heartbeat, register_moves_dead_node_out_of_dead, registers_and_stops_again,
     reinitialize_keeps_dead_node_dead, returns_before_dead_deadline,
 };
 use super::{
@@ -205,6 +205,11 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "no corpus input reaches O1 with the patch" },
     ],
     reproductions: &[
+        Reproduction {
+            what: "improved: heartbeat at t=4, then stopped for good; the handler at t=11",
+            expected: "dn1 DEAD, container 1 MISSING",
+            observe: || dies_after_a_late_heartbeat(Fix::IMPROVED),
+        },
         Reproduction {
             what: "TestBugMC4DeadNodeRegisterReport (upstream, Recon): after the node stopped again",
             expected: "dn1 DEAD, container 1 HEALTHY",

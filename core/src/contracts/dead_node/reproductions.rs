@@ -110,6 +110,19 @@ fn junit(checks: &[(NodeState, NodeState)]) -> String {
         })
 }
 
+/// The handler's purpose, which P4 must keep: dn1 heartbeats at t=4 and stops for good; it is
+/// DEAD at t=10, and the handler, running at t=11 when its heartbeat time is outside the stale
+/// deadline, removes its replica.
+pub fn dies_after_a_late_heartbeat(fix: Fix) -> String {
+    let mut r = Run::new(fix, Service::Scm);
+    r.checks(4);
+    r.datanode(&[Heartbeat, Stop]);
+    r.checks(7);
+    let dnh = r.dead_node_handler();
+    r.finish(dnh);
+    r.w().observed(DN)
+}
+
 /// `TestBugMC4DeadNodeRegisterReport` (Recon, no hooks): dn1 goes DEAD and its replica is
 /// removed; it comes back, is told to re-register, registers, its report is applied, and it
 /// stops again before its next heartbeat; much later Recon's replication check runs.
