@@ -779,19 +779,7 @@ pub static REGISTERS_DURING_CHECK: Scenario<DeadNode> = Scenario {
     name: "registers-during-health-check",
     about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7, its dead deadline, has listed dn1 and read \
             its status; the RPC thread registers dn1 (same address); the DNH thread handles what the run fires",
-    build: |trace, fix| {
-        let w = scenario_world(fix, Service::Scm);
-        outage(trace, &w, 6);
-        let checker = HealthChecker::started(trace, &w, true, true);
-        setup(
-            w,
-            vec![
-                Box::new(checker),
-                Box::new(Datanode::new(trace, DN, &[DnAction::Register { address: 0 }])),
-                Box::new(DeadNodeHandler::new(trace, Source::Queue)),
-            ],
-        )
-    },
+    build: |trace, fix| registers_during_check(trace, fix, 0),
 };
 
 /// O7: as [`REGISTERS_DURING_CHECK`], with a new address: `updateNode` can replace the object
@@ -802,21 +790,26 @@ pub static NEW_ADDRESS_DURING_CHECK: Scenario<DeadNode> = Scenario {
     about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7 has listed DatanodeInfo #1 and read its \
             status; the RPC thread registers dn1 with a new address (updateNode); the CR thread applies its \
             report; the DNH thread handles what the run fires",
-    build: |trace, fix| {
-        let w = scenario_world(fix, Service::Scm);
-        outage(trace, &w, 6);
-        let checker = HealthChecker::started(trace, &w, true, true);
-        setup(
-            w,
-            vec![
-                Box::new(checker),
-                Box::new(Datanode::new(trace, DN, &[DnAction::Register { address: 1 }])),
-                Box::new(ContainerReportHandler::handling(trace, DN, 1)),
-                Box::new(DeadNodeHandler::new(trace, Source::Queue)),
-            ],
-        )
-    },
+    build: |trace, fix| registers_during_check(trace, fix, 1),
 };
+
+/// The two health-check scenarios: dn1 STALE since t=0, the checker's run at t=7 started (dn1
+/// listed, its status read), then dn1 registers with `address`. A new address replaces the
+/// `DatanodeInfo` (`updateNode`), and the CR thread applies the report under the new object.
+fn registers_during_check(trace: &Trace, fix: Fix, address: u8) -> Setup<DeadNode> {
+    let w = scenario_world(fix, Service::Scm);
+    outage(trace, &w, 6);
+    let checker = HealthChecker::started(trace, &w, true, true);
+    let mut threads: Vec<Box<dyn Program<World>>> = vec![
+        Box::new(checker),
+        Box::new(Datanode::new(trace, DN, &[DnAction::Register { address }])),
+    ];
+    if address != 0 {
+        threads.push(Box::new(ContainerReportHandler::handling(trace, DN, 1)));
+    }
+    threads.push(Box::new(DeadNodeHandler::new(trace, Source::Queue)));
+    setup(w, threads)
+}
 
 /// R2: the registration's report is still queued when the node, stopped again, goes DEAD.
 pub static REPORT_WAITS_PAST_DEAD_INTERVAL: Scenario<DeadNode> = Scenario {
