@@ -11,6 +11,10 @@ pub struct Driver<M: Model> {
     pub trace: Trace,
     /// Every program started, with its actor's id (an index into `actors`).
     threads: Vec<(ActorId, BoxedProgram<M>)>,
+    /// The unfinished programs, by index into `threads`, in start order. A program finishes
+    /// only by stepping, so the driver keeps this as it steps: scans never visit the finished
+    /// programs a long history leaves behind.
+    live: Vec<usize>,
     /// The actors' names, each once, in start order: names are compared when a program is
     /// started, never when one steps.
     actors: Vec<&'static str>,
@@ -28,6 +32,7 @@ impl<M: Model> Driver<M> {
             world: setup.world,
             trace,
             threads: Vec::new(),
+            live: Vec::new(),
             actors: Vec::new(),
         };
         for p in setup.threads {
@@ -46,7 +51,24 @@ impl<M: Model> Driver<M> {
                 ActorId(self.actors.len() - 1)
             }
         };
+        if !program.is_done() {
+            self.live.push(self.threads.len());
+        }
         self.threads.push((id, program));
+    }
+
+    /// The id of the actor named `name`, if a program of it was ever started.
+    fn actor_id(&self, name: &str) -> Option<ActorId> {
+        self.actors.iter().position(|a| *a == name).map(ActorId)
+    }
+
+    /// Runs program `i`'s next step, and forgets it once it is done.
+    fn run_step(&mut self, i: usize) {
+        let program = &mut self.threads[i].1;
+        program.step(&self.world);
+        if program.is_done() {
+            self.live.retain(|&j| j != i);
+        }
     }
 
     /// Calls `f` with the index of every program whose next step can run now, in start order,
@@ -55,8 +77,9 @@ impl<M: Model> Driver<M> {
     /// step. Allocates nothing for up to 64 actors.
     fn each_enabled(&self, mut f: impl FnMut(usize) -> bool) {
         let mut busy = Busy::new(self.actors.len());
-        for (i, (actor, t)) in self.threads.iter().enumerate() {
-            if t.is_done() || busy.test_and_set(actor.0) {
+        for &i in &self.live {
+            let (actor, t) = &self.threads[i];
+            if busy.test_and_set(actor.0) {
                 continue;
             }
             if t.enabled(&self.world) && !f(i) {
@@ -77,7 +100,7 @@ impl<M: Model> Driver<M> {
 
     /// Whether a program of `actor` was ever started.
     pub fn knows_actor(&self, actor: &str) -> bool {
-        self.actors.contains(&actor)
+        self.actor_id(actor).is_some()
     }
 
     /// The actors started so far, each once, in start order.
@@ -87,18 +110,33 @@ impl<M: Model> Driver<M> {
 
     /// Whether some program of `actor` has work left.
     pub fn is_running(&self, actor: &str) -> bool {
-        self.threads
-            .iter()
-            .any(|(a, t)| self.actors[a.0] == actor && !t.is_done())
+        self.oldest_unfinished(actor).is_some()
+    }
+
+    /// The oldest unfinished program of `actor`: the only one of its programs that can step.
+    fn oldest_unfinished(&self, actor: &str) -> Option<usize> {
+        let id = self.actor_id(actor)?;
+        self.live.iter().copied().find(|&i| self.threads[i].0 == id)
     }
 
     /// Whether every program has finished.
     pub fn is_quiescent(&self) -> bool {
-        self.threads.iter().all(|(_, t)| t.is_done())
+        self.live.is_empty()
     }
 
     pub fn actor(&self, index: usize) -> &'static str {
         self.actors[self.threads[index].0 .0]
+    }
+
+    /// The first program, in start order, whose next step can run now: `step(0)`'s choice,
+    /// without counting the others.
+    fn first_enabled(&self) -> Option<usize> {
+        let mut first = None;
+        self.each_enabled(|i| {
+            first = Some(i);
+            false
+        });
+        first
     }
 
     /// Runs one step of the `choice`-th enabled actor (modulo their number), returning its index,
@@ -120,19 +158,20 @@ impl<M: Model> Driver<M> {
             true
         });
         let i = chosen?;
-        self.threads[i].1.step(&self.world);
+        self.run_step(i);
         Some(i)
     }
 
     /// Steps the enabled actors in index order until all are done. Fails, naming them, when some
     /// are not done but none can step (a deadlock, or an actor waiting for what never comes).
     pub fn finish(&mut self) -> Result<(), String> {
-        while self.step(0).is_some() {}
+        while let Some(i) = self.first_enabled() {
+            self.run_step(i);
+        }
         let stuck: Vec<&str> = self
-            .threads
+            .live
             .iter()
-            .filter(|(_, t)| !t.is_done())
-            .map(|(a, _)| self.actors[a.0])
+            .map(|&i| self.actors[self.threads[i].0 .0])
             .collect();
         if stuck.is_empty() {
             Ok(())
@@ -142,11 +181,6 @@ impl<M: Model> Driver<M> {
                 stuck.join(", ")
             ))
         }
-    }
-
-    /// Drops finished programs (long histories start many).
-    pub fn reap(&mut self) {
-        self.threads.retain(|(_, t)| !t.is_done());
     }
 
     pub fn timeline(&self, violation: Option<String>) -> Timeline {
@@ -161,16 +195,11 @@ impl<M: Model> Driver<M> {
     /// Runs the next step of the oldest unfinished program of `actor` (scenario files name
     /// actors); says why when it cannot step.
     pub fn step_named(&mut self, actor: &str) -> Result<(), String> {
-        let Some(i) = self
-            .threads
-            .iter()
-            .position(|(a, t)| self.actors[a.0] == actor && !t.is_done())
-        else {
+        let Some(i) = self.oldest_unfinished(actor) else {
             let mut running: Vec<&str> = self
-                .threads
+                .live
                 .iter()
-                .filter(|(_, t)| !t.is_done())
-                .map(|(a, _)| self.actors[a.0])
+                .map(|&i| self.actors[self.threads[i].0 .0])
                 .collect();
             running.dedup();
             return Err(if running.is_empty() {
@@ -179,24 +208,26 @@ impl<M: Model> Driver<M> {
                 format!("`{actor}` has finished (running: {})", running.join(", "))
             });
         };
-        if !self.enabled().contains(&i) {
+        // The oldest unfinished program of its actor is not behind another: it can step
+        // exactly when its own next step would not block.
+        if !self.threads[i].1.enabled(&self.world) {
             return Err(format!(
                 "`{actor}` cannot step now: its next step would block"
             ));
         }
-        self.threads[i].1.step(&self.world);
+        self.run_step(i);
         Ok(())
     }
 
     /// Runs the next step of actor `index`, which must be enabled (for fixed reproductions).
     pub fn step_actor(&mut self, index: usize) {
-        let t = &mut self.threads[index].1;
+        let t = &self.threads[index].1;
         assert!(
             t.enabled(&self.world),
             "actor {index} ({}) cannot step now",
             t.actor()
         );
-        t.step(&self.world);
+        self.run_step(index);
     }
 }
 

@@ -3,6 +3,7 @@
 use super::{ReadyGuard, Window};
 use crate::sync::RwLock;
 use crate::trace::Cx;
+use std::fmt;
 
 #[derive(Debug)]
 pub struct SCMContext {
@@ -88,7 +89,10 @@ impl SCMContext {
             s.is_leader_ready = true;
             s.ready_by = Some(by);
         }
-        let arg = term.map_or(String::new(), |t| format!("term={t}: "));
+        let arg = fmt::from_fn(|f| match term {
+            Some(t) => write!(f, "term={t}: "),
+            None => Ok(()),
+        });
         cx.record(
             "SCMContext.setLeaderReady",
             format_args!(

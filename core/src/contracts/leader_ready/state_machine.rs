@@ -15,6 +15,7 @@ use super::context::Setter;
 use super::{TermSource, World};
 use crate::model::Program;
 use crate::trace::{Cx, Trace};
+use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ReadyStep {
@@ -100,12 +101,13 @@ impl Program<World> for LeaderReadyCallback {
                 // entered before this point is one the patch's read sees (R1).
                 self.term_at_start = w.ratis.entered_term();
                 self.won_at_start = w.ratis.won_term();
+                let term = self.term;
                 cx.record(
                     "SCMStateMachine.notifyLeaderReady",
-                    match self.term {
-                        None => "starts".to_string(),
-                        Some(t) => format!("starts with term={t} ({:?})", w.fix.term),
-                    },
+                    fmt::from_fn(|f| match term {
+                        None => f.write_str("starts"),
+                        Some(t) => write!(f, "starts with term={t} ({:?})", w.fix.term),
+                    }),
                 );
                 ReadyStep::Flush
             }
@@ -205,27 +207,26 @@ impl RatisThread {
     pub const ACTOR: &'static str = "ratis";
 
     pub fn new(trace: &Trace, changes: &[Change]) -> Self {
-        let steps = changes
-            .iter()
-            .flat_map(|c| match *c {
-                Change::StepDown => vec![
-                    RatisStep::ChangeToFollower,
-                    RatisStep::NotifyNotLeader,
-                    RatisStep::NotifyServices,
-                ],
-                Change::StepDownTo(t) => vec![
-                    RatisStep::ChangeToFollower,
-                    RatisStep::NotifyNotLeader,
-                    RatisStep::NotifyServices,
-                    RatisStep::UpdateCurrentTerm(t),
-                ],
-                Change::Elected(t) => vec![
+        let mut steps = Vec::with_capacity(4 * changes.len());
+        for c in changes {
+            let step_down = [
+                RatisStep::ChangeToFollower,
+                RatisStep::NotifyNotLeader,
+                RatisStep::NotifyServices,
+            ];
+            match *c {
+                Change::StepDown => steps.extend(step_down),
+                Change::StepDownTo(t) => {
+                    steps.extend(step_down);
+                    steps.push(RatisStep::UpdateCurrentTerm(t));
+                }
+                Change::Elected(t) => steps.extend([
                     RatisStep::InitElection(t),
                     RatisStep::ChangeToLeader,
                     RatisStep::NotifyLeaderChanged,
-                ],
-            })
-            .collect();
+                ]),
+            }
+        }
         RatisThread {
             cx: trace.actor(Self::ACTOR),
             steps,
