@@ -84,10 +84,15 @@ thread_local! {
 /// Runs `f` with recording off on this thread: the fuzz targets run most inputs this way and
 /// run a violating one again with recording on, for its timeline.
 pub fn without_recording<R>(f: impl FnOnce() -> R) -> R {
-    let was = RECORDING.with(|r| r.replace(false));
-    let out = f();
-    RECORDING.with(|r| r.set(was));
-    out
+    /// Restores the switch even when `f` unwinds.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            RECORDING.with(|r| r.set(self.0));
+        }
+    }
+    let _restore = Restore(RECORDING.with(|r| r.replace(false)));
+    f()
 }
 
 /// Every outcome that holds is reported with this prefix, by every checker.
