@@ -7,8 +7,8 @@
 //! - per history cell: cases, seconds, cases per second;
 //! - per fuzz target: executions per second over 20 s from the committed corpus, and the runs an
 //!   upstream-mode run needs to find the bug from an empty corpus (libFuzzer seed 1);
-//! - where valgrind is installed, instructions per loom execution of one cell, a figure that
-//!   does not move with the machine's load.
+//! - where valgrind is installed, figures that do not move with the machine's load:
+//!   instructions per loom execution of one cell, and per run of each fuzz target.
 
 use crate::fuzzing::{self, FuzzRun};
 use crate::phases::root;
@@ -24,6 +24,8 @@ use std::process::{Command, ExitCode};
 const FUZZ_SECONDS: u64 = 20;
 /// Runs an upstream-mode fuzz target gets to find the bug from an empty corpus.
 const UPSTREAM_RUNS: u64 = 2_000_000;
+/// Runs of each fuzz target counted under callgrind.
+const COUNTED_FUZZ_RUNS: u64 = 5_000;
 /// The loom cell whose instructions are counted.
 const COUNTED_CELL: &str = "recon-sync/proposed/O1/loom";
 
@@ -70,6 +72,9 @@ struct Fuzzed {
     executions_per_second: u64,
     upstream_found: bool,
     upstream_runs_to_find: u64,
+    /// Instructions per run over [`COUNTED_FUZZ_RUNS`] runs from the committed corpus
+    /// (libFuzzer seed 1, under callgrind): the figure that does not move with the load.
+    instructions_per_run: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -220,6 +225,7 @@ fn fuzz_figures(dir: &Path) -> Vec<Fuzzed> {
                     executions_per_second: c.executions_per_second,
                     upstream_found: u.crashed,
                     upstream_runs_to_find: u.executions,
+                    instructions_per_run: count_fuzz_instructions(target, &scratch),
                 }),
                 (Err(e), _) | (_, Err(e)) => {
                     eprintln!("no fuzz figures for {target}: {e}");
@@ -230,10 +236,53 @@ fn fuzz_figures(dir: &Path) -> Vec<Fuzzed> {
         .collect()
 }
 
+/// Instructions per run of the fuzz `target` (built by the runs before), under callgrind:
+/// [`COUNTED_FUZZ_RUNS`] runs from the committed corpus, libFuzzer seed 1, less a one-run
+/// start (loading the binary and the corpus).
+fn count_fuzz_instructions(target: &str, scratch: &Path) -> Option<u64> {
+    if !has_valgrind() {
+        return None;
+    }
+    println!("== callgrind: fuzz {target}, {COUNTED_FUZZ_RUNS} runs");
+    let exe = fuzzing::binary(target).ok()?;
+    let count = |runs: u64| -> Option<u64> {
+        let work = scratch.join(format!("counted-{runs}"));
+        let _ = std::fs::remove_dir_all(&work);
+        std::fs::create_dir_all(&work).ok()?;
+        let out = Command::new("valgrind")
+            .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+            .arg(&exe)
+            .arg(format!("-runs={runs}"))
+            .arg(format!("-max_len={}", fuzzing::MAX_LEN))
+            .arg("-seed=1")
+            .arg(&work)
+            .arg(fuzzing::corpus(target))
+            .env_remove("RACELAB_FUZZ_VARIANT")
+            .output()
+            .ok()?;
+        collected(&String::from_utf8_lossy(&out.stderr))
+    };
+    let (start, all) = (count(1)?, count(COUNTED_FUZZ_RUNS)?);
+    Some(all.saturating_sub(start) / (COUNTED_FUZZ_RUNS - 1))
+}
+
+fn has_valgrind() -> bool {
+    Command::new("valgrind").arg("--version").output().is_ok()
+}
+
+/// The instructions a callgrind run reports on standard error.
+fn collected(stderr: &str) -> Option<u64> {
+    stderr
+        .lines()
+        .find_map(|l| l.split("Collected : ").nth(1))?
+        .trim()
+        .parse()
+        .ok()
+}
+
 /// Instructions per loom execution of [`COUNTED_CELL`], under callgrind.
 fn count_instructions() -> Option<Counted> {
-    let has_valgrind = Command::new("valgrind").arg("--version").output().is_ok();
-    if !has_valgrind {
+    if !has_valgrind() {
         return None;
     }
     let exe = std::fs::read_dir(root().join("target/loom/release/deps"))
@@ -253,13 +302,7 @@ fn count_instructions() -> Option<Counted> {
         .args(["--exact", COUNTED_CELL, "--test-threads=1"])
         .output()
         .ok()?;
-    let text = String::from_utf8_lossy(&out.stderr);
-    let instructions: u64 = text
-        .lines()
-        .find_map(|l| l.split("Collected : ").nth(1))?
-        .trim()
-        .parse()
-        .ok()?;
+    let instructions = collected(&String::from_utf8_lossy(&out.stderr))?;
     let executions = pinned(COUNTED_CELL)?;
     Some(Counted {
         cell: COUNTED_CELL,
@@ -313,8 +356,11 @@ fn print(b: &Bench) {
         );
     }
     for f in &b.fuzz {
+        let counted = f
+            .instructions_per_run
+            .map_or(String::new(), |n| format!("{n:>8} instructions/run"));
         println!(
-            "  {:<14} {:>10} {:>8}/s   upstream {} after {} runs",
+            "  {:<18} {:>10} {:>8}/s {counted}   upstream {} after {} runs",
             f.target,
             f.executions,
             f.executions_per_second,

@@ -127,6 +127,29 @@ impl FuzzRun<'_> {
     }
 }
 
+/// The fuzz target's binary as `cargo fuzz build` leaves it (for the host's triple).
+pub fn binary(target: &str) -> Result<PathBuf, String> {
+    let out = Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .map_err(|e| format!("cannot run rustc: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let host = text
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .ok_or("rustc -vV names no host")?;
+    let path = root()
+        .join("fuzz/target")
+        .join(host)
+        .join("release")
+        .join(target);
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(format!("{} is not built", path.display()))
+    }
+}
+
 /// The committed seed corpus of a contract's target.
 pub fn corpus(module: &str) -> PathBuf {
     root().join("fuzz/corpus").join(module)
