@@ -71,7 +71,7 @@ impl Cx {
     /// Records a step of `method` (`Class.method`) with the values it read and wrote. The
     /// detail is formatted only while this thread records (see [`without_recording`]).
     pub fn record(&self, method: &'static str, detail: impl fmt::Display) {
-        if RECORDING.with(Cell::get) {
+        if recording() {
             self.trace.record(self.actor, method, detail.to_string());
         }
     }
@@ -88,11 +88,21 @@ pub fn without_recording<R>(f: impl FnOnce() -> R) -> R {
     struct Restore(bool);
     impl Drop for Restore {
         fn drop(&mut self) {
-            RECORDING.with(|r| r.set(self.0));
+            set_recording(self.0);
         }
     }
-    let _restore = Restore(RECORDING.with(|r| r.replace(false)));
+    let _restore = Restore(set_recording(false));
     f()
+}
+
+/// Switches recording on this thread on or off; returns whether it was on.
+pub fn set_recording(on: bool) -> bool {
+    RECORDING.with(|r| r.replace(on))
+}
+
+/// Whether this thread records.
+pub fn recording() -> bool {
+    RECORDING.with(Cell::get)
 }
 
 /// Every outcome that holds is reported with this prefix, by every checker.

@@ -16,16 +16,16 @@ use racelab_core::claims::{Claim, Method, Verdict};
 use racelab_core::model::{run_to_end, Model, Scenario};
 use racelab_core::outcome::{Check, Outcome};
 use racelab_core::report::{CellResult, Matrix, View};
-use racelab_core::trace::{violation, without_recording, Timeline, Trace, VIOLATION};
+use racelab_core::trace::{recording, set_recording, violation, Timeline, Trace, VIOLATION};
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Once, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, Once, OnceLock, PoisonError};
 use std::time::Instant;
 
 /// What one exploration found.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Exploration {
     pub observed: Verdict,
     pub executions: u64,
@@ -51,14 +51,6 @@ thread_local! {
 
 /// Explores every interleaving of `scenario` under `fix` (up to `bound` preemptions when set),
 /// deciding `outcome` in each execution. Loom stops at the first violation.
-///
-/// Only the violating execution's timeline is ever shown, and formatting every step of every
-/// execution costs 10–17% of a cell's instructions (callgrind, recon-sync proposed/O1 and
-/// dead-node proposed/R1). So an exploration `expected` to find nothing runs without a
-/// timeline; if it does find the outcome, it runs again, recording. Loom's search is
-/// deterministic and the timeline is outside its view, so the second run stops at the same
-/// execution, which is checked. A deadlock cell records from the start: its child process
-/// dies at the deadlock.
 pub fn explore<M: Model>(
     scenario: &'static Scenario<M>,
     fix: M::Fix,
@@ -66,43 +58,123 @@ pub fn explore<M: Model>(
     bound: Option<usize>,
     expected: Verdict,
 ) -> Exploration {
-    if expected == Verdict::Reachable || matches!(outcome.check, Check::Deadlock) {
-        return explore_once(scenario, fix, outcome, bound);
-    }
-    let first = without_recording(|| explore_once(scenario, fix, outcome, bound));
-    if first.observed == Verdict::Unreachable {
-        return first;
-    }
-    let again = explore_once(scenario, fix, outcome, bound);
-    let message = |e: &Exploration| e.counterexample.as_ref().and_then(|t| t.violation.clone());
+    let mut all = explore_all(scenario, fix, &[(outcome, expected)], bound);
+    all.pop().expect("one exploration per outcome")
+}
+
+/// Explores `scenario` under `fix` once for several outcomes decided on the final state, each
+/// with the verdict its cell expects. For each outcome the result is what exploring it alone
+/// gives: loom's search does not depend on the outcomes (they are evaluated after every actor
+/// has finished, on the one thread left), so the first execution where an outcome holds is the
+/// one where its own exploration would stop, and an outcome that never holds sees every
+/// execution. The exploration stops once every outcome has been found.
+///
+/// Only a violating execution's timeline is ever shown, and formatting every step of every
+/// execution costs 10–17% of the instructions (callgrind, recon-sync proposed/O1 and
+/// dead-node proposed/R1). So executions are recorded only until every outcome expected
+/// reachable has been found. If an outcome is found while nothing records (a cell that
+/// deviates), the exploration runs again recording throughout; being deterministic, it finds
+/// every outcome at the same execution, which is checked.
+pub fn explore_all<M: Model>(
+    scenario: &'static Scenario<M>,
+    fix: M::Fix,
+    outcomes: &[(&'static Outcome<M::World>, Verdict)],
+    bound: Option<usize>,
+) -> Vec<Exploration> {
     assert!(
-        again.executions == first.executions && message(&again) == message(&first),
-        "loom's exploration is not repeatable: {} executions to {:?} without a timeline, {} to \
-         {:?} with one",
-        first.executions,
-        message(&first),
-        again.executions,
-        message(&again),
+        outcomes.len() == 1
+            || outcomes
+                .iter()
+                .all(|(o, _)| matches!(o.check, Check::State(_))),
+        "only outcomes decided on the final state share an exploration"
     );
-    Exploration {
-        seconds: first.seconds + again.seconds,
-        ..again
+    // A deadlock cell records from the start: its child process dies at the deadlock.
+    let record = if outcomes
+        .iter()
+        .any(|(o, _)| matches!(o.check, Check::Deadlock))
+    {
+        Recording::Throughout
+    } else {
+        Recording::UntilExpectedFound
+    };
+    let first = explore_pass(scenario, fix, outcomes, bound, record);
+    if first.iter().all(|(_, recorded)| *recorded) {
+        return first.into_iter().map(|(e, _)| e).collect();
+    }
+    let again = explore_pass(scenario, fix, outcomes, bound, Recording::Throughout);
+    let seconds: f64 = first.iter().chain(&again).map(|(e, _)| e.seconds).sum();
+    let total: u64 = again.iter().map(|(e, _)| e.executions).max().unwrap_or(0);
+    first
+        .iter()
+        .zip(again)
+        .map(|((before, _), (e, _))| {
+            let message =
+                |e: &Exploration| e.counterexample.as_ref().and_then(|t| t.violation.clone());
+            assert!(
+                e.executions == before.executions && message(&e) == message(before),
+                "loom's exploration is not repeatable: {} executions to {:?} without a \
+                 timeline, {} to {:?} with one",
+                before.executions,
+                message(before),
+                e.executions,
+                message(&e),
+            );
+            Exploration {
+                seconds: share(seconds, e.executions, total),
+                ..e
+            }
+        })
+        .collect()
+}
+
+/// When an exploration records its executions' timelines.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Recording {
+    Throughout,
+    /// Until every outcome expected reachable has been found (never, if there is none).
+    UntilExpectedFound,
+}
+
+/// `seconds` of an exploration of `total` executions, in proportion to `executions` of them.
+fn share(seconds: f64, executions: u64, total: u64) -> f64 {
+    if total == 0 {
+        seconds
+    } else {
+        seconds * executions as f64 / total as f64
     }
 }
 
-/// One exploration, with a timeline if this thread records (see [`without_recording`]).
-fn explore_once<M: Model>(
+/// The first execution where an outcome held: its number, its violation message, its
+/// timeline, and whether that timeline was recorded.
+type Found = (u64, String, Vec<racelab_core::trace::Event>, bool);
+
+/// Loom's stop when every outcome of an exploration has been found.
+const ALL_FOUND: &str = "racelab: every outcome found";
+
+/// One exploration: per outcome, what it found and whether its counterexample (if any) was
+/// recorded.
+fn explore_pass<M: Model>(
     scenario: &'static Scenario<M>,
     fix: M::Fix,
-    outcome: &'static Outcome<M::World>,
+    outcomes: &[(&'static Outcome<M::World>, Verdict)],
     bound: Option<usize>,
-) -> Exploration {
+    record: Recording,
+) -> Vec<(Exploration, bool)> {
     install_panic_hook();
-    racelab_core::sync::track_races(matches!(outcome.check, Check::Race));
+    let race = outcomes.iter().any(|(o, _)| matches!(o.check, Check::Race));
+    racelab_core::sync::track_races(race);
     let trace = Trace::new();
     let executions = Arc::new(AtomicU64::new(0));
     // Real std primitives, outside loom's view, like the trace.
     let finals = Arc::new(Mutex::new(BTreeSet::new()));
+    let found: Arc<Mutex<Vec<Option<Found>>>> = Arc::new(Mutex::new(vec![None; outcomes.len()]));
+    let checked: Vec<(&'static Outcome<M::World>, bool)> = outcomes
+        .iter()
+        .map(|&(o, v)| (o, v == Verdict::Reachable))
+        .collect();
+    let was_recording = set_recording(
+        record == Recording::Throughout || checked.iter().any(|&(_, reachable)| reachable),
+    );
     let mut builder = loom::model::Builder::new();
     builder.preemption_bound = bound;
     // A proof must never end early: ignore LOOM_MAX_DURATION / LOOM_MAX_PERMUTATIONS and any
@@ -113,10 +185,15 @@ fn explore_once<M: Model>(
     CURRENT.with(|c| *c.borrow_mut() = Some((executions.clone(), trace.clone(), Vec::new())));
     let started = Instant::now();
     let run = {
-        let (trace, executions, finals) = (trace.clone(), executions.clone(), finals.clone());
+        let (trace, executions, finals, found) = (
+            trace.clone(),
+            executions.clone(),
+            finals.clone(),
+            found.clone(),
+        );
         panic::catch_unwind(AssertUnwindSafe(move || {
             builder.check(move || {
-                executions.fetch_add(1, Ordering::Relaxed);
+                let n = executions.fetch_add(1, Ordering::Relaxed) + 1;
                 trace.clear();
                 let setup = (scenario.build)(&trace, fix);
                 let names: Vec<&'static str> = setup.threads.iter().map(|p| p.actor()).collect();
@@ -151,50 +228,80 @@ fn explore_once<M: Model>(
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .insert(M::describe(&setup.world));
-                if let Some(witness) = outcome.holds(&setup.world) {
-                    // The runner turns this panic into a `reachable` verdict.
-                    panic!("{}", violation(outcome.id, &witness));
+                let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
+                for ((outcome, _), slot) in checked.iter().zip(found.iter_mut()) {
+                    if slot.is_none() {
+                        if let Some(witness) = outcome.holds(&setup.world) {
+                            let message = violation(outcome.id, &witness);
+                            *slot = Some((n, message, trace.events(), recording()));
+                        }
+                    }
+                }
+                let pending = |want_reachable: bool| {
+                    checked
+                        .iter()
+                        .zip(found.iter())
+                        .any(|(&(_, r), slot)| slot.is_none() && (r || !want_reachable))
+                };
+                if record == Recording::UntilExpectedFound && !pending(true) {
+                    set_recording(false);
+                }
+                if !pending(false) {
+                    // The runner turns this panic into the found verdicts.
+                    panic!("{ALL_FOUND}");
                 }
             })
         }))
     };
+    set_recording(was_recording);
     CURRENT.with(|c| *c.borrow_mut() = None);
     racelab_core::sync::track_races(false);
     let seconds = started.elapsed().as_secs_f64();
-    let executions = executions.load(Ordering::Relaxed);
-    let final_states = std::mem::take(&mut *finals.lock().unwrap_or_else(PoisonError::into_inner));
-    let found = |message: String| Exploration {
-        final_states: BTreeSet::new(),
-        observed: Verdict::Reachable,
-        executions,
-        seconds,
-        counterexample: Some(Timeline {
-            events: trace.events(),
-            violation: Some(message),
-        }),
-    };
-    match run {
-        Ok(()) => Exploration {
-            observed: Verdict::Unreachable,
-            executions,
-            seconds,
-            counterexample: None,
-            final_states,
-        },
-        Err(payload) => {
-            let message = panic_message(&*payload);
-            if message.starts_with(VIOLATION) {
-                found(message)
-            } else if matches!(outcome.check, Check::Race) && message.contains(CAUSALITY) {
-                found(violation(
-                    outcome.id,
-                    &format!("data race: {}", first_line(&message)),
-                ))
-            } else {
-                panic::resume_unwind(payload)
-            }
+    let total = executions.load(Ordering::Relaxed);
+    let mut found = std::mem::take(&mut *found.lock().unwrap_or_else(PoisonError::into_inner));
+    if let Err(payload) = run {
+        let message = panic_message(&*payload);
+        if race && message.contains(CAUSALITY) {
+            let witness = format!("data race: {}", first_line(&message));
+            found[0] = Some((
+                total,
+                violation(outcomes[0].0.id, &witness),
+                trace.events(),
+                recording(),
+            ));
+        } else if message != ALL_FOUND {
+            panic::resume_unwind(payload)
         }
     }
+    let final_states = std::mem::take(&mut *finals.lock().unwrap_or_else(PoisonError::into_inner));
+    found
+        .into_iter()
+        .map(|slot| match slot {
+            None => (
+                Exploration {
+                    observed: Verdict::Unreachable,
+                    executions: total,
+                    seconds: share(seconds, total, total),
+                    counterexample: None,
+                    final_states: final_states.clone(),
+                },
+                true,
+            ),
+            Some((n, message, events, recorded)) => (
+                Exploration {
+                    observed: Verdict::Reachable,
+                    executions: n,
+                    seconds: share(seconds, n, total),
+                    counterexample: Some(Timeline {
+                        events,
+                        violation: Some(message),
+                    }),
+                    final_states: BTreeSet::new(),
+                },
+                recorded,
+            ),
+        })
+        .collect()
 }
 
 fn first_line(s: &str) -> &str {
@@ -311,6 +418,11 @@ pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> Result<CellResult,
     } else {
         explore(scenario, fix, claim.outcome, bound, claim.expected)
     };
+    Ok(record(claim, found))
+}
+
+/// A cell's result record from its exploration.
+fn record<M: Model>(claim: &Claim<M>, found: Exploration) -> CellResult {
     let mut result = CellResult::for_cell(&claim.expectation(), found.observed);
     result.executions = Some(found.executions);
     result.seconds = found.seconds;
@@ -320,13 +432,72 @@ pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> Result<CellResult,
     if found.observed == Verdict::Unreachable && !found.final_states.is_empty() {
         result.final_states = Some(found.final_states.into_iter().collect());
     }
-    Ok(result)
+    result
+}
+
+/// The loom cells that share `claim`'s exploration (see [`explore_all`]), `claim` among them:
+/// the cells of its contract with the same variant, scenario and bound whose outcomes are
+/// decided on the final state. A race or deadlock cell explores alone.
+pub fn companions<M: Model>(claim: &Claim<M>) -> Vec<&'static Claim<M>> {
+    let shares = |c: &Claim<M>| match (c.method.loom_scenario(), claim.method.loom_scenario()) {
+        (Some((s, b)), Some((t, d))) => {
+            std::ptr::eq(s, t) && b == d && matches!(c.outcome.check, Check::State(_))
+        }
+        _ => false,
+    };
+    if !shares(claim) {
+        return M::CLAIMS
+            .cells
+            .iter()
+            .filter(|c| c.key() == claim.key())
+            .collect();
+    }
+    M::CLAIMS
+        .cells
+        .iter()
+        .filter(|c| c.variant == claim.variant && shares(c))
+        .collect()
+}
+
+/// The name of the exploration `claim` shares with its [`companions`]: the key of the first.
+pub fn exploration_key<M: Model>(claim: &Claim<M>) -> String {
+    companions(claim)
+        .first()
+        .map_or_else(|| claim.key(), |c| c.key())
+}
+
+/// Explorations already made in this process, by [`exploration_key`]: each cell's result.
+type Shared = HashMap<String, Arc<OnceLock<HashMap<String, Exploration>>>>;
+static SHARED: LazyLock<Mutex<Shared>> = LazyLock::new(Default::default);
+
+/// Checks `claim` on the exploration it shares with its companions, made once per process.
+fn check_shared<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
+    let group = companions(claim);
+    if group.len() < 2 {
+        return check_with(claim, claim.fix());
+    }
+    let once = SHARED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(exploration_key(claim))
+        .or_default()
+        .clone();
+    let all = once.get_or_init(|| {
+        let (scenario, bound) = claim.method.loom_scenario().expect("a loom cell");
+        let outcomes: Vec<_> = group.iter().map(|c| (c.outcome, c.expected)).collect();
+        let found = explore_all(scenario, claim.fix(), &outcomes, bound);
+        group.iter().map(|c| c.key()).zip(found).collect()
+    });
+    let found = all
+        .get(&claim.key())
+        .expect("the cell is among its companions");
+    Ok(record(claim, found.clone()))
 }
 
 /// The body of every loom cell's test: checks the cell, saves the result for the gate, and
 /// checks the verdict, the violation message and the pinned execution count.
 pub fn verify_cell<M: Model>(claim: &Claim<M>) -> Result<(), String> {
-    let result = check_with(claim, claim.fix())?;
+    let result = check_shared(claim)?;
     result.save();
     if result.observed != claim.expected {
         return Err(format!(
@@ -434,7 +605,10 @@ fn install_panic_hook() {
             if message.starts_with(DEADLOCK) && std::env::var_os(CHILD_ENV).is_some() {
                 report_deadlock(message);
             }
-            if !message.starts_with(VIOLATION) && !message.contains(CAUSALITY) {
+            if !message.starts_with(VIOLATION)
+                && !message.contains(CAUSALITY)
+                && message != ALL_FOUND
+            {
                 default(info);
             }
         }));

@@ -36,9 +36,42 @@ pub fn mine(costs: &[u64], k: usize, n: usize) -> Vec<bool> {
     owner.into_iter().map(|s| s == k).collect()
 }
 
+/// [`mine`] for items that share work: the items of one group (those with the same key) go
+/// to one shard, and a group costs what its costliest item does.
+pub fn mine_grouped(items: &[(String, u64)], k: usize, n: usize) -> Vec<bool> {
+    let mut groups: Vec<(&str, u64)> = Vec::new();
+    for (key, cost) in items {
+        match groups.iter_mut().find(|(g, _)| g == key) {
+            Some((_, c)) => *c = (*c).max(*cost),
+            None => groups.push((key, *cost)),
+        }
+    }
+    let costs: Vec<u64> = groups.iter().map(|(_, c)| *c).collect();
+    let owned = mine(&costs, k, n);
+    items
+        .iter()
+        .map(|(key, _)| {
+            let g = groups.iter().position(|(g, _)| g == key);
+            g.is_some_and(|g| owned[g])
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_group_goes_to_one_shard_and_costs_its_costliest_item() {
+        let items: Vec<(String, u64)> = [("a", 100), ("b", 90), ("a", 60), ("c", 20)]
+            .iter()
+            .map(|(k, c)| (k.to_string(), *c))
+            .collect();
+        let first = mine_grouped(&items, 0, 2);
+        let second = mine_grouped(&items, 1, 2);
+        assert_eq!(first, [true, false, true, false]);
+        assert_eq!(second, [false, true, false, true]);
+    }
 
     #[test]
     fn every_item_goes_to_exactly_one_shard_and_the_loads_balance() {

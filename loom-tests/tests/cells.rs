@@ -13,7 +13,9 @@ fn main() -> std::process::ExitCode {
 
     /// The trials with their costs (or, for the child, the one cell it explores).
     struct Cells {
-        trials: Vec<(Trial, u64)>,
+        /// Each trial with its cost and the exploration it shares (see
+        /// `racelab_loom::exploration_key`): a shard runs a shared exploration's cells together.
+        trials: Vec<(Trial, u64, String)>,
         child: Option<String>,
     }
 
@@ -30,8 +32,11 @@ fn main() -> std::process::ExitCode {
                 let trial = Trial::test(claim.key(), move || {
                     racelab_loom::verify_cell(claim).map_err(Into::into)
                 });
-                self.trials
-                    .push((trial, racelab_loom::pinned_executions(claim)));
+                self.trials.push((
+                    trial,
+                    racelab_loom::pinned_executions(claim),
+                    racelab_loom::exploration_key(claim),
+                ));
             }
             for m in M::CLAIMS.mutants {
                 let all: u64 = M::CLAIMS
@@ -45,10 +50,10 @@ fn main() -> std::process::ExitCode {
                     M::CONTRACT.id,
                     racelab_core::claims::slug(m.name)
                 );
-                let trial = Trial::test(name, move || {
+                let trial = Trial::test(name.clone(), move || {
                     racelab_loom::verify_mutant(m).map_err(Into::into)
                 });
-                self.trials.push((trial, all));
+                self.trials.push((trial, all, name));
             }
         }
     }
@@ -78,8 +83,8 @@ fn main() -> std::process::ExitCode {
                 return std::process::ExitCode::from(2);
             }
         };
-        let costs: Vec<u64> = trials.iter().map(|(_, c)| *c).collect();
-        let mine = racelab_loom::shard::mine(&costs, k, n);
+        let costs: Vec<(String, u64)> = trials.iter().map(|(_, c, g)| (g.clone(), *c)).collect();
+        let mine = racelab_loom::shard::mine_grouped(&costs, k, n);
         trials = trials
             .into_iter()
             .zip(mine)
@@ -87,7 +92,7 @@ fn main() -> std::process::ExitCode {
             .map(|(t, _)| t)
             .collect();
     }
-    let trials = trials.into_iter().map(|(t, _)| t).collect();
+    let trials = trials.into_iter().map(|(t, _, _)| t).collect();
     libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }
 
