@@ -74,6 +74,10 @@ struct Removal {
 pub enum Source {
     /// The DEAD_NODE executor's queue.
     Queue,
+    /// The same queue, when a loom scenario knows how many events will come: the thread ends
+    /// after handling that many, without waiting for the producers to finish (as
+    /// `ContainerReportHandler::handling`).
+    Counted(usize),
     /// Events already taken from the queue before the scenario's threads start.
     Given(VecDeque<NodeId>),
 }
@@ -239,13 +243,17 @@ impl Program<World> for DeadNodeHandler {
     }
 
     fn is_done(&self) -> bool {
-        matches!(self.next, Step::Done)
+        match self.next {
+            Step::Done => true,
+            Step::Take => matches!(self.source, Source::Counted(0)),
+            _ => false,
+        }
     }
 
     fn enabled(&self, w: &World) -> bool {
         match &self.next {
             Step::Take => match &self.source {
-                Source::Queue => w.dead_node_events.ready(),
+                Source::Queue | Source::Counted(_) => w.dead_node_events.ready(),
                 Source::Given(_) => true,
             },
             Step::Recheck(node) => {
@@ -264,6 +272,10 @@ impl Program<World> for DeadNodeHandler {
             Step::Take => {
                 let next = match &mut self.source {
                     Source::Queue => w.dead_node_events.take(),
+                    Source::Counted(n) => {
+                        *n -= 1;
+                        w.dead_node_events.take()
+                    }
                     Source::Given(events) => events.pop_front(),
                 };
                 next.map_or(Step::Done, Step::GetNodeStatus)

@@ -777,38 +777,54 @@ pub static RECON_RELOAD_ROW_DIFFERS: Scenario<DeadNode> = Scenario {
 /// registration (P1's refresh) can land between the check's deadline test and its write.
 pub static REGISTERS_DURING_CHECK: Scenario<DeadNode> = Scenario {
     name: "registers-during-health-check",
-    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7, its dead deadline, has listed dn1 and read \
-            its status; the RPC thread registers dn1 (same address); the DNH thread handles what the run fires",
+    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7, its dead deadline, has listed dn1, read \
+            its status and tested TIMEOUT on heartbeat time 0; the RPC thread registers dn1 (same address) \
+            while the run writes DEAD and tests RESTORE; the DNH thread handles the DEAD_NODE the run fires",
     build: |trace, fix| registers_during_check(trace, fix, 0),
 };
 
-/// O7: as [`REGISTERS_DURING_CHECK`], with a new address: `updateNode` can replace the object
-/// between the check's status read and its write; the CR thread applies the report under the
-/// new object.
+/// O7: as [`REGISTERS_DURING_CHECK`], with a new address: `updateNode` replaced the object
+/// between the check's status read and its write, which went to the new object; the CR thread
+/// applies the report under the new object while the DNH thread handles the DEAD_NODE.
 pub static NEW_ADDRESS_DURING_CHECK: Scenario<DeadNode> = Scenario {
     name: "new-address-during-health-check",
-    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7 has listed DatanodeInfo #1 and read its \
-            status; the RPC thread registers dn1 with a new address (updateNode); the CR thread applies its \
-            report; the DNH thread handles what the run fires",
+    about: "dn1 STALE (last heartbeat t=0); the checker's run at t=7 listed DatanodeInfo #1, read its status \
+            and tested TIMEOUT on #1's heartbeat time 0; then dn1 registered with a new address (updateNode: #2) \
+            and the run wrote DEAD by ID, to #2, and fired DEAD_NODE; the CR thread (which has looked #2 up) \
+            applies the registration report, the DNH thread handles the event, the run tests RESTORE",
     build: |trace, fix| registers_during_check(trace, fix, 1),
 };
 
-/// The two health-check scenarios: dn1 STALE since t=0, the checker's run at t=7 started (dn1
-/// listed, its status read), then dn1 registers with `address`. A new address replaces the
-/// `DatanodeInfo` (`updateNode`), and the CR thread applies the report under the new object.
+/// The two health-check scenarios: dn1 STALE since t=0, the checker's run at t=7 started: dn1
+/// listed, its status read, and TIMEOUT tested on the listed object's heartbeat time 0 (a
+/// registration before that test gives no DEAD, or, upstream, refreshes nothing: it cannot
+/// reach O6 or O7). So the run always writes DEAD and fires exactly one DEAD_NODE, which the
+/// handler thread takes and then ends (the run does not close the queue).
+///
+/// With the same address (O6) the registration races the run's DEAD write and RESTORE test.
+/// With a new one (O7) the registration's `updateNode`, the DEAD write by ID (to the new
+/// object) and the CR thread's `getNode` (the new object) run before the threads start: in
+/// every execution that reaches O7 the replacement precedes the write, and until the write fires
+/// DEAD_NODE the handler and the report thread can only wait on their queues, so moving those
+/// steps first changes no result (the write and the report's apply touch different fields, and
+/// O7 is decided at the write). Explored: the report's apply under #2's monitor against the
+/// handler and the run's RESTORE test.
 fn registers_during_check(trace: &Trace, fix: Fix, address: u8) -> Setup<DeadNode> {
     let w = scenario_world(fix, Service::Scm);
     outage(trace, &w, 6);
-    let checker = HealthChecker::started(trace, &w, true, true);
-    let mut threads: Vec<Box<dyn Program<World>>> = vec![
-        Box::new(checker),
-        Box::new(Datanode::new(trace, DN, &[DnAction::Register { address }])),
-    ];
-    if address != 0 {
-        threads.push(Box::new(ContainerReportHandler::handling(trace, DN, 1)));
+    let mut checker = HealthChecker::started(trace, &w, false, true);
+    checker.step(&w); // TIMEOUT? on lastHeartbeatTime 0 of #1: yes
+    let dn = Datanode::new(trace, DN, &[DnAction::Register { address }]);
+    let handler = Box::new(DeadNodeHandler::new(trace, Source::Counted(1)));
+    if address == 0 {
+        return setup(w, vec![Box::new(checker), Box::new(dn), handler]);
     }
-    threads.push(Box::new(DeadNodeHandler::new(trace, Source::Queue)));
-    setup(w, threads)
+    run(&w, dn); // updateNode: #2, and CONTAINER_REPORT queued
+    checker.step(&w); // updateNodeHealthState: DEAD to #2; DEAD_NODE fired
+    let mut reports = ContainerReportHandler::handling(trace, DN, 1);
+    reports.step(&w); // takes the report
+    reports.step(&w); // getNode: #2
+    setup(w, vec![Box::new(checker), Box::new(reports), handler])
 }
 
 /// R2: the registration's report is still queued when the node, stopped again, goes DEAD.
