@@ -53,9 +53,10 @@ impl fmt::Display for ReconEvent {
     }
 }
 
-fn show(buffer: &VecDeque<ReconEvent>) -> String {
-    let items: Vec<String> = buffer.iter().map(|e| e.to_string()).collect();
-    format!("[{}]", items.join(", "))
+/// The buffer as `[e1, e2]`, formatted only when displayed (a record's detail is formatted
+/// only while recording).
+fn show(buffer: &VecDeque<ReconEvent>) -> impl fmt::Display + '_ {
+    fmt::from_fn(move |f| write!(f, "[{}]", super::joined(buffer, ", ")))
 }
 
 #[derive(Debug)]
@@ -123,12 +124,13 @@ impl ReconTaskControllerImpl {
         reason: ReInitializationReason,
     ) {
         let mut buffer = self.event_buffer.lock();
-        let drained = show(&buffer);
-        buffer.clear();
+        // Recorded before the clear (in the same critical section), so that the detail shows
+        // what was drained.
         cx.record(
             "ReconTaskControllerImpl.drainEventBufferAndCleanExistingCheckpoints",
-            format_args!("{}: drained {drained}", reason.as_str()),
+            format_args!("{}: drained {}", reason.as_str(), show(&buffer)),
         );
+        buffer.clear();
     }
 
     /// `eventBuffer.offer(new ReconTaskReInitializationEvent(reason, checkpoint))`, then
@@ -200,15 +202,26 @@ impl ReconTaskControllerImpl {
     /// The Recon DB once the event processor has applied everything still buffered, in FIFO
     /// order (what it does after the actors of a scenario have finished: nothing else runs).
     pub fn quiescent(&self) -> ReconDb {
-        let buffer = self.pending();
+        let buffer = self.event_buffer.lock();
         let mut db = self.recon_db();
-        for e in &buffer {
+        for e in buffer.iter() {
             match e {
                 ReconEvent::OmUpdateBatch(b) => db.process(b),
                 ReconEvent::ReInitialization(r, cp) => db.reprocess(cp, r.as_str()),
             }
         }
         db
+    }
+
+    /// `f` of [`Self::quiescent`], without copying the Recon DB when nothing is buffered (the
+    /// outcome predicates run at every quiet state of a history). `f` must not lock the Recon
+    /// DB: it runs under its lock then.
+    pub fn with_quiescent<R>(&self, f: impl FnOnce(&ReconDb) -> R) -> R {
+        if self.event_buffer.lock().is_empty() {
+            f(&self.recon_db.lock())
+        } else {
+            f(&self.quiescent())
+        }
     }
 }
 
