@@ -204,26 +204,27 @@ impl World {
     /// The invariant at quiescence: NSSummary equals what the Recon OM DB holds, and the
     /// Recon OM DB and the task cursor are at OM's sequence number. `None` when it holds.
     pub fn invariant_violation(&self) -> Option<String> {
-        let q = self.controller.quiescent();
-        let recon = self.recon_om_db.state();
-        let om = self.om.db();
-        let mut expected = ReconDb::default();
-        expected.reprocess_state(&recon, "recompute");
-        // A bucket whose files are all gone keeps its (zero) NSSummary row.
-        let mut buckets = q.nssummary.keys().chain(expected.nssummary.keys());
-        if buckets.any(|b| q.summary(*b) != expected.summary(*b)) {
-            return Some(format!(
-                "NSSummary differs from the Recon OM DB: {} vs recomputed {expected}",
-                q
-            ));
-        }
-        if q.cursor != recon.seq || recon.seq != om.seq {
-            return Some(format!(
-                "cursor #{} / Recon OM DB #{} / OM #{}",
-                q.cursor, recon.seq, om.seq
-            ));
-        }
-        None
+        let om_seq = self.om.sequence_number();
+        self.controller.with_quiescent(|q| {
+            self.recon_om_db.with_state(|recon| {
+                let mut expected = ReconDb::default();
+                expected.reprocess_state(recon, "recompute");
+                // A bucket whose files are all gone keeps its (zero) NSSummary row.
+                let mut buckets = q.nssummary.keys().chain(expected.nssummary.keys());
+                if buckets.any(|b| q.summary(*b) != expected.summary(*b)) {
+                    return Some(format!(
+                        "NSSummary differs from the Recon OM DB: {q} vs recomputed {expected}"
+                    ));
+                }
+                if q.cursor != recon.seq || recon.seq != om_seq {
+                    return Some(format!(
+                        "cursor #{} / Recon OM DB #{} / OM #{om_seq}",
+                        q.cursor, recon.seq
+                    ));
+                }
+                None
+            })
+        })
     }
 }
 

@@ -168,6 +168,11 @@ impl OzoneManager {
         }
     }
 
+    /// OM's latest sequence number.
+    pub fn sequence_number(&self) -> u64 {
+        self.db.lock().seq
+    }
+
     /// The whole DB (a full snapshot download, and the observed state).
     pub fn db(&self) -> OmDb {
         self.db.lock().clone()
