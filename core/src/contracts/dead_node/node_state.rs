@@ -571,6 +571,14 @@ pub fn next_health(
         .collect()
 }
 
+/// Whether [`next_health`] is not empty: some event of the run applies (without collecting
+/// them, for the outcome predicates, which run at every quiet state of a history).
+pub fn run_changes_health(health: NodeState, last_heartbeat: u64, now: u64) -> bool {
+    LifeCycleEvent::plan(health)
+        .iter()
+        .any(|ev| ev.holds(health, last_heartbeat, now))
+}
+
 /// Where the checker is in its run: at the listed object `i`, whose status it read as `from`,
 /// about to test (or, for `Write`, to apply) the `k`-th event of `LifeCycleEvent::plan(from)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
