@@ -119,6 +119,11 @@ impl ContainerManager {
         self.lock.read().get(&c).cloned().unwrap_or_default()
     }
 
+    /// `replicas(c).get(&node)`, without copying the replica map (for the outcome predicates).
+    pub fn replica(&self, c: ContainerId, node: NodeId) -> Option<Replica> {
+        self.lock.read().get(&c).and_then(|r| r.get(&node)).copied()
+    }
+
     pub fn containers(&self) -> Vec<ContainerId> {
         self.lock.read().keys().copied().collect()
     }

@@ -32,6 +32,7 @@ use crate::model::Program;
 use crate::outcome::OutcomeId;
 use crate::trace::{Cx, Trace};
 use std::collections::VecDeque;
+use std::fmt;
 // std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
 use std::sync::Arc;
@@ -117,9 +118,10 @@ impl DeadNodeHandler {
             "DeadNodeHandler.removeContainerReplicas",
             format_args!(
                 "container {c}: replica on dn{node} removed{}",
-                verdict
-                    .as_ref()
-                    .map_or(String::new(), |(o, why)| format!(" — {o}: {why}"))
+                fmt::from_fn(|f| match &verdict {
+                    Some((o, why)) => write!(f, " — {o}: {why}"),
+                    None => Ok(()),
+                })
             ),
         );
         if let Some((outcome, why)) = verdict {

@@ -74,7 +74,7 @@ use datanode::{Datanode, DnAction};
 use dead_node_handler::{DeadNodeHandler, Source};
 use events::EventQueue;
 use ghost::Ghost;
-use node_state::{next_health, Clock, HealthChecker, NodeState, NodeStateManager};
+use node_state::{run_changes_health, Clock, HealthChecker, NodeState, NodeStateManager};
 use recon::{ReconNodeManager, ReconReload};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -280,7 +280,7 @@ impl World {
                 .iter()
                 .filter(|(_, e)| {
                     e.health == NodeState::Dead
-                        && next_health(e.health, e.last_heartbeat, next_check).is_empty()
+                        && !run_changes_health(e.health, e.last_heartbeat, next_check)
                 })
                 .map(|(&n, e)| (n, e.last_heartbeat))
                 .collect()
@@ -293,7 +293,7 @@ impl World {
                 continue;
             };
             for c in self.containers.containers() {
-                let Some(r) = self.containers.replicas(c).get(&node).copied() else {
+                let Some(r) = self.containers.replica(c, node) else {
                     continue;
                 };
                 let (outcome, how) = if r.registration.is_some_and(|s| s > e.seq) {
@@ -343,7 +343,7 @@ impl World {
                 let g = self.ghost.with(|g| *g.node(node));
                 let died = g.last_dead?;
                 let alive = e.health != NodeState::Dead
-                    || !next_health(e.health, e.last_heartbeat, next_check).is_empty();
+                    || run_changes_health(e.health, e.last_heartbeat, next_check);
                 let outcome = if g.replaced_by_reload { "O8" } else { "O4" };
                 (alive && !g.refreshed_by_datanode && g.refreshed > died.seq && outcome == id)
                     .then(|| {
@@ -383,9 +383,12 @@ impl World {
                 continue;
             }
             let missing = self
-                .holdings(node)
+                .holdings
+                .get(&node)
                 .into_iter()
-                .find(|&c| !self.containers.replicas(c).contains_key(&node));
+                .flatten()
+                .copied()
+                .find(|&c| self.containers.replica(c, node).is_none());
             if let Some(c) = missing {
                 let health = self
                     .health(node)

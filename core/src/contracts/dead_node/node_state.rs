@@ -377,26 +377,26 @@ impl NodeStateManager {
         let from = e.health;
         e.health = to;
         let (current, last_heartbeat) = (e.info.incarnation, e.last_heartbeat);
+        let was = listed.incarnation;
+        let on = fmt::from_fn(|f| match tested {
+            Some(hb) => write!(f, " on lastHeartbeatTime {hb} of #{was}"),
+            None => Ok(()),
+        });
+        let replaced = fmt::from_fn(|f| match current == was {
+            true => Ok(()),
+            false => write!(f, ", which replaced #{was}"),
+        });
+        let whose = fmt::from_fn(|f| {
+            if current != was || last_heartbeat != tested.unwrap_or(last_heartbeat) {
+                write!(f, " whose lastHeartbeatTime is {last_heartbeat}")
+            } else {
+                Ok(())
+            }
+        });
         cx.record(
             "NodeStateMap.updateNodeHealthState",
             format_args!(
-                "t={now}: {event}{} → {to}, written to DatanodeInfo #{current}{} (was {from}){}",
-                tested.map_or(String::new(), |hb| format!(
-                    " on lastHeartbeatTime {hb} of #{}",
-                    listed.incarnation
-                )),
-                if current == listed.incarnation {
-                    String::new()
-                } else {
-                    format!(", which replaced #{}", listed.incarnation)
-                },
-                if current != listed.incarnation
-                    || last_heartbeat != tested.unwrap_or(last_heartbeat)
-                {
-                    format!(" whose lastHeartbeatTime is {last_heartbeat}")
-                } else {
-                    String::new()
-                }
+                "t={now}: {event}{on} → {to}, written to DatanodeInfo #{current}{replaced} (was {from}){whose}"
             ),
         );
         if from == to || (from != NodeState::Dead && to != NodeState::Dead) {
@@ -571,6 +571,14 @@ pub fn next_health(
         .collect()
 }
 
+/// Whether [`next_health`] is not empty: some event of the run applies (without collecting
+/// them, for the outcome predicates, which run at every quiet state of a history).
+pub fn run_changes_health(health: NodeState, last_heartbeat: u64, now: u64) -> bool {
+    LifeCycleEvent::plan(health)
+        .iter()
+        .any(|ev| ev.holds(health, last_heartbeat, now))
+}
+
 /// Where the checker is in its run: at the listed object `i`, whose status it read as `from`,
 /// about to test (or, for `Write`, to apply) the `k`-th event of `LifeCycleEvent::plan(from)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -688,18 +696,16 @@ impl Program<super::World> for HealthChecker {
             }
             CheckStep::List => {
                 self.listed = w.nodes.get_all_datanode_infos();
-                let listed: Vec<String> = self
-                    .listed
-                    .iter()
-                    .map(|i| format!("dn{} #{}", i.id, i.incarnation))
-                    .collect();
+                let listed = fmt::from_fn(|f| {
+                    for (k, i) in self.listed.iter().enumerate() {
+                        let sep = if k > 0 { ", " } else { "" };
+                        write!(f, "{sep}dn{} #{}", i.id, i.incarnation)?;
+                    }
+                    Ok(())
+                });
                 self.cx.record(
                     "NodeStateMap.getAllDatanodeInfos",
-                    format_args!(
-                        "t={}: checkNodesHealth lists {}",
-                        self.now,
-                        listed.join(", ")
-                    ),
+                    format_args!("t={}: checkNodesHealth lists {listed}", self.now),
                 );
                 self.next_object(0)
             }

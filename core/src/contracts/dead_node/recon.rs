@@ -21,6 +21,7 @@ use crate::model::Program;
 use crate::sync::{AtomicU64, Mutex, Ordering};
 use crate::trace::{Cx, Trace};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// 3 × `hdds.heartbeat.recon.interval` (3 × 60 s), in health-check ticks: below the stale
 /// interval, so every node that comes back from STALE or DEAD is told to re-register; above the
@@ -70,11 +71,10 @@ pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
             "ReconNodeManager.processHeartbeat",
             format_args!(
                 "dn{node}: last heartbeat {} → ReregisterCommand (NodeStateManager not updated)",
-                if last == ABSENT {
-                    "none".to_string()
-                } else {
-                    format!("t={last}")
-                }
+                fmt::from_fn(|f| match last {
+                    ABSENT => f.write_str("none"),
+                    _ => write!(f, "t={last}"),
+                })
             ),
         );
     } else {

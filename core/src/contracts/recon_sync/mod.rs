@@ -46,6 +46,7 @@ use service_provider::{
     SyncFaults, SyncThread,
 };
 use std::collections::BTreeMap;
+use std::fmt;
 use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +113,24 @@ pub struct World {
     pub provider: OzoneManagerServiceProviderImpl,
 }
 
+/// `items` separated by `sep`, formatted only when displayed: a step's record detail is
+/// formatted only while recording (see [`crate::trace::Cx::record`]).
+pub fn joined<'a, I>(items: I, sep: &'a str) -> impl fmt::Display + 'a
+where
+    I: IntoIterator + Clone + 'a,
+    I::Item: fmt::Display,
+{
+    fmt::from_fn(move |f| {
+        for (i, item) in items.clone().into_iter().enumerate() {
+            if i > 0 {
+                f.write_str(sep)?;
+            }
+            write!(f, "{item}")?;
+        }
+        Ok(())
+    })
+}
+
 /// The bucket every scenario writes to.
 pub const BUCKET: u8 = 1;
 
@@ -143,7 +162,7 @@ impl World {
         }
         let recon = ReconOmDbState::from_om(&om);
         let mut recon_db = ReconDb::default();
-        recon_db.reprocess(&recon_om_db::Checkpoint(recon.clone()), "initial");
+        recon_db.reprocess_state(&recon, "initial");
         recon_db.rebuilds.clear();
         World {
             fix,
@@ -185,26 +204,27 @@ impl World {
     /// The invariant at quiescence: NSSummary equals what the Recon OM DB holds, and the
     /// Recon OM DB and the task cursor are at OM's sequence number. `None` when it holds.
     pub fn invariant_violation(&self) -> Option<String> {
-        let q = self.controller.quiescent();
-        let recon = self.recon_om_db.state();
-        let om = self.om.db();
-        let mut expected = ReconDb::default();
-        expected.reprocess(&recon_om_db::Checkpoint(recon.clone()), "recompute");
-        // A bucket whose files are all gone keeps its (zero) NSSummary row.
-        let mut buckets = q.nssummary.keys().chain(expected.nssummary.keys());
-        if buckets.any(|b| q.summary(*b) != expected.summary(*b)) {
-            return Some(format!(
-                "NSSummary differs from the Recon OM DB: {} vs recomputed {expected}",
-                q
-            ));
-        }
-        if q.cursor != recon.seq || recon.seq != om.seq {
-            return Some(format!(
-                "cursor #{} / Recon OM DB #{} / OM #{}",
-                q.cursor, recon.seq, om.seq
-            ));
-        }
-        None
+        let om_seq = self.om.sequence_number();
+        self.controller.with_quiescent(|q| {
+            self.recon_om_db.with_state(|recon| {
+                let mut expected = ReconDb::default();
+                expected.reprocess_state(recon, "recompute");
+                // A bucket whose files are all gone keeps its (zero) NSSummary row.
+                let mut buckets = q.nssummary.keys().chain(expected.nssummary.keys());
+                if buckets.any(|b| q.summary(*b) != expected.summary(*b)) {
+                    return Some(format!(
+                        "NSSummary differs from the Recon OM DB: {q} vs recomputed {expected}"
+                    ));
+                }
+                if q.cursor != recon.seq || recon.seq != om_seq {
+                    return Some(format!(
+                        "cursor #{} / Recon OM DB #{} / OM #{om_seq}",
+                        q.cursor, recon.seq
+                    ));
+                }
+                None
+            })
+        })
     }
 }
 
@@ -248,20 +268,22 @@ pub static O5: Outcome<World> = Outcome {
 /// the deltas `of` selects. A property of the final state alone: which window lost the batch
 /// plays no part.
 fn never_applied(w: &World, of: impl Fn(DeltaId) -> bool) -> Option<String> {
-    let q = w.controller.quiescent();
-    w.recon_om_db
-        .state()
-        .committed
-        .iter()
-        .filter(|c| c.evented && of(c.delta) && q.applied.get(&c.seq).copied().unwrap_or(0) == 0)
-        .map(|c| {
-            format!(
-                "write batch #{} is in the Recon OM DB and was never applied: {}",
-                c.seq,
-                w.numbers(&q)
-            )
+    let lost = w.controller.with_quiescent(|q| {
+        w.recon_om_db.with_state(|recon| {
+            recon
+                .committed
+                .iter()
+                .find(|c| {
+                    c.evented && of(c.delta) && q.applied.get(&c.seq).copied().unwrap_or(0) == 0
+                })
+                .map(|c| c.seq)
         })
-        .next()
+    })?;
+    let q = w.controller.quiescent();
+    Some(format!(
+        "write batch #{lost} is in the Recon OM DB and was never applied: {}",
+        w.numbers(&q)
+    ))
 }
 
 /// O4: liveness of a manual rebuild while the sync hangs in the OM RPC.
@@ -273,9 +295,12 @@ pub static O4: Outcome<World> = Outcome {
         Some(why @ Forever::InGetDbUpdates) => Some(never_returns(why)),
         Some(_) => None,
         None => {
-            let q = w.controller.quiescent();
-            (w.provider.rebuilds_accepted() > 0 && q.rebuilds.is_empty())
-                .then(|| format!("a rebuild was accepted and none ran: {}", w.numbers(&q)))
+            let none_ran = w.provider.rebuilds_accepted() > 0
+                && w.controller.with_quiescent(|q| q.rebuilds.is_empty());
+            none_ran.then(|| {
+                let q = w.controller.quiescent();
+                format!("a rebuild was accepted and none ran: {}", w.numbers(&q))
+            })
         }
     }),
 };
@@ -300,6 +325,21 @@ fn never_returns(why: Forever) -> String {
 /// Whether the evented write batches of some delta were applied twice: all of them (`whole`,
 /// O1) or only a prefix (O2).
 fn applied_twice(w: &World, whole: bool) -> Option<String> {
+    // Either outcome needs an evented delta batch applied at least twice: without one, neither
+    // holds (the full check below finds `twice == 0` for every delta). Decided in place, with
+    // no copy of either DB, since the predicates run at every quiet state of a history.
+    let some_twice = w.controller.with_quiescent(|q| {
+        w.recon_om_db.with_state(|recon| {
+            recon.committed.iter().any(|c| {
+                c.delta != FULL_SNAPSHOT
+                    && c.evented
+                    && q.applied.get(&c.seq).copied().unwrap_or(0) >= 2
+            })
+        })
+    });
+    if !some_twice {
+        return None;
+    }
     let q = w.controller.quiescent();
     let recon = w.recon_om_db.state();
     // The evented write batches of every delta, with how often each was applied.

@@ -6,7 +6,7 @@
 //! same controller in the same way (the report reads them as affected by code reading only),
 //! so one task shows every verdict the others would.
 
-use super::recon_om_db::{Action, Checkpoint, OMUpdateEventBatch};
+use super::recon_om_db::{Action, Checkpoint, OMUpdateEventBatch, ReconOmDbState};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -39,15 +39,14 @@ pub struct ReconDb {
 
 impl fmt::Display for ReconDb {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let buckets: Vec<String> = self
+        let buckets = self
             .nssummary
             .iter()
-            .map(|(b, s)| format!("bucket{b} {s}"))
-            .collect();
+            .map(|(b, s)| fmt::from_fn(move |f| write!(f, "bucket{b} {s}")));
         write!(
             f,
             "NSSummary {{{}}} cursor #{}",
-            buckets.join(", "),
+            super::joined(buckets, ", "),
             self.cursor
         )
     }
@@ -97,13 +96,17 @@ impl ReconDb {
     /// table, `handlePutKeyEventReprocess` for every key), the staged DB swapped in, and
     /// `recordAllTaskStatus(..., checkpoint.getLastSequenceNumberFromDB())`.
     pub fn reprocess(&mut self, checkpoint: &Checkpoint, reason: &'static str) {
-        let cp = &checkpoint.0;
+        self.reprocess_state(&checkpoint.0, reason);
+    }
+
+    /// [`Self::reprocess`] from a Recon OM DB state read in place (no checkpoint copy).
+    pub fn reprocess_state(&mut self, cp: &ReconOmDbState, reason: &'static str) {
         self.nssummary.clear();
         for (key, size) in &cp.keys {
             self.put(key.bucket, *size);
         }
         self.applied = cp.committed.iter().map(|c| (c.seq, 1)).collect();
-        self.cursor = checkpoint.last_sequence_number();
+        self.cursor = cp.seq;
         self.rebuilds.push(reason);
     }
 }

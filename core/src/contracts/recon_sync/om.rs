@@ -154,15 +154,23 @@ impl OzoneManager {
     pub fn get_db_updates(&self, cx: &Cx, from: u64) -> DBUpdates {
         let db = self.db.lock();
         let data: Vec<WriteBatch> = db.wal.iter().filter(|b| b.seq > from).copied().collect();
-        let list: Vec<String> = data.iter().map(|b| b.to_string()).collect();
         cx.record(
             "OzoneManager.getDBUpdates",
-            format_args!("from #{from}: [{}], latest #{}", list.join(", "), db.seq),
+            format_args!(
+                "from #{from}: [{}], latest #{}",
+                super::joined(&data, ", "),
+                db.seq
+            ),
         );
         DBUpdates {
             data,
             latest_sequence_number: db.seq,
         }
+    }
+
+    /// OM's latest sequence number.
+    pub fn sequence_number(&self) -> u64 {
+        self.db.lock().seq
     }
 
     /// The whole DB (a full snapshot download, and the observed state).

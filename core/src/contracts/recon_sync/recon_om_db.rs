@@ -65,13 +65,17 @@ impl Checkpoint {
 
 impl fmt::Display for Checkpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let keys: Vec<String> = self
+        let keys = self
             .0
             .keys
             .keys()
-            .map(|k| format!("file{}", k.name))
-            .collect();
-        write!(f, "checkpoint@#{} [{}]", self.0.seq, keys.join(" "))
+            .map(|k| fmt::from_fn(move |f| write!(f, "file{}", k.name)));
+        write!(
+            f,
+            "checkpoint@#{} [{}]",
+            self.0.seq,
+            super::joined(keys, " ")
+        )
     }
 }
 
@@ -117,7 +121,10 @@ impl ReconOMMetadataManager {
             delta,
             evented: event.is_some(),
         });
-        let event = event.map_or("no event".to_string(), |e| e.to_string());
+        let event = fmt::from_fn(|f| match event {
+            Some(e) => write!(f, "{e}"),
+            None => f.write_str("no event"),
+        });
         cx.record(
             "RDBBatchOperation.commit",
             format_args!(
@@ -133,7 +140,7 @@ impl ReconOMMetadataManager {
     pub fn create_checkpoint(&self, cx: &Cx) -> Checkpoint {
         let db = self.db.lock();
         let cp = Checkpoint(db.clone());
-        cx.record("ReconTaskControllerImpl.createOMCheckpoint", cp.to_string());
+        cx.record("ReconTaskControllerImpl.createOMCheckpoint", &cp);
         cp
     }
 
@@ -154,6 +161,12 @@ impl ReconOMMetadataManager {
 
     pub fn state(&self) -> ReconOmDbState {
         self.db.lock().clone()
+    }
+
+    /// `f` of [`Self::state`], without copying it (for the outcome predicates). `f` must not
+    /// lock this DB: it runs under its lock.
+    pub fn with_state<R>(&self, f: impl FnOnce(&ReconOmDbState) -> R) -> R {
+        f(&self.db.lock())
     }
 }
 
@@ -265,11 +278,10 @@ impl OMUpdateEventBatch {
 
 impl fmt::Display for OMUpdateEventBatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let events: Vec<String> = self.events.iter().map(|e| e.to_string()).collect();
         write!(
             f,
             "batch[{}]@#{}",
-            events.join(", "),
+            super::joined(&self.events, ", "),
             self.last_sequence_number
         )
     }

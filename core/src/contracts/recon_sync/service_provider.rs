@@ -31,6 +31,7 @@ use super::World;
 use crate::model::Program;
 use crate::sync::{AtomicBool, Ordering};
 use crate::trace::{Cx, Trace};
+use std::fmt;
 use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 use std::sync::{Mutex as GhostMutex, PoisonError};
 
@@ -224,11 +225,10 @@ impl SyncThread {
         self.holds = true;
         self.cx.record(
             "OzoneManagerServiceProviderImpl.syncDataFromOM",
-            if holds == 1 {
-                "hand-off lock acquired".to_owned()
-            } else {
-                format!("hand-off lock re-entered: hold count {holds}")
-            },
+            fmt::from_fn(|f| match holds {
+                1 => f.write_str("hand-off lock acquired"),
+                _ => write!(f, "hand-off lock re-entered: hold count {holds}"),
+            }),
         );
     }
 
@@ -237,11 +237,13 @@ impl SyncThread {
         let left = w.provider.hand_off.release(Self::ACTOR);
         self.cx.record(
             "OzoneManagerServiceProviderImpl.syncDataFromOM",
-            if left == 0 {
-                "hand-off lock released".to_owned()
-            } else {
-                format!("hand-off lock: one hold released, {left} left (still held)")
-            },
+            fmt::from_fn(|f| match left {
+                0 => f.write_str("hand-off lock released"),
+                _ => write!(
+                    f,
+                    "hand-off lock: one hold released, {left} left (still held)"
+                ),
+            }),
         );
     }
 

@@ -12,10 +12,12 @@ use super::nssummary::ReconDb;
 use super::recon_om_db::{Checkpoint, OMUpdateEventBatch, ReconOMMetadataManager};
 use super::World;
 use crate::model::Program;
-use crate::sync::Mutex;
+use crate::sync::{Mutex, MutexGuard};
 use crate::trace::{Cx, Trace};
 use std::collections::VecDeque;
 use std::fmt;
+use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
+use std::sync::{Arc, Mutex as GhostMutex, PoisonError};
 
 /// `ReconTaskReInitializationEvent.ReInitializationReason`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,9 +55,10 @@ impl fmt::Display for ReconEvent {
     }
 }
 
-fn show(buffer: &VecDeque<ReconEvent>) -> String {
-    let items: Vec<String> = buffer.iter().map(|e| e.to_string()).collect();
-    format!("[{}]", items.join(", "))
+/// The buffer as `[e1, e2]`, formatted only when displayed (a record's detail is formatted
+/// only while recording).
+fn show(buffer: &VecDeque<ReconEvent>) -> impl fmt::Display + '_ {
+    fmt::from_fn(move |f| write!(f, "[{}]", super::joined(buffer, ", ")))
 }
 
 #[derive(Debug)]
@@ -65,6 +68,12 @@ pub struct ReconTaskControllerImpl {
     /// The Recon DB the tasks write. Only the event processor thread writes it (and the task
     /// executor threads it waits for).
     recon_db: Mutex<ReconDb>,
+    /// Ghost: bumped whenever the buffer or the Recon DB is locked for writing, so that
+    /// [`Self::with_quiescent`] computes the quiescent Recon DB once per state (the outcome
+    /// predicates all read it, at every quiet state of a history). Not a lock of the model:
+    /// std primitives, read only by the predicates.
+    version: GhostU64,
+    quiescent_cache: GhostMutex<Option<(u64, Arc<ReconDb>)>>,
 }
 
 impl ReconTaskControllerImpl {
@@ -73,7 +82,21 @@ impl ReconTaskControllerImpl {
             monitor: Mutex::new(()),
             event_buffer: Mutex::new(VecDeque::new()),
             recon_db: Mutex::new(recon_db),
+            version: GhostU64::new(0),
+            quiescent_cache: GhostMutex::new(None),
         }
+    }
+
+    /// The buffer, locked for writing (every writer goes through here: see `version`).
+    fn buffer_mut(&self) -> MutexGuard<'_, VecDeque<ReconEvent>> {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        self.event_buffer.lock()
+    }
+
+    /// The Recon DB, locked for writing (every writer goes through here: see `version`).
+    fn db_mut(&self) -> MutexGuard<'_, ReconDb> {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        self.recon_db.lock()
     }
 
     /// `synchronized consumeOMEvents(events)`: buffers a non-empty batch (`tasksFailed` is
@@ -87,7 +110,7 @@ impl ReconTaskControllerImpl {
             );
             return;
         }
-        let mut buffer = self.event_buffer.lock();
+        let mut buffer = self.buffer_mut();
         buffer.push_back(ReconEvent::OmUpdateBatch(batch));
         cx.record(
             "ReconTaskControllerImpl.consumeOMEvents",
@@ -122,13 +145,14 @@ impl ReconTaskControllerImpl {
         cx: &Cx,
         reason: ReInitializationReason,
     ) {
-        let mut buffer = self.event_buffer.lock();
-        let drained = show(&buffer);
-        buffer.clear();
+        let mut buffer = self.buffer_mut();
+        // Recorded before the clear (in the same critical section), so that the detail shows
+        // what was drained.
         cx.record(
             "ReconTaskControllerImpl.drainEventBufferAndCleanExistingCheckpoints",
-            format_args!("{}: drained {drained}", reason.as_str()),
+            format_args!("{}: drained {}", reason.as_str(), show(&buffer)),
         );
+        buffer.clear();
     }
 
     /// `eventBuffer.offer(new ReconTaskReInitializationEvent(reason, checkpoint))`, then
@@ -140,14 +164,14 @@ impl ReconTaskControllerImpl {
         reason: ReInitializationReason,
         checkpoint: Checkpoint,
     ) {
-        let mut buffer = self.event_buffer.lock();
+        let mut buffer = self.buffer_mut();
         buffer.push_back(ReconEvent::ReInitialization(reason, checkpoint));
         cx.record(method, format_args!("offer → buffer {}", show(&buffer)));
     }
 
     /// `OMUpdateEventBuffer.poll(1000 ms)`: the head of the queue, or nothing after the timeout.
     pub fn poll(&self, cx: &Cx) -> Option<ReconEvent> {
-        let mut buffer = self.event_buffer.lock();
+        let mut buffer = self.buffer_mut();
         let event = buffer.pop_front();
         match &event {
             Some(e) => cx.record(
@@ -166,7 +190,7 @@ impl ReconTaskControllerImpl {
 
     /// `processOMUpdateBatch`: every task's `process(events)`; no monitor, no cursor check.
     pub fn process_om_update_batch(&self, cx: &Cx, batch: &OMUpdateEventBatch) {
-        let mut db = self.recon_db.lock();
+        let mut db = self.db_mut();
         db.process(batch);
         cx.record(
             "ReconTaskControllerImpl.processOMUpdateBatch",
@@ -184,7 +208,7 @@ impl ReconTaskControllerImpl {
         cp: &Checkpoint,
     ) {
         let _monitor = self.monitor.lock();
-        let mut db = self.recon_db.lock();
+        let mut db = self.db_mut();
         db.reprocess(cp, reason.as_str());
         cx.record(
             "ReconTaskControllerImpl.reInitializeTasks",
@@ -200,15 +224,38 @@ impl ReconTaskControllerImpl {
     /// The Recon DB once the event processor has applied everything still buffered, in FIFO
     /// order (what it does after the actors of a scenario have finished: nothing else runs).
     pub fn quiescent(&self) -> ReconDb {
-        let buffer = self.pending();
+        let buffer = self.event_buffer.lock();
         let mut db = self.recon_db();
-        for e in &buffer {
+        for e in buffer.iter() {
             match e {
                 ReconEvent::OmUpdateBatch(b) => db.process(b),
                 ReconEvent::ReInitialization(r, cp) => db.reprocess(cp, r.as_str()),
             }
         }
         db
+    }
+
+    /// `f` of [`Self::quiescent`], computed once per state (see `version`), and not copied at
+    /// all when nothing is buffered. `f` must not lock the Recon DB: it may run under its lock.
+    pub fn with_quiescent<R>(&self, f: impl FnOnce(&ReconDb) -> R) -> R {
+        if self.event_buffer.lock().is_empty() {
+            return f(&self.recon_db.lock());
+        }
+        let version = self.version.load(GhostOrdering::SeqCst);
+        let mut cache = self
+            .quiescent_cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let q = match &*cache {
+            Some((v, q)) if *v == version => q.clone(),
+            _ => {
+                let q = Arc::new(self.quiescent());
+                *cache = Some((version, q.clone()));
+                q
+            }
+        };
+        drop(cache);
+        f(&q)
     }
 }
 
