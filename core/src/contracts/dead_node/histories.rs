@@ -209,9 +209,6 @@ impl Histories for DeadNode {
             return false;
         }
         *plan = plan.apply(op);
-        // Finished programs only cost every later step a look (changes no choice: the enabled
-        // programs and their order stay as they are).
-        d.reap();
         let trace = d.trace.clone();
         let address = |n: NodeId| plan.address[usize::from(n - 1)];
         match *op {

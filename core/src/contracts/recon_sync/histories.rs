@@ -255,9 +255,6 @@ impl Histories for ReconSync {
         if !plan.allows(op) {
             return false;
         }
-        // Finished programs only cost every later step a look (changes no choice: the enabled
-        // programs and their order stay as they are).
-        d.reap();
         let trace = d.trace.clone();
         match *op {
             Op::Put(n) => {
