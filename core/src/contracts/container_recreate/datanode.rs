@@ -416,3 +416,46 @@ impl Datanode {
         missing
     }
 }
+
+/// Copies of a quiet datanode (no lock held, no step in flight) for [`World::fork`]: new lock
+/// objects and new replica objects with the same contents.
+///
+/// [`World::fork`]: super::World::fork
+#[cfg(feature = "histories")]
+impl Datanode {
+    pub fn fork(&self) -> Self {
+        assert!(
+            !self.task_queue.is_held(),
+            "fork of a datanode in the middle of an apply"
+        );
+        let set = &self.set;
+        let container_map = set
+            .container_map
+            .lock()
+            .iter()
+            .map(|(&id, c)| {
+                assert!(!c.lock.is_held(), "fork of a replica being deleted");
+                (
+                    id,
+                    KeyValueContainer::new(c.id, c.data(|d| d.clone()), c.origin),
+                )
+            })
+            .collect();
+        let csm = &self.csm;
+        Datanode {
+            id: self.id,
+            set: ContainerSet {
+                container_map: Mutex::new(container_map),
+                missing: Mutex::new(set.missing.lock().clone()),
+                id_table: Mutex::new(set.id_table.lock().clone()),
+            },
+            creation_lock: Mutex::new(()),
+            csm: ContainerStateMachine {
+                container2bcsid: Mutex::new(csm.container2bcsid.lock().clone()),
+                healthy: AtomicBool::new(csm.is_healthy()),
+                snapshot: Mutex::new(csm.snapshot.lock().clone()),
+            },
+            task_queue: SpanLock::new(),
+        }
+    }
+}

@@ -44,6 +44,11 @@ impl Ghost {
         self.state().clone()
     }
 
+    /// Another ghost with the same observations.
+    pub fn fork(&self) -> Self {
+        Ghost(Mutex::new(self.snapshot()))
+    }
+
     pub fn deleted(&self, dn: DnId, id: ContainerId) {
         self.state().deleted.insert((dn, id));
     }

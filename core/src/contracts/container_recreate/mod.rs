@@ -160,6 +160,21 @@ impl World {
         }
     }
 
+    /// A copy of this world, quiet (no step in flight), with new lock and replica objects:
+    /// what building it again would give, without running its steps again (see
+    /// `histories::start`).
+    #[cfg(feature = "histories")]
+    pub fn fork(&self) -> Self {
+        World {
+            fix: self.fix,
+            dns: self.dns.iter().map(Datanode::fork).collect(),
+            log: std::sync::Mutex::new(self.log.lock().expect("log").clone()),
+            scm: std::sync::Mutex::new(self.scm_state().clone()),
+            om: std::sync::Mutex::new(self.om().clone()),
+            ghost: self.ghost.fork(),
+        }
+    }
+
     pub fn dn(&self, id: DnId) -> &Datanode {
         &self.dns[usize::from(id) - 1]
     }
