@@ -429,18 +429,12 @@ impl Datanode {
             "fork of a datanode in the middle of an apply"
         );
         let set = &self.set;
-        let container_map = set
-            .container_map
-            .lock()
-            .iter()
-            .map(|(&id, c)| {
-                assert!(!c.lock.is_held(), "fork of a replica being deleted");
-                (
-                    id,
-                    KeyValueContainer::new(c.id, c.data(|d| d.clone()), c.origin),
-                )
-            })
-            .collect();
+        let mut container_map = BTreeMap::new();
+        for (&id, c) in set.container_map.lock().iter() {
+            assert!(!c.lock.is_held(), "fork of a replica being deleted");
+            let copy = KeyValueContainer::new(c.id, c.data(|d| d.clone()), c.origin);
+            container_map.insert(id, copy);
+        }
         let csm = &self.csm;
         Datanode {
             id: self.id,
