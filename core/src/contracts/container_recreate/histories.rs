@@ -737,7 +737,8 @@ mod tests {
     #[test]
     fn faster_predicates_decide_as_the_reference_ones() {
         use super::super::{O1, O4, O6, O7};
-        let checks: [(&Outcome<World>, fn(&World) -> Option<String>); 4] = [
+        type Predicate = fn(&World) -> Option<String>;
+        let checks: [(&Outcome<World>, Predicate); 4] = [
             (&O1, reference::o1),
             (&O7, reference::o7),
             (&O4, |w| reference::lost(w, |om| &om.before_close)),
