@@ -134,13 +134,36 @@ impl ContainerData {
         }
     }
 
-    pub fn summary(&self) -> String {
-        format!(
-            "{:?} BCSID {} blocks {:?}",
-            self.state,
-            self.bcsid,
-            self.blocks.keys().collect::<Vec<_>>()
-        )
+    /// What a timeline shows of the replica, taken now and formatted only when displayed.
+    pub fn summary(&self) -> Summary {
+        let mut blocks = [0u64; 4];
+        for &b in self.blocks.keys() {
+            blocks[usize::from(b / 64)] |= 1 << (b % 64);
+        }
+        Summary {
+            state: self.state,
+            bcsid: self.bcsid,
+            blocks,
+        }
+    }
+}
+
+/// A replica's state, BCSID and block IDs at one moment (see [`ContainerData::summary`]): a
+/// copy with no allocation, so a step that records it costs nothing while nothing records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    state: State,
+    bcsid: u64,
+    /// The local IDs of the block table, as a bit set.
+    blocks: [u64; 4],
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ids =
+            (0..=LocalId::MAX).filter(|&b| self.blocks[usize::from(b / 64)] & 1 << (b % 64) != 0);
+        write!(f, "{:?} BCSID {} blocks ", self.state, self.bcsid)?;
+        f.debug_list().entries(ids).finish()
     }
 }
 
@@ -259,6 +282,12 @@ impl ContainerSet {
     /// Every replica, for a container report (`getContainerReport`).
     pub fn replicas(&self) -> Vec<Arc<KeyValueContainer>> {
         self.container_map.lock().values().cloned().collect()
+    }
+
+    /// Calls `f` on every replica in ID order, with the map locked (as [`ContainerSet::replicas`],
+    /// without collecting them; `f` must not call back into this set).
+    pub fn each(&self, f: impl FnMut(&Arc<KeyValueContainer>)) {
+        self.container_map.lock().values().for_each(f);
     }
 
     /// A restart: the container map is rebuilt from disk (the same replicas), the missing set
@@ -385,5 +414,42 @@ impl Datanode {
             }
         }
         missing
+    }
+}
+
+/// Copies of a quiet datanode (no lock held, no step in flight) for [`World::fork`]: new lock
+/// objects and new replica objects with the same contents.
+///
+/// [`World::fork`]: super::World::fork
+#[cfg(feature = "histories")]
+impl Datanode {
+    pub fn fork(&self) -> Self {
+        assert!(
+            !self.task_queue.is_held(),
+            "fork of a datanode in the middle of an apply"
+        );
+        let set = &self.set;
+        let mut container_map = BTreeMap::new();
+        for (&id, c) in set.container_map.lock().iter() {
+            assert!(!c.lock.is_held(), "fork of a replica being deleted");
+            let copy = KeyValueContainer::new(c.id, c.data(|d| d.clone()), c.origin);
+            container_map.insert(id, copy);
+        }
+        let csm = &self.csm;
+        Datanode {
+            id: self.id,
+            set: ContainerSet {
+                container_map: Mutex::new(container_map),
+                missing: Mutex::new(set.missing.lock().clone()),
+                id_table: Mutex::new(set.id_table.lock().clone()),
+            },
+            creation_lock: Mutex::new(()),
+            csm: ContainerStateMachine {
+                container2bcsid: Mutex::new(csm.container2bcsid.lock().clone()),
+                healthy: AtomicBool::new(csm.is_healthy()),
+                snapshot: Mutex::new(csm.snapshot.lock().clone()),
+            },
+            task_queue: SpanLock::new(),
+        }
     }
 }

@@ -27,6 +27,7 @@
 use super::datanode::{ContainerData, Datanode, KeyValueContainer, Origin, Res, State};
 use super::{ContainerId, Fix, LocalId, World};
 use crate::trace::Cx;
+use std::fmt;
 use std::sync::Arc;
 
 /// The two commands of a client write.
@@ -126,22 +127,20 @@ pub fn validate_container_command(
     req: &Request,
 ) -> Result<(), Res> {
     let id = req.container;
-    let verdict = match dn.set.get(id) {
-        None if w.fix.leader_refuses_remembered && remembered(dn, &w.fix, id) => Err((
-            Res::ContainerNotOpen,
-            "absent, but remembered (P6)".to_string(),
-        )),
-        None => Ok("absent: no check".to_string()),
+    // What the check saw: `None` for an absent container, with whether P6 remembers it.
+    let (seen, verdict) = match dn.set.get(id) {
+        None if w.fix.leader_refuses_remembered && remembered(dn, &w.fix, id) => {
+            (None, Err(Res::ContainerNotOpen))
+        }
+        None => (None, Ok(())),
         Some(c) => {
             let state = c.state();
-            if state.is_open_to_write() {
-                Ok(format!("{state:?}"))
+            let verdict = if state.is_open_to_write() {
+                Ok(())
             } else {
-                Err((
-                    Res::ContainerNotOpen,
-                    format!("{state:?}: ContainerNotOpenException"),
-                ))
-            }
+                Err(Res::ContainerNotOpen)
+            };
+            (Some(state), verdict)
         }
     };
     cx.record(
@@ -149,16 +148,19 @@ pub fn validate_container_command(
         format_args!(
             "{} c{id}: validateContainerCommand: {} → {}",
             req.name(),
-            match &verdict {
-                Ok(s) | Err((_, s)) => s.as_str(),
-            },
-            match verdict {
-                Ok(_) => format!("appended at index {}", req.index),
-                Err((r, _)) => format!("rejected {r}"),
-            }
+            fmt::from_fn(|f| match (seen, verdict) {
+                (None, Err(_)) => f.write_str("absent, but remembered (P6)"),
+                (None, Ok(())) => f.write_str("absent: no check"),
+                (Some(state), Ok(())) => write!(f, "{state:?}"),
+                (Some(state), Err(_)) => write!(f, "{state:?}: ContainerNotOpenException"),
+            }),
+            fmt::from_fn(|f| match verdict {
+                Ok(()) => write!(f, "appended at index {}", req.index),
+                Err(r) => write!(f, "rejected {r}"),
+            })
         ),
     );
-    verdict.map(|_| ()).map_err(|(r, _)| r)
+    verdict
 }
 
 #[derive(Debug)]
@@ -213,7 +215,7 @@ impl Dispatch {
 
     fn start(&self, w: &World, dn: &Datanode, cx: &Cx) -> DStep {
         let id = self.req.container;
-        let what = format!("{} {} c{id}", self.req.name(), self.stage.name());
+        let what = fmt::from_fn(|f| write!(f, "{} {} c{id}", self.req.name(), self.stage.name()));
         let container = dn.set.get(id);
         if self.stage == Stage::CommitData {
             if let Some(c) = &container {
@@ -349,7 +351,8 @@ impl Dispatch {
             Ok(()) => Res::Success,
             Err(r) => r,
         };
-        let mut note = String::new();
+        // What the record adds after the reply.
+        let mut note = Note::None;
         let reply = if res.dispatcher_ignores()
             || (w.fix.deleted_not_open && res == Res::ContainerNotOpen)
         {
@@ -365,7 +368,7 @@ impl Dispatch {
                 }
             });
             if marked {
-                note = ", replica marked UNHEALTHY".into();
+                note = Note::MarkedUnhealthy;
                 Reply::Result(res)
             } else {
                 Reply::Thrown
@@ -375,12 +378,22 @@ impl Dispatch {
             if let Cmd::PutBlock { .. } = self.req.cmd {
                 let bcsid = c.data(|d| d.bcsid);
                 dn.csm.update_bcsid(id, bcsid);
-                note = format!(", updateBCSID: container2BCSIDMap[c{id}] = {bcsid}");
+                note = Note::UpdateBcsid(bcsid);
             }
         }
         cx.record(
             self.method(),
-            format_args!("{} c{id} ({detail}): {reply}{note}", self.stage.name()),
+            format_args!(
+                "{} c{id} ({detail}): {reply}{}",
+                self.stage.name(),
+                fmt::from_fn(|f| match note {
+                    Note::None => Ok(()),
+                    Note::MarkedUnhealthy => f.write_str(", replica marked UNHEALTHY"),
+                    Note::UpdateBcsid(bcsid) => {
+                        write!(f, ", updateBCSID: container2BCSIDMap[c{id}] = {bcsid}")
+                    }
+                })
+            ),
         );
         reply
     }
@@ -412,6 +425,14 @@ impl Dispatch {
             }
         }
     }
+}
+
+/// What `handle` did beyond the reply, for its record.
+#[derive(Clone, Copy)]
+enum Note {
+    None,
+    MarkedUnhealthy,
+    UpdateBcsid(u64),
 }
 
 /// `KeyValueHandler.checkContainerOpen`.

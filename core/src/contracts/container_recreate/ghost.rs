@@ -13,7 +13,12 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 pub struct GhostState {
     /// (datanode, container) pairs a force delete removed from the container map.
     pub deleted: BTreeSet<(DnId, ContainerId)>,
-    /// Pairs auto-created after such a delete.
+    /// Pairs auto-created after such a delete: every replica of [`Origin::Recreated`] was
+    /// added to its datanode's map with its pair recorded here (the auto-create that makes one
+    /// checks `deleted`, which only grows, and records the pair once the add succeeds), and no
+    /// pair is ever removed. The outcome predicates look for recreated replicas only here.
+    ///
+    /// [`Origin::Recreated`]: super::datanode::Origin::Recreated
     pub recreated: BTreeSet<(DnId, ContainerId)>,
     pub clients: Vec<ClientResult>,
     /// Every member's reply, in order: (datanode, PutBlock?, stage, reply).
@@ -37,6 +42,11 @@ impl Ghost {
 
     pub fn snapshot(&self) -> GhostState {
         self.state().clone()
+    }
+
+    /// Another ghost with the same observations.
+    pub fn fork(&self) -> Self {
+        Ghost(Mutex::new(self.snapshot()))
     }
 
     pub fn deleted(&self, dn: DnId, id: ContainerId) {

@@ -160,6 +160,21 @@ impl World {
         }
     }
 
+    /// A copy of this world, quiet (no step in flight), with new lock and replica objects:
+    /// what building it again would give, without running its steps again (see
+    /// `histories::start`).
+    #[cfg(feature = "histories")]
+    pub fn fork(&self) -> Self {
+        World {
+            fix: self.fix,
+            dns: self.dns.iter().map(Datanode::fork).collect(),
+            log: std::sync::Mutex::new(self.log.lock().expect("log").clone()),
+            scm: std::sync::Mutex::new(self.scm_state().clone()),
+            om: std::sync::Mutex::new(self.om().clone()),
+            ghost: self.ghost.fork(),
+        }
+    }
+
     pub fn dn(&self, id: DnId) -> &Datanode {
         &self.dns[usize::from(id) - 1]
     }
@@ -199,17 +214,13 @@ impl World {
         self.scm.lock().expect("scm")
     }
 
-    /// Every datanode that holds a replica of `id` containing `block`.
-    fn holders(&self, id: ContainerId, block: LocalId) -> Vec<DnId> {
-        self.dns
-            .iter()
-            .filter(|dn| {
-                dn.set
-                    .get(id)
-                    .is_some_and(|c| c.data(|d| d.blocks.contains_key(&block)))
-            })
-            .map(|dn| dn.id)
-            .collect()
+    /// Whether some datanode holds a replica of `id` containing `block`.
+    fn is_held(&self, id: ContainerId, block: LocalId) -> bool {
+        self.dns.iter().any(|dn| {
+            dn.set
+                .get(id)
+                .is_some_and(|c| c.data(|d| d.blocks.contains_key(&block)))
+        })
     }
 
     /// Whether `dn` holds a replica of `id` with every block OM references that was committed
@@ -228,19 +239,16 @@ impl World {
 
     /// The container report of `dn`.
     pub fn report_of(&self, dn: DnId) -> Vec<ReplicaProto> {
-        self.dn(dn)
-            .set
-            .replicas()
-            .iter()
-            .map(|c| {
-                c.data(|d| ReplicaProto {
-                    id: c.id,
-                    state: d.state,
-                    bcsid: d.bcsid,
-                    empty: d.blocks.is_empty(),
-                })
-            })
-            .collect()
+        let mut report = Vec::new();
+        self.dn(dn).set.each(|c| {
+            report.push(c.data(|d| ReplicaProto {
+                id: c.id,
+                state: d.state,
+                bcsid: d.bcsid,
+                empty: d.blocks.is_empty(),
+            }))
+        });
+        report
     }
 
     /// OM commits the key of a write whose WriteChunk and PutBlock both succeeded.
@@ -439,9 +447,11 @@ pub static O1: Outcome<World> = Outcome {
         "the leader recreates a container it force-deleted (OPEN, BCSID 0) and the client's write \
               succeeds: an acknowledged block lives on the recreated replica",
     check: Check::State(|w| {
-        let clients = w.ghost.with(|g| g.clients.clone());
-        clients.iter().filter(|r| r.succeeded()).find_map(|r| {
-            w.dns.iter().find_map(|dn| {
+        // Only the pairs in `recreated` can hold a recreated replica (see [`ghost::GhostState`]),
+        // and they are ordered by datanode: the same first witness as a scan of every datanode.
+        w.ghost.with(|g| g.clients.iter().filter(|r| r.succeeded()).find_map(|r| {
+            g.recreated.iter().filter(|p| p.1 == r.container).find_map(|&(dn, _)| {
+                let dn = w.dn(dn);
                 let c = dn.set.get(r.container)?;
                 let holds = c.data(|d| d.blocks.contains_key(&r.block));
                 (c.origin == Origin::Recreated && holds).then(|| {
@@ -455,7 +465,7 @@ pub static O1: Outcome<World> = Outcome {
                     )
                 })
             })
-        })
+        }))
     }),
 };
 
@@ -484,9 +494,12 @@ pub static O7: Outcome<World> = Outcome {
     summary: "(from the code) a datanode holds a replica it recreated by auto-create after deleting it, \
               whether or not the write succeeded (e.g. an empty UNHEALTHY one from a refused PutBlock)",
     check: Check::State(|w| {
-        w.dns.iter().find_map(|dn| {
-            dn.set.replicas().iter().find(|c| c.origin == Origin::Recreated).map(|c| {
-                format!("dn{} holds recreated c{}: {}", dn.id, c.id, c.data(|d| d.summary()))
+        // The pairs in `recreated`, in (datanode, container) order, are the only candidates (see
+        // [`ghost::GhostState`]): the first one found is the first of a scan of every replica.
+        w.ghost.with(|g| {
+            g.recreated.iter().find_map(|&(dn, id)| {
+                let c = w.dn(dn).set.get(id).filter(|c| c.origin == Origin::Recreated)?;
+                Some(format!("dn{dn} holds recreated c{id}: {}", c.data(|d| d.summary())))
             })
         })
     }),
@@ -535,13 +548,17 @@ pub static O6: Outcome<World> = Outcome {
 
 impl World {
     fn lost(&self, which: fn(&Om) -> &BTreeSet<(ContainerId, LocalId)>) -> Option<String> {
-        let om = self.om().clone();
-        which(&om)
-            .iter()
-            .filter(|k| om.blocks.contains(k))
-            .find(|k| self.holders(k.0, k.1).is_empty())
-            .map(|(c, b)| {
-                let replicas = self.scm_state().replicas(*c);
+        let lost = {
+            let om = self.om();
+            which(&om)
+                .iter()
+                .filter(|k| om.blocks.contains(k))
+                .find(|k| !self.is_held(k.0, k.1))
+                .copied()
+        };
+        lost.map(|(c, b)| {
+                let scm = self.scm_state();
+                let replicas = scm.replicas(c);
                 if replicas.is_empty() {
                     format!("block {b} of c{c}: OM references it, no replica left (NO_REPLICA_FOUND)")
                 } else {
@@ -648,27 +665,30 @@ impl World {
         if self.fix.tombstone.is_on() {
             target.set.clear_tombstone(id);
         }
+        let summary = data.summary();
+        let replica = scm::ContainerReplica {
+            state: State::Closed,
+            seq: data.bcsid,
+            empty: data.blocks.is_empty(),
+        };
         let copy = KeyValueContainer::new(
             id,
             ContainerData {
                 state: State::Closed,
-                ..data.clone()
+                ..data
             },
             Origin::Imported,
         );
         if target.set.add(copy, true).is_ok() {
             trace.actor("ReplicateContainerCommandHandler").record(
                 "KeyValueHandler.importContainer",
-                format_args!("dn{tgt} c{id}: imported from dn{src} ({})", data.summary()),
+                format_args!("dn{tgt} c{id}: imported from dn{src} ({summary})"),
             );
-            self.scm_state().replicas.entry(id).or_default().insert(
-                tgt,
-                scm::ContainerReplica {
-                    state: State::Closed,
-                    seq: data.bcsid,
-                    empty: data.blocks.is_empty(),
-                },
-            );
+            self.scm_state()
+                .replicas
+                .entry(id)
+                .or_default()
+                .insert(tgt, replica);
         }
     }
 

@@ -35,6 +35,7 @@
 use super::datanode::State;
 use super::{ContainerId, DnId};
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 pub const REPLICATION_FACTOR: usize = 3;
 
@@ -70,6 +71,50 @@ pub struct ReplicaProto {
     pub state: State,
     pub bcsid: u64,
     pub empty: bool,
+}
+
+/// What `processContainerReplica` logged for one replica.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplicaLog {
+    /// The error of a CLOSED container whose sequence id is below the replica's BCSID.
+    pub closed_below: Option<(u64, u64)>,
+    pub seq: SeqUpdate,
+}
+
+/// What `updateContainerStats` did to the container's sequence id.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SeqUpdate {
+    #[default]
+    Unchanged,
+    /// P4: kept for a CLOSED container.
+    Kept,
+    /// `updateSequenceId(BCSID)`.
+    Raised(u64),
+}
+
+impl ReplicaLog {
+    pub fn is_empty(&self) -> bool {
+        self.closed_below.is_none() && self.seq == SeqUpdate::Unchanged
+    }
+}
+
+impl fmt::Display for ReplicaLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((seq, bcsid)) = self.closed_below {
+            write!(
+                f,
+                "ERROR Container CLOSED with sequence ID lower than a replica ({seq} < {bcsid})"
+            )?;
+            if self.seq != SeqUpdate::Unchanged {
+                f.write_str(", ")?;
+            }
+        }
+        match self.seq {
+            SeqUpdate::Unchanged => Ok(()),
+            SeqUpdate::Kept => f.write_str("sequence id kept (P4)"),
+            SeqUpdate::Raised(bcsid) => write!(f, "updateSequenceId({bcsid})"),
+        }
+    }
 }
 
 /// What the replication manager decided for one container.
@@ -135,8 +180,10 @@ impl Scm {
         &self.containers[&id]
     }
 
-    pub fn replicas(&self, id: ContainerId) -> BTreeMap<DnId, ContainerReplica> {
-        self.replicas.get(&id).cloned().unwrap_or_default()
+    /// The replicas SCM knows of container `id`.
+    pub fn replicas(&self, id: ContainerId) -> &BTreeMap<DnId, ContainerReplica> {
+        static NONE: BTreeMap<DnId, ContainerReplica> = BTreeMap::new();
+        self.replicas.get(&id).unwrap_or(&NONE)
     }
 
     /// A container allocated on the pipeline.
@@ -164,27 +211,23 @@ impl Scm {
     }
 
     /// `processContainerReplica` for one replica; returns what was logged.
-    pub fn process_replica(&mut self, fix: ScmFix, dn: DnId, r: ReplicaProto) -> String {
+    pub fn process_replica(&mut self, fix: ScmFix, dn: DnId, r: ReplicaProto) -> ReplicaLog {
+        let mut log = ReplicaLog::default();
         let Some(info) = self.containers.get_mut(&r.id) else {
-            return String::new();
+            return log;
         };
-        let mut log = Vec::new();
         if info.state == LifeCycle::Closed && info.seq < r.bcsid {
-            log.push(format!(
-                "ERROR Container CLOSED with sequence ID lower than a replica ({} < {})",
-                info.seq, r.bcsid
-            ));
+            log.closed_below = Some((info.seq, r.bcsid));
         }
         let healthy = !matches!(r.state, State::Unhealthy | State::Deleted);
         if healthy && info.seq < r.bcsid {
             if fix.keep_closed_seq && info.state == LifeCycle::Closed {
-                log.push("sequence id kept (P4)".to_string());
+                log.seq = SeqUpdate::Kept;
             } else {
                 info.seq = r.bcsid;
-                log.push(format!("updateSequenceId({})", r.bcsid));
+                log.seq = SeqUpdate::Raised(r.bcsid);
             }
         }
-        let log = log.join(", ");
         let replica = ContainerReplica {
             state: r.state,
             seq: r.bcsid,
@@ -194,37 +237,37 @@ impl Scm {
         log
     }
 
-    /// A full container report from `dn`: every listed replica processed, the others dropped.
+    /// A full container report from `dn`: every listed replica processed, the others dropped;
+    /// `log` gets a line for each.
     pub fn process_report(
         &mut self,
         fix: ScmFix,
         dn: DnId,
         report: &[ReplicaProto],
-    ) -> Vec<String> {
-        let mut lines = Vec::new();
+        mut log: impl FnMut(fmt::Arguments<'_>),
+    ) {
         for r in report {
-            let log = self.process_replica(fix, dn, *r);
-            lines.push(format!(
+            let logged = self.process_replica(fix, dn, *r);
+            log(format_args!(
                 "c{} on dn{dn}: {:?} BCSID {}{}",
                 r.id,
                 r.state,
                 r.bcsid,
-                if log.is_empty() {
-                    String::new()
+                fmt::from_fn(|f| if logged.is_empty() {
+                    Ok(())
                 } else {
-                    format!(" — {log}")
-                }
+                    write!(f, " — {logged}")
+                })
             ));
         }
         for (id, reps) in self.replicas.iter_mut() {
             if reps.contains_key(&dn) && !report.iter().any(|r| r.id == *id) {
                 reps.remove(&dn);
-                lines.push(format!(
+                log(format_args!(
                     "c{id} on dn{dn}: no longer reported, replica removed"
                 ));
             }
         }
-        lines
     }
 
     /// `RatisContainerReplicaCount`: whether `r` counts as unhealthy.
@@ -292,7 +335,7 @@ impl Scm {
                     .partition(|(_, r)| self.unhealthy(fix, id, r));
                 let mut commands = Vec::new();
                 if healthy.len() < REPLICATION_FACTOR {
-                    commands.extend(self.under_replication(fix, id, &replicas));
+                    commands.extend(self.under_replication(fix, id, replicas));
                 } else if healthy.len() > REPLICATION_FACTOR {
                     commands.extend(self.over_replication(id, &healthy));
                 }
