@@ -21,7 +21,7 @@ use crate::drive::Driver;
 use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
 use crate::model::Setup;
 use crate::sync::Arc;
-use crate::trace::Trace;
+use crate::trace::{recording, Trace};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
@@ -381,14 +381,6 @@ fn start_world(fix: Fix, trace: &Trace) -> World {
         world.report(trace, dn);
     }
     world
-}
-
-/// Whether this thread records timelines (see `crate::trace::without_recording`). The trace
-/// has no accessor for its switch, so a throwaway recorder is asked.
-fn recording() -> bool {
-    let probe = Trace::new();
-    probe.actor("probe").record("probe", "");
-    !probe.events().is_empty()
 }
 
 impl Histories for ContainerRecreate {
