@@ -73,6 +73,11 @@ impl CommandQueue {
         }
     }
 
+    /// Whether `other` (a copy of this queue) holds the same batches.
+    pub fn same_state(&self, other: &Self) -> bool {
+        *self.queue.lock() == *other.queue.lock()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.queue.lock().is_empty()
     }

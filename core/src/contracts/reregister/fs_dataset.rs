@@ -46,6 +46,11 @@ impl FsDataset {
         snapshot
     }
 
+    /// Whether `other` (a copy of this dataset) holds the same replicas.
+    pub fn same_state(&self, other: &Self) -> bool {
+        *self.finalized.read() == *other.finalized.read()
+    }
+
     pub fn duplicate(&self) -> Self {
         FsDataset {
             finalized: RwLock::new(self.finalized()),
@@ -55,6 +60,11 @@ impl FsDataset {
     /// The finalized replicas (for outcomes, after the actors have finished).
     pub fn finalized(&self) -> BTreeSet<Block> {
         self.finalized.read().clone()
+    }
+
+    /// `f` on the finalized replicas, without copying them.
+    pub fn with_finalized<R>(&self, f: impl FnOnce(&BTreeSet<Block>) -> R) -> R {
+        f(&self.finalized.read())
     }
 }
 

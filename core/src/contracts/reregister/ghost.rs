@@ -48,10 +48,21 @@ impl Ghost {
     }
 
     pub fn events(&self) -> Vec<Event> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.with_events(<[Event]>::to_vec)
+    }
+
+    /// `f` on the events so far, without copying them.
+    pub fn with_events<R>(&self, f: impl FnOnce(&[Event]) -> R) -> R {
+        f(&self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// How many events so far: the ghost only grows, so an equal count is an equal history.
+    pub fn len(&self) -> usize {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     pub fn finalized(&self, dn: usize, block: Block) {

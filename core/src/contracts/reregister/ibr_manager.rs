@@ -163,6 +163,21 @@ impl IncrementalBlockReportManager {
         }
     }
 
+    /// Whether `other` (a copy of this manager) is in the same state.
+    pub fn same_state(&self, other: &Self) -> bool {
+        *self.monitor.lock() == *other.monitor.lock()
+            && self
+                .pending_ibrs
+                .with(|p| other.pending_ibrs.with(|q| p == q))
+    }
+
+    /// Whether no block is pending for any storage (then `generateIBRs` sends nothing).
+    pub fn nothing_pending(&self) -> bool {
+        let _monitor = self.monitor.lock();
+        self.pending_ibrs
+            .with(|p| p.values().all(BTreeSet::is_empty))
+    }
+
     /// The pending blocks (for witnesses, after the actors have finished).
     pub fn pending(&self) -> BTreeSet<Block> {
         let _monitor = self.monitor.lock();
@@ -171,10 +186,15 @@ impl IncrementalBlockReportManager {
     }
 }
 
-fn render(reports: &Reports) -> String {
-    let blocks: Vec<Block> = reports
-        .iter()
-        .flat_map(|(_, b)| b.iter().copied())
-        .collect();
-    format!("{blocks:?}")
+/// The blocks of `reports` as one list, formatted only when a timeline is recorded.
+fn render(reports: &Reports) -> impl std::fmt::Display + '_ {
+    struct Blocks<'a>(&'a Reports);
+    impl std::fmt::Display for Blocks<'_> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_list()
+                .entries(self.0.iter().flat_map(|(_, b)| b))
+                .finish()
+        }
+    }
+    Blocks(reports)
 }

@@ -50,7 +50,7 @@ pub struct Descriptor {
     pub last_update: Millis,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Namesystem {
     pub ha: HaState,
     /// `datanodeMap`, by DataNode index.
@@ -126,8 +126,36 @@ impl NameNode {
         }
     }
 
+    /// Whether `other` (a copy of this NameNode) is in the same state.
+    pub fn same_state(&self, other: &Self) -> bool {
+        use std::sync::atomic::Ordering::SeqCst;
+        self.id == other.id
+            && *self.ns.lock() == *other.ns.lock()
+            && self.fail_next_ibr.load(SeqCst) == other.fail_next_ibr.load(SeqCst)
+    }
+
     pub fn state(&self) -> Namesystem {
         self.ns.lock().clone()
+    }
+
+    /// `f` on the namesystem, without copying it.
+    pub fn with_state<R>(&self, f: impl FnOnce(&Namesystem) -> R) -> R {
+        f(&self.ns.lock())
+    }
+
+    /// Whether the NameNode knows DataNode `dn` and holds it alive (`isRegistered()`): its
+    /// heartbeats are answered without REGISTER.
+    pub fn is_registered(&self, dn: usize) -> bool {
+        self.ns.lock().datanodes.get(&dn).is_some_and(|d| d.alive)
+    }
+
+    /// Whether this NameNode locates `block` on DataNode `dn`.
+    pub fn locates(&self, dn: usize, block: Block) -> bool {
+        self.ns
+            .lock()
+            .datanodes
+            .get(&dn)
+            .is_some_and(|d| d.blocks.contains(&block))
     }
 
     pub fn ha(&self) -> HaState {

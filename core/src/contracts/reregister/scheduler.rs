@@ -78,6 +78,17 @@ impl Scheduler {
         }
     }
 
+    /// Whether `other` (a copy of this scheduler) is in the same state.
+    pub fn same_state(&self, other: &Self) -> bool {
+        let rng = |s: &Self| s.rng.lock().unwrap_or_else(|e| e.into_inner()).0;
+        self.next_block_report_time() == other.next_block_report_time()
+            && self.reset_block_report_time.load(SeqCst)
+                == other.reset_block_report_time.load(SeqCst)
+            && self.next_heartbeat_time() == other.next_heartbeat_time()
+            && self.epoch() == other.epoch()
+            && rng(self) == rng(other)
+    }
+
     /// Seeds `ThreadLocalRandom` (the delay reproduction draws over many seeds).
     pub fn reseed(&self, seed: u64) {
         *self.rng.lock().unwrap_or_else(|e| e.into_inner()) = SplitMix64(seed);
