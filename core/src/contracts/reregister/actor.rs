@@ -7,7 +7,7 @@ use super::command_processor::{Batch, CommandQueue};
 use super::ibr_manager::{IncrementalBlockReportManager, Reports};
 use super::namenode::{HaState, NameNode, Rejected, ReportAnswer};
 use super::scheduler::{Rescheduled, Scheduler};
-use super::{actor_thread, Block, Fix, Millis, World, P1};
+use super::{actor_thread, wrote, Block, Fix, Millis, World, P1};
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering::SeqCst};
 use crate::trace::{Cx, Trace};
@@ -98,11 +98,21 @@ impl BPServiceActor {
             && nn.is_registered(self.dn)
     }
 
+    /// Whether an `offerService` iteration now would read state and write nothing: no command
+    /// queued, no heartbeat due, no IBR ready to send, no lease (quiescence skips it).
+    pub fn is_idle(&self, now: Millis) -> bool {
+        self.queue.is_empty()
+            && !self.scheduler.is_heartbeat_due(now)
+            && !self.ibrs.send_immediately()
+            && self.lease() == 0
+    }
+
     pub fn lease(&self) -> u64 {
         self.lease.load(SeqCst)
     }
 
     pub fn set_lease(&self, lease: u64) {
+        wrote();
         self.lease.store(lease, SeqCst);
     }
 
@@ -111,6 +121,7 @@ impl BPServiceActor {
     }
 
     pub fn set_state(&self, ha: HaState) {
+        wrote();
         self.state.store(ha.code(), SeqCst);
     }
 
@@ -120,6 +131,7 @@ impl BPServiceActor {
 
     /// `register`'s `bpRegistration = newBpRegistration`.
     pub fn registered(&self) -> u64 {
+        wrote();
         self.registration.fetch_add(1, SeqCst) + 1
     }
 }

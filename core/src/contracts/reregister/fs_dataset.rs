@@ -4,7 +4,7 @@
 //! `DataNode.closeBlock`, notifies every `BPServiceActor`'s IBR manager
 //! (`BPOfferService.notifyNamenodeReceivedBlock`, no BPOfferService lock).
 
-use super::{writer_thread, Block, StorageId, World};
+use super::{writer_thread, wrote, Block, StorageId, World};
 use crate::model::Program;
 use crate::sync::RwLock;
 use crate::trace::{Cx, Trace};
@@ -19,6 +19,7 @@ pub struct FsDataset {
 impl FsDataset {
     /// `finalizeBlock`: the replica becomes FINALIZED in the replica map.
     pub fn finalize_block(&self, cx: &Cx, block: Block, ghost: impl FnOnce()) {
+        wrote();
         let mut finalized = self.finalized.write();
         finalized.insert(block);
         ghost();

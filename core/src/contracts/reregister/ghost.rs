@@ -2,9 +2,9 @@
 //! that did it, with real std primitives (recording adds no interleavings). The outcomes read it
 //! together with the final state.
 
-use super::Block;
+use super::{wrote, Block};
 use std::collections::BTreeSet;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -26,7 +26,8 @@ pub enum Event {
     Snapshot {
         dn: usize,
         nn: usize,
-        blocks: BTreeSet<Block>,
+        /// Shared: settled copies of the world copy the ghost.
+        blocks: Arc<BTreeSet<Block>>,
     },
     /// `register`'s `scheduleBlockReport(delay, true)`: a registration asked for an FBR.
     Requested { dn: usize, nn: usize },
@@ -37,6 +38,7 @@ pub struct Ghost(Mutex<Vec<Event>>);
 
 impl Ghost {
     fn push(&self, e: Event) {
+        wrote();
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -92,7 +94,7 @@ impl Ghost {
         self.push(Event::Snapshot {
             dn,
             nn,
-            blocks: blocks.clone(),
+            blocks: Arc::new(blocks.clone()),
         });
     }
 

@@ -38,7 +38,7 @@ use ghost::{snapshot_after, Event, Ghost};
 use namenode::{HaState, NameNode};
 use scheduler::HEARTBEAT_INTERVAL;
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::PoisonError;
 
 /// Logical milliseconds (Java's `long` monotonic time).
@@ -106,6 +106,7 @@ impl Clock {
     }
 
     pub fn set(&self, t: Millis) {
+        wrote();
         self.0.store(t, Ordering::SeqCst);
     }
 }
@@ -153,11 +154,29 @@ impl std::ops::Deref for Quiescent<'_> {
 struct SettledCache(std::sync::Mutex<Option<Box<Cached>>>);
 
 struct Cached {
-    /// The world's state when `settled` was computed, without the ghost's events ...
+    /// [`writes`] when the answer was computed.
+    writes: u64,
+    /// `None`: the world was calm.
+    settled: Option<std::sync::Arc<World>>,
+    /// The world's state then, without the ghost's events ...
+    #[cfg(test)]
     before: World,
     /// ... of which there were this many (the ghost only grows).
+    #[cfg(test)]
     events: usize,
-    settled: std::sync::Arc<World>,
+}
+
+/// Writes to model state, counted over every world of the process: every method of a component
+/// that writes its state calls [`wrote`] (their fields are private; a world is checked when
+/// nothing writes to it). A count equal to the one seen before means no world changed since.
+static WRITES: AtomicU64 = AtomicU64::new(0);
+
+pub(crate) fn wrote() {
+    WRITES.fetch_add(1, Ordering::SeqCst);
+}
+
+fn writes() -> u64 {
+    WRITES.load(Ordering::SeqCst)
 }
 
 impl std::fmt::Debug for SettledCache {
@@ -228,6 +247,7 @@ impl World {
         }
     }
 
+    #[cfg(test)]
     /// Whether `copy`, a copy of this world without the ghost's events taken when the ghost
     /// had `events` events, is still in the same state as this world.
     fn same_state(&self, copy: &World, events: usize) -> bool {
@@ -267,33 +287,48 @@ impl World {
     /// stops as soon as every pair is calm ([`BPServiceActor::is_calm`]): from then on each
     /// round sends only heartbeats answered with nothing, changing nothing else, so the rounds
     /// left would leave every event, replica, block location and FBR time as they are. A calm
-    /// world is its own settled world (no copy). Otherwise the settled copy is kept with a copy
-    /// of the state it was computed from, and reused while this world is still in that state:
-    /// the outcomes of one quiet state share one simulation. Checking changes nothing.
+    /// world is its own settled world (no copy). The answer is kept until the next write to
+    /// model state ([`wrote`]): the outcomes of one quiet state share one simulation. Checking
+    /// changes nothing.
     pub fn at_quiescence(&self) -> Quiescent<'_> {
-        if self.is_calm(self.clock.now() + QUIESCENCE_HORIZON) {
-            return Quiescent::Calm(self);
-        }
         let mut cache = self
             .settled
             .0
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(c) = cache
-            .as_ref()
-            .filter(|c| self.same_state(&c.before, c.events))
-        {
-            return Quiescent::Settled(c.settled.clone());
+        if let Some(c) = cache.as_ref().filter(|c| c.writes == writes()) {
+            // Every test of this crate checks that no write went uncounted.
+            #[cfg(test)]
+            assert!(
+                self.same_state(&c.before, c.events),
+                "a write to model state without `wrote()`"
+            );
+            return self.view(&c.settled);
         }
-        let settled = self.duplicate(&Trace::new(), true);
-        settled.run_loops(QUIESCENCE_HORIZON, true);
-        let settled = std::sync::Arc::new(settled);
+        #[cfg(test)]
+        let (before, events) = (self.duplicate(&Trace::new(), false), self.ghost.len());
+        let settled = (!self.is_calm(self.clock.now() + QUIESCENCE_HORIZON)).then(|| {
+            let copy = self.duplicate(&Trace::new(), true);
+            copy.run_loops(QUIESCENCE_HORIZON, true);
+            std::sync::Arc::new(copy)
+        });
+        let view = self.view(&settled);
         *cache = Some(Box::new(Cached {
-            before: self.duplicate(&Trace::new(), false),
-            events: self.ghost.len(),
-            settled: settled.clone(),
+            writes: writes(),
+            settled,
+            #[cfg(test)]
+            before,
+            #[cfg(test)]
+            events,
         }));
-        Quiescent::Settled(settled)
+        view
+    }
+
+    fn view(&self, settled: &Option<std::sync::Arc<World>>) -> Quiescent<'_> {
+        match settled {
+            None => Quiescent::Calm(self),
+            Some(w) => Quiescent::Settled(w.clone()),
+        }
     }
 
     /// Whether every pair is calm until `until` ([`BPServiceActor::is_calm`]).
@@ -342,6 +377,9 @@ impl World {
 
     fn settle_pair(&self, dn: usize, nn: usize) {
         let actor = self.actor(dn, nn);
+        if actor.is_idle(self.clock.now()) {
+            return;
+        }
         // Bounded: each iteration either sends something or ends the loop, and what can be sent
         // at one instant is finite (an FBR needs a lease, which needs a due FBR).
         for _ in 0..16 {
@@ -563,16 +601,21 @@ pub static O6: Outcome<World> = Outcome {
     }),
 };
 
-/// A block finalized somewhere that NameNode `nn` locates nowhere.
+/// A block finalized somewhere that NameNode `nn` locates nowhere: the first such NameNode
+/// and the smallest such block (the smallest of each DataNode's first unlocated one).
 pub fn missing(w: &World) -> Option<(usize, Block)> {
-    let finalized = w.finalized();
     w.namenodes.iter().enumerate().find_map(|(nn, n)| {
         n.with_state(|state| {
-            finalized
+            let unlocated = |b: &Block| !state.datanodes.values().any(|d| d.blocks.contains(b));
+            w.datanodes
                 .iter()
-                .find(|b| !state.datanodes.values().any(|d| d.blocks.contains(b)))
-                .map(|&b| (nn, b))
+                .filter_map(|d| {
+                    d.dataset
+                        .with_finalized(|f| f.iter().copied().find(|b| unlocated(b)))
+                })
+                .min()
         })
+        .map(|b| (nn, b))
     })
 }
 

@@ -7,7 +7,7 @@
 //! waits, and each handler is one critical section. A long RPC (the FBR) is split by its caller
 //! into this processing step and the response step.
 
-use super::{Block, Millis};
+use super::{wrote, Block, Millis};
 use crate::sync::Mutex;
 use crate::trace::Cx;
 use std::collections::{BTreeMap, BTreeSet};
@@ -173,6 +173,7 @@ impl NameNode {
     }
 
     pub fn fail_next_ibr(&self) {
+        wrote();
         self.fail_next_ibr
             .store(true, std::sync::atomic::Ordering::SeqCst);
     }
@@ -188,6 +189,7 @@ impl NameNode {
         request_lease: bool,
         now: Millis,
     ) -> HeartbeatResponse {
+        wrote();
         let mut ns = self.ns.lock();
         let ha = ns.ha;
         let known = ns.datanodes.contains_key(&dn);
@@ -223,6 +225,7 @@ impl NameNode {
     /// reset) and `heartbeatManager.register` (alive again); its lease stays. A new node: a new
     /// descriptor, registered with the lease manager.
     pub fn register_datanode(&self, cx: &Cx, dn: usize, now: Millis) {
+        wrote();
         let mut ns = self.ns.lock();
         let known = match ns.datanodes.get_mut(&dn) {
             Some(d) => {
@@ -267,6 +270,7 @@ impl NameNode {
         dn: usize,
         blocks: &[Block],
     ) -> Result<(), RpcTimeout> {
+        wrote();
         if self
             .fail_next_ibr
             .swap(false, std::sync::atomic::Ordering::SeqCst)
@@ -313,6 +317,7 @@ impl NameNode {
         lease: u64,
         snapshot: &BTreeSet<Block>,
     ) -> Result<ReportAnswer, Rejected> {
+        wrote();
         let mut ns = self.ns.lock();
         let Some(registered) = ns.datanodes.get(&dn).map(|d| d.alive) else {
             cx.record(
@@ -354,6 +359,7 @@ impl NameNode {
     /// `datanodeMap`, its block locations are dropped (`removeBlocksAssociatedTo`) and its
     /// lease is unregistered. Returns whether it was marked dead.
     pub fn heartbeat_check(&self, cx: &Cx, dn: usize, now: Millis) -> bool {
+        wrote();
         let mut ns = self.ns.lock();
         let dead = match ns.datanodes.get_mut(&dn) {
             Some(d) if d.alive && d.last_update < now - HEARTBEAT_EXPIRE_INTERVAL => {
@@ -375,6 +381,7 @@ impl NameNode {
 
     /// Marks `dn` dead as `removeDeadDatanode` does, for a scenario's starting state.
     pub fn mark_dead(&self, dn: usize) {
+        wrote();
         let mut ns = self.ns.lock();
         if let Some(d) = ns.datanodes.get_mut(&dn) {
             d.alive = false;
@@ -385,6 +392,7 @@ impl NameNode {
 
     /// A restart: the datanode map, the block locations and the leases are gone.
     pub fn restart(&self, cx: &Cx, ha: HaState) {
+        wrote();
         let mut ns = self.ns.lock();
         ns.datanodes.clear();
         ns.leases.clear();
@@ -397,6 +405,7 @@ impl NameNode {
 
     /// A failover changes the HA state only.
     pub fn transition(&self, cx: &Cx, ha: HaState) {
+        wrote();
         self.ns.lock().ha = ha;
         cx.record(
             "NameNode.transitionTo",

@@ -157,14 +157,20 @@ fn fixes() -> Vec<Fix> {
 struct Tally {
     states: usize,
     calm: usize,
+    /// A second look at a settled world found the first's copy (unless another thread wrote).
+    reused: usize,
     reached: usize,
 }
 
 /// Every outcome twice on `w` (the second time from the cache), against its first form.
 fn compare(w: &World, context: &dyn Fn() -> String, tally: &mut Tally) {
     tally.states += 1;
-    if matches!(w.at_quiescence(), Quiescent::Calm(_)) {
-        tally.calm += 1;
+    match (w.at_quiescence(), w.at_quiescence()) {
+        (Quiescent::Calm(_), _) => tally.calm += 1,
+        (Quiescent::Settled(a), Quiescent::Settled(b)) if std::sync::Arc::ptr_eq(&a, &b) => {
+            tally.reused += 1
+        }
+        _ => {}
     }
     for _ in 0..2 {
         for (outcome, reference) in PAIRS {
@@ -246,11 +252,12 @@ fn at_quiescence_decides_as_the_full_simulation_on_histories() {
         }
     }
     println!(
-        "{} quiet states ({} calm), {} outcomes reached",
-        tally.states, tally.calm, tally.reached
+        "{} quiet states ({} calm, {} settled copies reused), {} outcomes reached",
+        tally.states, tally.calm, tally.reused, tally.reached
     );
-    // Both paths, and outcomes both ways, are exercised.
+    // Both paths, the reuse, and outcomes both ways, are exercised.
     assert!(tally.calm > 1000 && tally.states - tally.calm > 1000);
+    assert!(tally.reused > 100);
     assert!(tally.reached > 500);
 }
 
