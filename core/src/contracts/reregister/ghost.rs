@@ -45,8 +45,13 @@ impl Ghost {
             .push(e);
     }
 
+    /// A copy, with room for the events quiescence adds (no reallocation at its first).
     pub fn duplicate(&self) -> Self {
-        Ghost(Mutex::new(self.events()))
+        self.with_events(|events| {
+            let mut copy = Vec::with_capacity(events.len() + 16);
+            copy.extend_from_slice(events);
+            Ghost(Mutex::new(copy))
+        })
     }
 
     pub fn events(&self) -> Vec<Event> {

@@ -229,7 +229,7 @@ fn at_quiescence_decides_as_the_full_simulation_on_histories() {
         for _ in 0..50 {
             let mut ops = REPORT_SEQUENCE.to_vec();
             let at = (r.next_u64() as usize) % ops.len();
-            if r.next_u64() % 2 == 0 {
+            if r.next_u64().is_multiple_of(2) {
                 ops.remove(at);
             } else {
                 ops.insert(at, random_op(&mut r, 1));
