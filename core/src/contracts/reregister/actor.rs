@@ -5,9 +5,9 @@
 
 use super::command_processor::{Batch, CommandQueue};
 use super::ibr_manager::{IncrementalBlockReportManager, Reports};
-use super::namenode::{HaState, Rejected, ReportAnswer};
+use super::namenode::{HaState, NameNode, Rejected, ReportAnswer};
 use super::scheduler::{Rescheduled, Scheduler};
-use super::{actor_thread, Block, Fix, Millis, World, P1};
+use super::{actor_thread, wrote, Block, Fix, Millis, World, P1};
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering::SeqCst};
 use crate::trace::{Cx, Trace};
@@ -73,11 +73,46 @@ impl BPServiceActor {
         }
     }
 
+    /// Whether `other` (a copy of this actor) is in the same state.
+    pub fn same_state(&self, other: &Self) -> bool {
+        (self.dn, self.nn) == (other.dn, other.nn)
+            && self.ibrs.same_state(&other.ibrs)
+            && self.scheduler.same_state(&other.scheduler)
+            && self.queue.same_state(&other.queue)
+            && self.lease() == other.lease()
+            && self.state.load(SeqCst) == other.state.load(SeqCst)
+            && self.registration() == other.registration()
+    }
+
+    /// Whether the actor thread's loop, run alone until `until`, would send nothing but
+    /// heartbeats the NameNode answers with nothing: no command queued, no lease, no IBR
+    /// pending, no FBR due before `until`, and the NameNode holds the node registered (so no
+    /// REGISTER and, with no FBR due, no lease is asked for). Such a loop changes only the
+    /// heartbeat times (here and in the NameNode's descriptor) and `state`, and leaves the
+    /// pair as it found it: a fixpoint of quiescence for everything an outcome reads.
+    pub fn is_calm(&self, nn: &NameNode, until: Millis) -> bool {
+        self.queue.is_empty()
+            && self.lease() == 0
+            && self.ibrs.nothing_pending()
+            && !self.scheduler.is_block_report_due(until)
+            && nn.is_registered(self.dn)
+    }
+
+    /// Whether an `offerService` iteration now would read state and write nothing: no command
+    /// queued, no heartbeat due, no IBR ready to send, no lease (quiescence skips it).
+    pub fn is_idle(&self, now: Millis) -> bool {
+        self.queue.is_empty()
+            && !self.scheduler.is_heartbeat_due(now)
+            && !self.ibrs.send_immediately()
+            && self.lease() == 0
+    }
+
     pub fn lease(&self) -> u64 {
         self.lease.load(SeqCst)
     }
 
     pub fn set_lease(&self, lease: u64) {
+        wrote();
         self.lease.store(lease, SeqCst);
     }
 
@@ -86,6 +121,7 @@ impl BPServiceActor {
     }
 
     pub fn set_state(&self, ha: HaState) {
+        wrote();
         self.state.store(ha.code(), SeqCst);
     }
 
@@ -95,6 +131,7 @@ impl BPServiceActor {
 
     /// `register`'s `bpRegistration = newBpRegistration`.
     pub fn registered(&self) -> u64 {
+        wrote();
         self.registration.fetch_add(1, SeqCst) + 1
     }
 }
@@ -152,7 +189,7 @@ impl OfferService {
 
     /// Whether the snapshot is the next step (the IBRs are drained).
     pub fn at_snapshot(&self) -> bool {
-        self.next == Phase::Snapshot
+        matches!(self.next, Phase::Snapshot)
     }
 
     /// Whether `blockReport`'s RPC is the next step (the snapshot is taken).
@@ -162,7 +199,7 @@ impl OfferService {
 
     /// Whether the iteration is about to check for a lease (`blockReport` comes next).
     pub fn at_block_report(&self) -> bool {
-        self.next == Phase::BlockReportDue
+        matches!(self.next, Phase::BlockReportDue)
     }
 
     fn from(trace: &Trace, dn: usize, nn: usize, next: Phase) -> Self {
@@ -218,7 +255,7 @@ impl Program<World> for OfferService {
     }
 
     fn is_done(&self) -> bool {
-        self.next == Phase::Done
+        matches!(self.next, Phase::Done)
     }
 
     fn step(&mut self, w: &World) {

@@ -194,8 +194,11 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
                     Thread::Command => command_thread(dn, nn.into()),
                     Thread::Writer => writer_thread(dn),
                 };
-                // A thread with nothing to do, or blocked, just does not step.
-                let _ = d.step_named(name);
+                // A thread with nothing to do, or blocked, just does not step (asked first:
+                // the driver's refusal is a formatted message).
+                if d.is_running(name) {
+                    let _ = d.step_named(name);
+                }
             }
         }
         Op::Step(n) => {

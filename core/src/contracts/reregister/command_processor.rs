@@ -7,7 +7,7 @@
 
 use super::actor::BPServiceActor;
 use super::namenode::HaState;
-use super::{command_thread, World, P1, P2};
+use super::{command_thread, wrote, World, P1, P2};
 use crate::model::Program;
 use crate::sync::{Condvar, Mutex};
 use crate::trace::{Cx, Trace};
@@ -41,6 +41,7 @@ pub struct CommandQueue {
 impl CommandQueue {
     /// `enqueue(cmds)`: `queue.put`.
     pub fn enqueue(&self, cx: &Cx, batch: Batch) {
+        wrote();
         let mut q = self.queue.lock();
         q.push_back(batch);
         let len = q.len();
@@ -57,6 +58,7 @@ impl CommandQueue {
 
     /// `queue.take()`: blocks until a batch is there.
     fn take(&self) -> Batch {
+        wrote();
         let mut q = self.queue.lock();
         loop {
             if let Some(batch) = q.pop_front() {
@@ -71,6 +73,11 @@ impl CommandQueue {
             queue: Mutex::new(self.queue.lock().clone()),
             not_empty: Condvar::new(),
         }
+    }
+
+    /// Whether `other` (a copy of this queue) holds the same batches.
+    pub fn same_state(&self, other: &Self) -> bool {
+        *self.queue.lock() == *other.queue.lock()
     }
 
     pub fn is_empty(&self) -> bool {

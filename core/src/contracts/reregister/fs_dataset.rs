@@ -4,7 +4,7 @@
 //! `DataNode.closeBlock`, notifies every `BPServiceActor`'s IBR manager
 //! (`BPOfferService.notifyNamenodeReceivedBlock`, no BPOfferService lock).
 
-use super::{writer_thread, Block, StorageId, World};
+use super::{writer_thread, wrote, Block, StorageId, World};
 use crate::model::Program;
 use crate::sync::RwLock;
 use crate::trace::{Cx, Trace};
@@ -19,6 +19,7 @@ pub struct FsDataset {
 impl FsDataset {
     /// `finalizeBlock`: the replica becomes FINALIZED in the replica map.
     pub fn finalize_block(&self, cx: &Cx, block: Block, ghost: impl FnOnce()) {
+        wrote();
         let mut finalized = self.finalized.write();
         finalized.insert(block);
         ghost();
@@ -46,6 +47,11 @@ impl FsDataset {
         snapshot
     }
 
+    /// Whether `other` (a copy of this dataset) holds the same replicas.
+    pub fn same_state(&self, other: &Self) -> bool {
+        *self.finalized.read() == *other.finalized.read()
+    }
+
     pub fn duplicate(&self) -> Self {
         FsDataset {
             finalized: RwLock::new(self.finalized()),
@@ -55,6 +61,11 @@ impl FsDataset {
     /// The finalized replicas (for outcomes, after the actors have finished).
     pub fn finalized(&self) -> BTreeSet<Block> {
         self.finalized.read().clone()
+    }
+
+    /// `f` on the finalized replicas, without copying them.
+    pub fn with_finalized<R>(&self, f: impl FnOnce(&BTreeSet<Block>) -> R) -> R {
+        f(&self.finalized.read())
     }
 }
 

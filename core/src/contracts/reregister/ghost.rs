@@ -2,9 +2,9 @@
 //! that did it, with real std primitives (recording adds no interleavings). The outcomes read it
 //! together with the final state.
 
-use super::Block;
+use super::{wrote, Block};
 use std::collections::BTreeSet;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -26,7 +26,8 @@ pub enum Event {
     Snapshot {
         dn: usize,
         nn: usize,
-        blocks: BTreeSet<Block>,
+        /// Shared: settled copies of the world copy the ghost.
+        blocks: Arc<BTreeSet<Block>>,
     },
     /// `register`'s `scheduleBlockReport(delay, true)`: a registration asked for an FBR.
     Requested { dn: usize, nn: usize },
@@ -37,21 +38,38 @@ pub struct Ghost(Mutex<Vec<Event>>);
 
 impl Ghost {
     fn push(&self, e: Event) {
+        wrote();
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(e);
     }
 
+    /// A copy, with room for the events quiescence adds (no reallocation at its first).
     pub fn duplicate(&self) -> Self {
-        Ghost(Mutex::new(self.events()))
+        self.with_events(|events| {
+            let mut copy = Vec::with_capacity(events.len() + 16);
+            copy.extend_from_slice(events);
+            Ghost(Mutex::new(copy))
+        })
     }
 
     pub fn events(&self) -> Vec<Event> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.with_events(<[Event]>::to_vec)
+    }
+
+    /// `f` on the events so far, without copying them.
+    pub fn with_events<R>(&self, f: impl FnOnce(&[Event]) -> R) -> R {
+        f(&self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// How many events so far: the ghost only grows, so an equal count is an equal history.
+    pub fn len(&self) -> usize {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     pub fn finalized(&self, dn: usize, block: Block) {
@@ -81,7 +99,7 @@ impl Ghost {
         self.push(Event::Snapshot {
             dn,
             nn,
-            blocks: blocks.clone(),
+            blocks: Arc::new(blocks.clone()),
         });
     }
 

@@ -4,7 +4,7 @@
 //! and the actor thread use it under the monitor: the map is a [`RaceCell`], so loom reports
 //! that data race (O4).
 
-use super::{Block, StorageId};
+use super::{wrote, Block, StorageId};
 use crate::sync::{Mutex, RaceCell};
 use crate::trace::Cx;
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,6 +50,7 @@ impl IncrementalBlockReportManager {
         block: Block,
         ghost: impl FnOnce(),
     ) {
+        wrote();
         let mut ready = self.monitor.lock();
         self.pending_ibrs.with_mut(|p| {
             p.entry(storage).or_default().insert(block);
@@ -69,6 +70,7 @@ impl IncrementalBlockReportManager {
 
     /// `generateIBRs`: drains every storage's blocks (the entries stay), under the monitor.
     pub fn generate_ibrs(&self, cx: &Cx, ghost: impl FnOnce(&Reports)) -> Reports {
+        wrote();
         let mut ready = self.monitor.lock();
         let reports: Reports = self.pending_ibrs.with_mut(|p| {
             let reports = p
@@ -96,6 +98,7 @@ impl IncrementalBlockReportManager {
         reports: &Reports,
         ghost: impl FnOnce(&[Block]),
     ) -> Result<(), PutMissingNpe> {
+        wrote();
         let mut ready = self.monitor.lock();
         let result = self.pending_ibrs.with_mut(|p| {
             for (storage, blocks) in reports {
@@ -138,6 +141,7 @@ impl IncrementalBlockReportManager {
     /// `clearIBRs()`: `pendingIBRs.clear()`, without the monitor upstream (`synchronized` is
     /// the P2-sync-only mutant).
     pub fn clear_ibrs(&self, cx: &Cx, synchronized: bool, ghost: impl FnOnce(&[Block])) {
+        wrote();
         let _monitor = synchronized.then(|| self.monitor.lock());
         let dropped: Vec<Block> = self.pending_ibrs.with_mut(|p| {
             let dropped: Vec<Block> = p.values().flatten().copied().collect();
@@ -163,6 +167,21 @@ impl IncrementalBlockReportManager {
         }
     }
 
+    /// Whether `other` (a copy of this manager) is in the same state.
+    pub fn same_state(&self, other: &Self) -> bool {
+        *self.monitor.lock() == *other.monitor.lock()
+            && self
+                .pending_ibrs
+                .with(|p| other.pending_ibrs.with(|q| p == q))
+    }
+
+    /// Whether no block is pending for any storage (then `generateIBRs` sends nothing).
+    pub fn nothing_pending(&self) -> bool {
+        let _monitor = self.monitor.lock();
+        self.pending_ibrs
+            .with(|p| p.values().all(BTreeSet::is_empty))
+    }
+
     /// The pending blocks (for witnesses, after the actors have finished).
     pub fn pending(&self) -> BTreeSet<Block> {
         let _monitor = self.monitor.lock();
@@ -171,10 +190,15 @@ impl IncrementalBlockReportManager {
     }
 }
 
-fn render(reports: &Reports) -> String {
-    let blocks: Vec<Block> = reports
-        .iter()
-        .flat_map(|(_, b)| b.iter().copied())
-        .collect();
-    format!("{blocks:?}")
+/// The blocks of `reports` as one list, formatted only when a timeline is recorded.
+fn render(reports: &Reports) -> impl std::fmt::Display + '_ {
+    struct Blocks<'a>(&'a Reports);
+    impl std::fmt::Display for Blocks<'_> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_list()
+                .entries(self.0.iter().flat_map(|(_, b)| b))
+                .finish()
+        }
+    }
+    Blocks(reports)
 }

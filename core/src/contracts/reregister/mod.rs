@@ -21,6 +21,8 @@ pub mod ghost;
 pub mod histories;
 pub mod ibr_manager;
 pub mod namenode;
+#[cfg(all(test, not(loom)))]
+mod quiescence;
 pub mod reproductions;
 pub mod scenarios;
 pub mod scheduler;
@@ -36,7 +38,8 @@ use ghost::{snapshot_after, Event, Ghost};
 use namenode::{HaState, NameNode};
 use scheduler::HEARTBEAT_INTERVAL;
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::PoisonError;
 
 /// Logical milliseconds (Java's `long` monotonic time).
 pub type Millis = i64;
@@ -103,6 +106,7 @@ impl Clock {
     }
 
     pub fn set(&self, t: Millis) {
+        wrote();
         self.0.store(t, Ordering::SeqCst);
     }
 }
@@ -123,6 +127,62 @@ pub struct World {
     pub namenodes: Vec<NameNode>,
     pub ghost: Ghost,
     trace: Trace,
+    settled: SettledCache,
+}
+
+/// The outcomes' world at quiescence ([`World::at_quiescence`]).
+pub enum Quiescent<'a> {
+    /// The world itself: every pair is calm.
+    Calm(&'a World),
+    Settled(std::sync::Arc<World>),
+}
+
+impl std::ops::Deref for Quiescent<'_> {
+    type Target = World;
+
+    fn deref(&self) -> &World {
+        match self {
+            Quiescent::Calm(w) => w,
+            Quiescent::Settled(w) => w,
+        }
+    }
+}
+
+/// The last settled copy and the state it was computed from (real std primitives: the cache
+/// is no model state and adds no interleavings).
+#[derive(Default)]
+struct SettledCache(std::sync::Mutex<Option<Box<Cached>>>);
+
+struct Cached {
+    /// [`writes`] when the answer was computed.
+    writes: u64,
+    /// `None`: the world was calm.
+    settled: Option<std::sync::Arc<World>>,
+    /// The world's state then, without the ghost's events ...
+    #[cfg(test)]
+    before: World,
+    /// ... of which there were this many (the ghost only grows).
+    #[cfg(test)]
+    events: usize,
+}
+
+/// Writes to model state, counted over every world of the process: every method of a component
+/// that writes its state calls [`wrote`] (their fields are private; a world is checked when
+/// nothing writes to it). A count equal to the one seen before means no world changed since.
+static WRITES: AtomicU64 = AtomicU64::new(0);
+
+pub(crate) fn wrote() {
+    WRITES.fetch_add(1, Ordering::SeqCst);
+}
+
+fn writes() -> u64 {
+    WRITES.load(Ordering::SeqCst)
+}
+
+impl std::fmt::Debug for SettledCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SettledCache")
+    }
 }
 
 /// How far past the end of the concurrent part quiescence runs the actors: two heartbeats.
@@ -158,11 +218,13 @@ impl World {
                 .collect(),
             ghost: Ghost::default(),
             trace: trace.clone(),
+            settled: SettledCache::default(),
         }
     }
 
-    /// A copy in the same state, recording into `trace`.
-    fn duplicate(&self, trace: &Trace) -> World {
+    /// A copy in the same state, recording into `trace`; without the ghost's events when
+    /// `events` is false (a cache key, see [`World::at_quiescence`]).
+    fn duplicate(&self, trace: &Trace, events: bool) -> World {
         World {
             fix: self.fix,
             clock: Clock(AtomicI64::new(self.clock.now())),
@@ -175,23 +237,110 @@ impl World {
                 })
                 .collect(),
             namenodes: self.namenodes.iter().map(NameNode::duplicate).collect(),
-            ghost: self.ghost.duplicate(),
+            ghost: if events {
+                self.ghost.duplicate()
+            } else {
+                Ghost::default()
+            },
             trace: trace.clone(),
+            settled: SettledCache::default(),
         }
+    }
+
+    #[cfg(test)]
+    /// Whether `copy`, a copy of this world without the ghost's events taken when the ghost
+    /// had `events` events, is still in the same state as this world.
+    fn same_state(&self, copy: &World, events: usize) -> bool {
+        self.fix == copy.fix
+            && self.clock.now() == copy.clock.now()
+            && self.ghost.len() == events
+            && self.datanodes.len() == copy.datanodes.len()
+            && self.datanodes.iter().zip(&copy.datanodes).all(|(d, c)| {
+                d.dataset.same_state(&c.dataset)
+                    && d.actors.len() == c.actors.len()
+                    && d.actors.iter().zip(&c.actors).all(|(a, b)| a.same_state(b))
+            })
+            && self.namenodes.len() == copy.namenodes.len()
+            && self
+                .namenodes
+                .iter()
+                .zip(&copy.namenodes)
+                .all(|(n, c)| n.same_state(c))
     }
 
     /// The world at quiescence: a copy of this one on which every pair's command thread and
     /// actor thread run on alone, as their loops would once nothing else runs (see
-    /// [`World::quiesce`]). The outcomes are decided on it, so checking one changes nothing.
+    /// [`World::quiesce`]), for [`QUIESCENCE_HORIZON`].
     pub fn settled(&self) -> World {
         self.settled_within(QUIESCENCE_HORIZON)
     }
 
     /// The world `horizon` after now, with nothing but the DataNodes' loops running.
     pub fn settled_within(&self, horizon: Millis) -> World {
-        let copy = self.duplicate(&Trace::new());
+        let copy = self.duplicate(&Trace::new(), true);
         copy.quiesce(horizon);
         copy
+    }
+
+    /// The world at quiescence as the outcomes read it: [`World::settled`] but for the
+    /// heartbeat times, the clock and the actors' `state`, which no outcome reads. Quiescence
+    /// stops as soon as every pair is calm ([`BPServiceActor::is_calm`]): from then on each
+    /// round sends only heartbeats answered with nothing, changing nothing else, so the rounds
+    /// left would leave every event, replica, block location and FBR time as they are. A calm
+    /// world is its own settled world (no copy). The answer is kept until the next write to
+    /// model state ([`wrote`]): the outcomes of one quiet state share one simulation. Checking
+    /// changes nothing.
+    pub fn at_quiescence(&self) -> Quiescent<'_> {
+        let mut cache = self
+            .settled
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        // Not under loom: the count is process-wide, and tests running in parallel would make
+        // a reuse, which skips the copy's loom objects and locks, depend on their timing (loom
+        // needs every execution of a schedule to run the same operations).
+        if let Some(c) = cache
+            .as_ref()
+            .filter(|c| cfg!(not(loom)) && c.writes == writes())
+        {
+            // Every test of this crate checks that no write went uncounted.
+            #[cfg(test)]
+            assert!(
+                self.same_state(&c.before, c.events),
+                "a write to model state without `wrote()`"
+            );
+            return self.view(&c.settled);
+        }
+        #[cfg(test)]
+        let (before, events) = (self.duplicate(&Trace::new(), false), self.ghost.len());
+        let settled = (!self.is_calm(self.clock.now() + QUIESCENCE_HORIZON)).then(|| {
+            let copy = self.duplicate(&Trace::new(), true);
+            copy.run_loops(QUIESCENCE_HORIZON, true);
+            std::sync::Arc::new(copy)
+        });
+        let view = self.view(&settled);
+        *cache = Some(Box::new(Cached {
+            writes: writes(),
+            settled,
+            #[cfg(test)]
+            before,
+            #[cfg(test)]
+            events,
+        }));
+        view
+    }
+
+    fn view(&self, settled: &Option<std::sync::Arc<World>>) -> Quiescent<'_> {
+        match settled {
+            None => Quiescent::Calm(self),
+            Some(w) => Quiescent::Settled(w.clone()),
+        }
+    }
+
+    /// Whether every pair is calm until `until` ([`BPServiceActor::is_calm`]).
+    fn is_calm(&self, until: Millis) -> bool {
+        self.pairs()
+            .all(|(dn, nn)| self.actor(dn, nn).is_calm(&self.namenodes[nn], until))
     }
 
     pub fn actor(&self, dn: usize, nn: usize) -> &BPServiceActor {
@@ -207,9 +356,17 @@ impl World {
     /// concurrent part is over: commands until the queue is empty, `offerService` iterations
     /// while they send something, then time to the next heartbeat, up to the horizon.
     pub fn quiesce(&self, horizon: Millis) {
+        self.run_loops(horizon, false);
+    }
+
+    /// [`World::quiesce`]; with `until_calm`, only until every pair is calm.
+    fn run_loops(&self, horizon: Millis, until_calm: bool) {
         let horizon = self.clock.now() + horizon;
         loop {
-            for (dn, nn) in self.pairs().collect::<Vec<_>>() {
+            if until_calm && self.is_calm(horizon) {
+                break;
+            }
+            for (dn, nn) in self.pairs() {
                 self.settle_pair(dn, nn);
             }
             let next = self
@@ -226,6 +383,9 @@ impl World {
 
     fn settle_pair(&self, dn: usize, nn: usize) {
         let actor = self.actor(dn, nn);
+        if actor.is_idle(self.clock.now()) {
+            return;
+        }
         // Bounded: each iteration either sends something or ends the loop, and what can be sent
         // at one instant is finite (an FBR needs a lease, which needs a due FBR).
         for _ in 0..16 {
@@ -295,24 +455,30 @@ fn seed(dn: usize, nn: usize) -> u64 {
 
 pub struct Reregister;
 
+// Every state outcome but O5 is decided on the world at quiescence: `at_quiescence` gives the
+// same events, replicas, block locations and FBR times as `settled` (the equivalence test in
+// `quiescence.rs` compares these predicates with their first form, on `settled`, over many
+// histories).
+
 /// O1: a finalized block dropped from the pending IBRs with no FBR snapshot after the drop.
 pub static O1: Outcome<World> = Outcome {
     id: "O1",
     summary: "a finalized block is dropped from the pending IBRs (clearIBRs, or a putMissing that \
               threw) and no FBR snapshot is taken after the drop",
     check: Check::State(|w| {
-        let w = &w.settled();
-        let events = w.ghost.events();
-        events.iter().enumerate().find_map(|(i, e)| match e {
-            Event::Dropped { dn, nn, blocks, .. } => blocks
-                .iter()
-                .find(|b| !snapshot_after(&events, i, (*dn, *nn), |s| s.contains(b)))
-                .map(|b| {
-                    format!(
-                        "block {b} dropped from dn{dn}'s pending IBRs for nn{nn}, in no later FBR"
-                    )
-                }),
-            _ => None,
+        w.at_quiescence().ghost.with_events(|events| {
+            events.iter().enumerate().find_map(|(i, e)| match e {
+                Event::Dropped { dn, nn, blocks, .. } => blocks
+                    .iter()
+                    .find(|b| !snapshot_after(events, i, (*dn, *nn), |s| s.contains(b)))
+                    .map(|b| {
+                        format!(
+                            "block {b} dropped from dn{dn}'s pending IBRs for nn{nn}, in no later \
+                             FBR"
+                        )
+                    }),
+                _ => None,
+            })
         })
     }),
 };
@@ -324,17 +490,18 @@ pub static O2: Outcome<World> = Outcome {
               scheduleBlockReport before the horizon (the in-flight FBR's scheduleNextBlockReport \
               overwrote it)",
     check: Check::State(|w| {
-        let w = &w.settled();
-        let events = w.ghost.events();
-        events.iter().enumerate().find_map(|(i, e)| match e {
-            Event::Requested { dn, nn } if !snapshot_after(&events, i, (*dn, *nn), |_| true) => {
-                let next = w.actor(*dn, *nn).scheduler.next_block_report_time();
-                Some(format!(
-                    "dn{dn}'s registration with nn{nn} asked for an FBR now; none came, the next \
-                     is at {next} ms"
-                ))
-            }
-            _ => None,
+        let w = &w.at_quiescence();
+        w.ghost.with_events(|events| {
+            events.iter().enumerate().find_map(|(i, e)| match e {
+                Event::Requested { dn, nn } if !snapshot_after(events, i, (*dn, *nn), |_| true) => {
+                    let next = w.actor(*dn, *nn).scheduler.next_block_report_time();
+                    Some(format!(
+                        "dn{dn}'s registration with nn{nn} asked for an FBR now; none came, the \
+                         next is at {next} ms"
+                    ))
+                }
+                _ => None,
+            })
         })
     }),
 };
@@ -345,8 +512,7 @@ pub static O3: Outcome<World> = Outcome {
     summary: "at quiescence a NameNode knows no location of a block finalized on its DataNodes \
               (a missing block once that NameNode is active)",
     check: Check::State(|w| {
-        let w = &w.settled();
-        missing(w).map(|(nn, b)| format!("nn{nn} knows no location of block {b}"))
+        missing(&w.at_quiescence()).map(|(nn, b)| format!("nn{nn} knows no location of block {b}"))
     }),
 };
 
@@ -364,16 +530,18 @@ pub static O5: Outcome<World> = Outcome {
     summary: "putMissing after a failed IBR RPC finds the storage entry removed by a concurrent \
               clearIBRs: NullPointerException upstream, the re-queued blocks are lost",
     check: Check::State(|w| {
-        w.ghost.events().into_iter().find_map(|e| match e {
-            Event::Dropped {
-                dn,
-                nn,
-                blocks,
-                npe: true,
-            } => Some(format!(
-                "dn{dn}/nn{nn}: putMissing threw after clearIBRs, {blocks:?} not re-queued"
-            )),
-            _ => None,
+        w.ghost.with_events(|events| {
+            events.iter().find_map(|e| match e {
+                Event::Dropped {
+                    dn,
+                    nn,
+                    blocks,
+                    npe: true,
+                } => Some(format!(
+                    "dn{dn}/nn{nn}: putMissing threw after clearIBRs, {blocks:?} not re-queued"
+                )),
+                _ => None,
+            })
         })
     }),
 };
@@ -384,29 +552,30 @@ pub static R1: Outcome<World> = Outcome {
     summary: "the report's window as worded: a block queued for IBR after blockReport's IBR drain \
               and before its snapshot is unknown to the NameNode at quiescence",
     check: Check::State(|w| {
-        let w = &w.settled();
-        let events = w.ghost.events();
+        let w = &w.at_quiescence();
         let lost = |dn: usize, nn: usize, b: Block| {
-            w.datanodes[dn].dataset.finalized().contains(&b)
-                && !w.namenodes[nn].locations_on(dn).contains(&b)
+            w.datanodes[dn].dataset.with_finalized(|f| f.contains(&b))
+                && !w.namenodes[nn].locates(dn, b)
         };
-        events.iter().enumerate().find_map(|(d, e)| {
-            let Event::Drained { dn, nn } = *e else {
-                return None;
-            };
-            let s = events[d + 1..].iter().position(
-                |e| matches!(e, Event::Snapshot { dn: x, nn: y, .. } if (*x, *y) == (dn, nn)),
-            )? + d
-                + 1;
-            events[d + 1..s].iter().find_map(|e| match *e {
-                Event::Notified {
-                    dn: x,
-                    nn: y,
-                    block,
-                } if (x, y) == (dn, nn) && lost(dn, nn, block) => Some(format!(
-                    "block {block} queued between the drain and the snapshot, unknown to nn{nn}"
-                )),
-                _ => None,
+        w.ghost.with_events(|events| {
+            events.iter().enumerate().find_map(|(d, e)| {
+                let Event::Drained { dn, nn } = *e else {
+                    return None;
+                };
+                let s = events[d + 1..].iter().position(
+                    |e| matches!(e, Event::Snapshot { dn: x, nn: y, .. } if (*x, *y) == (dn, nn)),
+                )? + d
+                    + 1;
+                events[d + 1..s].iter().find_map(|e| match *e {
+                    Event::Notified {
+                        dn: x,
+                        nn: y,
+                        block,
+                    } if (x, y) == (dn, nn) && lost(dn, nn, block) => Some(format!(
+                        "block {block} queued between the drain and the snapshot, unknown to nn{nn}"
+                    )),
+                    _ => None,
+                })
             })
         })
     }),
@@ -419,33 +588,40 @@ pub static O6: Outcome<World> = Outcome {
               heartbeat answer that asks the DataNode to register also grants a lease, and the \
               FBR it starts races that one registration",
     check: Check::State(|w| {
-        let w = &w.settled();
-        let events = w.ghost.events();
-        let registrations = |dn: usize, nn: usize| {
-            events
-                .iter()
-                .filter(|e| matches!(e, Event::Requested { dn: d, nn: n } if (*d, *n) == (dn, nn)))
-                .count()
-        };
-        missing(w)
-            .filter(|&(nn, _)| (0..w.datanodes.len()).all(|dn| registrations(dn, nn) <= 1))
-            .map(|(nn, b)| {
-                format!(
-                    "nn{nn} knows no location of block {b}; no DataNode registered with it twice"
-                )
+        let w = &w.at_quiescence();
+        let (nn, b) = missing(w)?;
+        let once = w.ghost.with_events(|events| {
+            (0..w.datanodes.len()).all(|dn| {
+                events
+                    .iter()
+                    .filter(
+                        |e| matches!(e, Event::Requested { dn: d, nn: n } if (*d, *n) == (dn, nn)),
+                    )
+                    .count()
+                    <= 1
             })
+        });
+        once.then(|| {
+            format!("nn{nn} knows no location of block {b}; no DataNode registered with it twice")
+        })
     }),
 };
 
-/// A block finalized somewhere that NameNode `nn` locates nowhere.
+/// A block finalized somewhere that NameNode `nn` locates nowhere: the first such NameNode
+/// and the smallest such block (the smallest of each DataNode's first unlocated one).
 pub fn missing(w: &World) -> Option<(usize, Block)> {
-    let finalized = w.finalized();
     w.namenodes.iter().enumerate().find_map(|(nn, n)| {
-        let state = n.state();
-        finalized
-            .iter()
-            .find(|b| !state.datanodes.values().any(|d| d.blocks.contains(b)))
-            .map(|&b| (nn, b))
+        n.with_state(|state| {
+            let unlocated = |b: &Block| !state.datanodes.values().any(|d| d.blocks.contains(b));
+            w.datanodes
+                .iter()
+                .filter_map(|d| {
+                    d.dataset
+                        .with_finalized(|f| f.iter().copied().find(|b| unlocated(b)))
+                })
+                .min()
+        })
+        .map(|b| (nn, b))
     })
 }
 
@@ -494,7 +670,7 @@ impl Model for Reregister {
     /// At quiescence: where each NameNode locates each finalized block, the blocks dropped
     /// from pending IBRs, and whether every registration got its FBR.
     fn describe(w: &World) -> String {
-        let settled = w.settled();
+        let settled = w.at_quiescence();
         let finalized = settled.finalized();
         let mut out = Vec::new();
         for (nn, n) in settled.namenodes.iter().enumerate() {

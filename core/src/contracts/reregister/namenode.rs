@@ -7,7 +7,7 @@
 //! waits, and each handler is one critical section. A long RPC (the FBR) is split by its caller
 //! into this processing step and the response step.
 
-use super::{Block, Millis};
+use super::{wrote, Block, Millis};
 use crate::sync::Mutex;
 use crate::trace::Cx;
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,7 +50,7 @@ pub struct Descriptor {
     pub last_update: Millis,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Namesystem {
     pub ha: HaState,
     /// `datanodeMap`, by DataNode index.
@@ -126,8 +126,36 @@ impl NameNode {
         }
     }
 
+    /// Whether `other` (a copy of this NameNode) is in the same state.
+    pub fn same_state(&self, other: &Self) -> bool {
+        use std::sync::atomic::Ordering::SeqCst;
+        self.id == other.id
+            && *self.ns.lock() == *other.ns.lock()
+            && self.fail_next_ibr.load(SeqCst) == other.fail_next_ibr.load(SeqCst)
+    }
+
     pub fn state(&self) -> Namesystem {
         self.ns.lock().clone()
+    }
+
+    /// `f` on the namesystem, without copying it.
+    pub fn with_state<R>(&self, f: impl FnOnce(&Namesystem) -> R) -> R {
+        f(&self.ns.lock())
+    }
+
+    /// Whether the NameNode knows DataNode `dn` and holds it alive (`isRegistered()`): its
+    /// heartbeats are answered without REGISTER.
+    pub fn is_registered(&self, dn: usize) -> bool {
+        self.ns.lock().datanodes.get(&dn).is_some_and(|d| d.alive)
+    }
+
+    /// Whether this NameNode locates `block` on DataNode `dn`.
+    pub fn locates(&self, dn: usize, block: Block) -> bool {
+        self.ns
+            .lock()
+            .datanodes
+            .get(&dn)
+            .is_some_and(|d| d.blocks.contains(&block))
     }
 
     pub fn ha(&self) -> HaState {
@@ -145,6 +173,7 @@ impl NameNode {
     }
 
     pub fn fail_next_ibr(&self) {
+        wrote();
         self.fail_next_ibr
             .store(true, std::sync::atomic::Ordering::SeqCst);
     }
@@ -160,6 +189,7 @@ impl NameNode {
         request_lease: bool,
         now: Millis,
     ) -> HeartbeatResponse {
+        wrote();
         let mut ns = self.ns.lock();
         let ha = ns.ha;
         let known = ns.datanodes.contains_key(&dn);
@@ -195,6 +225,7 @@ impl NameNode {
     /// reset) and `heartbeatManager.register` (alive again); its lease stays. A new node: a new
     /// descriptor, registered with the lease manager.
     pub fn register_datanode(&self, cx: &Cx, dn: usize, now: Millis) {
+        wrote();
         let mut ns = self.ns.lock();
         let known = match ns.datanodes.get_mut(&dn) {
             Some(d) => {
@@ -239,6 +270,7 @@ impl NameNode {
         dn: usize,
         blocks: &[Block],
     ) -> Result<(), RpcTimeout> {
+        wrote();
         if self
             .fail_next_ibr
             .swap(false, std::sync::atomic::Ordering::SeqCst)
@@ -285,6 +317,7 @@ impl NameNode {
         lease: u64,
         snapshot: &BTreeSet<Block>,
     ) -> Result<ReportAnswer, Rejected> {
+        wrote();
         let mut ns = self.ns.lock();
         let Some(registered) = ns.datanodes.get(&dn).map(|d| d.alive) else {
             cx.record(
@@ -326,6 +359,7 @@ impl NameNode {
     /// `datanodeMap`, its block locations are dropped (`removeBlocksAssociatedTo`) and its
     /// lease is unregistered. Returns whether it was marked dead.
     pub fn heartbeat_check(&self, cx: &Cx, dn: usize, now: Millis) -> bool {
+        wrote();
         let mut ns = self.ns.lock();
         let dead = match ns.datanodes.get_mut(&dn) {
             Some(d) if d.alive && d.last_update < now - HEARTBEAT_EXPIRE_INTERVAL => {
@@ -347,6 +381,7 @@ impl NameNode {
 
     /// Marks `dn` dead as `removeDeadDatanode` does, for a scenario's starting state.
     pub fn mark_dead(&self, dn: usize) {
+        wrote();
         let mut ns = self.ns.lock();
         if let Some(d) = ns.datanodes.get_mut(&dn) {
             d.alive = false;
@@ -357,6 +392,7 @@ impl NameNode {
 
     /// A restart: the datanode map, the block locations and the leases are gone.
     pub fn restart(&self, cx: &Cx, ha: HaState) {
+        wrote();
         let mut ns = self.ns.lock();
         ns.datanodes.clear();
         ns.leases.clear();
@@ -369,6 +405,7 @@ impl NameNode {
 
     /// A failover changes the HA state only.
     pub fn transition(&self, cx: &Cx, ha: HaState) {
+        wrote();
         self.ns.lock().ha = ha;
         cx.record(
             "NameNode.transitionTo",

@@ -11,7 +11,7 @@
 //! section each: an FBR whose snapshot started before a registration leaves that registration's
 //! request in place.
 
-use super::{Millis, P1};
+use super::{wrote, Millis, P1};
 use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering::SeqCst};
 use crate::trace::Cx;
 
@@ -78,8 +78,20 @@ impl Scheduler {
         }
     }
 
+    /// Whether `other` (a copy of this scheduler) is in the same state.
+    pub fn same_state(&self, other: &Self) -> bool {
+        let rng = |s: &Self| s.rng.lock().unwrap_or_else(|e| e.into_inner()).0;
+        self.next_block_report_time() == other.next_block_report_time()
+            && self.reset_block_report_time.load(SeqCst)
+                == other.reset_block_report_time.load(SeqCst)
+            && self.next_heartbeat_time() == other.next_heartbeat_time()
+            && self.epoch() == other.epoch()
+            && rng(self) == rng(other)
+    }
+
     /// Seeds `ThreadLocalRandom` (the delay reproduction draws over many seeds).
     pub fn reseed(&self, seed: u64) {
+        wrote();
         *self.rng.lock().unwrap_or_else(|e| e.into_inner()) = SplitMix64(seed);
     }
 
@@ -101,6 +113,7 @@ impl Scheduler {
 
     /// `scheduleHeartbeat`: the next heartbeat now.
     pub fn schedule_heartbeat(&self, cx: &Cx, now: Millis) {
+        wrote();
         self.next_heartbeat_time.store(now as u64, SeqCst);
         cx.record(
             "Scheduler.scheduleHeartbeat",
@@ -110,6 +123,7 @@ impl Scheduler {
 
     /// `scheduleNextHeartbeat`, at the start of `sendHeartBeat`.
     pub fn schedule_next_heartbeat(&self, now: Millis) {
+        wrote();
         self.next_heartbeat_time
             .store((now + HEARTBEAT_INTERVAL) as u64, SeqCst);
     }
@@ -122,6 +136,7 @@ impl Scheduler {
     /// `scheduleBlockReport(initialDelay, true)`, first write: `nextBlockReportTime.getAndSet`.
     /// The delay is 0 (the default): the FBR is due now.
     pub fn schedule_block_report_time(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) {
+        wrote();
         self.next_block_report_time.swap(now as u64, SeqCst);
         ghost();
         cx.record(
@@ -132,6 +147,7 @@ impl Scheduler {
 
     /// `scheduleBlockReport`, second write: `resetBlockReportTime = isRegistration`.
     pub fn set_reset(&self, cx: &Cx, reset: bool) {
+        wrote();
         self.reset_block_report_time.store(reset, SeqCst);
         cx.record(
             "Scheduler.scheduleBlockReport",
@@ -142,6 +158,7 @@ impl Scheduler {
     /// P1's `scheduleBlockReport(delay, true)`: the request, its `reset` and a new epoch in one
     /// critical section. Returns the new epoch.
     pub fn request_registration_report(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) -> u64 {
+        wrote();
         let _request = self.request.lock();
         self.next_block_report_time.swap(now as u64, SeqCst);
         self.reset_block_report_time.store(true, SeqCst);
@@ -172,6 +189,7 @@ impl Scheduler {
     /// `scheduleNextBlockReport`, second part: `resetBlockReportTime = false` (only after a
     /// random rescheduling).
     pub fn clear_reset(&self, cx: &Cx) {
+        wrote();
         self.reset_block_report_time.store(false, SeqCst);
         cx.record(
             "Scheduler.scheduleNextBlockReport",
@@ -188,6 +206,7 @@ impl Scheduler {
         p1: P1,
         epoch_at_start: u64,
     ) -> Rescheduled {
+        wrote();
         let _request = (p1 != P1::Unlocked).then(|| self.request.lock());
         let epoch = self.epoch();
         // The mutant compares with the epoch read now, i.e. with the current registration.
@@ -219,6 +238,7 @@ impl Scheduler {
 
     /// Writes `nextBlockReportTime` as `scheduleNextBlockReport` does; returns what it wrote.
     fn reschedule(&self, now: Millis, reset: bool) -> (Rescheduled, Millis) {
+        wrote();
         if reset {
             let next = now + self.next_random(BLOCK_REPORT_INTERVAL);
             self.next_block_report_time.swap(next as u64, SeqCst);
@@ -235,6 +255,7 @@ impl Scheduler {
 
     /// `ThreadLocalRandom.current().nextInt(bound)`.
     fn next_random(&self, bound: Millis) -> Millis {
+        wrote();
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
         (rng.next_u64() % bound as u64) as Millis
     }
