@@ -97,14 +97,12 @@ pub fn explore_all<M: Model>(
     } else {
         Recording::UntilExpectedFound
     };
-    let first = explore_pass(scenario, fix, outcomes, bound, record);
+    let (first, seconds) = explore_pass(scenario, fix, outcomes, bound, record);
     if first.iter().all(|(_, recorded)| *recorded) {
-        return first.into_iter().map(|(e, _)| e).collect();
+        return split(first.into_iter().map(|(e, _)| e).collect(), seconds);
     }
-    let again = explore_pass(scenario, fix, outcomes, bound, Recording::Throughout);
-    let seconds: f64 = first.iter().chain(&again).map(|(e, _)| e.seconds).sum();
-    let total: u64 = again.iter().map(|(e, _)| e.executions).max().unwrap_or(0);
-    first
+    let (again, more) = explore_pass(scenario, fix, outcomes, bound, Recording::Throughout);
+    let checked = first
         .iter()
         .zip(again)
         .map(|((before, _), (e, _))| {
@@ -119,12 +117,10 @@ pub fn explore_all<M: Model>(
                 e.executions,
                 message(&e),
             );
-            Exploration {
-                seconds: share(seconds, e.executions, total),
-                ..e
-            }
+            e
         })
-        .collect()
+        .collect();
+    split(checked, seconds + more)
 }
 
 /// When an exploration records its executions' timelines.
@@ -135,13 +131,19 @@ enum Recording {
     UntilExpectedFound,
 }
 
-/// `seconds` of an exploration of `total` executions, in proportion to `executions` of them.
-fn share(seconds: f64, executions: u64, total: u64) -> f64 {
-    if total == 0 {
-        seconds
-    } else {
-        seconds * executions as f64 / total as f64
+/// Splits the `seconds` a shared exploration took between its outcomes in proportion to
+/// their executions, so that the cells' seconds add up to the time spent.
+fn split(mut found: Vec<Exploration>, seconds: f64) -> Vec<Exploration> {
+    let executions: u64 = found.iter().map(|e| e.executions).sum();
+    let outcomes = found.len() as f64;
+    for e in &mut found {
+        e.seconds = if executions == 0 {
+            seconds / outcomes
+        } else {
+            seconds * e.executions as f64 / executions as f64
+        };
     }
+    found
 }
 
 /// The first execution where an outcome held: its number, its violation message, its
@@ -152,14 +154,14 @@ type Found = (u64, String, Vec<racelab_core::trace::Event>, bool);
 const ALL_FOUND: &str = "racelab: every outcome found";
 
 /// One exploration: per outcome, what it found and whether its counterexample (if any) was
-/// recorded.
+/// recorded; and the seconds it took.
 fn explore_pass<M: Model>(
     scenario: &'static Scenario<M>,
     fix: M::Fix,
     outcomes: &[(&'static Outcome<M::World>, Verdict)],
     bound: Option<usize>,
     record: Recording,
-) -> Vec<(Exploration, bool)> {
+) -> (Vec<(Exploration, bool)>, f64) {
     install_panic_hook();
     let race = outcomes.iter().any(|(o, _)| matches!(o.check, Check::Race));
     racelab_core::sync::track_races(race);
@@ -274,14 +276,14 @@ fn explore_pass<M: Model>(
         }
     }
     let final_states = std::mem::take(&mut *finals.lock().unwrap_or_else(PoisonError::into_inner));
-    found
+    let found = found
         .into_iter()
         .map(|slot| match slot {
             None => (
                 Exploration {
                     observed: Verdict::Unreachable,
                     executions: total,
-                    seconds: share(seconds, total, total),
+                    seconds: 0.0,
                     counterexample: None,
                     final_states: final_states.clone(),
                 },
@@ -291,7 +293,7 @@ fn explore_pass<M: Model>(
                 Exploration {
                     observed: Verdict::Reachable,
                     executions: n,
-                    seconds: share(seconds, n, total),
+                    seconds: 0.0,
                     counterexample: Some(Timeline {
                         events,
                         violation: Some(message),
@@ -301,7 +303,8 @@ fn explore_pass<M: Model>(
                 recorded,
             ),
         })
-        .collect()
+        .collect();
+    (found, seconds)
 }
 
 fn first_line(s: &str) -> &str {
