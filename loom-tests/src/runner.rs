@@ -101,19 +101,28 @@ pub fn explore_all<M: Model>(
     if first.iter().all(|(_, recorded)| *recorded) {
         return split(first.into_iter().map(|(e, _)| e).collect(), seconds);
     }
-    let (again, more) = explore_pass(scenario, fix, outcomes, bound, Recording::Throughout);
-    let checked = first
+    // The second pass only needs to reach the outcomes the first found: it stops there.
+    let found: Vec<_> = outcomes
         .iter()
+        .zip(&first)
+        .map(|(&(o, _), (e, _))| (o, e.observed))
+        .collect();
+    let (again, more) = explore_pass(scenario, fix, &found, bound, Recording::Rerun);
+    let checked = first
+        .into_iter()
         .zip(again)
         .map(|((before, _), (e, _))| {
+            if before.observed == Verdict::Unreachable {
+                return before;
+            }
             let message =
                 |e: &Exploration| e.counterexample.as_ref().and_then(|t| t.violation.clone());
             assert!(
-                e.executions == before.executions && message(&e) == message(before),
+                e.executions == before.executions && message(&e) == message(&before),
                 "loom's exploration is not repeatable: {} executions to {:?} without a \
                  timeline, {} to {:?} with one",
                 before.executions,
-                message(before),
+                message(&before),
                 e.executions,
                 message(&e),
             );
@@ -127,6 +136,9 @@ pub fn explore_all<M: Model>(
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Recording {
     Throughout,
+    /// Throughout, stopping once every outcome expected reachable has been found: a second
+    /// pass for the timelines of the outcomes a first pass found.
+    Rerun,
     /// Until every outcome expected reachable has been found (never, if there is none).
     UntilExpectedFound,
 }
@@ -175,7 +187,7 @@ fn explore_pass<M: Model>(
         .map(|&(o, v)| (o, v == Verdict::Reachable))
         .collect();
     let was_recording = set_recording(
-        record == Recording::Throughout || checked.iter().any(|&(_, reachable)| reachable),
+        record != Recording::UntilExpectedFound || checked.iter().any(|&(_, reachable)| reachable),
     );
     let mut builder = loom::model::Builder::new();
     builder.preemption_bound = bound;
@@ -248,7 +260,7 @@ fn explore_pass<M: Model>(
                 if record == Recording::UntilExpectedFound && !pending(true) {
                     set_recording(false);
                 }
-                if !pending(false) {
+                if !pending(false) || (record == Recording::Rerun && !pending(true)) {
                     // The runner turns this panic into the found verdicts.
                     panic!("{ALL_FOUND}");
                 }
@@ -485,16 +497,20 @@ fn check_shared<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
         .entry(exploration_key(claim))
         .or_default()
         .clone();
-    let all = once.get_or_init(|| {
-        let (scenario, bound) = claim.method.loom_scenario().expect("a loom cell");
-        let outcomes: Vec<_> = group.iter().map(|c| (c.outcome, c.expected)).collect();
-        let found = explore_all(scenario, claim.fix(), &outcomes, bound);
-        group.iter().map(|c| c.key()).zip(found).collect()
-    });
+    let all = once.get_or_init(|| explore_group(&group, claim.fix()));
     let found = all
         .get(&claim.key())
         .expect("the cell is among its companions");
     Ok(record(claim, found.clone()))
+}
+
+/// Explores the cells of `group` (one exploration's [`companions`]) under `fix` at once: each
+/// cell's exploration, by key.
+fn explore_group<M: Model>(group: &[&Claim<M>], fix: M::Fix) -> HashMap<String, Exploration> {
+    let (scenario, bound) = group[0].method.loom_scenario().expect("a loom cell");
+    let outcomes: Vec<_> = group.iter().map(|c| (c.outcome, c.expected)).collect();
+    let found = explore_all(scenario, fix, &outcomes, bound);
+    group.iter().map(|c| c.key()).zip(found).collect()
 }
 
 /// The body of every loom cell's test: checks the cell, saves the result for the gate, and
@@ -548,10 +564,20 @@ pub fn matrix_with<M: Model>(variant: &str, fix: M::Fix) -> Result<Matrix, Strin
         .iter()
         .filter(|c| c.variant == variant && matches!(c.method, Method::Loom { .. }))
         .collect();
-    let results = loom_cells
-        .iter()
-        .map(|c| check_with(c, fix))
-        .collect::<Result<_, _>>()?;
+    // Cells that share an exploration share it under the mutant too.
+    let mut explored: HashMap<String, HashMap<String, Exploration>> = HashMap::new();
+    let mut results = Vec::new();
+    for c in &loom_cells {
+        let group = companions(c);
+        if group.len() < 2 {
+            results.push(check_with(c, fix)?);
+            continue;
+        }
+        let found = explored
+            .entry(exploration_key(c))
+            .or_insert_with(|| explore_group(&group, fix));
+        results.push(record(c, found[&c.key()].clone()));
+    }
     let expected = loom_cells.iter().map(|c| c.expectation()).collect();
     Ok(Matrix::build(
         vec![View::of::<M>()],

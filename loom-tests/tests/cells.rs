@@ -39,12 +39,27 @@ fn main() -> std::process::ExitCode {
                 ));
             }
             for m in M::CLAIMS.mutants {
-                let all: u64 = M::CLAIMS
+                // A mutant explores its variant's loom cells, one exploration per group of
+                // cells that share one; the cell that catches it stops at the first violation,
+                // far short of its pinned count.
+                let mut groups: Vec<(String, u64)> = Vec::new();
+                for c in M::CLAIMS
                     .cells
                     .iter()
-                    .filter(|c| c.variant == m.variant)
-                    .map(racelab_loom::pinned_executions)
-                    .sum();
+                    .filter(|c| c.variant == m.variant && c.method.loom_scenario().is_some())
+                {
+                    let cost = if c.outcome.id == m.caught_by.id {
+                        0
+                    } else {
+                        racelab_loom::pinned_executions(c)
+                    };
+                    let key = racelab_loom::exploration_key(c);
+                    match groups.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, most)) => *most = (*most).max(cost),
+                        None => groups.push((key, cost)),
+                    }
+                }
+                let all: u64 = groups.iter().map(|(_, cost)| cost).sum();
                 let name = format!(
                     "{}/mutant/{}",
                     M::CONTRACT.id,
