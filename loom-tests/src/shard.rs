@@ -39,13 +39,7 @@ pub fn mine(costs: &[u64], k: usize, n: usize) -> Vec<bool> {
 /// [`mine`] for items that share work: the items of one group (those with the same key) go
 /// to one shard, and a group costs what its costliest item does.
 pub fn mine_grouped(items: &[(String, u64)], k: usize, n: usize) -> Vec<bool> {
-    let mut groups: Vec<(&str, u64)> = Vec::new();
-    for (key, cost) in items {
-        match groups.iter_mut().find(|(g, _)| g == key) {
-            Some((_, c)) => *c = (*c).max(*cost),
-            None => groups.push((key, *cost)),
-        }
-    }
+    let groups = group_costs(items.iter().map(|(key, cost)| (key.as_str(), *cost)));
     let costs: Vec<u64> = groups.iter().map(|(_, c)| *c).collect();
     let owned = mine(&costs, k, n);
     items
@@ -55,6 +49,19 @@ pub fn mine_grouped(items: &[(String, u64)], k: usize, n: usize) -> Vec<bool> {
             g.is_some_and(|g| owned[g])
         })
         .collect()
+}
+
+/// The groups of `items` (by key, in first-seen order), each with the cost of its costliest
+/// item: what one shared exploration costs.
+pub fn group_costs<K: PartialEq>(items: impl IntoIterator<Item = (K, u64)>) -> Vec<(K, u64)> {
+    let mut groups: Vec<(K, u64)> = Vec::new();
+    for (key, cost) in items {
+        match groups.iter_mut().find(|(g, _)| *g == key) {
+            Some((_, c)) => *c = (*c).max(cost),
+            None => groups.push((key, cost)),
+        }
+    }
+    groups
 }
 
 #[cfg(test)]

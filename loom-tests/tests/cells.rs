@@ -42,23 +42,19 @@ fn main() -> std::process::ExitCode {
                 // A mutant explores its variant's loom cells, one exploration per group of
                 // cells that share one; the cell that catches it stops at the first violation,
                 // far short of its pinned count.
-                let mut groups: Vec<(String, u64)> = Vec::new();
-                for c in M::CLAIMS
+                let cells = M::CLAIMS
                     .cells
                     .iter()
                     .filter(|c| c.variant == m.variant && c.method.loom_scenario().is_some())
-                {
-                    let cost = if c.outcome.id == m.caught_by.id {
-                        0
-                    } else {
-                        racelab_loom::pinned_executions(c)
-                    };
-                    let key = racelab_loom::exploration_key(c);
-                    match groups.iter_mut().find(|(k, _)| *k == key) {
-                        Some((_, most)) => *most = (*most).max(cost),
-                        None => groups.push((key, cost)),
-                    }
-                }
+                    .map(|c| {
+                        let cost = if c.outcome.id == m.caught_by.id {
+                            0
+                        } else {
+                            racelab_loom::pinned_executions(c)
+                        };
+                        (racelab_loom::exploration_key(c), cost)
+                    });
+                let groups = racelab_loom::shard::group_costs(cells);
                 let all: u64 = groups.iter().map(|(_, cost)| cost).sum();
                 let name = format!(
                     "{}/mutant/{}",
