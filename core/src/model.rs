@@ -45,8 +45,8 @@ impl Variant {
 
 /// A contract's reference model.
 pub trait Model: Sized + 'static {
-    /// One switch per fix part.
-    type Fix: Copy + fmt::Debug + Send + Sync + 'static;
+    /// One switch per fix part, each read through [`crate::switches::Switch::get`].
+    type Fix: Copy + fmt::Debug + Send + Sync + crate::switches::Switches + 'static;
     /// Everything the actors share.
     type World: Send + Sync + 'static;
 

@@ -16,7 +16,9 @@ use racelab_core::claims::{Claim, Method, Verdict};
 use racelab_core::model::{run_to_end, Model, Scenario};
 use racelab_core::outcome::{Check, Outcome};
 use racelab_core::report::{CellResult, Matrix, View};
+use racelab_core::switches::{take_reads, Switches};
 use racelab_core::trace::{recording, set_recording, violation, Timeline, Trace, VIOLATION};
+use std::any::Any;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::panic::{self, AssertUnwindSafe};
@@ -34,6 +36,9 @@ pub struct Exploration {
     pub counterexample: Option<Timeline>,
     /// The final state ([`Model::describe`]) of every execution explored.
     pub final_states: BTreeSet<String>,
+    /// The variant that made this exploration, when another variant reuses it
+    /// ([`explore_reusing`]).
+    pub explored_by: Option<&'static str>,
 }
 
 /// loom's message for two unordered accesses to an `UnsafeCell`.
@@ -298,6 +303,7 @@ fn explore_pass<M: Model>(
                     seconds: 0.0,
                     counterexample: None,
                     final_states: final_states.clone(),
+                    explored_by: None,
                 },
                 true,
             ),
@@ -311,6 +317,7 @@ fn explore_pass<M: Model>(
                         violation: Some(message),
                     }),
                     final_states: BTreeSet::new(),
+                    explored_by: None,
                 },
                 recorded,
             ),
@@ -373,6 +380,7 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
             seconds,
             counterexample: None,
             final_states: BTreeSet::new(),
+            explored_by: None,
         }),
         Some("deadlock") => {
             let blocked = words.next().unwrap_or_default();
@@ -393,6 +401,7 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
                 executions,
                 seconds,
                 final_states: BTreeSet::new(),
+                explored_by: None,
                 counterexample: Some(Timeline {
                     events,
                     violation: Some(violation(
@@ -428,10 +437,14 @@ pub fn check_with<M: Model>(claim: &Claim<M>, fix: M::Fix) -> Result<CellResult,
     else {
         return Err(format!("{} is not a loom cell", claim.key()));
     };
-    let found = if matches!(claim.outcome.check, Check::Deadlock) {
-        explore_in_child(claim)?
-    } else {
-        explore(scenario, fix, claim.outcome, bound, claim.expected)
+    let found = match claim.outcome.check {
+        Check::Deadlock => explore_in_child(claim)?,
+        Check::Race => explore(scenario, fix, claim.outcome, bound, claim.expected),
+        Check::State(_) => {
+            let outcomes = [(claim.outcome, claim.expected)];
+            let mut found = explore_reusing(claim.variant, scenario, fix, &outcomes, bound);
+            found.pop().expect("one exploration per outcome")
+        }
     };
     Ok(record(claim, found))
 }
@@ -447,6 +460,7 @@ fn record<M: Model>(claim: &Claim<M>, found: Exploration) -> CellResult {
     if found.observed == Verdict::Unreachable && !found.final_states.is_empty() {
         result.final_states = Some(found.final_states.into_iter().collect());
     }
+    result.explored_by = found.explored_by.map(str::to_owned);
     result
 }
 
@@ -481,6 +495,28 @@ pub fn exploration_key<M: Model>(claim: &Claim<M>) -> String {
         .map_or_else(|| claim.key(), |c| c.key())
 }
 
+/// The cells the gate's shard split keeps in one process: a state cell with the other state
+/// cells of its scenario and bound that pin the same executions. Such cells of different
+/// variants often explore the same executions, and only the process that made an exploration
+/// can reuse it ([`explore_reusing`]). A heuristic for placing cells: it decides no verdict.
+pub fn shard_group<M: Model>(claim: &Claim<M>) -> String {
+    match (&claim.method, &claim.outcome.check) {
+        (
+            Method::Loom {
+                scenario,
+                bound,
+                executions,
+            },
+            Check::State(_),
+        ) => format!(
+            "{}/{}/{bound:?}/{executions}",
+            M::CONTRACT.id,
+            scenario.name
+        ),
+        _ => exploration_key(claim),
+    }
+}
+
 /// Explorations already made in this process, by [`exploration_key`]: each cell's result.
 type Shared = HashMap<String, Arc<OnceLock<HashMap<String, Exploration>>>>;
 static SHARED: LazyLock<Mutex<Shared>> = LazyLock::new(Default::default);
@@ -509,8 +545,83 @@ fn check_shared<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
 fn explore_group<M: Model>(group: &[&Claim<M>], fix: M::Fix) -> HashMap<String, Exploration> {
     let (scenario, bound) = group[0].method.loom_scenario().expect("a loom cell");
     let outcomes: Vec<_> = group.iter().map(|c| (c.outcome, c.expected)).collect();
-    let found = explore_all(scenario, fix, &outcomes, bound);
+    let found = explore_reusing(group[0].variant, scenario, fix, &outcomes, bound);
     group.iter().map(|c| c.key()).zip(found).collect()
+}
+
+/// A finished exploration of outcomes decided on the final state, kept for the variants that
+/// cannot tell it from their own.
+struct Explored<F> {
+    variant: &'static str,
+    fix: F,
+    /// The switches the exploration read ([`racelab_core::switches`]).
+    read: u64,
+    found: HashMap<&'static str, Exploration>,
+}
+
+/// This process's explorations, by scenario and bound, for [`explore_reusing`].
+type ExploredByScenario = HashMap<(usize, Option<usize>), Vec<Arc<dyn Any + Send + Sync>>>;
+static EXPLORED: LazyLock<Mutex<ExploredByScenario>> = LazyLock::new(Default::default);
+
+/// [`explore_all`] for the outcomes of a cell of `variant` decided on the final state (under
+/// `fix`, a mutant's switches in place of the variant's), unless this process
+/// has already explored `scenario` at `bound` under switches that agree with `fix` on every
+/// switch that exploration read, for all of `outcomes`. Such an exploration is the one `fix`
+/// would make, execution for execution (see [`racelab_core::switches`]), so its results are
+/// this exploration's, and the reused ones name the variant that made them.
+pub(crate) fn explore_reusing<M: Model>(
+    variant: &'static str,
+    scenario: &'static Scenario<M>,
+    fix: M::Fix,
+    outcomes: &[(&'static Outcome<M::World>, Verdict)],
+    bound: Option<usize>,
+) -> Vec<Exploration> {
+    let key = (std::ptr::from_ref(scenario) as usize, bound);
+    let reused = EXPLORED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&key)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.clone().downcast::<Explored<M::Fix>>().ok())
+        .find(|e| {
+            e.read & e.fix.differing(&fix) == 0
+                && outcomes.iter().all(|(o, _)| e.found.contains_key(o.id))
+        });
+    if let Some(e) = reused {
+        return outcomes
+            .iter()
+            .map(|(o, _)| Exploration {
+                seconds: 0.0,
+                explored_by: Some(e.variant),
+                ..e.found[o.id].clone()
+            })
+            .collect();
+    }
+    take_reads();
+    let found = explore_all(scenario, fix, outcomes, bound);
+    let read = take_reads();
+    // A mutant's exploration is not kept: the variant it would be named after did not make it.
+    if M::fix_of(variant).is_none_or(|own| own.differing(&fix) != 0) {
+        return found;
+    }
+    let explored = Explored {
+        variant,
+        fix,
+        read,
+        found: outcomes
+            .iter()
+            .map(|(o, _)| o.id)
+            .zip(found.clone())
+            .collect(),
+    };
+    EXPLORED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(key)
+        .or_default()
+        .push(Arc::new(explored));
+    found
 }
 
 /// The body of every loom cell's test: checks the cell, saves the result for the gate, and

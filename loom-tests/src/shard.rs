@@ -36,16 +36,28 @@ pub fn mine(costs: &[u64], k: usize, n: usize) -> Vec<bool> {
     owner.into_iter().map(|s| s == k).collect()
 }
 
-/// [`mine`] for items that share work: the items of one group (those with the same key) go
-/// to one shard, and a group costs what its costliest item does.
-pub fn mine_grouped(items: &[(String, u64)], k: usize, n: usize) -> Vec<bool> {
-    let groups = group_costs(items.iter().map(|(key, cost)| (key.as_str(), *cost)));
+/// [`mine`] for items that share work, each given as (group, exploration, cost): the items of
+/// one group go to one shard, and a group costs the sum of its explorations, each what its
+/// costliest item costs (the items of one exploration share it).
+pub fn mine_grouped(items: &[(String, String, u64)], k: usize, n: usize) -> Vec<bool> {
+    let explorations = group_costs(
+        items
+            .iter()
+            .map(|(group, exploration, cost)| ((group.as_str(), exploration.as_str()), *cost)),
+    );
+    let mut groups: Vec<(&str, u64)> = Vec::new();
+    for ((group, _), cost) in explorations {
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, c)) => *c += cost,
+            None => groups.push((group, cost)),
+        }
+    }
     let costs: Vec<u64> = groups.iter().map(|(_, c)| *c).collect();
     let owned = mine(&costs, k, n);
     items
         .iter()
-        .map(|(key, _)| {
-            let g = groups.iter().position(|(g, _)| g == key);
+        .map(|(group, _, _)| {
+            let g = groups.iter().position(|(g, _)| g == group);
             g.is_some_and(|g| owned[g])
         })
         .collect()
@@ -69,15 +81,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_group_goes_to_one_shard_and_costs_its_costliest_item() {
-        let items: Vec<(String, u64)> = [("a", 100), ("b", 90), ("a", 60), ("c", 20)]
-            .iter()
-            .map(|(k, c)| (k.to_string(), *c))
-            .collect();
+    fn a_group_goes_to_one_shard_and_costs_the_sum_of_its_explorations() {
+        let items: Vec<(String, String, u64)> = [
+            ("a", "a1", 100),
+            ("b", "b1", 90),
+            ("a", "a1", 60),
+            ("c", "c1", 20),
+            ("b", "b2", 50),
+        ]
+        .iter()
+        .map(|(g, e, c)| (g.to_string(), e.to_string(), *c))
+        .collect();
+        // a costs 100 (one exploration), b 90 + 50, c 20: b alone, then a and c.
         let first = mine_grouped(&items, 0, 2);
         let second = mine_grouped(&items, 1, 2);
-        assert_eq!(first, [true, false, true, false]);
-        assert_eq!(second, [false, true, false, true]);
+        assert_eq!(first, [false, true, false, false, true]);
+        assert_eq!(second, [true, false, true, true, false]);
     }
 
     #[test]

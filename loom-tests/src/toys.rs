@@ -7,16 +7,18 @@ use racelab_core::claims::Verdict::{Reachable as R, Unreachable as U};
 use racelab_core::claims::{Claim, Claims, Method, Mutant};
 use racelab_core::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
 use racelab_core::outcome::{Check, Outcome};
+use racelab_core::switches::Switch;
 use racelab_core::sync::{Arc, Mutex, RaceCell};
 use racelab_core::trace::{Cx, Trace};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fix {
     /// The writers take `lock` around their write.
-    pub locked: bool,
+    pub locked: Switch<bool, 0>,
     /// Both lockers take `a` before `b`.
-    pub ordered: bool,
+    pub ordered: Switch<bool, 1>,
 }
+racelab_core::switches!(Fix { locked, ordered });
 
 pub struct World {
     fix: Fix,
@@ -37,7 +39,7 @@ impl Program<World> for Writer {
         self.1
     }
     fn step(&mut self, w: &World) {
-        let _held = w.fix.locked.then(|| w.lock.lock());
+        let _held = w.fix.locked.get().then(|| w.lock.lock());
         let n = w.counter.with_mut(|c| {
             *c += 1;
             *c
@@ -58,7 +60,7 @@ impl Program<World> for Locker {
         self.2
     }
     fn step(&mut self, w: &World) {
-        let (first, second) = if self.1 && !w.fix.ordered {
+        let (first, second) = if self.1 && !w.fix.ordered.get() {
             (&w.b, &w.a)
         } else {
             (&w.a, &w.b)
@@ -143,8 +145,8 @@ impl Model for Toy {
         Variant::new("fixed", &["P1", "P2"]),
     ];
     const UPSTREAM: Fix = Fix {
-        locked: false,
-        ordered: false,
+        locked: Switch::new(false),
+        ordered: Switch::new(false),
     };
     const CLAIMS: Claims<Toy> = Claims {
         cells: &[
@@ -182,8 +184,8 @@ impl Model for Toy {
             name: "writers unlocked",
             variant: "fixed",
             fix: Fix {
-                locked: false,
-                ordered: true,
+                locked: Switch::new(false),
+                ordered: Switch::new(true),
             },
             caught_by: &RACE,
             inside_a_step: true,
@@ -198,14 +200,59 @@ impl Model for Toy {
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         match part {
             "P1" => Some(Fix {
-                locked: true,
+                locked: Switch::new(true),
                 ..fix
             }),
             "P2" => Some(Fix {
-                ordered: true,
+                ordered: Switch::new(true),
                 ..fix
             }),
             _ => None,
         }
     }
+}
+
+/// Never holds (the writes are serialized outside a race cell): its exploration sees every
+/// execution. Only the reuse self-test below checks it.
+static LOST_WRITE: Outcome<World> = Outcome {
+    id: "O3",
+    summary: "a write is lost",
+    check: Check::State(|w| {
+        let n = w.counter.with(|c| *c);
+        (n != 2).then(|| format!("counter={n}"))
+    }),
+};
+
+/// The runner's reuse of an exploration across variants (`explore_reusing`): the two writers
+/// never read `ordered`, so switching it on explores nothing new, while switching `locked` on
+/// (which they read) explores anew and finds other executions.
+pub fn reuse_self_test() -> Result<(), String> {
+    let outcomes = [(&LOST_WRITE, U)];
+    let run = |fix| crate::runner::explore_reusing("upstream", &TWO_WRITERS, fix, &outcomes, None);
+    let ordered = Fix {
+        ordered: Switch::new(true),
+        ..Toy::UPSTREAM
+    };
+    let locked = Fix {
+        locked: Switch::new(true),
+        ..Toy::UPSTREAM
+    };
+    let first = run(Toy::UPSTREAM).remove(0);
+    let reused = run(ordered).remove(0);
+    let fresh = crate::runner::explore_all(&TWO_WRITERS, ordered, &outcomes, None).remove(0);
+    let other = run(locked).remove(0);
+    let summary = |e: &crate::runner::Exploration| (e.observed, e.executions, e.explored_by);
+    let want = [
+        (U, first.executions, None),
+        (U, first.executions, Some("upstream")),
+        (U, first.executions, None),
+    ];
+    let got = [summary(&first), summary(&reused), summary(&fresh)];
+    if got != want || other.explored_by.is_some() || other.executions == first.executions {
+        return Err(format!(
+            "reuse: got {got:?} and {:?} under `locked`, want {want:?} and a new exploration",
+            summary(&other)
+        ));
+    }
+    Ok(())
 }

@@ -13,9 +13,10 @@ fn main() -> std::process::ExitCode {
 
     /// The trials with their costs (or, for the child, the one cell it explores).
     struct Cells {
-        /// Each trial with its cost and the exploration it shares (see
-        /// `racelab_loom::exploration_key`): a shard runs a shared exploration's cells together.
-        trials: Vec<(Trial, u64, String)>,
+        /// Each trial with its cost, the group of cells a shard runs together
+        /// (`racelab_loom::shard_group`) and the exploration it shares
+        /// (`racelab_loom::exploration_key`).
+        trials: Vec<(Trial, u64, String, String)>,
         child: Option<String>,
     }
 
@@ -35,6 +36,7 @@ fn main() -> std::process::ExitCode {
                 self.trials.push((
                     trial,
                     racelab_loom::pinned_executions(claim),
+                    racelab_loom::shard_group(claim),
                     racelab_loom::exploration_key(claim),
                 ));
             }
@@ -64,7 +66,7 @@ fn main() -> std::process::ExitCode {
                 let trial = Trial::test(name.clone(), move || {
                     racelab_loom::verify_mutant(m).map_err(Into::into)
                 });
-                self.trials.push((trial, all, name));
+                self.trials.push((trial, all, name.clone(), name));
             }
         }
     }
@@ -80,6 +82,15 @@ fn main() -> std::process::ExitCode {
         child: std::env::var(racelab_loom::CHILD_ENV).ok(),
     };
     cells.add::<racelab_loom::toys::Toy>();
+    let reuse = "harness/reuse-across-variants".to_string();
+    cells.trials.push((
+        Trial::test(reuse.clone(), || {
+            racelab_loom::toys::reuse_self_test().map_err(Into::into)
+        }),
+        0,
+        reuse.clone(),
+        reuse,
+    ));
     registry::visit(&mut cells);
     if let Some(key) = cells.child {
         eprintln!("no loom cell {key}");
@@ -94,7 +105,10 @@ fn main() -> std::process::ExitCode {
                 return std::process::ExitCode::from(2);
             }
         };
-        let costs: Vec<(String, u64)> = trials.iter().map(|(_, c, g)| (g.clone(), *c)).collect();
+        let costs: Vec<(String, String, u64)> = trials
+            .iter()
+            .map(|(_, c, g, e)| (g.clone(), e.clone(), *c))
+            .collect();
         let mine = racelab_loom::shard::mine_grouped(&costs, k, n);
         trials = trials
             .into_iter()
@@ -103,7 +117,7 @@ fn main() -> std::process::ExitCode {
             .map(|(t, _)| t)
             .collect();
     }
-    let trials = trials.into_iter().map(|(t, _, _)| t).collect();
+    let trials = trials.into_iter().map(|(t, ..)| t).collect();
     libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }
 

@@ -330,7 +330,10 @@ impl Matrix {
                 let work = r
                     .schedules
                     .map(|s| format!("{s} schedules"))
-                    .or(r.executions.map(|e| format!("{e} executions")))
+                    .or(r.executions.map(|e| match &r.explored_by {
+                        Some(v) => format!("{e} executions (explored under {v})"),
+                        None => format!("{e} executions"),
+                    }))
                     .or(r.cases.map(|n| format!("{n} cases")))
                     .unwrap_or_default();
                 writeln!(

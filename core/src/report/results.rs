@@ -48,6 +48,11 @@ pub struct CellResult {
     /// exhaustive cell: loom's and the step checker's must be the same set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_states: Option<Vec<String>>,
+    /// The variant whose loom exploration this cell's verdict comes from, when it is not the
+    /// cell's own: one whose switches agree with the cell's on every switch that exploration
+    /// read, so that it explored the same executions (see [`crate::switches`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explored_by: Option<String>,
 }
 
 fn millis<S: serde::Serializer>(s: &f64, ser: S) -> Result<S::Ok, S::Error> {
@@ -77,6 +82,7 @@ impl CellResult {
             note: cell.note.into(),
             schedules: None,
             final_states: None,
+            explored_by: None,
         }
     }
 

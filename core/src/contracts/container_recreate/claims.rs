@@ -12,6 +12,7 @@ use super::{
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::{Model, Scenario};
+use crate::switches::Switch;
 
 const RACE: &Scenario<ContainerRecreate> = &WRITE_RACES_CLOSE_AND_DELETE;
 
@@ -181,7 +182,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Mutant {
             name: "tombstone after the map removal",
             variant: "improved",
-            fix: Fix { tombstone: Tombstone::AfterRemove, ..IMPROVED },
+            fix: Fix { tombstone: Switch::new(Tombstone::AfterRemove), ..IMPROVED },
             caught_by: &O1,
             inside_a_step: false,
             about: "the obvious edit of removeContainer (deleteFromContainerTable becomes a tombstone put) keeps \
@@ -191,7 +192,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Mutant {
             name: "P1 as marking the deleted ID missing",
             variant: "P1+P2+P7",
-            fix: Fix { refuse_auto_create_in_map: false, mark_deleted_missing: true, ..P1_P2_P7 },
+            fix: Fix { refuse_auto_create_in_map: Switch::new(false), mark_deleted_missing: Switch::new(true), ..P1_P2_P7 },
             caught_by: &O5,
             inside_a_step: false,
             about: "the delete calls removeContainer(id, markMissing=true): auto-create is refused with \
@@ -202,15 +203,15 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
 };
 
 const IMPROVED: Fix = Fix {
-    refuse_commit_of_remembered: true,
-    tombstone: Tombstone::BeforeRemove,
-    deleted_not_open: true,
+    refuse_commit_of_remembered: Switch::new(true),
+    tombstone: Switch::new(Tombstone::BeforeRemove),
+    deleted_not_open: Switch::new(true),
     ..Fix::UPSTREAM
 };
 
 const P1_P2_P7: Fix = Fix {
-    refuse_auto_create_in_map: true,
-    refuse_commit_of_remembered: true,
-    deleted_not_open: true,
+    refuse_auto_create_in_map: Switch::new(true),
+    refuse_commit_of_remembered: Switch::new(true),
+    deleted_not_open: Switch::new(true),
     ..Fix::UPSTREAM
 };

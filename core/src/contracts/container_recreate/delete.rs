@@ -155,7 +155,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                         format_args!("dn{} c{id}: {r}", dn.id),
                     );
                     Step::Unlock
-                } else if w.fix.tombstone == Tombstone::BeforeRemove {
+                } else if w.fix.tombstone.get() == Tombstone::BeforeRemove {
                     Step::Tombstone
                 } else {
                     Step::RemoveFromMap
@@ -170,7 +170,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                 Step::RemoveFromMap
             }
             Step::RemoveFromMap => {
-                if w.fix.mark_deleted_missing {
+                if w.fix.mark_deleted_missing.get() {
                     dn.set.mark_missing(id);
                 }
                 dn.set.remove_from_map(id);
@@ -181,7 +181,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                     format_args!(
                         "dn{} c{id}: containerMap.remove{}",
                         dn.id,
-                        if w.fix.mark_deleted_missing {
+                        if w.fix.mark_deleted_missing.get() {
                             " (marked missing first)"
                         } else {
                             ", not marked missing"
@@ -191,7 +191,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                 Step::DeleteRow
             }
             Step::DeleteRow => {
-                let what = match w.fix.tombstone {
+                let what = match w.fix.tombstone.get() {
                     Tombstone::Off => {
                         dn.set.delete_row(id);
                         "deleteFromContainerTable"

@@ -115,7 +115,7 @@ impl std::fmt::Display for Reply {
 /// Whether the datanode remembers `id` as a container it had: in the pipeline's map, or
 /// (P3) tombstoned.
 fn remembered(dn: &Datanode, fix: &Fix, id: ContainerId) -> bool {
-    dn.csm.bcsid_of(id).is_some() || (fix.tombstone.is_on() && dn.set.has_tombstone(id))
+    dn.csm.bcsid_of(id).is_some() || (fix.tombstone.get().is_on() && dn.set.has_tombstone(id))
 }
 
 /// `ContainerStateMachine.startTransaction` → `HddsDispatcher.validateContainerCommand` on the
@@ -129,7 +129,7 @@ pub fn validate_container_command(
     let id = req.container;
     // What the check saw: `None` for an absent container, with whether P6 remembers it.
     let (seen, verdict) = match dn.set.get(id) {
-        None if w.fix.leader_refuses_remembered && remembered(dn, &w.fix, id) => {
+        None if w.fix.leader_refuses_remembered.get() && remembered(dn, &w.fix, id) => {
             (None, Err(Res::ContainerNotOpen))
         }
         None => (None, Ok(())),
@@ -245,13 +245,13 @@ impl Dispatch {
                 DStep::Handle(c)
             }
             None if self.auto_creates() => {
-                if w.fix.refuse_auto_create_in_map && dn.csm.bcsid_of(id).is_some() {
+                if w.fix.refuse_auto_create_in_map.get() && dn.csm.bcsid_of(id).is_some() {
                     return fail(
                         Res::ContainerNotOpen,
                         "absent, in container2BCSIDMap: auto-create refused (P1)",
                     );
                 }
-                if w.fix.tombstone.is_on() && dn.set.has_tombstone(id) {
+                if w.fix.tombstone.get().is_on() && dn.set.has_tombstone(id) {
                     return fail(
                         Res::ContainerNotOpen,
                         "absent, tombstoned: auto-create refused (P3)",
@@ -263,7 +263,7 @@ impl Dispatch {
                 );
                 DStep::Create
             }
-            None if w.fix.refuse_commit_of_remembered && remembered(dn, &w.fix, id) => {
+            None if w.fix.refuse_commit_of_remembered.get() && remembered(dn, &w.fix, id) => {
                 fail(Res::ContainerNotOpen, "absent, remembered: refused (P2)")
             }
             None => fail(
@@ -354,7 +354,7 @@ impl Dispatch {
         // What the record adds after the reply.
         let mut note = Note::None;
         let reply = if res.dispatcher_ignores()
-            || (w.fix.deleted_not_open && res == Res::ContainerNotOpen)
+            || (w.fix.deleted_not_open.get() && res == Res::ContainerNotOpen)
         {
             Reply::Result(res)
         } else {
@@ -442,7 +442,7 @@ fn check_container_open(state: State, fix: &Fix) -> Result<(), Res> {
         State::Closed => Err(Res::ClosedContainerIo),
         State::Unhealthy => Err(Res::ContainerUnhealthy),
         // Upstream's default branch; P7 answers CONTAINER_NOT_OPEN for a replica being deleted.
-        State::Deleted if fix.deleted_not_open => Err(Res::ContainerNotOpen),
+        State::Deleted if fix.deleted_not_open.get() => Err(Res::ContainerNotOpen),
         State::Deleted => Err(Res::ContainerInternalError),
     }
 }

@@ -332,7 +332,7 @@ impl World {
     /// for every entry: WriteChunk in COMMIT_DATA, PutBlock).
     fn restart(&self, trace: &Trace, dn: DnId) {
         let node = self.dn(dn);
-        let missing = node.restart(self.fix.tombstone.is_on());
+        let missing = node.restart(self.fix.tombstone.get().is_on());
         let from = node.csm.snapshot_index();
         let cx = trace.actor(match dn {
             1 => "dn1 apply",

@@ -33,6 +33,7 @@ pub mod scm;
 use crate::claims::Claims;
 use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
 use crate::outcome::{Check, Outcome};
+use crate::switches::Switch;
 use crate::sync::Arc;
 use crate::trace::{Cx, Trace};
 use datanode::{ContainerData, Datanode, KeyValueContainer, Origin, State};
@@ -83,43 +84,54 @@ impl Tombstone {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fix {
     /// P1: the auto-create branch refuses an ID in `container2BCSIDMap` (CONTAINER_NOT_OPEN).
-    pub refuse_auto_create_in_map: bool,
+    pub refuse_auto_create_in_map: Switch<bool, 0>,
     /// P2: COMMIT_DATA of an absent container the datanode remembers answers
     /// CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND.
-    pub refuse_commit_of_remembered: bool,
+    pub refuse_commit_of_remembered: Switch<bool, 1>,
     /// P3: a tombstone in the container ID table, refused by auto-create, kept across a
     /// restart (and not marked missing by it), cleared by import.
-    pub tombstone: Tombstone,
+    pub tombstone: Switch<Tombstone, 2>,
     /// P4: SCM never raises a CLOSED container's sequence id.
-    pub keep_closed_seq: bool,
+    pub keep_closed_seq: Switch<bool, 3>,
     /// P5: a CLOSED replica whose BCSID differs from the container's sequence id is unhealthy.
-    pub seq_mismatch_unhealthy: bool,
+    pub seq_mismatch_unhealthy: Switch<bool, 4>,
     /// P6 (the candidate): the leader's `startTransaction` rejects an absent container
     /// the datanode remembers, so no entry is appended.
-    pub leader_refuses_remembered: bool,
+    pub leader_refuses_remembered: Switch<bool, 5>,
     /// P7 (ours): `checkContainerOpen` answers CONTAINER_NOT_OPEN for a replica being deleted
     /// (DELETED), and `canIgnoreException` lets it pass, instead of CONTAINER_INTERNAL_ERROR.
-    pub deleted_not_open: bool,
+    pub deleted_not_open: Switch<bool, 6>,
     /// Mutant only: the delete marks the ID missing (`removeContainer(id, true, true)`).
-    pub mark_deleted_missing: bool,
+    pub mark_deleted_missing: Switch<bool, 7>,
 }
+
+crate::switches!(Fix {
+    refuse_auto_create_in_map,
+    refuse_commit_of_remembered,
+    tombstone,
+    keep_closed_seq,
+    seq_mismatch_unhealthy,
+    leader_refuses_remembered,
+    deleted_not_open,
+    mark_deleted_missing,
+});
 
 impl Fix {
     pub const UPSTREAM: Fix = Fix {
-        refuse_auto_create_in_map: false,
-        refuse_commit_of_remembered: false,
-        tombstone: Tombstone::Off,
-        keep_closed_seq: false,
-        seq_mismatch_unhealthy: false,
-        leader_refuses_remembered: false,
-        deleted_not_open: false,
-        mark_deleted_missing: false,
+        refuse_auto_create_in_map: Switch::new(false),
+        refuse_commit_of_remembered: Switch::new(false),
+        tombstone: Switch::new(Tombstone::Off),
+        keep_closed_seq: Switch::new(false),
+        seq_mismatch_unhealthy: Switch::new(false),
+        leader_refuses_remembered: Switch::new(false),
+        deleted_not_open: Switch::new(false),
+        mark_deleted_missing: Switch::new(false),
     };
 
     pub fn scm(&self) -> ScmFix {
         ScmFix {
-            keep_closed_seq: self.keep_closed_seq,
-            seq_mismatch_unhealthy: self.seq_mismatch_unhealthy,
+            keep_closed_seq: self.keep_closed_seq.get(),
+            seq_mismatch_unhealthy: self.seq_mismatch_unhealthy.get(),
         }
     }
 }
@@ -662,7 +674,7 @@ impl World {
         if target.set.get(id).is_some() {
             return;
         }
-        if self.fix.tombstone.is_on() {
+        if self.fix.tombstone.get().is_on() {
             target.set.clear_tombstone(id);
         }
         let summary = data.summary();
@@ -800,31 +812,31 @@ impl Model for ContainerRecreate {
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
             "P1" => Fix {
-                refuse_auto_create_in_map: true,
+                refuse_auto_create_in_map: Switch::new(true),
                 ..fix
             },
             "P2" => Fix {
-                refuse_commit_of_remembered: true,
+                refuse_commit_of_remembered: Switch::new(true),
                 ..fix
             },
             "P3" => Fix {
-                tombstone: Tombstone::BeforeRemove,
+                tombstone: Switch::new(Tombstone::BeforeRemove),
                 ..fix
             },
             "P4" => Fix {
-                keep_closed_seq: true,
+                keep_closed_seq: Switch::new(true),
                 ..fix
             },
             "P5" => Fix {
-                seq_mismatch_unhealthy: true,
+                seq_mismatch_unhealthy: Switch::new(true),
                 ..fix
             },
             "P6" => Fix {
-                leader_refuses_remembered: true,
+                leader_refuses_remembered: Switch::new(true),
                 ..fix
             },
             "P7" => Fix {
-                deleted_not_open: true,
+                deleted_not_open: Switch::new(true),
                 ..fix
             },
             _ => return None,

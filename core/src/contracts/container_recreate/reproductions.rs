@@ -207,7 +207,7 @@ pub fn over_replication_share(fix: Fix) -> (usize, usize) {
     let ids = 1..=u8::MAX;
     for id in ids.clone() {
         let mut scm = Scm::default();
-        let seq = if fix.keep_closed_seq { 2 } else { 6 };
+        let seq = if fix.keep_closed_seq.get() { 2 } else { 6 };
         scm.containers.insert(
             id,
             ContainerInfo {

@@ -15,6 +15,7 @@ use super::{
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::{Model, Scenario};
+use crate::switches::Switch;
 
 const REGISTERS: &Scenario<DeadNode> = &REGISTERS_AND_STOPS;
 const RETURNS: &Scenario<DeadNode> = &RETURNS_BEFORE_DEAD_DEADLINE;
@@ -275,7 +276,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Mutant {
             name: "P2 without the monitor",
             variant: "proposed",
-            fix: Fix { recheck: Recheck::Unlocked, ..Fix::PROPOSED },
+            fix: Fix { recheck: Switch::new(Recheck::Unlocked), ..Fix::PROPOSED },
             caught_by: &O3,
             inside_a_step: false,
             about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
@@ -284,7 +285,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Mutant {
             name: "recheck that falls through",
             variant: "improved",
-            fix: Fix { recheck: Recheck::UnderMonitorNoReturn, ..Fix::IMPROVED },
+            fix: Fix { recheck: Switch::new(Recheck::UnderMonitorNoReturn), ..Fix::IMPROVED },
             caught_by: &O5,
             inside_a_step: false,
             about: "the recheck under the monitor logs that it keeps the replicas (the node reads HEALTHY_READONLY, \

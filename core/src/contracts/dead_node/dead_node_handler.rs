@@ -259,7 +259,7 @@ impl Program<World> for DeadNodeHandler {
                 Source::Given(_) => true,
             },
             Step::Recheck(node) => {
-                !w.fix.recheck.holds_monitor()
+                !w.fix.recheck.get().holds_monitor()
                     || w.nodes.get_node(*node).is_none_or(|i| !i.monitor.is_held())
             }
             Step::Done => false,
@@ -305,7 +305,7 @@ impl Program<World> for DeadNodeHandler {
                     "DeadNodeHandler.closeContainers",
                     "every container is CLOSED: nothing to close; destroyPipelines",
                 );
-                if w.fix.recheck != Recheck::None {
+                if w.fix.recheck.get() != Recheck::None {
                     Step::Recheck(node)
                 } else {
                     Step::RemoveReplicas(
@@ -330,7 +330,7 @@ impl Program<World> for DeadNodeHandler {
                 let Some(info) = w.nodes.get_node(node) else {
                     return self.next = Step::Take;
                 };
-                let locked = w.fix.recheck.holds_monitor();
+                let locked = w.fix.recheck.get().holds_monitor();
                 if locked {
                     info.monitor.acquire(Self::ACTOR);
                 }
@@ -342,10 +342,10 @@ impl Program<World> for DeadNodeHandler {
                     }
                     return self.next = Step::Take;
                 };
-                let falls_through = w.fix.recheck == Recheck::UnderMonitorNoReturn;
+                let falls_through = w.fix.recheck.get() == Recheck::UnderMonitorNoReturn;
                 let mut keep = (read.health != NodeState::Dead)
                     .then(|| format!("dn{node} is {}", read.health));
-                if keep.is_none() && w.fix.recheck_heartbeat_time {
+                if keep.is_none() && w.fix.recheck_heartbeat_time.get() {
                     let now = w.clock.now();
                     if read.last_heartbeat + STALE_INTERVAL >= now {
                         keep = Some(format!(

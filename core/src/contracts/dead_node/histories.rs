@@ -539,7 +539,7 @@ mod tests {
     #[test]
     fn proposed_histories_catch_the_recheck_that_falls_through() {
         let mutant = Fix {
-            recheck: super::super::Recheck::UnderMonitorNoReturn,
+            recheck: crate::switches::Switch::new(super::super::Recheck::UnderMonitorNoReturn),
             ..Fix::PROPOSED
         };
         let mut runner = TestRunner::new_with_rng(

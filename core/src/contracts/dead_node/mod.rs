@@ -67,6 +67,7 @@ pub mod reproductions;
 use crate::claims::Claims;
 use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
 use crate::outcome::{Check, Outcome};
+use crate::switches::Switch;
 use crate::sync::Arc;
 use crate::trace::Trace;
 use containers::{ContainerManager, ContainerReport, ContainerReportHandler};
@@ -115,34 +116,41 @@ impl Recheck {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fix {
     /// P1: `SCMNodeManager.register` refreshes the heartbeat time of a known node.
-    pub register_refreshes_heartbeat: bool,
+    pub register_refreshes_heartbeat: Switch<bool, 0>,
     /// P2 ([`Recheck::UnderMonitor`]): `DeadNodeHandler.removeContainerReplicas` takes the
     /// `DatanodeInfo` monitor, rechecks DEAD under it and only then removes.
-    pub recheck: Recheck,
+    pub recheck: Switch<Recheck, 1>,
     /// P3: `ReconNodeManager.loadExistingNodes` does not register known nodes again.
-    pub reload_skips_known: bool,
+    pub reload_skips_known: Switch<bool, 2>,
     /// P4 (improved, ours): the recheck also requires the heartbeat time to be past the stale
     /// deadline (the next health check would not resurrect the node).
-    pub recheck_heartbeat_time: bool,
+    pub recheck_heartbeat_time: Switch<bool, 3>,
 }
+
+crate::switches!(Fix {
+    register_refreshes_heartbeat,
+    recheck,
+    reload_skips_known,
+    recheck_heartbeat_time,
+});
 
 impl Fix {
     pub const UPSTREAM: Fix = Fix {
-        register_refreshes_heartbeat: false,
-        recheck: Recheck::None,
-        reload_skips_known: false,
-        recheck_heartbeat_time: false,
+        register_refreshes_heartbeat: Switch::new(false),
+        recheck: Switch::new(Recheck::None),
+        reload_skips_known: Switch::new(false),
+        recheck_heartbeat_time: Switch::new(false),
     };
     /// P1+P2+P3 (the variants' switches come from their parts, see `Model::with`; these are for
     /// reproductions and mutants, and a test checks they agree).
     pub const PROPOSED: Fix = Fix {
-        register_refreshes_heartbeat: true,
-        recheck: Recheck::UnderMonitor,
-        reload_skips_known: true,
-        recheck_heartbeat_time: false,
+        register_refreshes_heartbeat: Switch::new(true),
+        recheck: Switch::new(Recheck::UnderMonitor),
+        reload_skips_known: Switch::new(true),
+        recheck_heartbeat_time: Switch::new(false),
     };
     pub const IMPROVED: Fix = Fix {
-        recheck_heartbeat_time: true,
+        recheck_heartbeat_time: Switch::new(true),
         ..Fix::PROPOSED
     };
 }
@@ -590,19 +598,19 @@ impl Model for DeadNode {
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
             "P1" => Fix {
-                register_refreshes_heartbeat: true,
+                register_refreshes_heartbeat: Switch::new(true),
                 ..fix
             },
             "P2" => Fix {
-                recheck: Recheck::UnderMonitor,
+                recheck: Switch::new(Recheck::UnderMonitor),
                 ..fix
             },
             "P3" => Fix {
-                reload_skips_known: true,
+                reload_skips_known: Switch::new(true),
                 ..fix
             },
             "P4" => Fix {
-                recheck_heartbeat_time: true,
+                recheck_heartbeat_time: Switch::new(true),
                 ..fix
             },
             _ => return None,

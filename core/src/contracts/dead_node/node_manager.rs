@@ -49,7 +49,7 @@ pub fn register(
                 ),
             );
         }
-        Some(_) if w.fix.register_refreshes_heartbeat => {
+        Some(_) if w.fix.register_refreshes_heartbeat.get() => {
             // P1: `DatanodeInfo.updateLastHeartbeatTime()` for a known node.
             let now = w.clock.now();
             w.nodes.update_last_heartbeat_time(

@@ -164,7 +164,7 @@ impl Program<World> for ReconReload {
                     return;
                 };
                 // P3: a node the node manager already knows is not registered again.
-                if w.fix.reload_skips_known && w.nodes.get_node(node).is_some() {
+                if w.fix.reload_skips_known.get() && w.nodes.get_node(node).is_some() {
                     cx.record(
                         "ReconNodeManager.loadExistingNodes",
                         format_args!("dn{node} already registered: skipped (P3)"),

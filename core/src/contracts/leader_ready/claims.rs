@@ -9,6 +9,7 @@ use super::{
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::Scenario;
+use crate::switches::Switch;
 
 const STEP_DOWN: &Scenario<LeaderReady> = &STEP_DOWN_DURING_CALLBACK;
 const AFTER_READ: &Scenario<LeaderReady> = &CHANGES_AFTER_TERM_READ;
@@ -129,7 +130,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
         Mutant {
             name: "P1 without the term check",
             variant: "proposed",
-            fix: Fix { guard: ReadyGuard::LeaderOnly, ..Fix::PROPOSED },
+            fix: Fix { guard: Switch::new(ReadyGuard::LeaderOnly), ..Fix::PROPOSED },
             caught_by: &O2,
             inside_a_step: false,
             about: "setLeaderReady checks isLeader but not the term: a re-election inside the callback passes",
@@ -137,7 +138,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
         Mutant {
             name: "P1 reading the term at setLeaderReady",
             variant: "proposed",
-            fix: Fix { term: TermSource::RatisAtSet, ..Fix::PROPOSED },
+            fix: Fix { term: Switch::new(TermSource::RatisAtSet), ..Fix::PROPOSED },
             caught_by: &O2,
             inside_a_step: false,
             about: "the term is read when the flag is set, not when the callback starts: a re-election \
@@ -146,7 +147,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
         Mutant {
             name: "improved reading SCMContext's term",
             variant: "improved",
-            fix: Fix { term: TermSource::ContextAtCallbackStart, ..Fix::PROPOSED },
+            fix: Fix { term: Switch::new(TermSource::ContextAtCallbackStart), ..Fix::PROPOSED },
             caught_by: &R1,
             inside_a_step: false,
             about: "the callback takes SCMContext.getTermOfLeader() at its start instead of the checked \

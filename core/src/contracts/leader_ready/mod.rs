@@ -61,6 +61,7 @@ use crate::claims::Claims;
 use crate::drive::Driver;
 use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
 use crate::outcome::{Check, Outcome};
+use crate::switches::Switch;
 use crate::sync::Arc;
 use crate::trace::Trace;
 use context::SCMContext;
@@ -137,27 +138,33 @@ impl Window {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fix {
     /// P1 (with [`Fix::term`]): `setLeaderReady(term)` checks leadership of that term.
-    pub guard: ReadyGuard,
-    pub term: TermSource,
+    pub guard: Switch<ReadyGuard, 0>,
+    pub term: Switch<TermSource, 1>,
     /// P2: services are notified only when the flag was set.
-    pub notify_only_if_set: bool,
+    pub notify_only_if_set: Switch<bool, 2>,
 }
+
+crate::switches!(Fix {
+    guard,
+    term,
+    notify_only_if_set,
+});
 
 impl Fix {
     pub const UPSTREAM: Fix = Fix {
-        guard: ReadyGuard::Unconditional,
-        term: TermSource::None,
-        notify_only_if_set: false,
+        guard: Switch::new(ReadyGuard::Unconditional),
+        term: Switch::new(TermSource::None),
+        notify_only_if_set: Switch::new(false),
     };
     /// P1+P2 (the variants' switches come from their parts, see `Model::with`; these two are
     /// for reproductions and mutants, and a test checks they agree).
     pub const PROPOSED: Fix = Fix {
-        guard: ReadyGuard::LeaderOfTerm,
-        term: TermSource::RatisAtCallbackStart,
-        notify_only_if_set: true,
+        guard: Switch::new(ReadyGuard::LeaderOfTerm),
+        term: Switch::new(TermSource::RatisAtCallbackStart),
+        notify_only_if_set: Switch::new(true),
     };
     pub const IMPROVED: Fix = Fix {
-        term: TermSource::CheckedEntry,
+        term: Switch::new(TermSource::CheckedEntry),
         ..Fix::PROPOSED
     };
 }
@@ -305,16 +312,16 @@ impl Model for LeaderReady {
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
             "P1" => Fix {
-                guard: ReadyGuard::LeaderOfTerm,
-                term: TermSource::RatisAtCallbackStart,
+                guard: Switch::new(ReadyGuard::LeaderOfTerm),
+                term: Switch::new(TermSource::RatisAtCallbackStart),
                 ..fix
             },
             "P2" => Fix {
-                notify_only_if_set: true,
+                notify_only_if_set: Switch::new(true),
                 ..fix
             },
             "P3" => Fix {
-                term: TermSource::CheckedEntry,
+                term: Switch::new(TermSource::CheckedEntry),
                 ..fix
             },
             _ => return None,
@@ -541,7 +548,7 @@ mod tests {
     #[test]
     fn scm_context_term_narrows_the_residual_to_the_reports_wording() {
         let mutant = Fix {
-            term: TermSource::ContextAtCallbackStart,
+            term: Switch::new(TermSource::ContextAtCallbackStart),
             ..Fix::PROPOSED
         };
         assert!(!reaches(&CANDIDACY_BEFORE_TERM_READ, mutant, &R2));

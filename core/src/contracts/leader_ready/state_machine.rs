@@ -90,7 +90,7 @@ impl Program<World> for LeaderReadyCallback {
             ReadyStep::Start => {
                 // The patch reads the Ratis current term here (the StateMachine API does not
                 // pass the checked entry's term); the improved fix uses the checked entry's.
-                self.term = match w.fix.term {
+                self.term = match w.fix.term.get() {
                     TermSource::None => None,
                     TermSource::RatisAtCallbackStart => Some(w.ratis.current_term()),
                     TermSource::CheckedEntry => Some(self.entry_term),
@@ -125,7 +125,7 @@ impl Program<World> for LeaderReadyCallback {
                 ReadyStep::SetLeaderReady
             }
             ReadyStep::SetLeaderReady => {
-                if w.fix.term == TermSource::RatisAtSet {
+                if w.fix.term.get() == TermSource::RatisAtSet {
                     self.term = Some(w.ratis.current_term());
                 }
                 let by = Setter {
@@ -133,13 +133,15 @@ impl Program<World> for LeaderReadyCallback {
                     term_at_start: self.term_at_start,
                     won_at_start: self.won_at_start,
                 };
-                self.set = w.context.set_leader_ready(cx, w.fix.guard, self.term, by);
+                self.set = w
+                    .context
+                    .set_leader_ready(cx, w.fix.guard.get(), self.term, by);
                 ReadyStep::NotifyServices
             }
             // Then `FinalizationManager.onLeaderReady` and the Ratis event log, which touch
             // nothing the outcomes read.
             ReadyStep::NotifyServices => {
-                if self.set || !w.fix.notify_only_if_set {
+                if self.set || !w.fix.notify_only_if_set.get() {
                     w.services.notify_status_changed(cx, &w.context);
                 } else {
                     cx.record(

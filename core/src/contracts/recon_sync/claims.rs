@@ -9,6 +9,7 @@ use super::{
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::Scenario;
+use crate::switches::Switch;
 
 const ONE_BATCH: &Scenario<ReconSync> = &REBUILD_DURING_SYNC;
 const TWO_BATCHES: &Scenario<ReconSync> = &REBUILD_DURING_TWO_BATCH_SYNC;
@@ -137,7 +138,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         name: "P1 released after the commit, before the hand-off",
         variant: "proposed",
         fix: Fix {
-            hand_off_lock: Some(HandOffLock { from: LockFrom::RpcReturned, until: LockUntil::LastCommit, rest: RestSpan::Queueing }),
+            hand_off_lock: Switch::new(Some(HandOffLock { from: LockFrom::RpcReturned, until: LockUntil::LastCommit, rest: RestSpan::Queueing })),
         },
         caught_by: &O1,
         inside_a_step: false,

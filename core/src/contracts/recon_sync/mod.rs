@@ -35,6 +35,7 @@ use crate::claims::Claims;
 use crate::drive::Driver;
 use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
 use crate::outcome::{Check, Outcome};
+use crate::switches::Switch;
 use crate::sync::Arc;
 use crate::trace::Trace;
 use nssummary::ReconDb;
@@ -52,54 +53,56 @@ use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fix {
     /// P1 (`from: RpcReturned, until: HandOff`): the hand-off lock. `None` upstream.
-    pub hand_off_lock: Option<HandOffLock>,
+    pub hand_off_lock: Switch<Option<HandOffLock>, 0>,
 }
+
+crate::switches!(Fix { hand_off_lock });
 
 impl Fix {
     pub const UPSTREAM: Fix = Fix {
-        hand_off_lock: None,
+        hand_off_lock: Switch::new(None),
     };
     /// The patch: P1.
     pub const PROPOSED: Fix = Fix {
-        hand_off_lock: Some(HandOffLock {
+        hand_off_lock: Switch::new(Some(HandOffLock {
             from: LockFrom::RpcReturned,
             until: LockUntil::HandOff,
             rest: RestSpan::Queueing,
-        }),
+        })),
     };
     /// A1, the design the report rejected: the same lock, taken before the OM RPC.
     pub const LOCK_ACROSS_RPC: Fix = Fix {
-        hand_off_lock: Some(HandOffLock {
+        hand_off_lock: Switch::new(Some(HandOffLock {
             from: LockFrom::BeforeRpc,
             until: LockUntil::HandOff,
             rest: RestSpan::Queueing,
-        }),
+        })),
     };
     /// A3, a design to rule out: P1 without a `finally` around the release.
     pub const NO_FINALLY: Fix = Fix {
-        hand_off_lock: Some(HandOffLock {
+        hand_off_lock: Switch::new(Some(HandOffLock {
             from: LockFrom::RpcReturned,
             until: LockUntil::HandOffNoFinally,
             rest: RestSpan::Queueing,
-        }),
+        })),
     };
     /// A4, a design to rule out: P1 released at the end of `syncDataFromOM`, after
     /// `executeFullSnapshot`.
     pub const ACROSS_FULL_SNAPSHOT: Fix = Fix {
-        hand_off_lock: Some(HandOffLock {
+        hand_off_lock: Switch::new(Some(HandOffLock {
             from: LockFrom::RpcReturned,
             until: LockUntil::SyncEnd,
             rest: RestSpan::Queueing,
-        }),
+        })),
     };
     /// A2, a broken design: P1's sync side, and `triggerTaskRebuild` holding the lock only
     /// around the checkpoint.
     pub const LOCK_AROUND_CHECKPOINT: Fix = Fix {
-        hand_off_lock: Some(HandOffLock {
+        hand_off_lock: Switch::new(Some(HandOffLock {
             from: LockFrom::RpcReturned,
             until: LockUntil::HandOff,
             rest: RestSpan::Checkpoint,
-        }),
+        })),
     };
 }
 

@@ -256,14 +256,14 @@ impl SyncThread {
 
     /// Where the variant releases the lock (`None` upstream).
     fn until(w: &World) -> Option<LockUntil> {
-        w.fix.hand_off_lock.map(|l| l.until)
+        w.fix.hand_off_lock.get().map(|l| l.until)
     }
 
     /// A commit runs only under the lock when the variant has one (it is taken before the RPC
     /// or when the RPC returns), so a release here always has a hold to release (`release`
     /// asserts it).
     fn after_commits(&self, w: &World) -> SyncStep {
-        match w.fix.hand_off_lock {
+        match w.fix.hand_off_lock.get() {
             Some(HandOffLock {
                 until: LockUntil::LastCommit,
                 ..
@@ -295,7 +295,7 @@ impl Program<World> for SyncThread {
     }
 
     fn step(&mut self, w: &World) {
-        let lock = w.fix.hand_off_lock;
+        let lock = w.fix.hand_off_lock.get();
         self.next = match self.next {
             SyncStep::Start => {
                 if w.provider.sync_running.swap(true, Ordering::SeqCst) {
@@ -540,7 +540,7 @@ impl RestThread {
     pub const ACTOR: &'static str = "REST";
 
     pub fn new(trace: &Trace, w: &World) -> Self {
-        let next = match w.fix.hand_off_lock {
+        let next = match w.fix.hand_off_lock.get() {
             None => RestStep::Queue,
             Some(HandOffLock {
                 rest: RestSpan::Queueing,
@@ -618,7 +618,7 @@ impl Program<World> for RestThread {
                 w.controller
                     .queue_reinitialization_event(cx, REASON, &w.recon_om_db);
                 self.accepted(w);
-                if w.fix.hand_off_lock.is_some() {
+                if w.fix.hand_off_lock.get().is_some() {
                     RestStep::Unlock
                 } else {
                     RestStep::Done

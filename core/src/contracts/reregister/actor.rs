@@ -386,7 +386,7 @@ fn reschedule(
     now: Millis,
     epoch_at_start: u64,
 ) -> Phase {
-    if fix.p1 == P1::Off {
+    if fix.p1.get() == P1::Off {
         match actor.scheduler.schedule_next_block_report_time(cx, now) {
             Rescheduled::Random => Phase::ClearReset,
             _ => Phase::Done,
@@ -394,7 +394,7 @@ fn reschedule(
     } else {
         actor
             .scheduler
-            .schedule_next_block_report_since(cx, now, fix.p1, epoch_at_start);
+            .schedule_next_block_report_since(cx, now, fix.p1.get(), epoch_at_start);
         Phase::Done
     }
 }

@@ -13,6 +13,7 @@ use super::{Fix, Reregister, O1, O2, O3, O4, O5, O6, P1, P2, QUIESCENCE_HORIZON}
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::Scenario;
+use crate::switches::Switch;
 
 const DOUBLE: &Scenario<Reregister> = &DOUBLE_REGISTER_STANDBY;
 const ACTIVE: &Scenario<Reregister> = &DOUBLE_REGISTER_ACTIVE;
@@ -156,7 +157,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P1-late-epoch",
             variant: "proposed",
-            fix: Fix { p1: P1::LateEpoch, ..Fix::PROPOSED },
+            fix: Fix { p1: Switch::new(P1::LateEpoch), ..Fix::PROPOSED },
             caught_by: &O2,
             inside_a_step: false,
             about: "the epoch check compares with the registration current when the FBR returns, \
@@ -165,7 +166,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P1-unlocked",
             variant: "P1",
-            fix: Fix { p1: P1::Unlocked, ..Fix::UPSTREAM },
+            fix: Fix { p1: Switch::new(P1::Unlocked), ..Fix::UPSTREAM },
             caught_by: &O3,
             inside_a_step: true,
             about: "the rescheduling checks the epoch without the request lock: REG2 lands between \
@@ -174,7 +175,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P2-sync-only",
             variant: "P2",
-            fix: Fix { p2: P2::SyncOnly, ..Fix::UPSTREAM },
+            fix: Fix { p2: Switch::new(P2::SyncOnly), ..Fix::UPSTREAM },
             caught_by: &O3,
             inside_a_step: false,
             about: "clearIBRs made synchronized but still clearing: the race goes, the loss stays",

@@ -144,7 +144,12 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
     match *op {
         Op::Write => {
             for dn in 0..DATANODES {
-                d.spawn(Box::new(Writer::new(&trace, dn, block, world.fix.writer)));
+                d.spawn(Box::new(Writer::new(
+                    &trace,
+                    dn,
+                    block,
+                    world.fix.writer.get(),
+                )));
             }
         }
         Op::Heartbeats(nn) => {

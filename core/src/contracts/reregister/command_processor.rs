@@ -144,7 +144,7 @@ impl Program<World> for ProcessCommand {
             Step::Take => {
                 let batch = actor.queue.take();
                 let current = actor.registration();
-                if w.fix.p3 && batch.sent_under < current {
+                if w.fix.p3.get() && batch.sent_under < current {
                     cx.record(
                         "BPOfferService.processCommandFromActor",
                         format_args!(
@@ -169,7 +169,7 @@ impl Program<World> for ProcessCommand {
                 let state = actor.state();
                 cx.record("BPServiceActor.reRegister", format_args!("state {state:?}"));
                 if matches!(state, HaState::Standby | HaState::Observer) {
-                    match w.fix.p2 {
+                    match w.fix.p2.get() {
                         P2::Keep => cx.record(
                             "BPServiceActor.reRegister",
                             format_args!("{state:?}: pendingIBRs kept (P2)"),
@@ -195,7 +195,7 @@ impl Program<World> for ProcessCommand {
                 Step::ScheduleBlockReport
             }
             Step::ScheduleBlockReport => {
-                if w.fix.p1 == P1::Off {
+                if w.fix.p1.get() == P1::Off {
                     actor.scheduler.schedule_block_report_time(cx, now, || {
                         w.ghost.requested(self.dn, self.nn)
                     });

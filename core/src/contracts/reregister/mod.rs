@@ -30,6 +30,7 @@ pub mod scheduler;
 use crate::claims::Claims;
 use crate::model::{run_to_end, Contract, Model, Part, Program, Variant};
 use crate::outcome::{Check, Outcome};
+use crate::switches::Switch;
 use crate::trace::Trace;
 use actor::{ActorStart, BPServiceActor, OfferService};
 use command_processor::ProcessCommand;
@@ -72,25 +73,27 @@ pub enum P2 {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fix {
-    pub p1: P1,
-    pub p2: P2,
+    pub p1: Switch<P1, 0>,
+    pub p2: Switch<P2, 1>,
     /// P3: DNA_REGISTER answered to a heartbeat sent under an older registration is dropped.
-    pub p3: bool,
+    pub p3: Switch<bool, 2>,
     /// Not a part: the writer's order (upstream), or its mutant.
-    pub writer: WriterOrder,
+    pub writer: Switch<WriterOrder, 3>,
 }
+
+crate::switches!(Fix { p1, p2, p3, writer });
 
 impl Fix {
     pub const UPSTREAM: Fix = Fix {
-        p1: P1::Off,
-        p2: P2::Off,
-        p3: false,
-        writer: WriterOrder::FinalizeThenNotify,
+        p1: Switch::new(P1::Off),
+        p2: Switch::new(P2::Off),
+        p3: Switch::new(false),
+        writer: Switch::new(WriterOrder::FinalizeThenNotify),
     };
     /// P1+P2 (the variants' switches come from their parts; a test checks they agree).
     pub const PROPOSED: Fix = Fix {
-        p1: P1::Sticky,
-        p2: P2::Keep,
+        p1: Switch::new(P1::Sticky),
+        p2: Switch::new(P2::Keep),
         ..Fix::UPSTREAM
     };
 }
@@ -707,14 +710,17 @@ impl Model for Reregister {
     fn with(fix: Fix, part: &str) -> Option<Fix> {
         Some(match part {
             "P1" => Fix {
-                p1: P1::Sticky,
+                p1: Switch::new(P1::Sticky),
                 ..fix
             },
             "P2" => Fix {
-                p2: P2::Keep,
+                p2: Switch::new(P2::Keep),
                 ..fix
             },
-            "P3" => Fix { p3: true, ..fix },
+            "P3" => Fix {
+                p3: Switch::new(true),
+                ..fix
+            },
             _ => return None,
         })
     }
@@ -748,7 +754,7 @@ mod tests {
             upstream.counterexample
         );
         let notify_first = Fix {
-            writer: WriterOrder::NotifyThenFinalize,
+            writer: Switch::new(WriterOrder::NotifyThenFinalize),
             ..Fix::UPSTREAM
         };
         let mutant = enumerate(&DOUBLE_REGISTER_STANDBY, notify_first, &R1, every_choice);

@@ -14,6 +14,7 @@ use super::{Block, Fix, Quiescent, Reregister, World, O1, O2, O3, O5, O6, P1, P2
 use crate::drive::Driver;
 use crate::model::{Model, Setup};
 use crate::outcome::Outcome;
+use crate::switches::Switch;
 use crate::trace::Trace;
 
 fn old_o1(w: &World) -> Option<String> {
@@ -138,16 +139,16 @@ fn fixes() -> Vec<Fix> {
         .collect();
     for p1 in [P1::LateEpoch, P1::Unlocked] {
         fixes.push(Fix {
-            p1,
+            p1: Switch::new(p1),
             ..Fix::PROPOSED
         });
     }
     fixes.push(Fix {
-        p2: P2::SyncOnly,
+        p2: Switch::new(P2::SyncOnly),
         ..Fix::UPSTREAM
     });
     fixes.push(Fix {
-        writer: WriterOrder::NotifyThenFinalize,
+        writer: Switch::new(WriterOrder::NotifyThenFinalize),
         ..Fix::UPSTREAM
     });
     fixes

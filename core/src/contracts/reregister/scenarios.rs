@@ -77,7 +77,7 @@ fn double_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
     let threads: Vec<Box<dyn Program<World>>> = vec![
         Box::new(fbr),
         Box::new(reg2),
-        Box::new(Writer::new(trace, 0, X, fix.writer)),
+        Box::new(Writer::new(trace, 0, X, fix.writer.get())),
     ];
     Setup {
         world: Arc::new(w),
@@ -123,7 +123,7 @@ fn single_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
     let threads: Vec<Box<dyn Program<World>>> = vec![
         Box::new(iteration),
         Box::new(register),
-        Box::new(Writer::new(trace, 0, X, fix.writer)),
+        Box::new(Writer::new(trace, 0, X, fix.writer.get())),
     ];
     Setup {
         world: Arc::new(w),
@@ -150,7 +150,7 @@ fn failed_ibr(trace: &Trace, fix: Fix) -> Setup<Reregister> {
     );
     let nn = trace.actor("NameNode");
     w.namenodes[0].restart(&nn, HaState::Standby);
-    run(&w, Writer::new(trace, 0, X, fix.writer));
+    run(&w, Writer::new(trace, 0, X, fix.writer.get()));
     w.namenodes[0].fail_next_ibr();
     let mut it = OfferService::iteration(trace, 0, 0);
     it.step(&w); // the heartbeat: REGISTER queued
