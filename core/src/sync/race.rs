@@ -11,15 +11,19 @@
 //! pointers, and the safe closures below are the only way the models touch them.
 #![allow(unsafe_code)]
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::cell::Cell;
 
-/// A real std atomic, not loom's: the runner sets it outside any execution.
-static TRACK: AtomicBool = AtomicBool::new(false);
+thread_local! {
+    /// Per thread, not per process: loom runs every model thread of an exploration on the
+    /// thread that started it, and the cells of a parallel test run explore on threads of
+    /// their own (a process-wide switch let one race cell's tracking into another's scenario).
+    static TRACK: Cell<bool> = const { Cell::new(false) };
+}
 
-/// Whether cells built from now on are race-tracked (the loom runner sets it for a race
-/// outcome's cell and clears it otherwise). Without loom it changes nothing.
+/// Whether cells built from now on on this thread are race-tracked (the loom runner sets it
+/// for a race outcome's cell and clears it otherwise). Without loom it changes nothing.
 pub fn track_races(on: bool) {
-    TRACK.store(on, Ordering::SeqCst);
+    TRACK.with(|t| t.set(on));
 }
 
 pub struct RaceCell<T>(Inner<T>);
@@ -38,7 +42,7 @@ unsafe impl<T: Send> Sync for RaceCell<T> {}
 impl<T> RaceCell<T> {
     pub fn new(value: T) -> Self {
         #[cfg(loom)]
-        if TRACK.load(Ordering::SeqCst) {
+        if TRACK.with(Cell::get) {
             return RaceCell(Inner::Tracked(loom::cell::UnsafeCell::new(value)));
         }
         let _ = &TRACK;
