@@ -2,11 +2,11 @@
 //! that did it, with real std primitives (recording adds no interleavings). The outcomes read it
 //! together with the final state.
 
+use super::blocks::BlockSet;
 use super::{wrote, Block};
-use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// `finalizeBlock` on DataNode `dn`.
     Finalized { dn: usize, block: Block },
@@ -19,15 +19,14 @@ pub enum Event {
     Dropped {
         dn: usize,
         nn: usize,
-        blocks: Vec<Block>,
+        blocks: BlockSet,
         npe: bool,
     },
     /// `getBlockReports`: an FBR snapshot for NameNode `nn` (step (b)).
     Snapshot {
         dn: usize,
         nn: usize,
-        /// Shared: settled copies of the world copy the ghost.
-        blocks: Arc<BTreeSet<Block>>,
+        blocks: BlockSet,
     },
     /// `register`'s `scheduleBlockReport(delay, true)`: a registration asked for an FBR.
     Requested { dn: usize, nn: usize },
@@ -84,23 +83,19 @@ impl Ghost {
         self.push(Event::Drained { dn, nn });
     }
 
-    pub fn dropped(&self, dn: usize, nn: usize, blocks: &[Block], npe: bool) {
+    pub fn dropped(&self, dn: usize, nn: usize, blocks: BlockSet, npe: bool) {
         if !blocks.is_empty() || npe {
             self.push(Event::Dropped {
                 dn,
                 nn,
-                blocks: blocks.to_vec(),
+                blocks,
                 npe,
             });
         }
     }
 
-    pub fn snapshot(&self, dn: usize, nn: usize, blocks: &BTreeSet<Block>) {
-        self.push(Event::Snapshot {
-            dn,
-            nn,
-            blocks: Arc::new(blocks.clone()),
-        });
+    pub fn snapshot(&self, dn: usize, nn: usize, blocks: BlockSet) {
+        self.push(Event::Snapshot { dn, nn, blocks });
     }
 
     pub fn requested(&self, dn: usize, nn: usize) {
@@ -113,9 +108,9 @@ pub fn snapshot_after(
     events: &[Event],
     at: usize,
     pair: (usize, usize),
-    covers: impl Fn(&BTreeSet<Block>) -> bool,
+    covers: impl Fn(BlockSet) -> bool,
 ) -> bool {
     events[at + 1..].iter().any(
-        |e| matches!(e, Event::Snapshot { dn, nn, blocks } if (*dn, *nn) == pair && covers(blocks)),
+        |e| matches!(*e, Event::Snapshot { dn, nn, blocks } if (dn, nn) == pair && covers(blocks)),
     )
 }
