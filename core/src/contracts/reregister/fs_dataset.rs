@@ -18,11 +18,10 @@ pub struct FsDataset {
 
 impl FsDataset {
     /// `finalizeBlock`: the replica becomes FINALIZED in the replica map.
-    pub fn finalize_block(&self, cx: &Cx, block: Block, ghost: impl FnOnce()) {
+    pub fn finalize_block(&self, cx: &Cx, block: Block) {
         wrote();
         let mut finalized = self.finalized.write();
         finalized.insert(block);
-        ghost();
         drop(finalized);
         cx.record(
             "FsDatasetImpl.finalizeBlock",
@@ -98,9 +97,7 @@ impl Writer {
     fn finalize(&self, w: &World) {
         w.datanodes[self.dn]
             .dataset
-            .finalize_block(&self.cx, self.block, || {
-                w.ghost.finalized(self.dn, self.block)
-            });
+            .finalize_block(&self.cx, self.block);
     }
 
     fn notify(&self, w: &World) {

@@ -1,6 +1,6 @@
 //! What happened, in the order it happened: recorded inside the critical section of the step
 //! that did it, with real std primitives (recording adds no interleavings). The outcomes read it
-//! together with the final state.
+//! together with the final state (the replica map says what was finalized).
 
 use super::blocks::BlockSet;
 use super::{wrote, Block};
@@ -8,8 +8,6 @@ use std::sync::{Mutex, PoisonError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// `finalizeBlock` on DataNode `dn`.
-    Finalized { dn: usize, block: Block },
     /// `notifyNamenodeBlock` queued `block` for NameNode `nn`.
     Notified { dn: usize, nn: usize, block: Block },
     /// `blockReport`'s `sendIBRs` drained the pending IBRs (step (a)).
@@ -32,8 +30,15 @@ pub enum Event {
     Requested { dn: usize, nn: usize },
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Ghost(Mutex<Vec<Event>>);
+
+impl Default for Ghost {
+    /// Room for the events of a long history (no reallocation while it grows).
+    fn default() -> Self {
+        Ghost(Mutex::new(Vec::with_capacity(64)))
+    }
+}
 
 impl Ghost {
     fn push(&self, e: Event) {
@@ -69,10 +74,6 @@ impl Ghost {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    pub fn finalized(&self, dn: usize, block: Block) {
-        self.push(Event::Finalized { dn, block });
     }
 
     pub fn notified(&self, dn: usize, nn: usize, block: Block) {

@@ -417,8 +417,9 @@ impl World {
 
 /// The upstream threads' names: one actor thread and one command thread per (DataNode,
 /// NameNode) pair, one `DataXceiver` per DataNode (the model's histories have at most three
-/// DataNodes and two NameNodes).
-const THREADS: [[(&str, &str); 2]; MAX_DATANODES] = [
+/// DataNodes and two NameNodes). Statics, not constants: every program takes its thread's name
+/// from here, so one thread's name is one address (the cluster compares them by address).
+static THREADS: [[(&str, &str); 2]; MAX_DATANODES] = [
     [
         ("BPServiceActor:dn0/nn0", "CommandProcessingThread:dn0/nn0"),
         ("BPServiceActor:dn0/nn1", "CommandProcessingThread:dn0/nn1"),
@@ -432,7 +433,7 @@ const THREADS: [[(&str, &str); 2]; MAX_DATANODES] = [
         ("BPServiceActor:dn2/nn1", "CommandProcessingThread:dn2/nn1"),
     ],
 ];
-const WRITERS: [&str; MAX_DATANODES] = ["DataXceiver:dn0", "DataXceiver:dn1", "DataXceiver:dn2"];
+static WRITERS: [&str; MAX_DATANODES] = ["DataXceiver:dn0", "DataXceiver:dn1", "DataXceiver:dn2"];
 
 pub fn actor_thread(dn: usize, nn: usize) -> &'static str {
     THREADS[dn][nn].0
