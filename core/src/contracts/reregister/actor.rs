@@ -3,15 +3,15 @@
 //! heartbeats, sends IBRs and runs `blockReport` itself: upstream has no separate block-report
 //! thread (the report's "BRThread"; HDFS-17121 proposed one and was not merged).
 
+use super::blocks::BlockSet;
 use super::command_processor::{Batch, CommandQueue};
 use super::ibr_manager::{IncrementalBlockReportManager, Reports};
 use super::namenode::{HaState, NameNode, Rejected, ReportAnswer};
 use super::scheduler::{Rescheduled, Scheduler};
-use super::{actor_thread, wrote, Block, Fix, Millis, World, P1};
+use super::{actor_thread, wrote, Fix, Millis, World, P1};
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering::SeqCst};
 use crate::trace::{Cx, Trace};
-use std::collections::BTreeSet;
 
 #[derive(Debug)]
 pub struct BPServiceActor {
@@ -137,7 +137,7 @@ impl BPServiceActor {
 }
 
 /// Where one `offerService` iteration is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     Heartbeat,
     SendIbrs,
@@ -150,7 +150,7 @@ enum Phase {
     DrainRpc(Reports),
     DrainPutMissing(Reports),
     Snapshot,
-    ReportRpc(BTreeSet<Block>),
+    ReportRpc(BlockSet),
     Finally(Result<ReportAnswer, Rejected>),
     Reschedule,
     ClearReset,
@@ -227,11 +227,7 @@ impl OfferService {
         on_failure: fn(Reports) -> Phase,
         then: Phase,
     ) -> Phase {
-        let blocks: Vec<Block> = reports
-            .iter()
-            .flat_map(|(_, b)| b.iter().copied())
-            .collect();
-        match w.namenodes[self.nn].block_received_and_deleted(&self.cx, self.dn, &blocks) {
+        match w.namenodes[self.nn].block_received_and_deleted(&self.cx, self.dn, reports.blocks()) {
             Ok(()) => then,
             Err(_) => on_failure(reports),
         }
@@ -332,7 +328,7 @@ impl Program<World> for OfferService {
                 Phase::ReportRpc(snapshot)
             }
             Phase::ReportRpc(snapshot) => {
-                Phase::Finally(nn.block_report(cx, self.dn, self.lease, &snapshot))
+                Phase::Finally(nn.block_report(cx, self.dn, self.lease, snapshot))
             }
             Phase::Finally(result) => {
                 actor.set_lease(0);

@@ -4,25 +4,24 @@
 //! `DataNode.closeBlock`, notifies every `BPServiceActor`'s IBR manager
 //! (`BPOfferService.notifyNamenodeReceivedBlock`, no BPOfferService lock).
 
+use super::blocks::BlockSet;
 use super::{writer_thread, wrote, Block, StorageId, World};
 use crate::model::Program;
 use crate::sync::RwLock;
 use crate::trace::{Cx, Trace};
-use std::collections::BTreeSet;
 
 #[derive(Debug, Default)]
 pub struct FsDataset {
     /// The FINALIZED replicas (one storage per DataNode in the model).
-    finalized: RwLock<BTreeSet<Block>>,
+    finalized: RwLock<BlockSet>,
 }
 
 impl FsDataset {
     /// `finalizeBlock`: the replica becomes FINALIZED in the replica map.
-    pub fn finalize_block(&self, cx: &Cx, block: Block, ghost: impl FnOnce()) {
+    pub fn finalize_block(&self, cx: &Cx, block: Block) {
         wrote();
         let mut finalized = self.finalized.write();
         finalized.insert(block);
-        ghost();
         drop(finalized);
         cx.record(
             "FsDatasetImpl.finalizeBlock",
@@ -31,14 +30,10 @@ impl FsDataset {
     }
 
     /// `getBlockReports`: the FBR snapshot of every replica.
-    pub fn get_block_reports(
-        &self,
-        cx: &Cx,
-        ghost: impl FnOnce(&BTreeSet<Block>),
-    ) -> BTreeSet<Block> {
+    pub fn get_block_reports(&self, cx: &Cx, ghost: impl FnOnce(BlockSet)) -> BlockSet {
         let finalized = self.finalized.read();
-        let snapshot = finalized.clone();
-        ghost(&snapshot);
+        let snapshot = *finalized;
+        ghost(snapshot);
         drop(finalized);
         cx.record(
             "FsDatasetImpl.getBlockReports",
@@ -59,13 +54,8 @@ impl FsDataset {
     }
 
     /// The finalized replicas (for outcomes, after the actors have finished).
-    pub fn finalized(&self) -> BTreeSet<Block> {
-        self.finalized.read().clone()
-    }
-
-    /// `f` on the finalized replicas, without copying them.
-    pub fn with_finalized<R>(&self, f: impl FnOnce(&BTreeSet<Block>) -> R) -> R {
-        f(&self.finalized.read())
+    pub fn finalized(&self) -> BlockSet {
+        *self.finalized.read()
     }
 }
 
@@ -107,9 +97,7 @@ impl Writer {
     fn finalize(&self, w: &World) {
         w.datanodes[self.dn]
             .dataset
-            .finalize_block(&self.cx, self.block, || {
-                w.ghost.finalized(self.dn, self.block)
-            });
+            .finalize_block(&self.cx, self.block);
     }
 
     fn notify(&self, w: &World) {

@@ -1,15 +1,13 @@
 //! What happened, in the order it happened: recorded inside the critical section of the step
 //! that did it, with real std primitives (recording adds no interleavings). The outcomes read it
-//! together with the final state.
+//! together with the final state (the replica map says what was finalized).
 
+use super::blocks::BlockSet;
 use super::{wrote, Block};
-use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// `finalizeBlock` on DataNode `dn`.
-    Finalized { dn: usize, block: Block },
     /// `notifyNamenodeBlock` queued `block` for NameNode `nn`.
     Notified { dn: usize, nn: usize, block: Block },
     /// `blockReport`'s `sendIBRs` drained the pending IBRs (step (a)).
@@ -19,22 +17,28 @@ pub enum Event {
     Dropped {
         dn: usize,
         nn: usize,
-        blocks: Vec<Block>,
+        blocks: BlockSet,
         npe: bool,
     },
     /// `getBlockReports`: an FBR snapshot for NameNode `nn` (step (b)).
     Snapshot {
         dn: usize,
         nn: usize,
-        /// Shared: settled copies of the world copy the ghost.
-        blocks: Arc<BTreeSet<Block>>,
+        blocks: BlockSet,
     },
     /// `register`'s `scheduleBlockReport(delay, true)`: a registration asked for an FBR.
     Requested { dn: usize, nn: usize },
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Ghost(Mutex<Vec<Event>>);
+
+impl Default for Ghost {
+    /// Room for the events of a long history (no reallocation while it grows).
+    fn default() -> Self {
+        Ghost(Mutex::new(Vec::with_capacity(64)))
+    }
+}
 
 impl Ghost {
     fn push(&self, e: Event) {
@@ -72,10 +76,6 @@ impl Ghost {
         self.len() == 0
     }
 
-    pub fn finalized(&self, dn: usize, block: Block) {
-        self.push(Event::Finalized { dn, block });
-    }
-
     pub fn notified(&self, dn: usize, nn: usize, block: Block) {
         self.push(Event::Notified { dn, nn, block });
     }
@@ -84,23 +84,19 @@ impl Ghost {
         self.push(Event::Drained { dn, nn });
     }
 
-    pub fn dropped(&self, dn: usize, nn: usize, blocks: &[Block], npe: bool) {
+    pub fn dropped(&self, dn: usize, nn: usize, blocks: BlockSet, npe: bool) {
         if !blocks.is_empty() || npe {
             self.push(Event::Dropped {
                 dn,
                 nn,
-                blocks: blocks.to_vec(),
+                blocks,
                 npe,
             });
         }
     }
 
-    pub fn snapshot(&self, dn: usize, nn: usize, blocks: &BTreeSet<Block>) {
-        self.push(Event::Snapshot {
-            dn,
-            nn,
-            blocks: Arc::new(blocks.clone()),
-        });
+    pub fn snapshot(&self, dn: usize, nn: usize, blocks: BlockSet) {
+        self.push(Event::Snapshot { dn, nn, blocks });
     }
 
     pub fn requested(&self, dn: usize, nn: usize) {
@@ -113,9 +109,9 @@ pub fn snapshot_after(
     events: &[Event],
     at: usize,
     pair: (usize, usize),
-    covers: impl Fn(&BTreeSet<Block>) -> bool,
+    covers: impl Fn(BlockSet) -> bool,
 ) -> bool {
     events[at + 1..].iter().any(
-        |e| matches!(e, Event::Snapshot { dn, nn, blocks } if (*dn, *nn) == pair && covers(blocks)),
+        |e| matches!(*e, Event::Snapshot { dn, nn, blocks } if (dn, nn) == pair && covers(blocks)),
     )
 }

@@ -4,17 +4,45 @@
 //! and the actor thread use it under the monitor: the map is a [`RaceCell`], so loom reports
 //! that data race (O4).
 
-use super::{wrote, Block, StorageId};
+use super::blocks::BlockSet;
+use super::{wrote, StorageId, MAX_DATANODES};
 use crate::sync::{Mutex, RaceCell};
 use crate::trace::Cx;
-use std::collections::{BTreeMap, BTreeSet};
+
+/// Per storage (indexed by its id, one per DataNode), `Some` when the map has an entry for
+/// it: upstream's `HashMap`, iterated in storage order as a `BTreeMap` would be.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerStorage([Option<BlockSet>; MAX_DATANODES]);
+
+impl PerStorage {
+    /// The storages with an entry, in storage order.
+    pub fn iter(&self) -> impl Iterator<Item = (StorageId, BlockSet)> + '_ {
+        (0..).zip(self.0).filter_map(|(s, b)| Some((s, b?)))
+    }
+
+    /// Whether no storage has an entry.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(Option::is_none)
+    }
+
+    /// The blocks of every entry.
+    pub fn blocks(&self) -> BlockSet {
+        self.iter()
+            .fold(BlockSet::EMPTY, |all, (_, b)| all.union(b))
+    }
+
+    fn entry(&mut self, storage: StorageId) -> &mut Option<BlockSet> {
+        &mut self.0[storage as usize]
+    }
+}
 
 /// `pendingIBRs`: per storage, the blocks not yet reported (RECEIVED_BLOCK only: the model
 /// writes finalized blocks).
-pub type PendingIbrs = BTreeMap<StorageId, BTreeSet<Block>>;
+pub type PendingIbrs = PerStorage;
 
-/// The IBRs `generateIBRs` drained, per storage, to send and, on failure, to put back.
-pub type Reports = Vec<(StorageId, Vec<Block>)>;
+/// The IBRs `generateIBRs` drained, per storage (only storages with blocks), to send and, on
+/// failure, to put back.
+pub type Reports = PerStorage;
 
 #[derive(Debug)]
 pub struct IncrementalBlockReportManager {
@@ -26,17 +54,17 @@ pub struct IncrementalBlockReportManager {
 
 /// `putMissing` dereferenced `pendingIBRs.get(storage)` after a concurrent `clearIBRs` removed
 /// the storage's entry: a `NullPointerException` upstream.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PutMissingNpe {
     pub storage: StorageId,
-    pub lost: Vec<Block>,
+    pub lost: BlockSet,
 }
 
 impl Default for IncrementalBlockReportManager {
     fn default() -> Self {
         IncrementalBlockReportManager {
             monitor: Mutex::new(false),
-            pending_ibrs: RaceCell::new(PendingIbrs::new()),
+            pending_ibrs: RaceCell::new(PendingIbrs::default()),
         }
     }
 }
@@ -47,13 +75,13 @@ impl IncrementalBlockReportManager {
         &self,
         cx: &Cx,
         storage: StorageId,
-        block: Block,
+        block: super::Block,
         ghost: impl FnOnce(),
     ) {
         wrote();
         let mut ready = self.monitor.lock();
         self.pending_ibrs.with_mut(|p| {
-            p.entry(storage).or_default().insert(block);
+            p.entry(storage).get_or_insert_default().insert(block);
             ghost();
         });
         *ready = true;
@@ -73,18 +101,19 @@ impl IncrementalBlockReportManager {
         wrote();
         let mut ready = self.monitor.lock();
         let reports: Reports = self.pending_ibrs.with_mut(|p| {
-            let reports = p
-                .iter_mut()
-                .filter(|(_, blocks)| !blocks.is_empty())
-                .map(|(s, blocks)| (*s, std::mem::take(blocks).into_iter().collect()))
-                .collect();
+            let mut reports = Reports::default();
+            for (entry, report) in p.0.iter_mut().zip(&mut reports.0) {
+                if let Some(blocks) = entry.as_mut().filter(|b| !b.is_empty()) {
+                    *report = Some(blocks.take());
+                }
+            }
             ghost(&reports);
             reports
         });
         *ready = false;
         cx.record(
             "IncrementalBlockReportManager.generateIBRs",
-            format_args!("drained {}", render(&reports)),
+            format_args!("drained {}", reports.blocks().list()),
         );
         reports
     }
@@ -96,26 +125,22 @@ impl IncrementalBlockReportManager {
         &self,
         cx: &Cx,
         reports: &Reports,
-        ghost: impl FnOnce(&[Block]),
+        ghost: impl FnOnce(BlockSet),
     ) -> Result<(), PutMissingNpe> {
         wrote();
         let mut ready = self.monitor.lock();
         let result = self.pending_ibrs.with_mut(|p| {
-            for (storage, blocks) in reports {
-                let Some(queued) = p.get_mut(storage) else {
+            for (storage, blocks) in reports.iter() {
+                let Some(queued) = p.entry(storage) else {
                     // The exception loses this storage's blocks and every one after it.
-                    let lost: Vec<Block> = reports
+                    let lost = reports
                         .iter()
-                        .skip_while(|(s, _)| s != storage)
-                        .flat_map(|(_, b)| b.iter().copied())
-                        .collect();
-                    ghost(&lost);
-                    return Err(PutMissingNpe {
-                        storage: *storage,
-                        lost,
-                    });
+                        .skip_while(|&(s, _)| s != storage)
+                        .fold(BlockSet::EMPTY, |all, (_, b)| all.union(b));
+                    ghost(lost);
+                    return Err(PutMissingNpe { storage, lost });
                 };
-                queued.extend(blocks.iter().copied());
+                *queued = queued.union(blocks);
             }
             Ok(())
         });
@@ -124,14 +149,15 @@ impl IncrementalBlockReportManager {
                 *ready = !reports.is_empty();
                 cx.record(
                     "IncrementalBlockReportManager.putMissing",
-                    format_args!("re-queued {}", render(reports)),
+                    format_args!("re-queued {}", reports.blocks().list()),
                 );
             }
             Err(npe) => cx.record(
                 "IncrementalBlockReportManager.putMissing",
                 format_args!(
-                    "pendingIBRs.get({}) is null: NullPointerException, {:?} not re-queued",
-                    npe.storage, npe.lost
+                    "pendingIBRs.get({}) is null: NullPointerException, {} not re-queued",
+                    npe.storage,
+                    npe.lost.list()
                 ),
             ),
         }
@@ -140,20 +166,21 @@ impl IncrementalBlockReportManager {
 
     /// `clearIBRs()`: `pendingIBRs.clear()`, without the monitor upstream (`synchronized` is
     /// the P2-sync-only mutant).
-    pub fn clear_ibrs(&self, cx: &Cx, synchronized: bool, ghost: impl FnOnce(&[Block])) {
+    pub fn clear_ibrs(&self, cx: &Cx, synchronized: bool, ghost: impl FnOnce(BlockSet)) {
         wrote();
         let _monitor = synchronized.then(|| self.monitor.lock());
-        let dropped: Vec<Block> = self.pending_ibrs.with_mut(|p| {
-            let dropped: Vec<Block> = p.values().flatten().copied().collect();
-            p.clear();
-            ghost(&dropped);
+        let dropped = self.pending_ibrs.with_mut(|p| {
+            let dropped = p.blocks();
+            *p = PendingIbrs::default();
+            ghost(dropped);
             dropped
         });
         cx.record(
             "IncrementalBlockReportManager.clearIBRs",
             format_args!(
-                "{}pendingIBRs.clear() drops {dropped:?}",
-                if synchronized { "synchronized " } else { "" }
+                "{}pendingIBRs.clear() drops {}",
+                if synchronized { "synchronized " } else { "" },
+                dropped.list()
             ),
         );
     }
@@ -163,7 +190,7 @@ impl IncrementalBlockReportManager {
         let ready = self.monitor.lock();
         IncrementalBlockReportManager {
             monitor: Mutex::new(*ready),
-            pending_ibrs: RaceCell::new(self.pending_ibrs.with(|p| p.clone())),
+            pending_ibrs: RaceCell::new(self.pending_ibrs.with(|p| *p)),
         }
     }
 
@@ -178,27 +205,12 @@ impl IncrementalBlockReportManager {
     /// Whether no block is pending for any storage (then `generateIBRs` sends nothing).
     pub fn nothing_pending(&self) -> bool {
         let _monitor = self.monitor.lock();
-        self.pending_ibrs
-            .with(|p| p.values().all(BTreeSet::is_empty))
+        self.pending_ibrs.with(|p| p.blocks().is_empty())
     }
 
     /// The pending blocks (for witnesses, after the actors have finished).
-    pub fn pending(&self) -> BTreeSet<Block> {
+    pub fn pending(&self) -> BlockSet {
         let _monitor = self.monitor.lock();
-        self.pending_ibrs
-            .with(|p| p.values().flatten().copied().collect())
+        self.pending_ibrs.with(|p| p.blocks())
     }
-}
-
-/// The blocks of `reports` as one list, formatted only when a timeline is recorded.
-fn render(reports: &Reports) -> impl std::fmt::Display + '_ {
-    struct Blocks<'a>(&'a Reports);
-    impl std::fmt::Display for Blocks<'_> {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.debug_list()
-                .entries(self.0.iter().flat_map(|(_, b)| b))
-                .finish()
-        }
-    }
-    Blocks(reports)
 }

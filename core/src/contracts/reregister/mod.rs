@@ -12,6 +12,7 @@
 //! no patch: the parts P1–P3 are ours (DESIGN-NOTES.md).
 
 pub mod actor;
+pub mod blocks;
 pub mod claims;
 pub mod cluster;
 pub mod command_processor;
@@ -33,12 +34,12 @@ use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::trace::Trace;
 use actor::{ActorStart, BPServiceActor, OfferService};
+use blocks::BlockSet;
 use command_processor::ProcessCommand;
 use fs_dataset::{FsDataset, WriterOrder};
 use ghost::{snapshot_after, Event, Ghost};
 use namenode::{HaState, NameNode};
 use scheduler::HEARTBEAT_INTERVAL;
-use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::PoisonError;
 
@@ -47,6 +48,9 @@ pub type Millis = i64;
 pub type Block = u32;
 /// One storage per DataNode: its index.
 pub type StorageId = u32;
+
+/// The most DataNodes a world has (the histories' cluster has three, the scenarios one).
+pub const MAX_DATANODES: usize = 3;
 
 /// P1: the sticky FBR request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -407,18 +411,18 @@ impl World {
     }
 
     /// The blocks finalized on some DataNode.
-    pub fn finalized(&self) -> BTreeSet<Block> {
+    pub fn finalized(&self) -> BlockSet {
         self.datanodes
             .iter()
-            .flat_map(|d| d.dataset.finalized())
-            .collect()
+            .fold(BlockSet::EMPTY, |all, d| all.union(d.dataset.finalized()))
     }
 }
 
 /// The upstream threads' names: one actor thread and one command thread per (DataNode,
 /// NameNode) pair, one `DataXceiver` per DataNode (the model's histories have at most three
-/// DataNodes and two NameNodes).
-const THREADS: [[(&str, &str); 2]; 3] = [
+/// DataNodes and two NameNodes). Statics, not constants: every program takes its thread's name
+/// from here, so one thread's name is one address (the cluster compares them by address).
+static THREADS: [[(&str, &str); 2]; MAX_DATANODES] = [
     [
         ("BPServiceActor:dn0/nn0", "CommandProcessingThread:dn0/nn0"),
         ("BPServiceActor:dn0/nn1", "CommandProcessingThread:dn0/nn1"),
@@ -432,7 +436,7 @@ const THREADS: [[(&str, &str); 2]; 3] = [
         ("BPServiceActor:dn2/nn1", "CommandProcessingThread:dn2/nn1"),
     ],
 ];
-const WRITERS: [&str; 3] = ["DataXceiver:dn0", "DataXceiver:dn1", "DataXceiver:dn2"];
+static WRITERS: [&str; MAX_DATANODES] = ["DataXceiver:dn0", "DataXceiver:dn1", "DataXceiver:dn2"];
 
 pub fn actor_thread(dn: usize, nn: usize) -> &'static str {
     THREADS[dn][nn].0
@@ -473,7 +477,7 @@ pub static O1: Outcome<World> = Outcome {
             events.iter().enumerate().find_map(|(i, e)| match e {
                 Event::Dropped { dn, nn, blocks, .. } => blocks
                     .iter()
-                    .find(|b| !snapshot_after(events, i, (*dn, *nn), |s| s.contains(b)))
+                    .find(|&b| !snapshot_after(events, i, (*dn, *nn), |s| s.contains(b)))
                     .map(|b| {
                         format!(
                             "block {b} dropped from dn{dn}'s pending IBRs for nn{nn}, in no later \
@@ -541,7 +545,8 @@ pub static O5: Outcome<World> = Outcome {
                     blocks,
                     npe: true,
                 } => Some(format!(
-                    "dn{dn}/nn{nn}: putMissing threw after clearIBRs, {blocks:?} not re-queued"
+                    "dn{dn}/nn{nn}: putMissing threw after clearIBRs, {} not re-queued",
+                    blocks.list()
                 )),
                 _ => None,
             })
@@ -557,8 +562,7 @@ pub static R1: Outcome<World> = Outcome {
     check: Check::State(|w| {
         let w = &w.at_quiescence();
         let lost = |dn: usize, nn: usize, b: Block| {
-            w.datanodes[dn].dataset.with_finalized(|f| f.contains(&b))
-                && !w.namenodes[nn].locates(dn, b)
+            w.datanodes[dn].dataset.finalized().contains(b) && !w.namenodes[nn].locates(dn, b)
         };
         w.ghost.with_events(|events| {
             events.iter().enumerate().find_map(|(d, e)| {
@@ -611,20 +615,12 @@ pub static O6: Outcome<World> = Outcome {
 };
 
 /// A block finalized somewhere that NameNode `nn` locates nowhere: the first such NameNode
-/// and the smallest such block (the smallest of each DataNode's first unlocated one).
+/// and the smallest such block.
 pub fn missing(w: &World) -> Option<(usize, Block)> {
+    let finalized = w.finalized();
     w.namenodes.iter().enumerate().find_map(|(nn, n)| {
-        n.with_state(|state| {
-            let unlocated = |b: &Block| !state.datanodes.values().any(|d| d.blocks.contains(b));
-            w.datanodes
-                .iter()
-                .filter_map(|d| {
-                    d.dataset
-                        .with_finalized(|f| f.iter().copied().find(|b| unlocated(b)))
-                })
-                .min()
-        })
-        .map(|b| (nn, b))
+        let unlocated = n.with_state(|state| finalized.difference(state.located()));
+        unlocated.first().map(|b| (nn, b))
     })
 }
 
@@ -678,11 +674,7 @@ impl Model for Reregister {
         let mut out = Vec::new();
         for (nn, n) in settled.namenodes.iter().enumerate() {
             let state = n.state();
-            let unknown: Vec<Block> = finalized
-                .iter()
-                .copied()
-                .filter(|b| !state.datanodes.values().any(|d| d.blocks.contains(b)))
-                .collect();
+            let unknown: Vec<Block> = finalized.difference(state.located()).iter().collect();
             out.push(format!(
                 "nn{nn} {:?} without a location: {unknown:?}",
                 state.ha
@@ -692,7 +684,7 @@ impl Model for Reregister {
         let dropped: Vec<Block> = events
             .iter()
             .filter_map(|e| match e {
-                Event::Dropped { blocks, .. } => Some(blocks.clone()),
+                Event::Dropped { blocks, .. } => Some(blocks.iter()),
                 _ => None,
             })
             .flatten()

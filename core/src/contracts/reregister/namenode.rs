@@ -7,10 +7,10 @@
 //! waits, and each handler is one critical section. A long RPC (the FBR) is split by its caller
 //! into this processing step and the response step.
 
-use super::{wrote, Block, Millis};
+use super::blocks::BlockSet;
+use super::{wrote, Block, Millis, MAX_DATANODES};
 use crate::sync::Mutex;
 use crate::trace::Cx;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// `HAServiceState` as the NameNode reports it in every heartbeat response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,25 +38,26 @@ impl HaState {
 pub const HEARTBEAT_EXPIRE_INTERVAL: Millis = 2 * 300_000 + 10 * 3_000;
 
 /// A `DatanodeDescriptor` and its storage's block list.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Descriptor {
     /// `isAlive` (`isRegistered()` = alive and not forced to re-register).
     pub alive: bool,
     /// The blocks the NameNode locates on this DataNode.
-    pub blocks: BTreeSet<Block>,
+    pub blocks: BlockSet,
     /// `DatanodeStorageInfo.blockReportCount`, reset by `updateRegInfo`.
     pub block_report_count: u32,
     /// `lastUpdateMonotonic`, for the dead-node check.
     pub last_update: Millis,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Namesystem {
     pub ha: HaState,
-    /// `datanodeMap`, by DataNode index.
-    pub datanodes: BTreeMap<usize, Descriptor>,
-    /// `BlockReportLeaseManager.nodes`: a node's current lease id (0: none).
-    pub leases: BTreeMap<usize, u64>,
+    /// `datanodeMap`, by DataNode index (`None`: no descriptor).
+    pub datanodes: [Option<Descriptor>; MAX_DATANODES],
+    /// `BlockReportLeaseManager.nodes`, by DataNode index: a node's current lease id (0: none;
+    /// `None`: not in the map).
+    pub leases: [Option<u64>; MAX_DATANODES],
     next_lease_id: u64,
 }
 
@@ -108,8 +109,8 @@ impl NameNode {
             id,
             ns: Mutex::new(Namesystem {
                 ha,
-                datanodes: BTreeMap::new(),
-                leases: BTreeMap::new(),
+                datanodes: [None; MAX_DATANODES],
+                leases: [None; MAX_DATANODES],
                 next_lease_id: 1,
             }),
             fail_next_ibr: Default::default(),
@@ -135,7 +136,7 @@ impl NameNode {
     }
 
     pub fn state(&self) -> Namesystem {
-        self.ns.lock().clone()
+        *self.ns.lock()
     }
 
     /// `f` on the namesystem, without copying it.
@@ -146,16 +147,12 @@ impl NameNode {
     /// Whether the NameNode knows DataNode `dn` and holds it alive (`isRegistered()`): its
     /// heartbeats are answered without REGISTER.
     pub fn is_registered(&self, dn: usize) -> bool {
-        self.ns.lock().datanodes.get(&dn).is_some_and(|d| d.alive)
+        self.ns.lock().datanodes[dn].is_some_and(|d| d.alive)
     }
 
     /// Whether this NameNode locates `block` on DataNode `dn`.
     pub fn locates(&self, dn: usize, block: Block) -> bool {
-        self.ns
-            .lock()
-            .datanodes
-            .get(&dn)
-            .is_some_and(|d| d.blocks.contains(&block))
+        self.ns.lock().datanodes[dn].is_some_and(|d| d.blocks.contains(block))
     }
 
     pub fn ha(&self) -> HaState {
@@ -163,12 +160,9 @@ impl NameNode {
     }
 
     /// The blocks this NameNode locates on DataNode `dn`.
-    pub fn locations_on(&self, dn: usize) -> BTreeSet<Block> {
-        self.ns
-            .lock()
-            .datanodes
-            .get(&dn)
-            .map(|d| d.blocks.clone())
+    pub fn locations_on(&self, dn: usize) -> BlockSet {
+        self.ns.lock().datanodes[dn]
+            .map(|d| d.blocks)
             .unwrap_or_default()
     }
 
@@ -192,8 +186,8 @@ impl NameNode {
         wrote();
         let mut ns = self.ns.lock();
         let ha = ns.ha;
-        let known = ns.datanodes.contains_key(&dn);
-        let register = match ns.datanodes.get_mut(&dn) {
+        let known = ns.datanodes[dn].is_some();
+        let register = match &mut ns.datanodes[dn] {
             Some(d) if d.alive => {
                 d.last_update = now;
                 false
@@ -227,7 +221,7 @@ impl NameNode {
     pub fn register_datanode(&self, cx: &Cx, dn: usize, now: Millis) {
         wrote();
         let mut ns = self.ns.lock();
-        let known = match ns.datanodes.get_mut(&dn) {
+        let known = match &mut ns.datanodes[dn] {
             Some(d) => {
                 d.block_report_count = 0;
                 d.alive = true;
@@ -235,15 +229,12 @@ impl NameNode {
                 true
             }
             None => {
-                ns.datanodes.insert(
-                    dn,
-                    Descriptor {
-                        alive: true,
-                        last_update: now,
-                        ..Descriptor::default()
-                    },
-                );
-                ns.leases.entry(dn).or_insert(0);
+                ns.datanodes[dn] = Some(Descriptor {
+                    alive: true,
+                    last_update: now,
+                    ..Descriptor::default()
+                });
+                ns.leases[dn].get_or_insert(0);
                 false
             }
         };
@@ -268,7 +259,7 @@ impl NameNode {
         &self,
         cx: &Cx,
         dn: usize,
-        blocks: &[Block],
+        blocks: BlockSet,
     ) -> Result<(), RpcTimeout> {
         wrote();
         if self
@@ -277,14 +268,14 @@ impl NameNode {
         {
             cx.record(
                 "NameNodeRpcServer.blockReceivedAndDeleted",
-                format_args!("nn{}: {blocks:?} timed out (NameNode busy)", self.id),
+                format_args!("nn{}: {} timed out (NameNode busy)", self.id, blocks.list()),
             );
             return Err(RpcTimeout);
         }
         let mut ns = self.ns.lock();
-        let accepted = match ns.datanodes.get_mut(&dn) {
+        let accepted = match &mut ns.datanodes[dn] {
             Some(d) if d.alive => {
-                d.blocks.extend(blocks.iter().copied());
+                d.blocks = d.blocks.union(blocks);
                 true
             }
             _ => false,
@@ -292,8 +283,9 @@ impl NameNode {
         cx.record(
             "NameNodeRpcServer.blockReceivedAndDeleted",
             format_args!(
-                "nn{}: {blocks:?} {}",
+                "nn{}: {} {}",
                 self.id,
+                blocks.list(),
                 if accepted {
                     "added"
                 } else {
@@ -315,11 +307,11 @@ impl NameNode {
         cx: &Cx,
         dn: usize,
         lease: u64,
-        snapshot: &BTreeSet<Block>,
+        snapshot: BlockSet,
     ) -> Result<ReportAnswer, Rejected> {
         wrote();
         let mut ns = self.ns.lock();
-        let Some(registered) = ns.datanodes.get(&dn).map(|d| d.alive) else {
+        let Some(registered) = ns.datanodes[dn].map(|d| d.alive) else {
             cx.record(
                 "NameNodeRpcServer.blockReport",
                 format_args!("nn{}: unknown node: RegisterCommand.REGISTER", self.id),
@@ -343,10 +335,10 @@ impl NameNode {
             );
             return Err(Rejected::Unregistered);
         }
-        let d = ns.datanodes.get_mut(&dn).expect("known");
-        d.blocks = snapshot.clone();
+        let d = ns.datanodes[dn].as_mut().expect("known");
+        d.blocks = snapshot;
         d.block_report_count += 1;
-        ns.leases.insert(dn, 0);
+        ns.leases[dn] = Some(0);
         cx.record(
             "BlockManager.processReport",
             format_args!("nn{}: blocks of dn{dn} := {snapshot:?}", self.id),
@@ -361,16 +353,16 @@ impl NameNode {
     pub fn heartbeat_check(&self, cx: &Cx, dn: usize, now: Millis) -> bool {
         wrote();
         let mut ns = self.ns.lock();
-        let dead = match ns.datanodes.get_mut(&dn) {
+        let dead = match &mut ns.datanodes[dn] {
             Some(d) if d.alive && d.last_update < now - HEARTBEAT_EXPIRE_INTERVAL => {
                 d.alive = false;
-                d.blocks.clear();
+                d.blocks = BlockSet::EMPTY;
                 true
             }
             _ => false,
         };
         if dead {
-            ns.leases.remove(&dn);
+            ns.leases[dn] = None;
             cx.record(
                 "DatanodeManager.removeDeadDatanode",
                 format_args!("nn{}: dn{dn} dead, its block locations dropped", self.id),
@@ -383,19 +375,19 @@ impl NameNode {
     pub fn mark_dead(&self, dn: usize) {
         wrote();
         let mut ns = self.ns.lock();
-        if let Some(d) = ns.datanodes.get_mut(&dn) {
+        if let Some(d) = &mut ns.datanodes[dn] {
             d.alive = false;
-            d.blocks.clear();
+            d.blocks = BlockSet::EMPTY;
         }
-        ns.leases.remove(&dn);
+        ns.leases[dn] = None;
     }
 
     /// A restart: the datanode map, the block locations and the leases are gone.
     pub fn restart(&self, cx: &Cx, ha: HaState) {
         wrote();
         let mut ns = self.ns.lock();
-        ns.datanodes.clear();
-        ns.leases.clear();
+        ns.datanodes = [None; MAX_DATANODES];
+        ns.leases = [None; MAX_DATANODES];
         ns.ha = ha;
         cx.record(
             "NameNode.restart",
@@ -420,12 +412,20 @@ impl Namesystem {
     fn request_lease(&mut self, dn: usize) -> u64 {
         let id = self.next_lease_id;
         self.next_lease_id += 1;
-        self.leases.insert(dn, id);
+        self.leases[dn] = Some(id);
         id
     }
 
     /// `BlockReportLeaseManager.checkLease` (lease expiry is not modelled).
     fn check_lease(&self, dn: usize, id: u64) -> bool {
-        id == 0 || self.leases.get(&dn).is_some_and(|&l| l != 0 && l == id)
+        id == 0 || self.leases[dn].is_some_and(|l| l != 0 && l == id)
+    }
+
+    /// The blocks located on some DataNode.
+    pub fn located(&self) -> BlockSet {
+        self.datanodes
+            .iter()
+            .flatten()
+            .fold(BlockSet::EMPTY, |all, d| all.union(d.blocks))
     }
 }

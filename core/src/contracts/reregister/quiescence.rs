@@ -23,7 +23,7 @@ fn old_o1(w: &World) -> Option<String> {
     events.iter().enumerate().find_map(|(i, e)| match e {
         Event::Dropped { dn, nn, blocks, .. } => blocks
             .iter()
-            .find(|b| !snapshot_after(&events, i, (*dn, *nn), |s| s.contains(b)))
+            .find(|&b| !snapshot_after(&events, i, (*dn, *nn), |s| s.contains(b)))
             .map(|b| {
                 format!("block {b} dropped from dn{dn}'s pending IBRs for nn{nn}, in no later FBR")
             }),
@@ -59,7 +59,8 @@ fn old_o5(w: &World) -> Option<String> {
             blocks,
             npe: true,
         } => Some(format!(
-            "dn{dn}/nn{nn}: putMissing threw after clearIBRs, {blocks:?} not re-queued"
+            "dn{dn}/nn{nn}: putMissing threw after clearIBRs, {} not re-queued",
+            blocks.list()
         )),
         _ => None,
     })
@@ -69,8 +70,8 @@ fn old_r1(w: &World) -> Option<String> {
     let w = &w.settled();
     let events = w.ghost.events();
     let lost = |dn: usize, nn: usize, b: Block| {
-        w.datanodes[dn].dataset.finalized().contains(&b)
-            && !w.namenodes[nn].locations_on(dn).contains(&b)
+        w.datanodes[dn].dataset.finalized().contains(b)
+            && !w.namenodes[nn].locations_on(dn).contains(b)
     };
     events.iter().enumerate().find_map(|(d, e)| {
         let Event::Drained { dn, nn } = *e else {
@@ -115,8 +116,14 @@ fn old_missing(w: &World) -> Option<(usize, Block)> {
         let state = n.state();
         finalized
             .iter()
-            .find(|b| !state.datanodes.values().any(|d| d.blocks.contains(b)))
-            .map(|&b| (nn, b))
+            .find(|&b| {
+                !state
+                    .datanodes
+                    .iter()
+                    .flatten()
+                    .any(|d| d.blocks.contains(b))
+            })
+            .map(|b| (nn, b))
     })
 }
 

@@ -16,7 +16,7 @@ use crate::trace::Trace;
 /// Where nn1 locates the report's block, as a sentence.
 fn located_on_nn1(w: &World) -> String {
     let holders: Vec<String> = (0..w.datanodes.len())
-        .filter(|&dn| w.namenodes[1].locations_on(dn).contains(&REPORT_BLOCK))
+        .filter(|&dn| w.namenodes[1].locations_on(dn).contains(REPORT_BLOCK))
         .map(|dn| format!("dn{dn}"))
         .collect();
     if holders.is_empty() {
@@ -57,12 +57,12 @@ pub fn delay(seed: u64, verify: bool) -> Millis {
     }
     let before = w.settled_within(next - step10 - 1);
     assert!(
-        !before.namenodes[0].locations_on(0).contains(&X),
+        !before.namenodes[0].locations_on(0).contains(X),
         "seed {seed}: X known before the periodic FBR"
     );
     let at = w.settled_within(next - step10 + HEARTBEAT_INTERVAL);
     assert!(
-        at.namenodes[0].locations_on(0).contains(&X),
+        at.namenodes[0].locations_on(0).contains(X),
         "seed {seed}: X still unknown after the periodic FBR at {next}"
     );
     next - step10
