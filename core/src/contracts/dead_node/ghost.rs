@@ -10,9 +10,8 @@
 //! does not distinguish never decides a verdict. Nothing in the model reads ghost state to
 //! decide what to do.
 
-use super::NodeId;
+use super::ids::{slot, NodeId, NodeSet, NODE_SLOTS};
 use crate::outcome::OutcomeId;
-use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, PoisonError};
 
 /// A stay in DEAD: the transition into it.
@@ -79,10 +78,12 @@ pub struct GhostState {
     /// The health checker's current tick (the time a registration is processed at, for
     /// [`Against::Registration`]; upstream `register` reads no clock).
     pub now: u64,
-    pub nodes: BTreeMap<NodeId, NodeGhost>,
+    /// By node ID ([`GhostState::node`]).
+    pub nodes: [NodeGhost; NODE_SLOTS],
     /// Datanode processes that are stopped (or cut off): they send nothing until they return.
-    pub down: BTreeSet<NodeId>,
-    witnesses: BTreeMap<OutcomeId, String>,
+    pub down: NodeSet,
+    /// The first witness of each outcome, in the order found (empty in most histories).
+    witnesses: Vec<(OutcomeId, String)>,
 }
 
 impl GhostState {
@@ -97,12 +98,14 @@ impl GhostState {
     }
 
     pub fn node(&mut self, id: NodeId) -> &mut NodeGhost {
-        self.nodes.entry(id).or_default()
+        &mut self.nodes[slot(id)]
     }
 
     /// Records the first witness of `outcome`.
     pub fn witness(&mut self, outcome: OutcomeId, text: String) {
-        self.witnesses.entry(outcome).or_insert(text);
+        if !self.witnesses.iter().any(|w| w.0 == outcome) {
+            self.witnesses.push((outcome, text));
+        }
     }
 }
 
@@ -115,6 +118,11 @@ impl Ghost {
     }
 
     pub fn witnessed(&self, outcome: OutcomeId) -> Option<String> {
-        self.with(|g| g.witnesses.get(outcome).cloned())
+        self.with(|g| {
+            g.witnesses
+                .iter()
+                .find(|w| w.0 == outcome)
+                .map(|w| w.1.clone())
+        })
     }
 }

@@ -27,11 +27,10 @@
 //! interval is skipped) is not modelled: the model's checker is never delayed.
 
 use super::ghost::{Against, Episode, Ghost};
-use super::{ContainerId, NodeId};
+use super::ids::{slot, ContainerId, ContainerSet, NodeId, NODE_SLOTS};
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering, RwLock, SpanLock};
 use crate::trace::{Cx, Trace};
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 // std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
@@ -108,24 +107,46 @@ pub struct DatanodeEntry {
     /// `DatanodeInfo.nodeStatus` (health).
     pub health: NodeState,
     /// The node's container-ID set (`DatanodeEntry`).
-    pub containers: BTreeSet<ContainerId>,
+    pub containers: ContainerSet,
 }
 
 #[derive(Debug, Default)]
 pub struct Table {
-    pub entries: BTreeMap<NodeId, DatanodeEntry>,
+    /// By node ID ([`Table::entry`]).
+    entries: [Option<DatanodeEntry>; NODE_SLOTS],
     incarnations: u32,
-    /// The heartbeat time each replaced `DatanodeInfo` kept (by incarnation): nothing writes
+    /// The heartbeat time each replaced `DatanodeInfo` kept, by incarnation: nothing writes
     /// it after `updateNode`, but a health check that listed the object still reads it.
-    retired: BTreeMap<u32, u64>,
+    retired: Vec<(u32, u64)>,
 }
 
 impl Table {
+    /// The entry of node `id` (`NodeStateMap` by ID).
+    pub fn entry(&self, id: NodeId) -> Option<&DatanodeEntry> {
+        self.entries.get(slot(id))?.as_ref()
+    }
+
+    fn entry_mut(&mut self, id: NodeId) -> Option<&mut DatanodeEntry> {
+        self.entries.get_mut(slot(id))?.as_mut()
+    }
+
+    /// Every entry, by ascending ID.
+    pub fn iter(&self) -> impl Iterator<Item = (NodeId, &DatanodeEntry)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter_map(|(id, e)| Some((id as NodeId, e.as_ref()?)))
+    }
+
     /// `info.getLastHeartbeatTime()`, for the current object of its ID or a replaced one.
     pub fn heartbeat_of(&self, info: &DatanodeInfo) -> u64 {
-        match self.entries.get(&info.id) {
+        match self.entry(info.id) {
             Some(e) if e.info.incarnation == info.incarnation => e.last_heartbeat,
-            _ => self.retired.get(&info.incarnation).copied().unwrap_or(0),
+            _ => self
+                .retired
+                .iter()
+                .find(|r| r.0 == info.incarnation)
+                .map_or(0, |r| r.1),
         }
     }
 
@@ -143,9 +164,9 @@ impl Table {
             info,
             last_heartbeat: now,
             health: NodeState::Healthy,
-            containers: BTreeSet::new(),
+            containers: ContainerSet::EMPTY,
         };
-        self.entries.insert(id, entry);
+        self.entries[slot(id)] = Some(entry);
         ghost.with(|g| {
             let seq = g.next_seq();
             let n = g.node(id);
@@ -164,6 +185,34 @@ impl Table {
             address,
             monitor: SpanLock::new(),
         })
+    }
+}
+
+/// The `DatanodeInfo` objects `getAllDatanodeInfos` listed, by ascending ID: `infos[..len]`.
+#[derive(Debug, Default)]
+pub struct Listed {
+    infos: [Option<Arc<DatanodeInfo>>; NODE_SLOTS],
+    len: usize,
+}
+
+impl Listed {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `i`-th object listed.
+    pub fn get(&self, i: usize) -> &Arc<DatanodeInfo> {
+        self.infos[..self.len][i]
+            .as_ref()
+            .expect("listed objects are contiguous")
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<DatanodeInfo>> {
+        self.infos[..self.len].iter().flatten()
     }
 }
 
@@ -189,22 +238,22 @@ pub struct NodeStateManager {
 }
 
 impl NodeStateManager {
-    /// Nodes already registered at `addresses`, HEALTHY, with a heartbeat at `now`, holding
-    /// `containers`.
-    pub fn new(nodes: &[(NodeId, &[ContainerId])], addresses: &[(NodeId, u8)], now: u64) -> Self {
+    /// Nodes already registered at `address(node)`, HEALTHY, with a heartbeat at `now`,
+    /// holding `containers`.
+    pub fn new(
+        nodes: &[(NodeId, &[ContainerId])],
+        address: impl Fn(NodeId) -> u8,
+        now: u64,
+    ) -> Self {
         let mut table = Table::default();
         for &(id, containers) in nodes {
-            let address = addresses.iter().find(|a| a.0 == id).map_or(0, |a| a.1);
-            let info = table.new_info(id, address);
-            table.entries.insert(
-                id,
-                DatanodeEntry {
-                    info,
-                    last_heartbeat: now,
-                    health: NodeState::Healthy,
-                    containers: containers.iter().copied().collect(),
-                },
-            );
+            let info = table.new_info(id, address(id));
+            table.entries[slot(id)] = Some(DatanodeEntry {
+                info,
+                last_heartbeat: now,
+                health: NodeState::Healthy,
+                containers: ContainerSet::of(containers),
+            });
         }
         NodeStateManager {
             lock: RwLock::new(table),
@@ -213,13 +262,13 @@ impl NodeStateManager {
 
     /// `NodeStateMap.getNodeInfo` (`SCMNodeManager.getNode`, `isNodeRegistered`).
     pub fn get_node(&self, id: NodeId) -> Option<Arc<DatanodeInfo>> {
-        self.lock.read().entries.get(&id).map(|e| e.info.clone())
+        self.lock.read().entry(id).map(|e| e.info.clone())
     }
 
     /// `NodeStateMap.getNodeStatus` (map read lock, then the `DatanodeInfo` read lock).
     pub fn get_node_status(&self, ghost: &Ghost, id: NodeId) -> Option<StatusRead> {
         let t = self.lock.read();
-        let e = t.entries.get(&id)?;
+        let e = t.entry(id)?;
         Some(status_read(ghost, id, e))
     }
 
@@ -231,20 +280,18 @@ impl NodeStateManager {
         &self,
         ghost: &Ghost,
         id: NodeId,
-    ) -> Option<(StatusRead, BTreeSet<ContainerId>)> {
+    ) -> Option<(StatusRead, ContainerSet)> {
         let t = self.lock.read();
-        let e = t.entries.get(&id)?;
-        Some((status_read(ghost, id, e), e.containers.clone()))
+        let e = t.entry(id)?;
+        Some((status_read(ghost, id, e), e.containers))
     }
 
     /// `NodeStateMap.getContainers`.
-    pub fn get_containers(&self, id: NodeId) -> BTreeSet<ContainerId> {
+    pub fn get_containers(&self, id: NodeId) -> ContainerSet {
         self.lock
             .read()
-            .entries
-            .get(&id)
-            .map(|e| e.containers.clone())
-            .unwrap_or_default()
+            .entry(id)
+            .map_or(ContainerSet::EMPTY, |e| e.containers)
     }
 
     /// `NodeStateManager.updateLastHeartbeatTime` → `DatanodeInfo.updateLastHeartbeatTime`,
@@ -259,7 +306,7 @@ impl NodeStateManager {
         by_datanode: bool,
     ) {
         let mut t = self.lock.write();
-        let Some(e) = t.entries.get_mut(&id) else {
+        let Some(e) = t.entry_mut(id) else {
             return;
         };
         let before = e.last_heartbeat;
@@ -315,7 +362,7 @@ impl NodeStateManager {
     ) {
         let mut t = self.lock.write();
         let info = t.new_info(id, address);
-        let Some(old) = t.entries.get(&id) else {
+        let Some(old) = t.entry(id) else {
             return;
         };
         let retired = (old.info.incarnation, old.last_heartbeat);
@@ -326,24 +373,24 @@ impl NodeStateManager {
                 old.info.incarnation, old.health, info.incarnation, old.containers
             ),
         );
-        t.retired.insert(retired.0, retired.1);
+        t.retired.push(retired);
         t.insert_fresh(ghost, id, info, now, by_datanode);
     }
 
     /// `NodeStateMap.getAllDatanodeInfos`: the `DatanodeInfo` objects current now (one read
     /// section; the health check works on these objects, whatever replaces them later).
-    pub fn get_all_datanode_infos(&self) -> Vec<Arc<DatanodeInfo>> {
-        self.lock
-            .read()
-            .entries
-            .values()
-            .map(|e| e.info.clone())
-            .collect()
+    pub fn get_all_datanode_infos(&self) -> Listed {
+        let mut listed = Listed::default();
+        for (_, e) in self.lock.read().iter() {
+            listed.infos[listed.len] = Some(e.info.clone());
+            listed.len += 1;
+        }
+        listed
     }
 
     /// `NodeStateMap.getNodeStatus` by ID, the health only (the checker's read).
     pub fn node_health(&self, id: NodeId) -> Option<NodeState> {
-        self.lock.read().entries.get(&id).map(|e| e.health)
+        self.lock.read().entry(id).map(|e| e.health)
     }
 
     /// `DatanodeInfo.getLastHeartbeatTime` on `info`, the object itself: a replaced object
@@ -371,7 +418,7 @@ impl NodeStateManager {
     ) {
         let id = listed.id;
         let mut t = self.lock.write();
-        let Some(e) = t.entries.get_mut(&id) else {
+        let Some(e) = t.entry_mut(id) else {
             return;
         };
         let from = e.health;
@@ -404,7 +451,7 @@ impl NodeStateManager {
         }
         ghost.with(|g| {
             let seq = g.next_seq();
-            let down = g.down.contains(&id);
+            let down = g.down.contains(id);
             let n = g.node(id);
             if to == NodeState::Dead {
                 let alive_by_heartbeat = last_heartbeat + DEAD_INTERVAL >= now;
@@ -450,21 +497,21 @@ impl NodeStateManager {
         cx: &Cx,
         ghost: &Ghost,
         id: NodeId,
-        reported: &BTreeSet<ContainerId>,
-    ) -> (BTreeSet<ContainerId>, u64) {
+        reported: ContainerSet,
+    ) -> (ContainerSet, u64) {
         let t = self.lock.read();
         let applied = ghost.with(|g| g.next_seq());
-        if t.entries.get(&id).is_none_or(|e| &e.containers == reported) {
-            return (BTreeSet::new(), applied);
+        if t.entry(id).is_none_or(|e| e.containers == reported) {
+            return (ContainerSet::EMPTY, applied);
         }
         drop(t);
         let mut t = self.lock.write();
-        let Some(e) = t.entries.get_mut(&id) else {
-            return (BTreeSet::new(), applied);
+        let Some(e) = t.entry_mut(id) else {
+            return (ContainerSet::EMPTY, applied);
         };
-        let missing: BTreeSet<ContainerId> = e.containers.difference(reported).copied().collect();
-        let added: BTreeSet<ContainerId> = reported.difference(&e.containers).copied().collect();
-        e.containers = reported.clone();
+        let missing = e.containers.difference(reported);
+        let added = reported.difference(e.containers);
+        e.containers = reported;
         cx.record(
             "NodeStateMap.addContainer",
             format_args!(
@@ -619,7 +666,7 @@ pub struct HealthChecker {
     runs: u32,
     next: CheckStep,
     now: u64,
-    listed: Vec<Arc<DatanodeInfo>>,
+    listed: Listed,
     /// Close the DEAD_NODE queue after the last run (a loom scenario's handler then ends).
     closes: bool,
 }
@@ -633,7 +680,7 @@ impl HealthChecker {
             runs,
             next: CheckStep::Tick,
             now: 0,
-            listed: Vec::new(),
+            listed: Listed::default(),
             closes,
         }
     }
@@ -669,7 +716,7 @@ impl HealthChecker {
             CheckStep::Status(i)
         } else {
             self.runs -= 1;
-            self.listed.clear();
+            self.listed = Listed::default();
             CheckStep::Tick
         }
     }
@@ -686,7 +733,7 @@ impl Program<super::World> for HealthChecker {
 
     fn step(&mut self, w: &super::World) {
         let runs = self.runs;
-        let mut fired = Vec::new();
+        let mut fired = None;
         self.next = match self.next {
             CheckStep::Tick => {
                 self.now = w.clock.advance();
@@ -709,13 +756,14 @@ impl Program<super::World> for HealthChecker {
                 );
                 self.next_object(0)
             }
-            CheckStep::Status(i) => match w.nodes.node_health(self.listed[i].id) {
+            CheckStep::Status(i) => match w.nodes.node_health(self.listed.get(i).id) {
                 Some(from) => {
+                    let info = self.listed.get(i);
                     self.cx.record(
                         "NodeStateManager.checkNodesHealth",
                         format_args!(
                             "t={}: dn{} (DatanodeInfo #{}): getNodeStatus → {from}",
-                            self.now, self.listed[i].id, self.listed[i].incarnation
+                            self.now, info.id, info.incarnation
                         ),
                     );
                     self.after(i, from, 0)
@@ -724,14 +772,14 @@ impl Program<super::World> for HealthChecker {
             },
             CheckStep::Test { i, from, k } => {
                 let ev = LifeCycleEvent::plan(from)[k];
-                let hb = w.nodes.last_heartbeat_time(&self.listed[i]);
+                let hb = w.nodes.last_heartbeat_time(self.listed.get(i));
                 let holds = ev.holds(from, hb, self.now);
                 self.cx.record(
                     "NodeStateManager.updateNodeState",
                     format_args!(
                         "t={}: {ev}? lastHeartbeatTime {hb} of DatanodeInfo #{} → {}",
                         self.now,
-                        self.listed[i].incarnation,
+                        self.listed.get(i).incarnation,
                         if holds { "yes" } else { "no" }
                     ),
                 );
@@ -749,13 +797,13 @@ impl Program<super::World> for HealthChecker {
             CheckStep::Write { i, from, k, tested } => {
                 let ev = LifeCycleEvent::plan(from)[k];
                 let to = ev.next(from);
-                let info = self.listed[i].clone();
+                let info = self.listed.get(i).clone();
                 w.nodes
                     .update_node_health_state(&self.cx, &w.ghost, &info, ev, tested, to, self.now);
                 // fireHealthStateEvent: only DEAD_NODE's handler is modelled (STALE_NODE and the
                 // HEALTHY ones close or create pipelines, which hold no replicas).
                 if to == NodeState::Dead {
-                    fired.push(info.id);
+                    fired = Some(info.id);
                 }
                 self.after(i, from, k + 1)
             }
