@@ -291,8 +291,7 @@ impl Program<World> for DeadNodeHandler {
                 Source::Given(_) => true,
             },
             Step::Recheck(node) => {
-                !w.fix.recheck.holds_monitor()
-                    || w.nodes.get_node(*node).is_none_or(|i| !i.monitor.is_held())
+                !w.fix.recheck.holds_monitor() || !w.nodes.is_monitor_held(*node)
             }
             Step::Done => false,
             _ => true,
@@ -375,8 +374,8 @@ impl Program<World> for DeadNodeHandler {
                     return self.next = Step::Take;
                 };
                 let falls_through = w.fix.recheck == Recheck::UnderMonitorNoReturn;
-                let mut keep = (read.health != NodeState::Dead)
-                    .then_some(Keep::NotDead(node, read.health));
+                let mut keep =
+                    (read.health != NodeState::Dead).then_some(Keep::NotDead(node, read.health));
                 if keep.is_none() && w.fix.recheck_heartbeat_time {
                     let now = w.clock.now();
                     if read.last_heartbeat + STALE_INTERVAL >= now {

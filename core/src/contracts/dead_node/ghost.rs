@@ -114,7 +114,16 @@ pub struct Ghost(Mutex<GhostState>);
 
 impl Ghost {
     pub fn with<R>(&self, f: impl FnOnce(&mut GhostState) -> R) -> R {
-        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+        let (mut f, mut out) = (Some(f), None);
+        self.with_dyn(&mut |g| out = f.take().map(|f| f(g)));
+        out.expect("the section ran")
+    }
+
+    /// The one copy of the lock's code (see [`super::section`]: the ghost is taken at most
+    /// steps and predicates).
+    #[inline(never)]
+    fn with_dyn(&self, f: &mut dyn FnMut(&mut GhostState)) {
+        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner));
     }
 
     pub fn witnessed(&self, outcome: OutcomeId) -> Option<String> {

@@ -106,7 +106,10 @@ mod tests {
     fn a_set_reads_as_the_btreeset_it_stands_for() {
         for bits in 0u16..64 {
             let ids: Vec<u8> = (0..6).filter(|i| bits & (1 << i) != 0).collect();
-            let (set, tree) = (IdSet::of(&ids), ids.iter().copied().collect::<BTreeSet<u8>>());
+            let (set, tree) = (
+                IdSet::of(&ids),
+                ids.iter().copied().collect::<BTreeSet<u8>>(),
+            );
             assert_eq!(set.iter().collect::<Vec<_>>(), ids);
             assert_eq!(format!("{set:?}"), format!("{tree:?}"));
             assert_eq!(set.is_empty(), tree.is_empty());

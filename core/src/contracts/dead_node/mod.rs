@@ -64,6 +64,7 @@ pub mod node_manager;
 pub mod node_state;
 pub mod recon;
 pub mod reproductions;
+mod section;
 
 use crate::claims::Claims;
 use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
@@ -75,8 +76,8 @@ use datanode::{Datanode, DnAction};
 use dead_node_handler::{DeadNodeHandler, Source};
 use events::EventQueue;
 use ghost::Ghost;
-pub use ids::{ContainerId, NodeId};
 use ids::{slot, ContainerSet, NodeSet, NODE_SLOTS};
+pub use ids::{ContainerId, NodeId};
 use node_state::{run_changes_health, Clock, HealthChecker, NodeState, NodeStateManager};
 use recon::{ReconNodeManager, ReconReload};
 
@@ -285,8 +286,8 @@ impl World {
     /// heartbeat time is past the stale deadline of the next one) and has no DEAD_NODE pending,
     /// yet still has replicas: it stays that way for as long as the datanode is down.
     fn stuck_dead_with_replicas(&self, id: crate::outcome::OutcomeId) -> Option<String> {
-        let quiet = self.dead_node_events.is_empty()
-            && self.report_queues().all(|(_, q)| q.is_empty());
+        let quiet =
+            self.dead_node_events.is_empty() && self.report_queues().all(|(_, q)| q.is_empty());
         if !quiet {
             return None;
         }

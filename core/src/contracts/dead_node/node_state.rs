@@ -28,6 +28,7 @@
 
 use super::ghost::{Against, Episode, Ghost};
 use super::ids::{slot, ContainerId, ContainerSet, NodeId, NODE_SLOTS};
+use super::section;
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering, RwLock, SpanLock};
 use crate::trace::{Cx, Trace};
@@ -98,6 +99,24 @@ pub struct DatanodeInfo {
     pub monitor: SpanLock,
 }
 
+impl DatanodeInfo {
+    pub fn object(&self) -> Object {
+        Object {
+            id: self.id,
+            incarnation: self.incarnation,
+        }
+    }
+}
+
+/// Which `DatanodeInfo` object: its ID and incarnation (Java object identity). What the health
+/// check keeps of the objects it listed: a replaced object's heartbeat time stays readable by
+/// its incarnation ([`Table::heartbeat_of`]), and the check writes by ID.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Object {
+    pub id: NodeId,
+    pub incarnation: u32,
+}
+
 /// One `DatanodeEntry` with its `DatanodeInfo`'s mutable fields.
 #[derive(Debug)]
 pub struct DatanodeEntry {
@@ -139,7 +158,7 @@ impl Table {
     }
 
     /// `info.getLastHeartbeatTime()`, for the current object of its ID or a replaced one.
-    pub fn heartbeat_of(&self, info: &DatanodeInfo) -> u64 {
+    pub fn heartbeat_of(&self, info: Object) -> u64 {
         match self.entry(info.id) {
             Some(e) if e.info.incarnation == info.incarnation => e.last_heartbeat,
             _ => self
@@ -188,10 +207,10 @@ impl Table {
     }
 }
 
-/// The `DatanodeInfo` objects `getAllDatanodeInfos` listed, by ascending ID: `infos[..len]`.
-#[derive(Debug, Default)]
+/// The `DatanodeInfo` objects `getAllDatanodeInfos` listed, by ascending ID: `objects[..len]`.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Listed {
-    infos: [Option<Arc<DatanodeInfo>>; NODE_SLOTS],
+    objects: [Object; NODE_SLOTS],
     len: usize,
 }
 
@@ -205,14 +224,12 @@ impl Listed {
     }
 
     /// The `i`-th object listed.
-    pub fn get(&self, i: usize) -> &Arc<DatanodeInfo> {
-        self.infos[..self.len][i]
-            .as_ref()
-            .expect("listed objects are contiguous")
+    pub fn get(&self, i: usize) -> Object {
+        self.objects[..self.len][i]
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Arc<DatanodeInfo>> {
-        self.infos[..self.len].iter().flatten()
+    pub fn iter(&self) -> impl Iterator<Item = &Object> {
+        self.objects[..self.len].iter()
     }
 }
 
@@ -262,14 +279,23 @@ impl NodeStateManager {
 
     /// `NodeStateMap.getNodeInfo` (`SCMNodeManager.getNode`, `isNodeRegistered`).
     pub fn get_node(&self, id: NodeId) -> Option<Arc<DatanodeInfo>> {
-        self.lock.read().entry(id).map(|e| e.info.clone())
+        self.read(|t| t.entry(id).map(|e| e.info.clone()))
+    }
+
+    /// The address `getNode(id)` holds (`SCMNodeManager.register` compares it), without a
+    /// reference to the object.
+    pub fn address_of(&self, id: NodeId) -> Option<u8> {
+        self.read(|t| t.entry(id).map(|e| e.info.address))
+    }
+
+    /// Whether some actor holds the monitor of `getNode(id)` (for the step driver).
+    pub fn is_monitor_held(&self, id: NodeId) -> bool {
+        self.read(|t| t.entry(id).is_some_and(|e| e.info.monitor.is_held()))
     }
 
     /// `NodeStateMap.getNodeStatus` (map read lock, then the `DatanodeInfo` read lock).
     pub fn get_node_status(&self, ghost: &Ghost, id: NodeId) -> Option<StatusRead> {
-        let t = self.lock.read();
-        let e = t.entry(id)?;
-        Some(status_read(ghost, id, e))
+        self.read(|t| Some(status_read(ghost, id, t.entry(id)?)))
     }
 
     /// `getNodeStatus` and then `getContainers`, as the fix's handler calls them under the
@@ -281,17 +307,15 @@ impl NodeStateManager {
         ghost: &Ghost,
         id: NodeId,
     ) -> Option<(StatusRead, ContainerSet)> {
-        let t = self.lock.read();
-        let e = t.entry(id)?;
-        Some((status_read(ghost, id, e), e.containers))
+        self.read(|t| {
+            let e = t.entry(id)?;
+            Some((status_read(ghost, id, e), e.containers))
+        })
     }
 
     /// `NodeStateMap.getContainers`.
     pub fn get_containers(&self, id: NodeId) -> ContainerSet {
-        self.lock
-            .read()
-            .entry(id)
-            .map_or(ContainerSet::EMPTY, |e| e.containers)
+        self.read(|t| t.entry(id).map_or(ContainerSet::EMPTY, |e| e.containers))
     }
 
     /// `NodeStateManager.updateLastHeartbeatTime` → `DatanodeInfo.updateLastHeartbeatTime`,
@@ -305,25 +329,26 @@ impl NodeStateManager {
         why: &str,
         by_datanode: bool,
     ) {
-        let mut t = self.lock.write();
-        let Some(e) = t.entry_mut(id) else {
-            return;
-        };
-        let before = e.last_heartbeat;
-        e.last_heartbeat = e.last_heartbeat.max(now);
-        ghost.with(|g| {
-            let seq = g.next_seq();
-            let n = g.node(id);
-            n.refreshed = seq;
-            n.refreshed_by_datanode = by_datanode;
+        self.write(|t| {
+            let Some(e) = t.entry_mut(id) else {
+                return;
+            };
+            let before = e.last_heartbeat;
+            e.last_heartbeat = e.last_heartbeat.max(now);
+            ghost.with(|g| {
+                let seq = g.next_seq();
+                let n = g.node(id);
+                n.refreshed = seq;
+                n.refreshed_by_datanode = by_datanode;
+            });
+            cx.record(
+                "DatanodeInfo.updateLastHeartbeatTime",
+                format_args!(
+                    "{why}: lastHeartbeatTime {before} → {now} (health stays {})",
+                    e.health
+                ),
+            );
         });
-        cx.record(
-            "DatanodeInfo.updateLastHeartbeatTime",
-            format_args!(
-                "{why}: lastHeartbeatTime {before} → {now} (health stays {})",
-                e.health
-            ),
-        );
     }
 
     /// `NodeStateManager.addNode`: a new `DatanodeInfo`, HEALTHY, heartbeat time now.
@@ -336,16 +361,17 @@ impl NodeStateManager {
         now: u64,
         by_datanode: bool,
     ) {
-        let mut t = self.lock.write();
-        let info = t.new_info(id, address);
-        cx.record(
-            "NodeStateManager.addNode",
-            format_args!(
-                "new DatanodeInfo #{} HEALTHY, lastHeartbeatTime {now}",
-                info.incarnation
-            ),
-        );
-        t.insert_fresh(ghost, id, info, now, by_datanode);
+        self.write(|t| {
+            let info = t.new_info(id, address);
+            cx.record(
+                "NodeStateManager.addNode",
+                format_args!(
+                    "new DatanodeInfo #{} HEALTHY, lastHeartbeatTime {now}",
+                    info.incarnation
+                ),
+            );
+            t.insert_fresh(ghost, id, info, now, by_datanode);
+        });
     }
 
     /// `NodeStateManager.updateNode` → `NodeStateMap.updateNode`: a *new* `DatanodeInfo` (new
@@ -360,7 +386,7 @@ impl NodeStateManager {
         now: u64,
         by_datanode: bool,
     ) {
-        let mut t = self.lock.write();
+        self.write(|t| {
         let info = t.new_info(id, address);
         let Some(old) = t.entry(id) else {
             return;
@@ -375,28 +401,31 @@ impl NodeStateManager {
         );
         t.retired.push(retired);
         t.insert_fresh(ghost, id, info, now, by_datanode);
+        });
     }
 
     /// `NodeStateMap.getAllDatanodeInfos`: the `DatanodeInfo` objects current now (one read
     /// section; the health check works on these objects, whatever replaces them later).
     pub fn get_all_datanode_infos(&self) -> Listed {
-        let mut listed = Listed::default();
-        for (_, e) in self.lock.read().iter() {
-            listed.infos[listed.len] = Some(e.info.clone());
-            listed.len += 1;
-        }
-        listed
+        self.read(|t| {
+            let mut listed = Listed::default();
+            for (_, e) in t.iter() {
+                listed.objects[listed.len] = e.info.object();
+                listed.len += 1;
+            }
+            listed
+        })
     }
 
     /// `NodeStateMap.getNodeStatus` by ID, the health only (the checker's read).
     pub fn node_health(&self, id: NodeId) -> Option<NodeState> {
-        self.lock.read().entry(id).map(|e| e.health)
+        self.read(|t| t.entry(id).map(|e| e.health))
     }
 
     /// `DatanodeInfo.getLastHeartbeatTime` on `info`, the object itself: a replaced object
     /// keeps the time it had when `updateNode` replaced it (heartbeats go to the current one).
-    pub fn last_heartbeat_time(&self, info: &DatanodeInfo) -> u64 {
-        self.lock.read().heartbeat_of(info)
+    pub fn last_heartbeat_time(&self, info: Object) -> u64 {
+        self.read(|t| t.heartbeat_of(info))
     }
 
     /// `NodeStateMap.updateNodeHealthState(id, to)`: writes the health of the object current
@@ -410,14 +439,14 @@ impl NodeStateManager {
         &self,
         cx: &Cx,
         ghost: &Ghost,
-        listed: &DatanodeInfo,
+        listed: Object,
         event: LifeCycleEvent,
         tested: Option<u64>,
         to: NodeState,
         now: u64,
     ) {
         let id = listed.id;
-        let mut t = self.lock.write();
+        self.write(|t| {
         let Some(e) = t.entry_mut(id) else {
             return;
         };
@@ -479,11 +508,18 @@ impl NodeStateManager {
                 n.dead = None;
             }
         });
+        });
     }
 
-    /// The whole table (after the actors finished, or between driver steps).
+    /// One read section of the table (or, after the actors finished or between driver steps,
+    /// the whole table).
     pub fn read<R>(&self, f: impl FnOnce(&Table) -> R) -> R {
-        f(&self.lock.read())
+        section::read(&self.lock, f)
+    }
+
+    /// One write section of the table.
+    fn write<R>(&self, f: impl FnOnce(&mut Table) -> R) -> R {
+        section::write(&self.lock, f)
     }
 
     /// The CR thread's reconciliation of the node's container-ID set with a full report
@@ -499,27 +535,32 @@ impl NodeStateManager {
         id: NodeId,
         reported: ContainerSet,
     ) -> (ContainerSet, u64) {
-        let t = self.lock.read();
-        let applied = ghost.with(|g| g.next_seq());
-        if t.entry(id).is_none_or(|e| e.containers == reported) {
+        let (unchanged, applied) = self.read(|t| {
+            let applied = ghost.with(|g| g.next_seq());
+            (
+                t.entry(id).is_none_or(|e| e.containers == reported),
+                applied,
+            )
+        });
+        if unchanged {
             return (ContainerSet::EMPTY, applied);
         }
-        drop(t);
-        let mut t = self.lock.write();
-        let Some(e) = t.entry_mut(id) else {
-            return (ContainerSet::EMPTY, applied);
-        };
-        let missing = e.containers.difference(reported);
-        let added = reported.difference(e.containers);
-        e.containers = reported;
-        cx.record(
-            "NodeStateMap.addContainer",
-            format_args!(
-                "DatanodeInfo #{} container set +{added:?} −{missing:?}",
-                e.info.incarnation
-            ),
-        );
-        (missing, applied)
+        self.write(|t| {
+            let Some(e) = t.entry_mut(id) else {
+                return (ContainerSet::EMPTY, applied);
+            };
+            let missing = e.containers.difference(reported);
+            let added = reported.difference(e.containers);
+            e.containers = reported;
+            cx.record(
+                "NodeStateMap.addContainer",
+                format_args!(
+                    "DatanodeInfo #{} container set +{added:?} −{missing:?}",
+                    e.info.incarnation
+                ),
+            );
+            (missing, applied)
+        })
     }
 }
 
@@ -565,6 +606,7 @@ impl LifeCycleEvent {
     /// stale condition; HEALTHY_READONLY: `LAYOUT_MATCH`, then `TIMEOUT`; STALE: `TIMEOUT` on
     /// the dead condition, then `RESTORE` on the healthy one; DEAD: `RESURRECT` on the healthy
     /// one. Layouts always match here, so HEALTHY's `LAYOUT_MISMATCH` never applies.
+    #[inline(never)] // one copy of its branches (the checker asks at every step)
     pub fn plan(health: NodeState) -> &'static [LifeCycleEvent] {
         use LifeCycleEvent::*;
         match health {
@@ -797,9 +839,9 @@ impl Program<super::World> for HealthChecker {
             CheckStep::Write { i, from, k, tested } => {
                 let ev = LifeCycleEvent::plan(from)[k];
                 let to = ev.next(from);
-                let info = self.listed.get(i).clone();
+                let info = self.listed.get(i);
                 w.nodes
-                    .update_node_health_state(&self.cx, &w.ghost, &info, ev, tested, to, self.now);
+                    .update_node_health_state(&self.cx, &w.ghost, info, ev, tested, to, self.now);
                 // fireHealthStateEvent: only DEAD_NODE's handler is modelled (STALE_NODE and the
                 // HEALTHY ones close or create pipelines, which hold no replicas).
                 if to == NodeState::Dead {

@@ -17,6 +17,7 @@
 
 use super::ids::{slot, ContainerId, NodeId, NODE_SLOTS};
 use super::node_manager;
+use super::section;
 use super::World;
 use crate::model::Program;
 use crate::sync::{AtomicU64, Mutex, Ordering};
@@ -68,7 +69,7 @@ impl ReconNodeManager {
     }
 
     pub fn rows(&self) -> Rows {
-        *self.node_db.lock()
+        section::locked(&self.node_db, |rows| *rows)
     }
 }
 
@@ -109,8 +110,8 @@ pub fn register(
     remote: Option<u8>,
     by_datanode: bool,
 ) -> Option<u64> {
-    if w.nodes.get_node(node).is_some() {
-        w.recon.node_db.lock()[slot(node)] = Some(reported);
+    if w.nodes.address_of(node).is_some() {
+        section::locked(&w.recon.node_db, |rows| rows[slot(node)] = Some(reported));
         cx.record(
             "ReconNodeManager.register",
             format_args!("dn{node} known: node table row rewritten (address {reported})"),
@@ -171,10 +172,7 @@ impl Program<World> for ReconReload {
                 let rows = w.recon.rows();
                 cx.record(
                     "ReconNodeManager.reinitialize",
-                    format_args!(
-                        "loadExistingNodes: {} rows",
-                        rows.iter().flatten().count()
-                    ),
+                    format_args!("loadExistingNodes: {} rows", rows.iter().flatten().count()),
                 );
                 ReloadStep::Register(rows)
             }
@@ -187,7 +185,7 @@ impl Program<World> for ReconReload {
                     return;
                 };
                 // P3: a node the node manager already knows is not registered again.
-                if w.fix.reload_skips_known && w.nodes.get_node(node).is_some() {
+                if w.fix.reload_skips_known && w.nodes.address_of(node).is_some() {
                     cx.record(
                         "ReconNodeManager.loadExistingNodes",
                         format_args!("dn{node} already registered: skipped (P3)"),
