@@ -48,7 +48,7 @@ impl<E: fmt::Debug> EventQueue<E> {
             return;
         }
         section::locked(&self.pending, |p| {
-            for e in events {
+            for e in &mut events {
                 cx.record("EventQueue.fireEvent", format_args!("{} {e:?}", self.event));
                 p.events.push_back(e);
             }

@@ -12,7 +12,7 @@
 
 use super::ids::{slot, NodeId, NodeSet, NODE_SLOTS};
 use crate::outcome::OutcomeId;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A stay in DEAD: the transition into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,18 +114,17 @@ pub struct Ghost(Mutex<GhostState>);
 
 impl Ghost {
     pub fn with<R>(&self, f: impl FnOnce(&mut GhostState) -> R) -> R {
-        let (mut f, mut out) = (Some(f), None);
-        self.with_dyn(&mut |g| out = f.take().map(|f| f(g)));
-        out.expect("the section ran")
+        f(&mut self.lock())
     }
 
-    /// The one copy of the lock's code (see [`super::section`]: the ghost is taken at most
-    /// steps and predicates).
+    /// One copy of the lock's code (see [`super::section`]: most steps and predicates take
+    /// the ghost).
     #[inline(never)]
-    fn with_dyn(&self, f: &mut dyn FnMut(&mut GhostState)) {
-        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner));
+    fn lock(&self) -> MutexGuard<'_, GhostState> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    #[inline(never)] // one copy for the six outcomes it decides
     pub fn witnessed(&self, outcome: OutcomeId) -> Option<String> {
         self.with(|g| {
             g.witnesses

@@ -75,7 +75,7 @@ use containers::{ContainerManager, ContainerReport, ContainerReportHandler};
 use datanode::{Datanode, DnAction};
 use dead_node_handler::{DeadNodeHandler, Source};
 use events::EventQueue;
-use ghost::Ghost;
+use ghost::{Ghost, NodeGhost};
 use ids::{slot, ContainerSet, NodeSet, NODE_SLOTS};
 pub use ids::{ContainerId, NodeId};
 use node_state::{run_changes_health, Clock, HealthChecker, NodeState, NodeStateManager};
@@ -286,6 +286,17 @@ impl World {
     /// heartbeat time is past the stale deadline of the next one) and has no DEAD_NODE pending,
     /// yet still has replicas: it stays that way for as long as the datanode is down.
     fn stuck_dead_with_replicas(&self, id: crate::outcome::OutcomeId) -> Option<String> {
+        // The DEAD episode of each stopped node, by ID (the ghost first: most states have none).
+        let episodes = self.ghost.with(|g| {
+            let mut episodes = [None; NODE_SLOTS];
+            for n in g.down.iter() {
+                episodes[slot(n)] = g.node(n).dead;
+            }
+            episodes
+        });
+        if episodes.iter().all(Option::is_none) {
+            return None;
+        }
         let quiet =
             self.dead_node_events.is_empty() && self.report_queues().all(|(_, q)| q.is_empty());
         if !quiet {
@@ -309,10 +320,7 @@ impl World {
             .enumerate()
             .filter_map(|(n, hb)| Some((n as NodeId, (*hb)?)));
         for (node, last_heartbeat) in dead {
-            let (down, episode) = self
-                .ghost
-                .with(|g| (g.down.contains(node), g.node(node).dead));
-            let Some(e) = episode.filter(|_| down) else {
+            let Some(e) = episodes[slot(node)] else {
                 continue;
             };
             for c in self.containers.containers().iter() {
@@ -360,10 +368,20 @@ impl World {
     /// its heartbeat time (O4) or replaced its `DatanodeInfo` (O8) after it went DEAD. A
     /// property of the state: nothing the datanode sent explains the node's health.
     fn revived_by_reload(&self, id: crate::outcome::OutcomeId) -> Option<String> {
+        // The ghost first: most states have no node whose heartbeat time something other than
+        // its datanode wrote after it went DEAD.
+        let ghosts = self.ghost.with(|g| g.nodes);
+        let written_since_dead = |g: &NodeGhost| {
+            g.last_dead
+                .is_some_and(|died| !g.refreshed_by_datanode && g.refreshed > died.seq)
+        };
+        if !ghosts.iter().any(written_since_dead) {
+            return None;
+        }
         let next_check = self.clock.now() + 1;
         self.nodes.read(|t| {
             t.iter().find_map(|(node, e)| {
-                let g = self.ghost.with(|g| *g.node(node));
+                let g = ghosts[slot(node)];
                 let died = g.last_dead?;
                 let alive = e.health != NodeState::Dead
                     || run_changes_health(e.health, e.last_heartbeat, next_check);
@@ -392,17 +410,18 @@ impl World {
     /// replica of that report. Decided from the end state alone: it does not ask which removal
     /// did it or what that removal read, so a broken recheck cannot hide in a window's name.
     fn live_node_missing_replicas(&self) -> Option<String> {
+        let (ghosts, down) = self.ghost.with(|g| (g.nodes, g.down));
         for (node, queue) in self.report_queues() {
-            if !queue.is_empty() {
-                continue;
-            }
-            let (down, g) = self.ghost.with(|g| (g.down.contains(node), *g.node(node)));
-            let Some(reported) = g.reported.filter(|_| !down) else {
+            let g = ghosts[slot(node)];
+            let Some(reported) = g.reported.filter(|_| !down.contains(node)) else {
                 continue;
             };
             if g.last_dead
                 .is_some_and(|e| e.seq > reported && e.against.is_none())
             {
+                continue;
+            }
+            if !queue.is_empty() {
                 continue;
             }
             let missing = self
