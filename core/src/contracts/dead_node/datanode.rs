@@ -91,16 +91,16 @@ impl Program<World> for Datanode {
         }
         let action = self.actions[self.next];
         self.next += 1;
+        if action != DnAction::Stop {
+            // The datanode process runs again (or still).
+            w.ghost.with(|g| g.down.remove(node));
+        }
         match action {
-            DnAction::Heartbeat => {
-                w.ghost.with(|g| g.down.remove(node));
-                match w.service {
-                    Service::Scm => node_manager::process_heartbeat(cx, w, node),
-                    Service::Recon => recon::process_heartbeat(cx, w, node),
-                }
-            }
+            DnAction::Heartbeat => match w.service {
+                Service::Scm => node_manager::process_heartbeat(cx, w, node),
+                Service::Recon => recon::process_heartbeat(cx, w, node),
+            },
             DnAction::Register { address } => {
-                w.ghost.with(|g| g.down.remove(node));
                 let peer = Some(w.peer_address(node, address));
                 let registration = match w.service {
                     Service::Scm => node_manager::register(cx, w, node, address, peer, true),

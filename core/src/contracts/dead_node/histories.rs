@@ -228,10 +228,13 @@ impl Histories for DeadNode {
                 // effect it has just before or after the run.
                 // The checker never blocks (it takes no lock across steps and waits for
                 // nothing), so it runs to its end here, as stepping it by name in the driver
-                // would; started in the driver finished, so that the driver knows its actor.
+                // would; the first is started in the driver finished, so that the driver knows
+                // its actor (a finished program tells the driver nothing else).
                 let mut checker = HealthChecker::new(&trace, 1, false);
                 run_to_end(&mut checker, &d.world);
-                d.spawn(Box::new(checker));
+                if !d.knows_actor(HealthChecker::ACTOR) {
+                    d.spawn(Box::new(checker));
+                }
             }
             Op::HandleDeadNodes => d.spawn(Box::new(DeadNodeHandler::new(&trace, Source::Queue))),
             Op::HandleReports(n) => d.spawn(Box::new(ContainerReportHandler::new(&trace, n))),
