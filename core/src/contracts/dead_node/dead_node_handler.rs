@@ -158,12 +158,10 @@ impl DeadNodeHandler {
         );
         if let Some((outcome, why)) = verdict {
             let health = w.containers.health(c);
-            w.ghost.with(|g| {
-                g.witness(
-                    outcome,
-                    format!("container {c} {health}: replica on dn{node} removed, {why}"),
-                )
-            });
+            w.ghost.witness(
+                outcome,
+                format!("container {c} {health}: replica on dn{node} removed, {why}"),
+            );
         }
     }
 

@@ -12,6 +12,7 @@
 
 use super::ids::{slot, NodeId, NodeSet, NODE_SLOTS};
 use crate::outcome::OutcomeId;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A stay in DEAD: the transition into it.
@@ -102,7 +103,7 @@ impl GhostState {
     }
 
     /// Records the first witness of `outcome`.
-    pub fn witness(&mut self, outcome: OutcomeId, text: String) {
+    fn witness(&mut self, outcome: OutcomeId, text: String) {
         if !self.witnesses.iter().any(|w| w.0 == outcome) {
             self.witnesses.push((outcome, text));
         }
@@ -110,7 +111,12 @@ impl GhostState {
 }
 
 #[derive(Debug, Default)]
-pub struct Ghost(Mutex<GhostState>);
+pub struct Ghost {
+    state: Mutex<GhostState>,
+    /// Some witness was recorded: until then (most histories) the outcomes decided by
+    /// witness need not take the lock.
+    witnessed_any: AtomicBool,
+}
 
 impl Ghost {
     pub fn with<R>(&self, f: impl FnOnce(&mut GhostState) -> R) -> R {
@@ -121,11 +127,20 @@ impl Ghost {
     /// the ghost).
     #[inline(never)]
     fn lock(&self) -> MutexGuard<'_, GhostState> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records the first witness of `outcome`.
+    pub fn witness(&self, outcome: OutcomeId, text: String) {
+        self.with(|g| g.witness(outcome, text));
+        self.witnessed_any.store(true, Ordering::Relaxed);
     }
 
     #[inline(never)] // one copy for the six outcomes it decides
     pub fn witnessed(&self, outcome: OutcomeId) -> Option<String> {
+        if !self.witnessed_any.load(Ordering::Relaxed) {
+            return None;
+        }
         self.with(|g| {
             g.witnesses
                 .iter()

@@ -368,20 +368,24 @@ impl World {
     /// its heartbeat time (O4) or replaced its `DatanodeInfo` (O8) after it went DEAD. A
     /// property of the state: nothing the datanode sent explains the node's health.
     fn revived_by_reload(&self, id: crate::outcome::OutcomeId) -> Option<String> {
-        // The ghost first: most states have no node whose heartbeat time something other than
-        // its datanode wrote after it went DEAD.
-        let ghosts = self.ghost.with(|g| g.nodes);
-        let written_since_dead = |g: &NodeGhost| {
-            g.last_dead
-                .is_some_and(|died| !g.refreshed_by_datanode && g.refreshed > died.seq)
-        };
-        if !ghosts.iter().any(written_since_dead) {
+        // The ghost first (most states have no node whose heartbeat time something other than
+        // its datanode wrote after it went DEAD): a node outside this set fails the test below.
+        let written_since_dead = self.ghost.with(|g| {
+            nodes_where(g, |n| {
+                n.last_dead
+                    .is_some_and(|died| !n.refreshed_by_datanode && n.refreshed > died.seq)
+            })
+        });
+        if written_since_dead.is_empty() {
             return None;
         }
         let next_check = self.clock.now() + 1;
         self.nodes.read(|t| {
             t.iter().find_map(|(node, e)| {
-                let g = ghosts[slot(node)];
+                if !written_since_dead.contains(node) {
+                    return None;
+                }
+                let g = self.ghost.with(|g| *g.node(node));
                 let died = g.last_dead?;
                 let alive = e.health != NodeState::Dead
                     || run_changes_health(e.health, e.last_heartbeat, next_check);
@@ -410,18 +414,23 @@ impl World {
     /// replica of that report. Decided from the end state alone: it does not ask which removal
     /// did it or what that removal read, so a broken recheck cannot hide in a window's name.
     fn live_node_missing_replicas(&self) -> Option<String> {
-        let (ghosts, down) = self.ghost.with(|g| (g.nodes, g.down));
+        // The ghost first: the datanodes up whose registration report was applied and that
+        // have not (rightly) gone DEAD since.
+        let candidates = self.ghost.with(|g| {
+            let down = g.down;
+            nodes_where(g, |n| {
+                n.reported.is_some_and(|reported| {
+                    !n.last_dead
+                        .is_some_and(|e| e.seq > reported && e.against.is_none())
+                })
+            })
+            .difference(down)
+        });
+        if candidates.is_empty() {
+            return None;
+        }
         for (node, queue) in self.report_queues() {
-            let g = ghosts[slot(node)];
-            let Some(reported) = g.reported.filter(|_| !down.contains(node)) else {
-                continue;
-            };
-            if g.last_dead
-                .is_some_and(|e| e.seq > reported && e.against.is_none())
-            {
-                continue;
-            }
-            if !queue.is_empty() {
+            if !candidates.contains(node) || !queue.is_empty() {
                 continue;
             }
             let missing = self
@@ -442,6 +451,17 @@ impl World {
         }
         None
     }
+}
+
+/// The nodes whose ghost satisfies `test`.
+fn nodes_where(g: &ghost::GhostState, test: impl Fn(&NodeGhost) -> bool) -> NodeSet {
+    let mut set = NodeSet::EMPTY;
+    for (n, ghost) in g.nodes.iter().enumerate() {
+        if test(ghost) {
+            set.insert(n as NodeId);
+        }
+    }
+    set
 }
 
 pub struct DeadNode;
