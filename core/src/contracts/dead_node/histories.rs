@@ -115,8 +115,10 @@ impl Plan {
     };
 
     pub fn allows(&self, op: &Op) -> bool {
+        // Datanode 0 wraps to an index past the end: no datanode.
+        let up = |n: NodeId| self.up.get(usize::from(n.wrapping_sub(1))) == Some(&true);
         match *op {
-            Op::Heartbeat(n) | Op::Stop(n) => (1..=3).contains(&n) && self.up[usize::from(n - 1)],
+            Op::Heartbeat(n) | Op::Stop(n) => up(n),
             Op::Register(n) | Op::RegisterAtNewAddress(n) | Op::HandleReports(n) => {
                 (1..=3).contains(&n)
             }
