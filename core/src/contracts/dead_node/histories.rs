@@ -15,7 +15,7 @@ use super::recon::ReconReload;
 use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
 use crate::drive::Driver;
 use crate::histories::{run, sequential, Codec, Generated, Histories, Regression};
-use crate::model::{run_to_end, Setup};
+use crate::model::{run_to_end, Program, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use arbitrary::Unstructured;
@@ -211,17 +211,17 @@ impl Histories for DeadNode {
             return false;
         }
         *plan = plan.apply(op);
-        let trace = d.trace.clone();
+        let trace = &d.trace;
         let address = |n: NodeId| plan.address[usize::from(n - 1)];
-        match *op {
-            Op::Heartbeat(n) => d.spawn(Box::new(Datanode::new(&trace, n, &[DnAction::Heartbeat]))),
+        let program: Box<dyn Program<World>> = match *op {
+            Op::Heartbeat(n) => Box::new(Datanode::new(trace, n, &[DnAction::Heartbeat])),
             Op::Register(n) | Op::RegisterAtNewAddress(n) => {
                 let register = DnAction::Register {
                     address: address(n),
                 };
-                d.spawn(Box::new(Datanode::new(&trace, n, &[register])))
+                Box::new(Datanode::new(trace, n, &[register]))
             }
-            Op::Stop(n) => d.spawn(Box::new(Datanode::new(&trace, n, &[DnAction::Stop]))),
+            Op::Stop(n) => Box::new(Datanode::new(trace, n, &[DnAction::Stop])),
             Op::Tick => {
                 // A whole run at once: its per-node updates are independent of one another. A
                 // registration or heartbeat landing inside a run (between a node's deadline test
@@ -232,19 +232,22 @@ impl Histories for DeadNode {
                 // nothing), so it runs to its end here, as stepping it by name in the driver
                 // would; the first is started in the driver finished, so that the driver knows
                 // its actor (a finished program tells the driver nothing else).
-                let mut checker = HealthChecker::new(&trace, 1, false);
+                let mut checker = HealthChecker::new(trace, 1, false);
                 run_to_end(&mut checker, &d.world);
-                if !d.knows_actor(HealthChecker::ACTOR) {
-                    d.spawn(Box::new(checker));
+                if d.knows_actor(HealthChecker::ACTOR) {
+                    return true;
                 }
+                Box::new(checker)
             }
-            Op::HandleDeadNodes => d.spawn(Box::new(DeadNodeHandler::new(&trace, Source::Queue))),
-            Op::HandleReports(n) => d.spawn(Box::new(ContainerReportHandler::new(&trace, n))),
-            Op::Reload => d.spawn(Box::new(ReconReload::new(&trace))),
+            Op::HandleDeadNodes => Box::new(DeadNodeHandler::new(trace, Source::Queue)),
+            Op::HandleReports(n) => Box::new(ContainerReportHandler::new(trace, n)),
+            Op::Reload => Box::new(ReconReload::new(trace)),
             Op::Step(n) => {
                 d.step(n.into());
+                return true;
             }
-        }
+        };
+        d.spawn(program);
         true
     }
 
