@@ -285,6 +285,11 @@ impl World {
     /// O1 and R2: a node that is DEAD, stopped, will not be resurrected by any health check (its
     /// heartbeat time is past the stale deadline of the next one) and has no DEAD_NODE pending,
     /// yet still has replicas: it stays that way for as long as the datanode is down.
+    ///
+    /// The three predicates below read the ghost first, once, and return early when no node
+    /// can satisfy them: each is a conjunction of reads of a quiet state (nothing runs
+    /// between them), so the order of the reads decides nothing, and a node the ghost rules
+    /// out fails the conjunction whatever the rest reads.
     fn stuck_dead_with_replicas(&self, id: crate::outcome::OutcomeId) -> Option<String> {
         // The DEAD episode of each stopped node, by ID (the ghost first: most states have none).
         let episodes = self.ghost.with(|g| {
