@@ -14,12 +14,13 @@
 //! (`checkAndAddNewContainerBatch`); every container is known here. The CONTAINER_REGISTRATION_REPORT
 //! a registration's report fires at the end feeds the safe-mode rules only (not modelled).
 
+use super::ids::{slot, ContainerId, ContainerSet, NodeId, NodeSet, CONTAINER_SLOTS, NODE_SLOTS};
 use super::node_state::DatanodeInfo;
-use super::{ContainerId, NodeId, World};
+use super::section;
+use super::World;
 use crate::model::Program;
 use crate::sync::RwLock;
 use crate::trace::{Cx, Trace};
-use std::collections::{BTreeMap, BTreeSet};
 // std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
 use std::sync::Arc;
@@ -37,30 +38,35 @@ pub struct Replica {
     pub registration: Option<u64>,
 }
 
+/// The containers SCM knows and their replicas, by container and datanode ID.
+#[derive(Debug, Default)]
+struct Containers {
+    known: ContainerSet,
+    replicas: [[Option<Replica>; NODE_SLOTS]; CONTAINER_SLOTS],
+}
+
 /// `ContainerManagerImpl` (with its `ContainerStateManager`): replicas per container.
 #[derive(Debug)]
 pub struct ContainerManager {
-    lock: RwLock<BTreeMap<ContainerId, BTreeMap<NodeId, Replica>>>,
+    lock: RwLock<Containers>,
 }
 
 impl ContainerManager {
     /// CLOSED containers, each with a replica on the nodes that hold it.
     pub fn new(nodes: &[(NodeId, &[ContainerId])]) -> Self {
-        let mut map: BTreeMap<ContainerId, BTreeMap<NodeId, Replica>> = BTreeMap::new();
+        let mut m = Containers::default();
         for &(id, containers) in nodes {
             for &c in containers {
-                map.entry(c).or_default().insert(
-                    id,
-                    Replica {
-                        applied: 0,
-                        incarnation: 0,
-                        registration: None,
-                    },
-                );
+                m.known.insert(c);
+                m.replicas[slot(c)][slot(id)] = Some(Replica {
+                    applied: 0,
+                    incarnation: 0,
+                    registration: None,
+                });
             }
         }
         ContainerManager {
-            lock: RwLock::new(map),
+            lock: RwLock::new(m),
         }
     }
 
@@ -75,63 +81,73 @@ impl ContainerManager {
         applied: u64,
         registration: Option<u64>,
     ) {
-        let mut m = self.lock.write();
-        let replicas = m.entry(c).or_default();
-        let had = replicas
-            .insert(
-                node,
-                Replica {
+        section::write(&self.lock, |m| {
+            m.known.insert(c);
+            let had = m.replicas[slot(c)][slot(node)]
+                .replace(Replica {
                     applied,
                     incarnation: info.incarnation,
                     registration,
-                },
-            )
-            .is_some();
-        cx.record(
-            "ContainerManager.updateContainerReplica",
-            format_args!(
-                "container {c}: replica on dn{node} {}",
-                if had { "updated" } else { "added" }
-            ),
-        );
+                })
+                .is_some();
+            cx.record(
+                "ContainerManager.updateContainerReplica",
+                format_args!(
+                    "container {c}: replica on dn{node} {}",
+                    if had { "updated" } else { "added" }
+                ),
+            );
+        });
     }
 
     /// `ContainerManager.removeContainerReplica` of the replica on `node`, if there is one
     /// (upstream finds it with `getContainerReplicas` and removes it by key: one section here,
     /// which loses no outcome, see `DeadNodeHandler`).
     pub fn remove_replica(&self, c: ContainerId, node: NodeId) -> Option<Replica> {
-        self.lock.write().get_mut(&c).and_then(|r| r.remove(&node))
+        section::write(&self.lock, |m| {
+            m.replicas.get_mut(slot(c))?.get_mut(slot(node))?.take()
+        })
     }
 
     /// `ContainerManager.reinitialize` (Recon's snapshot swap): the container state is rebuilt
     /// from the snapshot's table, with no replica.
     pub fn reinitialize(&self, cx: &Cx) {
-        let mut m = self.lock.write();
-        m.values_mut().for_each(BTreeMap::clear);
-        cx.record(
-            "ContainerManager.reinitialize",
-            "new ContainerStateMap from the snapshot: no replica until the next reports",
-        );
+        section::write(&self.lock, |m| {
+            m.replicas = Default::default();
+            cx.record(
+                "ContainerManager.reinitialize",
+                "new ContainerStateMap from the snapshot: no replica until the next reports",
+            );
+        });
     }
 
-    /// The replicas of `c` (`getContainerReplicas`).
-    pub fn replicas(&self, c: ContainerId) -> BTreeMap<NodeId, Replica> {
-        self.lock.read().get(&c).cloned().unwrap_or_default()
+    /// The datanodes with a replica of `c` (`getContainerReplicas`).
+    pub fn holders(&self, c: ContainerId) -> NodeSet {
+        section::read(&self.lock, |m| {
+            let mut on = NodeSet::EMPTY;
+            for (node, r) in m.replicas.get(slot(c)).into_iter().flatten().enumerate() {
+                if r.is_some() {
+                    on.insert(node as NodeId);
+                }
+            }
+            on
+        })
     }
 
-    /// `replicas(c).get(&node)`, without copying the replica map (for the outcome predicates).
+    /// The replica of `c` on `node` (`getContainerReplicas`, then the one of that datanode).
     pub fn replica(&self, c: ContainerId, node: NodeId) -> Option<Replica> {
-        self.lock.read().get(&c).and_then(|r| r.get(&node)).copied()
+        section::read(&self.lock, |m| *m.replicas.get(slot(c))?.get(slot(node))?)
     }
 
-    pub fn containers(&self) -> Vec<ContainerId> {
-        self.lock.read().keys().copied().collect()
+    /// The containers SCM knows.
+    pub fn containers(&self) -> ContainerSet {
+        section::read(&self.lock, |m| m.known)
     }
 
     /// The replication check's verdict (`RatisContainerReplicaCount`: node health is not an
     /// input, so a replica on a DEAD node counts).
     pub fn health(&self, c: ContainerId) -> &'static str {
-        if self.replicas(c).is_empty() {
+        if self.holders(c).is_empty() {
             "MISSING"
         } else {
             "HEALTHY"
@@ -140,10 +156,10 @@ impl ContainerManager {
 }
 
 /// A full container report from a datanode (`ContainerReportFromDatanode`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContainerReport {
     pub node: NodeId,
-    pub containers: BTreeSet<ContainerId>,
+    pub containers: ContainerSet,
     /// Ghost order of the registration that sent it (`isRegister`).
     pub registration: Option<u64>,
 }
@@ -252,11 +268,11 @@ impl Program<World> for ContainerReportHandler {
                 );
                 let (missing, applied) =
                     w.nodes
-                        .reconcile_containers(cx, &w.ghost, report.node, &report.containers);
+                        .reconcile_containers(cx, &w.ghost, report.node, report.containers);
                 if let Some(r) = report.registration {
                     w.ghost.with(|g| g.node(report.node).reported = Some(r));
                 }
-                for &c in &report.containers {
+                for c in report.containers.iter() {
                     w.containers.update_replica(
                         cx,
                         c,
@@ -267,7 +283,7 @@ impl Program<World> for ContainerReportHandler {
                     );
                 }
                 // processMissingReplicas: replicas of containers the report no longer lists.
-                for c in missing {
+                for c in missing.iter() {
                     if w.containers.remove_replica(c, report.node).is_some() {
                         cx.record(
                             "ContainerReportHandler.processMissingReplicas",

@@ -10,7 +10,6 @@ use super::{node_manager, recon};
 use super::{NodeId, Service, World};
 use crate::model::Program;
 use crate::trace::{Cx, Trace};
-use std::collections::VecDeque;
 
 /// What a datanode does, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,12 +24,19 @@ pub enum DnAction {
     Stop,
 }
 
+/// The most actions one program carries (a reproduction's heartbeat, registration and stop).
+const MAX_ACTIONS: usize = 3;
+
 /// The RPC handler side of one datanode's calls.
 #[derive(Debug)]
 pub struct Datanode {
     cx: Cx,
     node: NodeId,
-    actions: VecDeque<DnAction>,
+    /// `actions[next..len]` are still to do (a fixed array: a history starts one program per
+    /// datanode operation).
+    actions: [DnAction; MAX_ACTIONS],
+    next: usize,
+    len: usize,
     report: Option<ContainerReport>,
 }
 
@@ -46,10 +52,18 @@ impl Datanode {
     }
 
     pub fn new(trace: &Trace, node: NodeId, actions: &[DnAction]) -> Self {
+        assert!(
+            actions.len() <= MAX_ACTIONS,
+            "at most {MAX_ACTIONS} actions"
+        );
+        let mut all = [DnAction::Stop; MAX_ACTIONS];
+        all[..actions.len()].copy_from_slice(actions);
         Datanode {
             cx: trace.actor(Self::actor_of(node)),
             node,
-            actions: actions.iter().copied().collect(),
+            actions: all,
+            next: 0,
+            len: actions.len(),
             report: None,
         }
     }
@@ -61,7 +75,7 @@ impl Program<World> for Datanode {
     }
 
     fn is_done(&self) -> bool {
-        self.actions.is_empty() && self.report.is_none()
+        self.next == self.len && self.report.is_none()
     }
 
     fn step(&mut self, w: &World) {
@@ -72,19 +86,21 @@ impl Program<World> for Datanode {
             w.reports(node).fire(cx, [report], false);
             return;
         }
-        let Some(action) = self.actions.pop_front() else {
+        if self.next == self.len {
             return;
-        };
+        }
+        let action = self.actions[self.next];
+        self.next += 1;
+        if action != DnAction::Stop {
+            // The datanode process runs again (or still).
+            w.ghost.with(|g| g.down.remove(node));
+        }
         match action {
-            DnAction::Heartbeat => {
-                w.ghost.with(|g| g.down.remove(&node));
-                match w.service {
-                    Service::Scm => node_manager::process_heartbeat(cx, w, node),
-                    Service::Recon => recon::process_heartbeat(cx, w, node),
-                }
-            }
+            DnAction::Heartbeat => match w.service {
+                Service::Scm => node_manager::process_heartbeat(cx, w, node),
+                Service::Recon => recon::process_heartbeat(cx, w, node),
+            },
             DnAction::Register { address } => {
-                w.ghost.with(|g| g.down.remove(&node));
                 let peer = Some(w.peer_address(node, address));
                 let registration = match w.service {
                     Service::Scm => node_manager::register(cx, w, node, address, peer, true),

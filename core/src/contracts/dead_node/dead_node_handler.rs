@@ -26,8 +26,9 @@
 
 use super::containers::Replica;
 use super::ghost::{Against, NodeGhost};
+use super::ids::{ContainerId, ContainerSet, NodeId};
 use super::node_state::{DatanodeInfo, NodeState, StatusRead, STALE_INTERVAL};
-use super::{ContainerId, NodeId, Recheck, Service, World};
+use super::{Recheck, Service, World};
 use crate::model::Program;
 use crate::outcome::OutcomeId;
 use crate::trace::{Cx, Trace};
@@ -67,7 +68,38 @@ struct Removal {
     decision: Decision,
     /// The object whose monitor is held (P2).
     held: Option<Arc<DatanodeInfo>>,
-    containers: VecDeque<ContainerId>,
+    /// Still to remove, in ascending order.
+    containers: ContainerSet,
+}
+
+/// Why the recheck keeps the replicas (P2, P4).
+#[derive(Clone, Copy, Debug)]
+enum Keep {
+    /// The recheck did not read DEAD.
+    NotDead(NodeId, NodeState),
+    /// P4: DEAD, but the heartbeat time is within the stale deadline at `now`.
+    WithinStaleDeadline {
+        node: NodeId,
+        last_heartbeat: u64,
+        now: u64,
+    },
+}
+
+impl fmt::Display for Keep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Keep::NotDead(node, health) => write!(f, "dn{node} is {health}"),
+            Keep::WithinStaleDeadline {
+                node,
+                last_heartbeat,
+                now,
+            } => write!(
+                f,
+                "dn{node} is DEAD but lastHeartbeatTime {last_heartbeat} is within the stale \
+                 deadline at t={now}: the next health check resurrects it"
+            ),
+        }
+    }
 }
 
 /// Where the handler's events come from.
@@ -126,12 +158,10 @@ impl DeadNodeHandler {
         );
         if let Some((outcome, why)) = verdict {
             let health = w.containers.health(c);
-            w.ghost.with(|g| {
-                g.witness(
-                    outcome,
-                    format!("container {c} {health}: replica on dn{node} removed, {why}"),
-                )
-            });
+            w.ghost.witness(
+                outcome,
+                format!("container {c} {health}: replica on dn{node} removed, {why}"),
+            );
         }
     }
 
@@ -259,8 +289,7 @@ impl Program<World> for DeadNodeHandler {
                 Source::Given(_) => true,
             },
             Step::Recheck(node) => {
-                !w.fix.recheck.get().holds_monitor()
-                    || w.nodes.get_node(*node).is_none_or(|i| !i.monitor.is_held())
+                !w.fix.recheck.get().holds_monitor() || !w.nodes.is_monitor_held(*node)
             }
             Step::Done => false,
             _ => true,
@@ -318,7 +347,7 @@ impl Program<World> for DeadNodeHandler {
                 }
             }
             Step::RemoveReplicas(node, decision) => {
-                let containers = w.nodes.get_containers(node).into_iter().collect();
+                let containers = w.nodes.get_containers(node);
                 Step::Removing(Removal {
                     node,
                     decision,
@@ -343,37 +372,37 @@ impl Program<World> for DeadNodeHandler {
                     return self.next = Step::Take;
                 };
                 let falls_through = w.fix.recheck.get() == Recheck::UnderMonitorNoReturn;
-                let mut keep = (read.health != NodeState::Dead)
-                    .then(|| format!("dn{node} is {}", read.health));
+                let mut keep =
+                    (read.health != NodeState::Dead).then_some(Keep::NotDead(node, read.health));
                 if keep.is_none() && w.fix.recheck_heartbeat_time.get() {
                     let now = w.clock.now();
                     if read.last_heartbeat + STALE_INTERVAL >= now {
-                        keep = Some(format!(
-                            "dn{node} is DEAD but lastHeartbeatTime {} is within the stale deadline at t={now}: \
-                             the next health check resurrects it",
-                            read.last_heartbeat
-                        ));
+                        keep = Some(Keep::WithinStaleDeadline {
+                            node,
+                            last_heartbeat: read.last_heartbeat,
+                            now,
+                        });
                     }
                 }
+                let monitor = fmt::from_fn(|f| match locked {
+                    true => write!(f, "synchronized (DatanodeInfo #{})", info.incarnation),
+                    false => f.write_str("no monitor"),
+                });
+                let decision = fmt::from_fn(|f| match keep {
+                    None => f.write_str(" → remove"),
+                    Some(why) => write!(
+                        f,
+                        " → keep replicas ({why}){}",
+                        if falls_through {
+                            ", and falls through to the removal"
+                        } else {
+                            ""
+                        }
+                    ),
+                });
                 cx.record(
                     "DeadNodeHandler.removeContainerReplicas",
-                    format_args!(
-                        "{}: recheck → {}{}",
-                        if locked {
-                            format!("synchronized (DatanodeInfo #{})", info.incarnation)
-                        } else {
-                            "no monitor".into()
-                        },
-                        read.health,
-                        keep.as_ref().map_or(" → remove".to_string(), |why| format!(
-                            " → keep replicas ({why}){}",
-                            if falls_through {
-                                ", and falls through to the removal"
-                            } else {
-                                ""
-                            }
-                        ))
-                    ),
+                    format_args!("{monitor}: recheck → {}{decision}", read.health),
                 );
                 if keep.is_some() && !falls_through {
                     if locked {
@@ -387,12 +416,12 @@ impl Program<World> for DeadNodeHandler {
                         node,
                         decision: Decision { read, monitor },
                         held: locked.then_some(info),
-                        containers: containers.into_iter().collect(),
+                        containers,
                     })
                 }
             }
             Step::Removing(mut r) => {
-                if let Some(c) = r.containers.pop_front() {
+                if let Some(c) = r.containers.pop_first() {
                     self.remove(w, r.node, r.decision, c);
                 }
                 if r.containers.is_empty() {

@@ -7,6 +7,7 @@
 //! ends when the queue is empty (a Java executor would wait for ever). In the step driver
 //! producers never finish, and a handler whose queue is empty is not enabled.
 
+use super::section;
 use crate::sync::{Condvar, Mutex};
 use crate::trace::Cx;
 use std::collections::VecDeque;
@@ -46,15 +47,15 @@ impl<E: fmt::Debug> EventQueue<E> {
         if events.peek().is_none() && !last {
             return;
         }
-        let mut p = self.pending.lock();
-        for e in events {
-            cx.record("EventQueue.fireEvent", format_args!("{} {e:?}", self.event));
-            p.events.push_back(e);
-        }
-        if last {
-            p.producers = p.producers.saturating_sub(1);
-        }
-        drop(p);
+        section::locked(&self.pending, |p| {
+            for e in &mut events {
+                cx.record("EventQueue.fireEvent", format_args!("{} {e:?}", self.event));
+                p.events.push_back(e);
+            }
+            if last {
+                p.producers = p.producers.saturating_sub(1);
+            }
+        });
         self.arrived.notify_all();
     }
 
@@ -75,12 +76,11 @@ impl<E: fmt::Debug> EventQueue<E> {
 
     /// Whether `take` would return without waiting (for the step driver).
     pub fn ready(&self) -> bool {
-        let p = self.pending.lock();
-        !p.events.is_empty() || p.producers == 0
+        section::locked(&self.pending, |p| !p.events.is_empty() || p.producers == 0)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.pending.lock().events.is_empty()
+        section::locked(&self.pending, |p| p.events.is_empty())
     }
 
     /// Removes every queued event (a scenario's setup hands them to a handler directly).

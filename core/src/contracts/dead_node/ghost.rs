@@ -2,7 +2,7 @@
 //! DEAD and whether it had registered shortly before, when its heartbeat time was last
 //! written, which datanode processes are down, the first witness of each outcome).
 //!
-//! Kept under a std mutex, outside loom's view, and written only inside a critical section of
+//! Kept under a real (not loom) mutex, outside loom's view, and written only inside a critical section of
 //! the model that orders the event (the node table's lock for health, heartbeat and
 //! registration facts; the container manager's lock for replicas), so the ghost order of two
 //! events is the order of the locks that carry them. The predicates compare ghost sequence
@@ -10,10 +10,15 @@
 //! does not distinguish never decides a verdict. Nothing in the model reads ghost state to
 //! decide what to do.
 
-use super::NodeId;
+use super::ids::{slot, NodeId, NodeSet, NODE_SLOTS};
 use crate::outcome::OutcomeId;
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Mutex, PoisonError};
+// A real lock, outside loom's view: parking_lot's where it is available (no poisoning, one
+// branch to release: see `Ghost::lock`), std's under loom.
+#[cfg(not(loom))]
+use parking_lot::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+#[cfg(loom)]
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A stay in DEAD: the transition into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,10 +84,12 @@ pub struct GhostState {
     /// The health checker's current tick (the time a registration is processed at, for
     /// [`Against::Registration`]; upstream `register` reads no clock).
     pub now: u64,
-    pub nodes: BTreeMap<NodeId, NodeGhost>,
+    /// By node ID ([`GhostState::node`]).
+    pub nodes: [NodeGhost; NODE_SLOTS],
     /// Datanode processes that are stopped (or cut off): they send nothing until they return.
-    pub down: BTreeSet<NodeId>,
-    witnesses: BTreeMap<OutcomeId, String>,
+    pub down: NodeSet,
+    /// The first witness of each outcome, in the order found (empty in most histories).
+    witnesses: Vec<(OutcomeId, String)>,
 }
 
 impl GhostState {
@@ -97,24 +104,57 @@ impl GhostState {
     }
 
     pub fn node(&mut self, id: NodeId) -> &mut NodeGhost {
-        self.nodes.entry(id).or_default()
+        &mut self.nodes[slot(id)]
     }
 
     /// Records the first witness of `outcome`.
-    pub fn witness(&mut self, outcome: OutcomeId, text: String) {
-        self.witnesses.entry(outcome).or_insert(text);
+    fn witness(&mut self, outcome: OutcomeId, text: String) {
+        if !self.witnesses.iter().any(|w| w.0 == outcome) {
+            self.witnesses.push((outcome, text));
+        }
     }
 }
 
 #[derive(Debug, Default)]
-pub struct Ghost(Mutex<GhostState>);
+pub struct Ghost {
+    state: Mutex<GhostState>,
+    /// Some witness was recorded: until then (most histories) the outcomes decided by
+    /// witness need not take the lock.
+    witnessed_any: AtomicBool,
+}
 
 impl Ghost {
     pub fn with<R>(&self, f: impl FnOnce(&mut GhostState) -> R) -> R {
-        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+        f(&mut self.lock())
     }
 
+    /// One copy of the lock's code (see [`super::section`]: most steps and predicates take
+    /// the ghost).
+    #[inline(never)]
+    fn lock(&self) -> MutexGuard<'_, GhostState> {
+        #[cfg(not(loom))]
+        return self.state.lock();
+        // A model panic (a violation) may happen while the ghost is held; it stays valid.
+        #[cfg(loom)]
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records the first witness of `outcome`.
+    pub fn witness(&self, outcome: OutcomeId, text: String) {
+        self.with(|g| g.witness(outcome, text));
+        self.witnessed_any.store(true, Ordering::Relaxed);
+    }
+
+    #[inline(never)] // one copy for the six outcomes it decides
     pub fn witnessed(&self, outcome: OutcomeId) -> Option<String> {
-        self.with(|g| g.witnesses.get(outcome).cloned())
+        if !self.witnessed_any.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.with(|g| {
+            g.witnesses
+                .iter()
+                .find(|w| w.0 == outcome)
+                .map(|w| w.1.clone())
+        })
     }
 }

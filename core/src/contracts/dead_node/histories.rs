@@ -15,7 +15,7 @@ use super::recon::ReconReload;
 use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
 use crate::drive::Driver;
 use crate::histories::{run, sequential, Codec, Generated, Histories, Regression};
-use crate::model::{run_to_end, Setup};
+use crate::model::{run_to_end, Program, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use arbitrary::Unstructured;
@@ -115,8 +115,10 @@ impl Plan {
     };
 
     pub fn allows(&self, op: &Op) -> bool {
+        // Datanode 0 wraps to an index past the end: no datanode.
+        let up = |n: NodeId| self.up.get(usize::from(n.wrapping_sub(1))) == Some(&true);
         match *op {
-            Op::Heartbeat(n) | Op::Stop(n) => (1..=3).contains(&n) && self.up[usize::from(n - 1)],
+            Op::Heartbeat(n) | Op::Stop(n) => up(n),
             Op::Register(n) | Op::RegisterAtNewAddress(n) | Op::HandleReports(n) => {
                 (1..=3).contains(&n)
             }
@@ -209,17 +211,17 @@ impl Histories for DeadNode {
             return false;
         }
         *plan = plan.apply(op);
-        let trace = d.trace.clone();
+        let trace = &d.trace;
         let address = |n: NodeId| plan.address[usize::from(n - 1)];
-        match *op {
-            Op::Heartbeat(n) => d.spawn(Box::new(Datanode::new(&trace, n, &[DnAction::Heartbeat]))),
+        let program: Box<dyn Program<World>> = match *op {
+            Op::Heartbeat(n) => Box::new(Datanode::new(trace, n, &[DnAction::Heartbeat])),
             Op::Register(n) | Op::RegisterAtNewAddress(n) => {
                 let register = DnAction::Register {
                     address: address(n),
                 };
-                d.spawn(Box::new(Datanode::new(&trace, n, &[register])))
+                Box::new(Datanode::new(trace, n, &[register]))
             }
-            Op::Stop(n) => d.spawn(Box::new(Datanode::new(&trace, n, &[DnAction::Stop]))),
+            Op::Stop(n) => Box::new(Datanode::new(trace, n, &[DnAction::Stop])),
             Op::Tick => {
                 // A whole run at once: its per-node updates are independent of one another. A
                 // registration or heartbeat landing inside a run (between a node's deadline test
@@ -228,18 +230,24 @@ impl Histories for DeadNode {
                 // effect it has just before or after the run.
                 // The checker never blocks (it takes no lock across steps and waits for
                 // nothing), so it runs to its end here, as stepping it by name in the driver
-                // would; started in the driver finished, so that the driver knows its actor.
-                let mut checker = HealthChecker::new(&trace, 1, false);
+                // would; the first is started in the driver finished, so that the driver knows
+                // its actor (a finished program tells the driver nothing else).
+                let mut checker = HealthChecker::new(trace, 1, false);
                 run_to_end(&mut checker, &d.world);
-                d.spawn(Box::new(checker));
+                if d.knows_actor(HealthChecker::ACTOR) {
+                    return true;
+                }
+                Box::new(checker)
             }
-            Op::HandleDeadNodes => d.spawn(Box::new(DeadNodeHandler::new(&trace, Source::Queue))),
-            Op::HandleReports(n) => d.spawn(Box::new(ContainerReportHandler::new(&trace, n))),
-            Op::Reload => d.spawn(Box::new(ReconReload::new(&trace))),
+            Op::HandleDeadNodes => Box::new(DeadNodeHandler::new(trace, Source::Queue)),
+            Op::HandleReports(n) => Box::new(ContainerReportHandler::new(trace, n)),
+            Op::Reload => Box::new(ReconReload::new(trace)),
             Op::Step(n) => {
                 d.step(n.into());
+                return true;
             }
-        }
+        };
+        d.spawn(program);
         true
     }
 

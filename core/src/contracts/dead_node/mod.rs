@@ -59,10 +59,12 @@ pub mod events;
 pub mod ghost;
 #[cfg(feature = "histories")]
 pub mod histories;
+pub mod ids;
 pub mod node_manager;
 pub mod node_state;
 pub mod recon;
 pub mod reproductions;
+mod section;
 
 use crate::claims::Claims;
 use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
@@ -74,13 +76,11 @@ use containers::{ContainerManager, ContainerReport, ContainerReportHandler};
 use datanode::{Datanode, DnAction};
 use dead_node_handler::{DeadNodeHandler, Source};
 use events::EventQueue;
-use ghost::Ghost;
+use ghost::{Ghost, NodeGhost};
+use ids::{slot, ContainerSet, NodeSet, NODE_SLOTS};
+pub use ids::{ContainerId, NodeId};
 use node_state::{run_changes_health, Clock, HealthChecker, NodeState, NodeStateManager};
 use recon::{ReconNodeManager, ReconReload};
-use std::collections::{BTreeMap, BTreeSet};
-
-pub type NodeId = u8;
-pub type ContainerId = u8;
 
 /// Which node manager the datanodes talk to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,14 +165,15 @@ pub struct World {
     pub containers: ContainerManager,
     /// DEAD_NODE → `DeadNodeHandler` (one `SingleThreadExecutor`).
     pub dead_node_events: EventQueue<NodeId>,
-    /// CONTAINER_REPORT → `ContainerReportHandler`, one thread per datanode (affinity).
-    reports: BTreeMap<NodeId, EventQueue<ContainerReport>>,
+    /// CONTAINER_REPORT → `ContainerReportHandler`, one thread per datanode (affinity), by
+    /// node ID (`None`: not a datanode of this world).
+    reports: [Option<EventQueue<ContainerReport>>; NODE_SLOTS],
     pub recon: ReconNodeManager,
-    /// Datanode side: the containers each datanode holds (its full report).
-    holdings: BTreeMap<NodeId, BTreeSet<ContainerId>>,
+    /// Datanode side: the containers each datanode holds (its full report), by node ID.
+    holdings: [ContainerSet; NODE_SLOTS],
     /// Datanodes whose RPC peer address differs from the address they report about themselves
     /// (NAT, a multi-homed host, no reverse DNS): a deployment fact.
-    nat: BTreeSet<NodeId>,
+    nat: NodeSet,
     pub ghost: Ghost,
 }
 
@@ -210,27 +211,30 @@ impl World {
         report_producers: usize,
         nat: &[NodeId],
     ) -> World {
-        let nat: BTreeSet<NodeId> = nat.iter().copied().collect();
-        let addresses: Vec<(NodeId, u8)> = holdings
-            .iter()
-            .map(|h| (h.0, if nat.contains(&h.0) { NAT_PEER } else { 0 }))
-            .collect();
+        let nat = NodeSet::of(nat);
+        let address = |n: NodeId| if nat.contains(n) { NAT_PEER } else { 0 };
+        // The loom objects are made in the order the fields list them, each field's in the
+        // order of `holdings`.
+        let clock = Clock::new(0);
+        let nodes = NodeStateManager::new(holdings, address, 0);
+        let containers = ContainerManager::new(holdings);
+        let dead_node_events = EventQueue::new("DEAD_NODE", dead_node_producers);
+        let mut reports: [Option<EventQueue<ContainerReport>>; NODE_SLOTS] = Default::default();
+        let mut held = [ContainerSet::EMPTY; NODE_SLOTS];
+        for &(n, cs) in holdings {
+            reports[slot(n)] = Some(EventQueue::new("CONTAINER_REPORT", report_producers));
+            held[slot(n)] = ContainerSet::of(cs);
+        }
         World {
             fix,
             service,
-            clock: Clock::new(0),
-            nodes: NodeStateManager::new(holdings, &addresses, 0),
-            containers: ContainerManager::new(holdings),
-            dead_node_events: EventQueue::new("DEAD_NODE", dead_node_producers),
-            reports: addresses
-                .iter()
-                .map(|&(n, _)| (n, EventQueue::new("CONTAINER_REPORT", report_producers)))
-                .collect(),
-            recon: ReconNodeManager::new(&addresses, 0),
-            holdings: holdings
-                .iter()
-                .map(|&(n, cs)| (n, cs.iter().copied().collect()))
-                .collect(),
+            clock,
+            nodes,
+            containers,
+            dead_node_events,
+            reports,
+            recon: ReconNodeManager::new(holdings, address, 0),
+            holdings: held,
             nat,
             ghost: Ghost::default(),
         }
@@ -238,7 +242,7 @@ impl World {
 
     /// The address SCM sees for `node` reporting `address` (`Server.getRemoteIp()`).
     pub fn peer_address(&self, node: NodeId, address: u8) -> u8 {
-        if self.nat.contains(&node) {
+        if self.nat.contains(node) {
             address + NAT_PEER
         } else {
             address
@@ -247,16 +251,29 @@ impl World {
 
     /// The CONTAINER_REPORT queue of `node`'s report thread.
     pub fn reports(&self, node: NodeId) -> &EventQueue<ContainerReport> {
-        &self.reports[&node]
+        self.reports[slot(node)]
+            .as_ref()
+            .expect("a datanode of this world")
+    }
+
+    /// The CONTAINER_REPORT queues, by ascending node ID.
+    fn report_queues(&self) -> impl Iterator<Item = (NodeId, &EventQueue<ContainerReport>)> {
+        self.reports
+            .iter()
+            .enumerate()
+            .filter_map(|(n, q)| Some((n as NodeId, q.as_ref()?)))
     }
 
     /// What `node` holds (its full container report).
-    pub fn holdings(&self, node: NodeId) -> BTreeSet<ContainerId> {
-        self.holdings.get(&node).cloned().unwrap_or_default()
+    pub fn holdings(&self, node: NodeId) -> ContainerSet {
+        self.holdings
+            .get(slot(node))
+            .copied()
+            .unwrap_or(ContainerSet::EMPTY)
     }
 
     pub fn health(&self, node: NodeId) -> Option<NodeState> {
-        self.nodes.read(|t| t.entries.get(&node).map(|e| e.health))
+        self.nodes.read(|t| t.entry(node).map(|e| e.health))
     }
 
     /// The observable state in the reports' words: the node's health and each container's
@@ -268,7 +285,7 @@ impl World {
         let containers: Vec<String> = self
             .holdings(node)
             .iter()
-            .map(|&c| format!("container {c} {}", self.containers.health(c)))
+            .map(|c| format!("container {c} {}", self.containers.health(c)))
             .collect();
         format!("dn{node} {health}, {}", containers.join(", "))
     }
@@ -276,31 +293,50 @@ impl World {
     /// O1 and R2: a node that is DEAD, stopped, will not be resurrected by any health check (its
     /// heartbeat time is past the stale deadline of the next one) and has no DEAD_NODE pending,
     /// yet still has replicas: it stays that way for as long as the datanode is down.
+    ///
+    /// The three predicates below read the ghost first, once, and return early when no node
+    /// can satisfy them: each is a conjunction of reads of a quiet state (nothing runs
+    /// between them), so the order of the reads decides nothing, and a node the ghost rules
+    /// out fails the conjunction whatever the rest reads.
     fn stuck_dead_with_replicas(&self, id: crate::outcome::OutcomeId) -> Option<String> {
+        // The DEAD episode of each stopped node, by ID (the ghost first: most states have none).
+        let episodes = self.ghost.with(|g| {
+            let mut episodes = [None; NODE_SLOTS];
+            for n in g.down.iter() {
+                episodes[slot(n)] = g.node(n).dead;
+            }
+            episodes
+        });
+        if episodes.iter().all(Option::is_none) {
+            return None;
+        }
         let quiet =
-            self.dead_node_events.is_empty() && self.reports.values().all(EventQueue::is_empty);
+            self.dead_node_events.is_empty() && self.report_queues().all(|(_, q)| q.is_empty());
         if !quiet {
             return None;
         }
         let next_check = self.clock.now() + 1;
-        let dead: Vec<(NodeId, u64)> = self.nodes.read(|t| {
-            t.entries
-                .iter()
-                .filter(|(_, e)| {
-                    e.health == NodeState::Dead
-                        && !run_changes_health(e.health, e.last_heartbeat, next_check)
-                })
-                .map(|(&n, e)| (n, e.last_heartbeat))
-                .collect()
+        // The heartbeat time of each such node, by ID.
+        let dead: [Option<u64>; NODE_SLOTS] = self.nodes.read(|t| {
+            let mut dead = [None; NODE_SLOTS];
+            for (n, e) in t.iter() {
+                if e.health == NodeState::Dead
+                    && !run_changes_health(e.health, e.last_heartbeat, next_check)
+                {
+                    dead[slot(n)] = Some(e.last_heartbeat);
+                }
+            }
+            dead
         });
+        let dead = dead
+            .iter()
+            .enumerate()
+            .filter_map(|(n, hb)| Some((n as NodeId, (*hb)?)));
         for (node, last_heartbeat) in dead {
-            let (down, episode) = self
-                .ghost
-                .with(|g| (g.down.contains(&node), g.node(node).dead));
-            let Some(e) = episode.filter(|_| down) else {
+            let Some(e) = episodes[slot(node)] else {
                 continue;
             };
-            for c in self.containers.containers() {
+            for c in self.containers.containers().iter() {
                 let Some(r) = self.containers.replica(c, node) else {
                     continue;
                 };
@@ -314,7 +350,7 @@ impl World {
                         "R2",
                         "written by a registration report from before it went DEAD, applied after",
                     )
-                } else if !self.nodes.get_containers(node).contains(&c) {
+                } else if !self.nodes.get_containers(node).contains(c) {
                     (
                         "O9",
                         "which its container-ID set does not list (Recon's reload replaced the \
@@ -345,9 +381,23 @@ impl World {
     /// its heartbeat time (O4) or replaced its `DatanodeInfo` (O8) after it went DEAD. A
     /// property of the state: nothing the datanode sent explains the node's health.
     fn revived_by_reload(&self, id: crate::outcome::OutcomeId) -> Option<String> {
+        // The ghost first (most states have no node whose heartbeat time something other than
+        // its datanode wrote after it went DEAD): a node outside this set fails the test below.
+        let written_since_dead = self.ghost.with(|g| {
+            nodes_where(g, |n| {
+                n.last_dead
+                    .is_some_and(|died| !n.refreshed_by_datanode && n.refreshed > died.seq)
+            })
+        });
+        if written_since_dead.is_empty() {
+            return None;
+        }
         let next_check = self.clock.now() + 1;
         self.nodes.read(|t| {
-            t.entries.iter().find_map(|(&node, e)| {
+            t.iter().find_map(|(node, e)| {
+                if !written_since_dead.contains(node) {
+                    return None;
+                }
                 let g = self.ghost.with(|g| *g.node(node));
                 let died = g.last_dead?;
                 let alive = e.health != NodeState::Dead
@@ -377,25 +427,28 @@ impl World {
     /// replica of that report. Decided from the end state alone: it does not ask which removal
     /// did it or what that removal read, so a broken recheck cannot hide in a window's name.
     fn live_node_missing_replicas(&self) -> Option<String> {
-        for (&node, queue) in &self.reports {
-            if !queue.is_empty() {
-                continue;
-            }
-            let (down, g) = self.ghost.with(|g| (g.down.contains(&node), *g.node(node)));
-            let Some(reported) = g.reported.filter(|_| !down) else {
-                continue;
-            };
-            if g.last_dead
-                .is_some_and(|e| e.seq > reported && e.against.is_none())
-            {
+        // The ghost first: the datanodes up whose registration report was applied and that
+        // have not (rightly) gone DEAD since.
+        let candidates = self.ghost.with(|g| {
+            let down = g.down;
+            nodes_where(g, |n| {
+                n.reported.is_some_and(|reported| {
+                    !n.last_dead
+                        .is_some_and(|e| e.seq > reported && e.against.is_none())
+                })
+            })
+            .difference(down)
+        });
+        if candidates.is_empty() {
+            return None;
+        }
+        for (node, queue) in self.report_queues() {
+            if !candidates.contains(node) || !queue.is_empty() {
                 continue;
             }
             let missing = self
-                .holdings
-                .get(&node)
-                .into_iter()
-                .flatten()
-                .copied()
+                .holdings(node)
+                .iter()
                 .find(|&c| self.containers.replica(c, node).is_none());
             if let Some(c) = missing {
                 let health = self
@@ -411,6 +464,17 @@ impl World {
         }
         None
     }
+}
+
+/// The nodes whose ghost satisfies `test`.
+fn nodes_where(g: &ghost::GhostState, test: impl Fn(&NodeGhost) -> bool) -> NodeSet {
+    let mut set = NodeSet::EMPTY;
+    for (n, ghost) in g.nodes.iter().enumerate() {
+        if test(ghost) {
+            set.insert(n as NodeId);
+        }
+    }
+    set
 }
 
 pub struct DeadNode;
@@ -572,12 +636,12 @@ impl Model for DeadNode {
         let containers: Vec<String> = w
             .containers
             .containers()
-            .into_iter()
+            .iter()
             .map(|c| {
                 let on: Vec<String> = w
                     .containers
-                    .replicas(c)
-                    .keys()
+                    .holders(c)
+                    .iter()
                     .map(|n| format!("dn{n}"))
                     .collect();
                 format!(

@@ -26,8 +26,7 @@ pub fn register(
     // isNodeRegistered, then getNode: one lookup here. Only a registration replaces the entry,
     // and this datanode's registrations are sequential (Recon's reload re-registers a stored node
     // with the address it last registered with, which replaces nothing).
-    let known = w.nodes.get_node(node);
-    match known {
+    match w.nodes.address_of(node) {
         None => {
             let now = w.clock.now();
             w.nodes
@@ -37,16 +36,13 @@ pub fn register(
                 format_args!("dn{node} is new: NEW_NODE"),
             );
         }
-        Some(old) if old.address != address => {
+        Some(old) if old != address => {
             let now = w.clock.now();
             w.nodes
                 .update_node(cx, &w.ghost, node, address, now, by_datanode);
             cx.record(
                 "SCMNodeManager.register",
-                format_args!(
-                    "dn{node} known, address {} → {address}: NODE_ADDRESS_UPDATE",
-                    old.address
-                ),
+                format_args!("dn{node} known, address {old} → {address}: NODE_ADDRESS_UPDATE"),
             );
         }
         Some(_) if w.fix.register_refreshes_heartbeat.get() => {

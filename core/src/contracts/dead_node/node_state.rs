@@ -27,11 +27,11 @@
 //! interval is skipped) is not modelled: the model's checker is never delayed.
 
 use super::ghost::{Against, Episode, Ghost};
-use super::{ContainerId, NodeId};
+use super::ids::{slot, ContainerId, ContainerSet, NodeId, NODE_SLOTS};
+use super::section;
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering, RwLock, SpanLock};
 use crate::trace::{Cx, Trace};
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 // std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
@@ -99,6 +99,24 @@ pub struct DatanodeInfo {
     pub monitor: SpanLock,
 }
 
+impl DatanodeInfo {
+    pub fn object(&self) -> Object {
+        Object {
+            id: self.id,
+            incarnation: self.incarnation,
+        }
+    }
+}
+
+/// Which `DatanodeInfo` object: its ID and incarnation (Java object identity). What the health
+/// check keeps of the objects it listed: a replaced object's heartbeat time stays readable by
+/// its incarnation ([`Table::heartbeat_of`]), and the check writes by ID.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Object {
+    pub id: NodeId,
+    pub incarnation: u32,
+}
+
 /// One `DatanodeEntry` with its `DatanodeInfo`'s mutable fields.
 #[derive(Debug)]
 pub struct DatanodeEntry {
@@ -108,24 +126,46 @@ pub struct DatanodeEntry {
     /// `DatanodeInfo.nodeStatus` (health).
     pub health: NodeState,
     /// The node's container-ID set (`DatanodeEntry`).
-    pub containers: BTreeSet<ContainerId>,
+    pub containers: ContainerSet,
 }
 
 #[derive(Debug, Default)]
 pub struct Table {
-    pub entries: BTreeMap<NodeId, DatanodeEntry>,
+    /// By node ID ([`Table::entry`]).
+    entries: [Option<DatanodeEntry>; NODE_SLOTS],
     incarnations: u32,
-    /// The heartbeat time each replaced `DatanodeInfo` kept (by incarnation): nothing writes
+    /// The heartbeat time each replaced `DatanodeInfo` kept, by incarnation: nothing writes
     /// it after `updateNode`, but a health check that listed the object still reads it.
-    retired: BTreeMap<u32, u64>,
+    retired: Vec<(u32, u64)>,
 }
 
 impl Table {
+    /// The entry of node `id` (`NodeStateMap` by ID).
+    pub fn entry(&self, id: NodeId) -> Option<&DatanodeEntry> {
+        self.entries.get(slot(id))?.as_ref()
+    }
+
+    fn entry_mut(&mut self, id: NodeId) -> Option<&mut DatanodeEntry> {
+        self.entries.get_mut(slot(id))?.as_mut()
+    }
+
+    /// Every entry, by ascending ID.
+    pub fn iter(&self) -> impl Iterator<Item = (NodeId, &DatanodeEntry)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter_map(|(id, e)| Some((id as NodeId, e.as_ref()?)))
+    }
+
     /// `info.getLastHeartbeatTime()`, for the current object of its ID or a replaced one.
-    pub fn heartbeat_of(&self, info: &DatanodeInfo) -> u64 {
-        match self.entries.get(&info.id) {
+    pub fn heartbeat_of(&self, info: Object) -> u64 {
+        match self.entry(info.id) {
             Some(e) if e.info.incarnation == info.incarnation => e.last_heartbeat,
-            _ => self.retired.get(&info.incarnation).copied().unwrap_or(0),
+            _ => self
+                .retired
+                .iter()
+                .find(|r| r.0 == info.incarnation)
+                .map_or(0, |r| r.1),
         }
     }
 
@@ -143,9 +183,9 @@ impl Table {
             info,
             last_heartbeat: now,
             health: NodeState::Healthy,
-            containers: BTreeSet::new(),
+            containers: ContainerSet::EMPTY,
         };
-        self.entries.insert(id, entry);
+        self.entries[slot(id)] = Some(entry);
         ghost.with(|g| {
             let seq = g.next_seq();
             let n = g.node(id);
@@ -164,6 +204,32 @@ impl Table {
             address,
             monitor: SpanLock::new(),
         })
+    }
+}
+
+/// The `DatanodeInfo` objects `getAllDatanodeInfos` listed, by ascending ID: `objects[..len]`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Listed {
+    objects: [Object; NODE_SLOTS],
+    len: usize,
+}
+
+impl Listed {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `i`-th object listed.
+    pub fn get(&self, i: usize) -> Object {
+        self.objects[..self.len][i]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Object> {
+        self.objects[..self.len].iter()
     }
 }
 
@@ -189,22 +255,22 @@ pub struct NodeStateManager {
 }
 
 impl NodeStateManager {
-    /// Nodes already registered at `addresses`, HEALTHY, with a heartbeat at `now`, holding
-    /// `containers`.
-    pub fn new(nodes: &[(NodeId, &[ContainerId])], addresses: &[(NodeId, u8)], now: u64) -> Self {
+    /// Nodes already registered at `address(node)`, HEALTHY, with a heartbeat at `now`,
+    /// holding `containers`.
+    pub fn new(
+        nodes: &[(NodeId, &[ContainerId])],
+        address: impl Fn(NodeId) -> u8,
+        now: u64,
+    ) -> Self {
         let mut table = Table::default();
         for &(id, containers) in nodes {
-            let address = addresses.iter().find(|a| a.0 == id).map_or(0, |a| a.1);
-            let info = table.new_info(id, address);
-            table.entries.insert(
-                id,
-                DatanodeEntry {
-                    info,
-                    last_heartbeat: now,
-                    health: NodeState::Healthy,
-                    containers: containers.iter().copied().collect(),
-                },
-            );
+            let info = table.new_info(id, address(id));
+            table.entries[slot(id)] = Some(DatanodeEntry {
+                info,
+                last_heartbeat: now,
+                health: NodeState::Healthy,
+                containers: ContainerSet::of(containers),
+            });
         }
         NodeStateManager {
             lock: RwLock::new(table),
@@ -213,14 +279,23 @@ impl NodeStateManager {
 
     /// `NodeStateMap.getNodeInfo` (`SCMNodeManager.getNode`, `isNodeRegistered`).
     pub fn get_node(&self, id: NodeId) -> Option<Arc<DatanodeInfo>> {
-        self.lock.read().entries.get(&id).map(|e| e.info.clone())
+        self.read(|t| t.entry(id).map(|e| e.info.clone()))
+    }
+
+    /// The address `getNode(id)` holds (`SCMNodeManager.register` compares it), without a
+    /// reference to the object.
+    pub fn address_of(&self, id: NodeId) -> Option<u8> {
+        self.read(|t| t.entry(id).map(|e| e.info.address))
+    }
+
+    /// Whether some actor holds the monitor of `getNode(id)` (for the step driver).
+    pub fn is_monitor_held(&self, id: NodeId) -> bool {
+        self.read(|t| t.entry(id).is_some_and(|e| e.info.monitor.is_held()))
     }
 
     /// `NodeStateMap.getNodeStatus` (map read lock, then the `DatanodeInfo` read lock).
     pub fn get_node_status(&self, ghost: &Ghost, id: NodeId) -> Option<StatusRead> {
-        let t = self.lock.read();
-        let e = t.entries.get(&id)?;
-        Some(status_read(ghost, id, e))
+        self.read(|t| Some(status_read(ghost, id, t.entry(id)?)))
     }
 
     /// `getNodeStatus` and then `getContainers`, as the fix's handler calls them under the
@@ -231,20 +306,16 @@ impl NodeStateManager {
         &self,
         ghost: &Ghost,
         id: NodeId,
-    ) -> Option<(StatusRead, BTreeSet<ContainerId>)> {
-        let t = self.lock.read();
-        let e = t.entries.get(&id)?;
-        Some((status_read(ghost, id, e), e.containers.clone()))
+    ) -> Option<(StatusRead, ContainerSet)> {
+        self.read(|t| {
+            let e = t.entry(id)?;
+            Some((status_read(ghost, id, e), e.containers))
+        })
     }
 
     /// `NodeStateMap.getContainers`.
-    pub fn get_containers(&self, id: NodeId) -> BTreeSet<ContainerId> {
-        self.lock
-            .read()
-            .entries
-            .get(&id)
-            .map(|e| e.containers.clone())
-            .unwrap_or_default()
+    pub fn get_containers(&self, id: NodeId) -> ContainerSet {
+        self.read(|t| t.entry(id).map_or(ContainerSet::EMPTY, |e| e.containers))
     }
 
     /// `NodeStateManager.updateLastHeartbeatTime` → `DatanodeInfo.updateLastHeartbeatTime`,
@@ -258,25 +329,26 @@ impl NodeStateManager {
         why: &str,
         by_datanode: bool,
     ) {
-        let mut t = self.lock.write();
-        let Some(e) = t.entries.get_mut(&id) else {
-            return;
-        };
-        let before = e.last_heartbeat;
-        e.last_heartbeat = e.last_heartbeat.max(now);
-        ghost.with(|g| {
-            let seq = g.next_seq();
-            let n = g.node(id);
-            n.refreshed = seq;
-            n.refreshed_by_datanode = by_datanode;
+        self.write(|t| {
+            let Some(e) = t.entry_mut(id) else {
+                return;
+            };
+            let before = e.last_heartbeat;
+            e.last_heartbeat = e.last_heartbeat.max(now);
+            ghost.with(|g| {
+                let seq = g.next_seq();
+                let n = g.node(id);
+                n.refreshed = seq;
+                n.refreshed_by_datanode = by_datanode;
+            });
+            cx.record(
+                "DatanodeInfo.updateLastHeartbeatTime",
+                format_args!(
+                    "{why}: lastHeartbeatTime {before} → {now} (health stays {})",
+                    e.health
+                ),
+            );
         });
-        cx.record(
-            "DatanodeInfo.updateLastHeartbeatTime",
-            format_args!(
-                "{why}: lastHeartbeatTime {before} → {now} (health stays {})",
-                e.health
-            ),
-        );
     }
 
     /// `NodeStateManager.addNode`: a new `DatanodeInfo`, HEALTHY, heartbeat time now.
@@ -289,16 +361,17 @@ impl NodeStateManager {
         now: u64,
         by_datanode: bool,
     ) {
-        let mut t = self.lock.write();
-        let info = t.new_info(id, address);
-        cx.record(
-            "NodeStateManager.addNode",
-            format_args!(
-                "new DatanodeInfo #{} HEALTHY, lastHeartbeatTime {now}",
-                info.incarnation
-            ),
-        );
-        t.insert_fresh(ghost, id, info, now, by_datanode);
+        self.write(|t| {
+            let info = t.new_info(id, address);
+            cx.record(
+                "NodeStateManager.addNode",
+                format_args!(
+                    "new DatanodeInfo #{} HEALTHY, lastHeartbeatTime {now}",
+                    info.incarnation
+                ),
+            );
+            t.insert_fresh(ghost, id, info, now, by_datanode);
+        });
     }
 
     /// `NodeStateManager.updateNode` → `NodeStateMap.updateNode`: a *new* `DatanodeInfo` (new
@@ -313,9 +386,9 @@ impl NodeStateManager {
         now: u64,
         by_datanode: bool,
     ) {
-        let mut t = self.lock.write();
+        self.write(|t| {
         let info = t.new_info(id, address);
-        let Some(old) = t.entries.get(&id) else {
+        let Some(old) = t.entry(id) else {
             return;
         };
         let retired = (old.info.incarnation, old.last_heartbeat);
@@ -326,30 +399,33 @@ impl NodeStateManager {
                 old.info.incarnation, old.health, info.incarnation, old.containers
             ),
         );
-        t.retired.insert(retired.0, retired.1);
+        t.retired.push(retired);
         t.insert_fresh(ghost, id, info, now, by_datanode);
+        });
     }
 
     /// `NodeStateMap.getAllDatanodeInfos`: the `DatanodeInfo` objects current now (one read
     /// section; the health check works on these objects, whatever replaces them later).
-    pub fn get_all_datanode_infos(&self) -> Vec<Arc<DatanodeInfo>> {
-        self.lock
-            .read()
-            .entries
-            .values()
-            .map(|e| e.info.clone())
-            .collect()
+    pub fn get_all_datanode_infos(&self) -> Listed {
+        self.read(|t| {
+            let mut listed = Listed::default();
+            for (_, e) in t.iter() {
+                listed.objects[listed.len] = e.info.object();
+                listed.len += 1;
+            }
+            listed
+        })
     }
 
     /// `NodeStateMap.getNodeStatus` by ID, the health only (the checker's read).
     pub fn node_health(&self, id: NodeId) -> Option<NodeState> {
-        self.lock.read().entries.get(&id).map(|e| e.health)
+        self.read(|t| t.entry(id).map(|e| e.health))
     }
 
     /// `DatanodeInfo.getLastHeartbeatTime` on `info`, the object itself: a replaced object
     /// keeps the time it had when `updateNode` replaced it (heartbeats go to the current one).
-    pub fn last_heartbeat_time(&self, info: &DatanodeInfo) -> u64 {
-        self.lock.read().heartbeat_of(info)
+    pub fn last_heartbeat_time(&self, info: Object) -> u64 {
+        self.read(|t| t.heartbeat_of(info))
     }
 
     /// `NodeStateMap.updateNodeHealthState(id, to)`: writes the health of the object current
@@ -363,15 +439,15 @@ impl NodeStateManager {
         &self,
         cx: &Cx,
         ghost: &Ghost,
-        listed: &DatanodeInfo,
+        listed: Object,
         event: LifeCycleEvent,
         tested: Option<u64>,
         to: NodeState,
         now: u64,
     ) {
         let id = listed.id;
-        let mut t = self.lock.write();
-        let Some(e) = t.entries.get_mut(&id) else {
+        self.write(|t| {
+        let Some(e) = t.entry_mut(id) else {
             return;
         };
         let from = e.health;
@@ -404,7 +480,7 @@ impl NodeStateManager {
         }
         ghost.with(|g| {
             let seq = g.next_seq();
-            let down = g.down.contains(&id);
+            let down = g.down.contains(id);
             let n = g.node(id);
             if to == NodeState::Dead {
                 let alive_by_heartbeat = last_heartbeat + DEAD_INTERVAL >= now;
@@ -432,11 +508,18 @@ impl NodeStateManager {
                 n.dead = None;
             }
         });
+        });
     }
 
-    /// The whole table (after the actors finished, or between driver steps).
+    /// One read section of the table (or, after the actors finished or between driver steps,
+    /// the whole table).
     pub fn read<R>(&self, f: impl FnOnce(&Table) -> R) -> R {
-        f(&self.lock.read())
+        section::read(&self.lock, f)
+    }
+
+    /// One write section of the table.
+    fn write<R>(&self, f: impl FnOnce(&mut Table) -> R) -> R {
+        section::write(&self.lock, f)
     }
 
     /// The CR thread's reconciliation of the node's container-ID set with a full report
@@ -450,29 +533,34 @@ impl NodeStateManager {
         cx: &Cx,
         ghost: &Ghost,
         id: NodeId,
-        reported: &BTreeSet<ContainerId>,
-    ) -> (BTreeSet<ContainerId>, u64) {
-        let t = self.lock.read();
-        let applied = ghost.with(|g| g.next_seq());
-        if t.entries.get(&id).is_none_or(|e| &e.containers == reported) {
-            return (BTreeSet::new(), applied);
+        reported: ContainerSet,
+    ) -> (ContainerSet, u64) {
+        let (unchanged, applied) = self.read(|t| {
+            let applied = ghost.with(|g| g.next_seq());
+            (
+                t.entry(id).is_none_or(|e| e.containers == reported),
+                applied,
+            )
+        });
+        if unchanged {
+            return (ContainerSet::EMPTY, applied);
         }
-        drop(t);
-        let mut t = self.lock.write();
-        let Some(e) = t.entries.get_mut(&id) else {
-            return (BTreeSet::new(), applied);
-        };
-        let missing: BTreeSet<ContainerId> = e.containers.difference(reported).copied().collect();
-        let added: BTreeSet<ContainerId> = reported.difference(&e.containers).copied().collect();
-        e.containers = reported.clone();
-        cx.record(
-            "NodeStateMap.addContainer",
-            format_args!(
-                "DatanodeInfo #{} container set +{added:?} −{missing:?}",
-                e.info.incarnation
-            ),
-        );
-        (missing, applied)
+        self.write(|t| {
+            let Some(e) = t.entry_mut(id) else {
+                return (ContainerSet::EMPTY, applied);
+            };
+            let missing = e.containers.difference(reported);
+            let added = reported.difference(e.containers);
+            e.containers = reported;
+            cx.record(
+                "NodeStateMap.addContainer",
+                format_args!(
+                    "DatanodeInfo #{} container set +{added:?} −{missing:?}",
+                    e.info.incarnation
+                ),
+            );
+            (missing, applied)
+        })
     }
 }
 
@@ -518,6 +606,7 @@ impl LifeCycleEvent {
     /// stale condition; HEALTHY_READONLY: `LAYOUT_MATCH`, then `TIMEOUT`; STALE: `TIMEOUT` on
     /// the dead condition, then `RESTORE` on the healthy one; DEAD: `RESURRECT` on the healthy
     /// one. Layouts always match here, so HEALTHY's `LAYOUT_MISMATCH` never applies.
+    #[inline(never)] // one copy of its branches (the checker asks at every step)
     pub fn plan(health: NodeState) -> &'static [LifeCycleEvent] {
         use LifeCycleEvent::*;
         match health {
@@ -619,7 +708,7 @@ pub struct HealthChecker {
     runs: u32,
     next: CheckStep,
     now: u64,
-    listed: Vec<Arc<DatanodeInfo>>,
+    listed: Listed,
     /// Close the DEAD_NODE queue after the last run (a loom scenario's handler then ends).
     closes: bool,
 }
@@ -633,7 +722,7 @@ impl HealthChecker {
             runs,
             next: CheckStep::Tick,
             now: 0,
-            listed: Vec::new(),
+            listed: Listed::default(),
             closes,
         }
     }
@@ -669,7 +758,7 @@ impl HealthChecker {
             CheckStep::Status(i)
         } else {
             self.runs -= 1;
-            self.listed.clear();
+            self.listed = Listed::default();
             CheckStep::Tick
         }
     }
@@ -686,7 +775,7 @@ impl Program<super::World> for HealthChecker {
 
     fn step(&mut self, w: &super::World) {
         let runs = self.runs;
-        let mut fired = Vec::new();
+        let mut fired = None;
         self.next = match self.next {
             CheckStep::Tick => {
                 self.now = w.clock.advance();
@@ -709,13 +798,14 @@ impl Program<super::World> for HealthChecker {
                 );
                 self.next_object(0)
             }
-            CheckStep::Status(i) => match w.nodes.node_health(self.listed[i].id) {
+            CheckStep::Status(i) => match w.nodes.node_health(self.listed.get(i).id) {
                 Some(from) => {
+                    let info = self.listed.get(i);
                     self.cx.record(
                         "NodeStateManager.checkNodesHealth",
                         format_args!(
                             "t={}: dn{} (DatanodeInfo #{}): getNodeStatus → {from}",
-                            self.now, self.listed[i].id, self.listed[i].incarnation
+                            self.now, info.id, info.incarnation
                         ),
                     );
                     self.after(i, from, 0)
@@ -724,14 +814,14 @@ impl Program<super::World> for HealthChecker {
             },
             CheckStep::Test { i, from, k } => {
                 let ev = LifeCycleEvent::plan(from)[k];
-                let hb = w.nodes.last_heartbeat_time(&self.listed[i]);
+                let hb = w.nodes.last_heartbeat_time(self.listed.get(i));
                 let holds = ev.holds(from, hb, self.now);
                 self.cx.record(
                     "NodeStateManager.updateNodeState",
                     format_args!(
                         "t={}: {ev}? lastHeartbeatTime {hb} of DatanodeInfo #{} → {}",
                         self.now,
-                        self.listed[i].incarnation,
+                        self.listed.get(i).incarnation,
                         if holds { "yes" } else { "no" }
                     ),
                 );
@@ -749,13 +839,13 @@ impl Program<super::World> for HealthChecker {
             CheckStep::Write { i, from, k, tested } => {
                 let ev = LifeCycleEvent::plan(from)[k];
                 let to = ev.next(from);
-                let info = self.listed[i].clone();
+                let info = self.listed.get(i);
                 w.nodes
-                    .update_node_health_state(&self.cx, &w.ghost, &info, ev, tested, to, self.now);
+                    .update_node_health_state(&self.cx, &w.ghost, info, ev, tested, to, self.now);
                 // fireHealthStateEvent: only DEAD_NODE's handler is modelled (STALE_NODE and the
                 // HEALTHY ones close or create pipelines, which hold no replicas).
                 if to == NodeState::Dead {
-                    fired.push(info.id);
+                    fired = Some(info.id);
                 }
                 self.after(i, from, k + 1)
             }

@@ -15,12 +15,13 @@
 //! node's entry is written only by that node's own sequential heartbeats, modelled as one
 //! atomic per node (`put` returns the previous value: a swap).
 
+use super::ids::{slot, ContainerId, NodeId, NODE_SLOTS};
 use super::node_manager;
-use super::{NodeId, World};
+use super::section;
+use super::World;
 use crate::model::Program;
 use crate::sync::{AtomicU64, Mutex, Ordering};
 use crate::trace::{Cx, Trace};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// 3 × `hdds.heartbeat.recon.interval` (3 × 60 s), in health-check ticks: below the stale
@@ -30,31 +31,45 @@ pub const RECON_OUTDATED: u64 = 2;
 
 const ABSENT: u64 = u64::MAX;
 
+/// The node table's rows: each stored node's address, by node ID.
+pub type Rows = [Option<u8>; NODE_SLOTS];
+
 /// Recon's own state beside the shared node manager.
 #[derive(Debug)]
 pub struct ReconNodeManager {
-    /// `nodeDB`: the node table (a RocksDB table, thread-safe): each row's address.
-    node_db: Mutex<BTreeMap<NodeId, u8>>,
-    /// `datanodeHeartbeatMap`: last heartbeat per node (Recon's wall clock, the same ticks).
-    heartbeats: BTreeMap<NodeId, AtomicU64>,
+    /// `nodeDB`: the node table (a RocksDB table, thread-safe).
+    node_db: Mutex<Rows>,
+    /// `datanodeHeartbeatMap`: last heartbeat per node (Recon's wall clock, the same ticks), by
+    /// node ID.
+    heartbeats: [Option<AtomicU64>; NODE_SLOTS],
 }
 
 impl ReconNodeManager {
-    /// Rows for `nodes` at their addresses (what `ReconNewNodeHandler` stored when each first
+    /// Rows for `nodes` at `address(node)` (what `ReconNewNodeHandler` stored when each first
     /// registered: the details after `register` set the peer's address); each last heard from
     /// at `now`.
-    pub fn new(nodes: &[(NodeId, u8)], now: u64) -> Self {
+    pub fn new(
+        nodes: &[(NodeId, &[ContainerId])],
+        address: impl Fn(NodeId) -> u8,
+        now: u64,
+    ) -> Self {
+        let mut rows = [None; NODE_SLOTS];
+        for &(n, _) in nodes {
+            rows[slot(n)] = Some(address(n));
+        }
+        let node_db = Mutex::new(rows);
+        let mut heartbeats: [Option<AtomicU64>; NODE_SLOTS] = Default::default();
+        for &(n, _) in nodes {
+            heartbeats[slot(n)] = Some(AtomicU64::new(now));
+        }
         ReconNodeManager {
-            node_db: Mutex::new(nodes.iter().copied().collect()),
-            heartbeats: nodes
-                .iter()
-                .map(|&(n, _)| (n, AtomicU64::new(now)))
-                .collect(),
+            node_db,
+            heartbeats,
         }
     }
 
-    pub fn rows(&self) -> BTreeMap<NodeId, u8> {
-        self.node_db.lock().clone()
+    pub fn rows(&self) -> Rows {
+        section::locked(&self.node_db, |rows| *rows)
     }
 }
 
@@ -64,7 +79,8 @@ pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
     let last = w
         .recon
         .heartbeats
-        .get(&node)
+        .get(slot(node))
+        .and_then(Option::as_ref)
         .map_or(ABSENT, |h| h.swap(now, Ordering::SeqCst));
     if last == ABSENT || now - last >= RECON_OUTDATED {
         cx.record(
@@ -94,8 +110,8 @@ pub fn register(
     remote: Option<u8>,
     by_datanode: bool,
 ) -> Option<u64> {
-    if w.nodes.get_node(node).is_some() {
-        w.recon.node_db.lock().insert(node, reported);
+    if w.nodes.address_of(node).is_some() {
+        section::locked(&w.recon.node_db, |rows| rows[slot(node)] = Some(reported));
         cx.record(
             "ReconNodeManager.register",
             format_args!("dn{node} known: node table row rewritten (address {reported})"),
@@ -108,7 +124,8 @@ pub fn register(
 enum ReloadStep {
     ReinitializeContainers,
     ReadRows,
-    Register(Vec<(NodeId, u8)>),
+    /// The rows still to register, by ascending node ID.
+    Register(Rows),
     Done,
 }
 
@@ -148,23 +165,27 @@ impl Program<World> for ReconReload {
             ReloadStep::ReinitializeContainers => {
                 w.containers.reinitialize(cx);
                 w.ghost
-                    .with(|g| g.nodes.values_mut().for_each(|n| n.reported = None));
+                    .with(|g| g.nodes.iter_mut().for_each(|n| n.reported = None));
                 ReloadStep::ReadRows
             }
             ReloadStep::ReadRows => {
-                let rows: Vec<(NodeId, u8)> = w.recon.rows().into_iter().rev().collect();
+                let rows = w.recon.rows();
                 cx.record(
                     "ReconNodeManager.reinitialize",
-                    format_args!("loadExistingNodes: {} rows", rows.len()),
+                    format_args!("loadExistingNodes: {} rows", rows.iter().flatten().count()),
                 );
                 ReloadStep::Register(rows)
             }
             ReloadStep::Register(mut rows) => {
-                let Some((node, address)) = rows.pop() else {
+                let Some((node, address)) = rows
+                    .iter_mut()
+                    .enumerate()
+                    .find_map(|(n, row)| Some((n as NodeId, row.take()?)))
+                else {
                     return;
                 };
                 // P3: a node the node manager already knows is not registered again.
-                if w.fix.reload_skips_known.get() && w.nodes.get_node(node).is_some() {
+                if w.fix.reload_skips_known.get() && w.nodes.address_of(node).is_some() {
                     cx.record(
                         "ReconNodeManager.loadExistingNodes",
                         format_args!("dn{node} already registered: skipped (P3)"),
@@ -172,7 +193,7 @@ impl Program<World> for ReconReload {
                 } else {
                     register(cx, w, node, address, None, false);
                 }
-                if rows.is_empty() {
+                if rows.iter().all(Option::is_none) {
                     ReloadStep::Done
                 } else {
                     ReloadStep::Register(rows)

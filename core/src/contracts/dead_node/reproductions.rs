@@ -213,7 +213,7 @@ pub fn dead_node_handler_keeps_replicas_of_node_that_came_back(fix: Fix) -> Stri
     r.reports();
     r.checks(1);
     r.finish(dnh);
-    if r.w().containers.replicas(CONTAINER).contains_key(&DN) {
+    if r.w().containers.replica(CONTAINER, DN).is_some() {
         "passes".into()
     } else {
         "fails: a replica removal that should not happen".into()
