@@ -245,8 +245,8 @@ impl World {
         {
             let scm = self.scm.lock().expect("scm");
             let replicas = scm.replicas(c);
-            if replicas.get(&src).is_none_or(|r| r.state != State::Closed)
-                || replicas.contains_key(&tgt)
+            if replicas.get(src).is_none_or(|r| r.state != State::Closed)
+                || replicas.contains_key(tgt)
             {
                 return false;
             }
@@ -262,7 +262,7 @@ impl World {
         let future = scm.replicas(c);
         let healthy = future
             .iter()
-            .filter(|&(&d, r)| d != src && !scm.unhealthy(self.fix.scm(), c, r))
+            .filter(|&(d, r)| d != src && !scm.unhealthy(self.fix.scm(), c, r))
             .count();
         drop(scm);
         if healthy >= super::scm::REPLICATION_FACTOR {
@@ -309,7 +309,7 @@ impl World {
     fn delete_keys(&self, trace: &Trace, c: ContainerId) {
         let keys: Vec<_> = {
             let mut om = self.om.lock().expect("om");
-            let keys: Vec<_> = om.blocks.iter().filter(|k| k.0 == c).copied().collect();
+            let keys: Vec<_> = om.blocks.iter().filter(|k| k.0 == c).collect();
             om.blocks.retain(|k| k.0 != c);
             keys
         };
@@ -317,7 +317,7 @@ impl World {
             if let Some(r) = dn.set.get(c) {
                 r.data(|d| {
                     for k in &keys {
-                        d.blocks.remove(&k.1);
+                        d.blocks.remove(k.1);
                     }
                 });
             }
@@ -617,15 +617,15 @@ mod tests {
     /// tables copied), kept to show that the faster ones decide the same on every state.
     mod reference {
         use super::super::super::datanode::Origin;
-        use super::super::super::{ContainerId, LocalId, Om, World};
-        use std::collections::BTreeSet;
+        use super::super::super::dense::PairSet;
+        use super::super::super::{Om, World};
 
         pub fn o1(w: &World) -> Option<String> {
             let clients = w.ghost.with(|g| g.clients.clone());
             clients.iter().filter(|r| r.succeeded()).find_map(|r| {
                 w.dns.iter().find_map(|dn| {
                     let c = dn.set.get(r.container)?;
-                    let holds = c.data(|d| d.blocks.contains_key(&r.block));
+                    let holds = c.data(|d| d.blocks.contains_key(r.block));
                     (c.origin == Origin::Recreated && holds).then(|| {
                         format!(
                             "dn{} recreated c{} after deleting it ({}); the client's WriteChunk and \
@@ -657,28 +657,25 @@ mod tests {
             })
         }
 
-        pub fn lost(
-            w: &World,
-            which: fn(&Om) -> &BTreeSet<(ContainerId, LocalId)>,
-        ) -> Option<String> {
-            let om = w.om.lock().expect("om").clone();
-            let holders = |id: ContainerId, block: LocalId| -> Vec<u8> {
+        pub fn lost(w: &World, which: fn(&Om) -> &PairSet) -> Option<String> {
+            let om = *w.om.lock().expect("om");
+            let holders = |id: u8, block: u8| -> Vec<u8> {
                 w.dns
                     .iter()
                     .filter(|dn| {
                         dn.set
                             .get(id)
-                            .is_some_and(|c| c.data(|d| d.blocks.contains_key(&block)))
+                            .is_some_and(|c| c.data(|d| d.blocks.contains_key(block)))
                     })
                     .map(|dn| dn.id)
                     .collect()
             };
             which(&om)
                 .iter()
-                .filter(|k| om.blocks.contains(k))
+                .filter(|&k| om.blocks.contains(k))
                 .find(|k| holders(k.0, k.1).is_empty())
                 .map(|(c, b)| {
-                    let replicas = w.scm.lock().expect("scm").replicas(*c).clone();
+                    let replicas = *w.scm.lock().expect("scm").replicas(c);
                     if replicas.is_empty() {
                         format!(
                             "block {b} of c{c}: OM references it, no replica left (NO_REPLICA_FOUND)"
