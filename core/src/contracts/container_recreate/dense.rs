@@ -67,7 +67,7 @@ impl<V, const N: usize> IdMap<V, N> {
     }
 
     pub fn values(&self) -> impl Iterator<Item = &V> {
-        self.0.iter().flatten()
+        self.0.iter().filter_map(Option::as_ref)
     }
 
     pub fn len(&self) -> usize {
@@ -212,19 +212,34 @@ impl IdSet {
         self.0 = [0; 4];
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = u8> {
-        let words = self.0;
-        (0..4u8).flat_map(move |w| {
-            let mut bits = words[usize::from(w)];
-            std::iter::from_fn(move || {
-                let low = bits.trailing_zeros();
-                (bits != 0).then(|| {
-                    bits &= bits - 1;
-                    // `as`: below 64.
-                    w * 64 + low as u8
-                })
-            })
-        })
+    pub fn iter(&self) -> Ids {
+        Ids {
+            words: self.0,
+            word: 0,
+        }
+    }
+}
+
+/// The IDs of an [`IdSet`], ascending.
+pub struct Ids {
+    words: [u64; 4],
+    word: u8,
+}
+
+impl Iterator for Ids {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        while let Some(bits) = self.words.get_mut(usize::from(self.word)) {
+            if *bits != 0 {
+                // `as`: below 64.
+                let id = self.word * 64 + bits.trailing_zeros() as u8;
+                *bits &= *bits - 1;
+                return Some(id);
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 

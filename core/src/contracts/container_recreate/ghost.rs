@@ -32,6 +32,7 @@ pub struct GhostState {
 pub struct Ghost(Mutex<GhostState>);
 
 impl Ghost {
+    #[inline(never)]
     fn state(&self) -> MutexGuard<'_, GhostState> {
         // A model panic (a violation) may happen while recording; the state stays valid.
         self.0.lock().unwrap_or_else(PoisonError::into_inner)

@@ -206,9 +206,7 @@ impl World {
     fn report(&self, trace: &Trace, dn: DnId) {
         let report: Vec<ReplicaProto> = self.report_of(dn);
         let cx = trace.actor("ContainerReportHandler");
-        self.scm
-            .lock()
-            .expect("scm")
+        self.scm_state()
             .process_report(self.fix.scm(), dn, &report, |line| {
                 cx.record(
                     "AbstractContainerReportHandler.processContainerReplica",
@@ -227,14 +225,14 @@ impl World {
     /// `Op::Rm`: one pass of every container through the handler chain.
     fn replication_manager(&self, trace: &Trace) {
         for c in CONTAINERS {
-            let commands = self.scm.lock().expect("scm").check(self.fix.scm(), c);
+            let commands = self.scm_state().check(self.fix.scm(), c);
             self.execute(trace, c, &commands);
         }
     }
 
     /// `Op::Replicate`: the over- and under-replication processors run their queues.
     fn replication_processors(&self, trace: &Trace) {
-        let work = self.scm.lock().expect("scm").process(self.fix.scm());
+        let work = self.scm_state().process(self.fix.scm());
         for (c, commands) in work {
             self.execute(trace, c, &commands);
         }
@@ -243,7 +241,7 @@ impl World {
     /// `Op::Move`: `MoveManager.startMove`, then `handleSuccessfulAdd`.
     fn balancer_move(&self, trace: &Trace, c: ContainerId, src: DnId, tgt: DnId) -> bool {
         {
-            let scm = self.scm.lock().expect("scm");
+            let scm = self.scm_state();
             let replicas = scm.replicas(c);
             if replicas.get(src).is_none_or(|r| r.state != State::Closed)
                 || replicas.contains_key(tgt)
@@ -258,7 +256,7 @@ impl World {
         );
         self.replicate(trace, c, src, tgt);
         // handleSuccessfulAdd: delete the source if the container stays healthy without it.
-        let scm = self.scm.lock().expect("scm");
+        let scm = self.scm_state();
         let future = scm.replicas(c);
         let healthy = future
             .iter()
@@ -308,7 +306,7 @@ impl World {
     /// datanode's `BlockDeletingService` delete their blocks on every replica.
     fn delete_keys(&self, trace: &Trace, c: ContainerId) {
         let keys: Vec<_> = {
-            let mut om = self.om.lock().expect("om");
+            let mut om = self.om();
             let keys: Vec<_> = om.blocks.iter().filter(|k| k.0 == c).collect();
             om.blocks.retain(|k| k.0 != c);
             keys

@@ -193,11 +193,13 @@ impl World {
         self.last_log_index() + 1
     }
 
+    #[inline(never)]
     pub fn last_log_index(&self) -> u64 {
         self.log.lock().expect("log").len() as u64
     }
 
     /// `startTransaction` accepted the entry: Ratis appends it.
+    #[inline(never)]
     pub fn append(&self, req: dispatcher::Request) {
         let mut log = self.log.lock().expect("log");
         debug_assert_eq!(req.index, log.len() as u64 + 1);
@@ -215,10 +217,12 @@ impl World {
             .collect()
     }
 
+    #[inline(never)]
     fn om(&self) -> std::sync::MutexGuard<'_, Om> {
         self.om.lock().expect("om")
     }
 
+    #[inline(never)]
     fn scm_state(&self) -> std::sync::MutexGuard<'_, Scm> {
         self.scm.lock().expect("scm")
     }
