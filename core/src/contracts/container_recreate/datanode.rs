@@ -225,6 +225,12 @@ impl ContainerSet {
         self.container_map.lock().get(id).cloned()
     }
 
+    /// `containerMap.containsKey` (`getContainer(id) != null`).
+    #[inline(never)]
+    pub fn contains(&self, id: ContainerId) -> bool {
+        self.container_map.lock().contains_key(id)
+    }
+
     /// `addContainer` (`ensureContainerNotMissing`, `putIfAbsent`, `updateContainerIdTable`,
     /// `missingContainerSet.remove`); `overwrite_missing` is `addContainerByOverwriteMissingContainer`.
     #[inline(never)]
@@ -428,7 +434,7 @@ impl Datanode {
         let snapshot = self.csm.restart();
         let mut missing = Vec::new();
         for id in snapshot.keys() {
-            if self.set.get(id).is_none() && !(skip_tombstoned && self.set.has_tombstone(id)) {
+            if !self.set.contains(id) && !(skip_tombstoned && self.set.has_tombstone(id)) {
                 self.set.mark_missing(id);
                 missing.push(id);
             }

@@ -28,6 +28,13 @@ pub struct GhostState {
     pub witnessed: Vec<(&'static str, String)>,
 }
 
+/// A copy of `items` with room for at least `room` of them.
+pub(super) fn with_room<T: Clone>(room: usize, items: &[T]) -> Vec<T> {
+    let mut v = Vec::with_capacity(room.max(items.len()));
+    v.extend_from_slice(items);
+    v
+}
+
 #[derive(Debug, Default)]
 pub struct Ghost(Mutex<GhostState>);
 
@@ -46,9 +53,17 @@ impl Ghost {
         self.state().clone()
     }
 
-    /// Another ghost with the same observations.
+    /// Another ghost with the same observations, and room for what a history appends (a
+    /// long one's member replies and clients), so that recording them does not reallocate.
     pub fn fork(&self) -> Self {
-        Ghost(Mutex::new(self.snapshot()))
+        let g = self.state();
+        Ghost(Mutex::new(GhostState {
+            deleted: g.deleted,
+            recreated: g.recreated,
+            clients: with_room(16, &g.clients),
+            replies: with_room(160, &g.replies),
+            witnessed: g.witnessed.clone(),
+        }))
     }
 
     pub fn deleted(&self, dn: DnId, id: ContainerId) {

@@ -12,7 +12,6 @@
 use super::datanode::State;
 use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
-use super::scm::ReplicaProto;
 use super::{
     created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix,
     World, CHUNK, DATANODES, PIPELINE,
@@ -204,7 +203,7 @@ impl ReferenceStateMachine for Plan {
 impl World {
     /// `Op::Report`: the datanode's full report through SCM's handler.
     fn report(&self, trace: &Trace, dn: DnId) {
-        let report: Vec<ReplicaProto> = self.report_of(dn);
+        let report = self.report_of(dn);
         let cx = trace.actor("ContainerReportHandler");
         self.scm_state()
             .process_report(self.fix.scm(), dn, &report, |line| {
@@ -288,9 +287,9 @@ impl World {
 
     /// `Op::Lose`: a failed volume takes the replica (`removeMissingContainer`).
     fn lose(&self, trace: &Trace, c: ContainerId, dn: DnId) -> bool {
-        let holders = self.dns.iter().filter(|d| d.set.get(c).is_some()).count();
+        let holders = self.dns.iter().filter(|d| d.set.contains(c)).count();
         let set = &self.dn(dn).set;
-        if set.get(c).is_none() || holders < 3 {
+        if !set.contains(c) || holders < 3 {
             return false;
         }
         set.remove_from_map(c);
@@ -450,9 +449,9 @@ impl Histories for ContainerRecreate {
                 let others = w
                     .dns
                     .iter()
-                    .filter(|d| d.id != a && d.set.get(c).is_some())
+                    .filter(|d| d.id != a && d.set.contains(c))
                     .count();
-                if w.dn(a).set.get(c).is_none() || others < 2 {
+                if !w.dn(a).set.contains(c) || others < 2 {
                     return false;
                 }
                 w.execute(

@@ -177,7 +177,8 @@ impl World {
         World {
             fix: self.fix,
             dns: self.dns.iter().map(Datanode::fork).collect(),
-            log: std::sync::Mutex::new(self.log.lock().expect("log").clone()),
+            // Room for a long history's entries: appending them does not reallocate.
+            log: std::sync::Mutex::new(ghost::with_room(64, &self.log.lock().expect("log"))),
             scm: std::sync::Mutex::new(*self.scm_state()),
             om: std::sync::Mutex::new(*self.om()),
             ghost: self.ghost.fork(),
@@ -251,15 +252,18 @@ impl World {
     }
 
     /// The container report of `dn`.
-    pub fn report_of(&self, dn: DnId) -> Vec<ReplicaProto> {
-        let mut report = Vec::new();
+    pub fn report_of(&self, dn: DnId) -> scm::Report {
+        let mut report = scm::Report::new();
         self.dn(dn).set.each(|c| {
-            report.push(c.data(|d| ReplicaProto {
-                id: c.id,
-                state: d.state,
-                bcsid: d.bcsid,
-                empty: d.blocks.is_empty(),
-            }))
+            report.insert(
+                c.id,
+                c.data(|d| ReplicaProto {
+                    id: c.id,
+                    state: d.state,
+                    bcsid: d.bcsid,
+                    empty: d.blocks.is_empty(),
+                }),
+            );
         });
         report
     }
@@ -670,7 +674,7 @@ impl World {
         };
         let data: ContainerData = from.data(|d| *d);
         let target = self.dn(tgt);
-        if target.set.get(id).is_some() {
+        if target.set.contains(id) {
             return;
         }
         if self.fix.tombstone.is_on() {

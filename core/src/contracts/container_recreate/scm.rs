@@ -34,7 +34,7 @@
 
 use super::datanode::State;
 use super::dense::{IdMap, IdSet, SmallMap};
-use super::{ContainerId, DnId, DN_SLOTS};
+use super::{ContainerId, DnId, CONTAINER_SLOTS, DN_SLOTS};
 use std::fmt;
 
 pub const REPLICATION_FACTOR: usize = 3;
@@ -73,6 +73,9 @@ pub struct ReplicaProto {
     pub bcsid: u64,
     pub empty: bool,
 }
+
+/// A datanode's full container report: its replicas by container ID.
+pub type Report = IdMap<ReplicaProto, CONTAINER_SLOTS>;
 
 /// What `processContainerReplica` logged for one replica.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -252,10 +255,10 @@ impl Scm {
         &mut self,
         fix: ScmFix,
         dn: DnId,
-        report: &[ReplicaProto],
+        report: &Report,
         mut log: impl FnMut(fmt::Arguments<'_>),
     ) {
-        for r in report {
+        for r in report.values() {
             let logged = self.process_replica(fix, dn, *r);
             log(format_args!(
                 "c{} on dn{dn}: {:?} BCSID {}{}",
@@ -270,7 +273,7 @@ impl Scm {
             ));
         }
         for (id, reps) in self.replicas.iter_mut() {
-            if reps.contains_key(dn) && !report.iter().any(|r| r.id == id) {
+            if reps.contains_key(dn) && !report.contains_key(id) {
                 reps.remove(dn);
                 log(format_args!(
                     "c{id} on dn{dn}: no longer reported, replica removed"
