@@ -434,7 +434,7 @@ impl Datanode {
         let snapshot = self.csm.restart();
         let mut missing = Vec::new();
         for id in snapshot.keys() {
-            if !self.set.contains(id) && !(skip_tombstoned && self.set.has_tombstone(id)) {
+            if !(self.set.contains(id) || skip_tombstoned && self.set.has_tombstone(id)) {
                 self.set.mark_missing(id);
                 missing.push(id);
             }
@@ -458,7 +458,7 @@ impl Datanode {
         let mut container_map = IdMap::new();
         for (id, c) in set.container_map.lock().iter() {
             assert!(!c.lock.is_held(), "fork of a replica being deleted");
-            let copy = KeyValueContainer::new(c.id, c.data(|d| d.clone()), c.origin);
+            let copy = KeyValueContainer::new(c.id, c.data(|d| *d), c.origin);
             container_map.insert(id, copy);
         }
         let csm = &self.csm;
