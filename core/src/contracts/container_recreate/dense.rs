@@ -111,13 +111,14 @@ impl<V: Copy + Default, const N: usize> SmallMap<V, N> {
         &self.entries[..self.len]
     }
 
-    /// Where `id` is, or where it would go.
+    /// Where `id` is, or where it would go (a scan: there are a handful).
     fn find(&self, id: u8) -> Result<usize, usize> {
-        let at = self.live().partition_point(|e| e.0 < id);
-        match self.live().get(at) {
-            Some(e) if e.0 == id => Ok(at),
-            _ => Err(at),
+        for (at, e) in self.live().iter().enumerate() {
+            if e.0 >= id {
+                return if e.0 == id { Ok(at) } else { Err(at) };
+            }
         }
+        Err(self.len)
     }
 
     pub fn get(&self, id: u8) -> Option<&V> {
@@ -132,12 +133,17 @@ impl<V: Copy + Default, const N: usize> SmallMap<V, N> {
 
     /// `BTreeMap::entry(id).or_insert(value)`; panics when `N` IDs are in already.
     pub fn get_or_insert(&mut self, id: u8, value: V) -> &mut V {
+        self.get_or_insert_with(id, || value)
+    }
+
+    /// `BTreeMap::entry(id).or_insert_with(value)`.
+    pub fn get_or_insert_with(&mut self, id: u8, value: impl FnOnce() -> V) -> &mut V {
         let at = match self.find(id) {
             Ok(at) => at,
             Err(at) => {
                 assert!(self.len < N, "ID {id}: this table holds at most {N}");
                 self.entries[at..=self.len].rotate_right(1);
-                self.entries[at] = (id, value);
+                self.entries[at] = (id, value());
                 self.len += 1;
                 at
             }
@@ -216,6 +222,12 @@ impl IdSet {
         Ids {
             words: self.0,
             word: 0,
+            // `as`: at most 4.
+            end: self
+                .0
+                .iter()
+                .rposition(|&w| w != 0)
+                .map_or(0, |last| last as u8 + 1),
         }
     }
 }
@@ -224,13 +236,16 @@ impl IdSet {
 pub struct Ids {
     words: [u64; 4],
     word: u8,
+    /// One past the last word with an ID.
+    end: u8,
 }
 
 impl Iterator for Ids {
     type Item = u8;
 
     fn next(&mut self) -> Option<u8> {
-        while let Some(bits) = self.words.get_mut(usize::from(self.word)) {
+        while self.word < self.end {
+            let bits = &mut self.words[usize::from(self.word)];
             if *bits != 0 {
                 // `as`: below 64.
                 let id = self.word * 64 + bits.trailing_zeros() as u8;

@@ -701,7 +701,7 @@ impl World {
             );
             self.scm_state()
                 .replicas
-                .get_or_insert(id, dense::IdMap::new())
+                .get_or_insert_with(id, dense::IdMap::new)
                 .insert(tgt, replica);
         }
     }

@@ -244,7 +244,7 @@ impl Scm {
             empty: r.empty,
         };
         self.replicas
-            .get_or_insert(r.id, IdMap::new())
+            .get_or_insert_with(r.id, IdMap::new)
             .insert(dn, replica);
         log
     }
