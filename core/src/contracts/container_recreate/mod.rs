@@ -12,7 +12,9 @@
 //!   (`startTransaction`, `writeStateMachineData`, `applyTransaction`);
 //! - [`delete`]: `DeleteContainerCommandHandler` → `KeyValueHandler.deleteInternal(force)`;
 //! - [`scm`]: the container report handler, the replication manager's handlers, the balancer;
-//! - [`ghost`]: what the predicates observe beyond upstream state.
+//! - [`ghost`]: what the predicates observe beyond upstream state;
+//! - [`dense`]: the tables keyed by datanode, container and block IDs (no upstream
+//!   counterpart: upstream's maps, as small fixed tables).
 //!
 //! Threads: the datanode's command handler thread (the delete), the leader's Ratis RPC thread,
 //! chunk executor and apply executor (the client's write), SCM's report and replication
@@ -218,6 +220,7 @@ impl World {
             .collect()
     }
 
+    /// Not inlined, as the datanode's accessors (see [`datanode`]).
     #[inline(never)]
     fn om(&self) -> std::sync::MutexGuard<'_, Om> {
         self.om.lock().expect("om")
