@@ -17,10 +17,14 @@
 //! - `ContainerData`'s fields (state, BCSID, block table, chunk files) are volatile fields,
 //!   RocksDB or files upstream, each read or written without the container lock: one mutex per
 //!   container taken for each access.
+//!
+//! The accessors that take a lock are not inlined: one copy of the lock's code serves all
+//! their callers (a fuzz target pays for each distinct instrumented edge a run executes, and
+//! an inlined lock and unlock are several at every call site).
 
-use super::{ContainerId, DnId, LocalId};
+use super::dense::{IdMap, IdSet};
+use super::{ContainerId, DnId, LocalId, BLOCK_SLOTS, CONTAINER_SLOTS};
 use crate::sync::{AtomicBool, Mutex, Ordering, SpanLock};
-use std::collections::{BTreeMap, BTreeSet};
 // std's Arc, not the shim's: which container object the set maps an ID to is model state, the
 // reference count is not, and loom's Arc would add a scheduling point to every clone.
 use std::sync::Arc;
@@ -114,14 +118,14 @@ pub enum Origin {
 }
 
 /// `KeyValueContainerData`: what the replica holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContainerData {
     pub state: State,
     pub bcsid: u64,
     /// The block table: local ID → the BCSID of the PutBlock that committed it.
-    pub blocks: BTreeMap<LocalId, u64>,
+    pub blocks: IdMap<u64, BLOCK_SLOTS>,
     /// FILE_PER_BLOCK chunk files: local ID → file length.
-    pub chunk_files: BTreeMap<LocalId, u64>,
+    pub chunk_files: IdMap<u64, BLOCK_SLOTS>,
 }
 
 impl ContainerData {
@@ -129,15 +133,15 @@ impl ContainerData {
         ContainerData {
             state: State::Open,
             bcsid: 0,
-            blocks: BTreeMap::new(),
-            chunk_files: BTreeMap::new(),
+            blocks: IdMap::new(),
+            chunk_files: IdMap::new(),
         }
     }
 
     /// What a timeline shows of the replica, taken now and formatted only when displayed.
     pub fn summary(&self) -> Summary {
         let mut blocks = [0u64; 4];
-        for &b in self.blocks.keys() {
+        for b in self.blocks.keys() {
             blocks[usize::from(b / 64)] |= 1 << (b % 64);
         }
         Summary {
@@ -192,6 +196,7 @@ impl KeyValueContainer {
         f(&mut self.data.lock())
     }
 
+    #[inline(never)]
     pub fn state(&self) -> State {
         self.data(|d| d.state)
     }
@@ -208,19 +213,27 @@ pub enum Row {
 /// `ContainerSet`.
 #[derive(Debug, Default)]
 pub struct ContainerSet {
-    container_map: Mutex<BTreeMap<ContainerId, Arc<KeyValueContainer>>>,
-    missing: Mutex<BTreeSet<ContainerId>>,
-    id_table: Mutex<BTreeMap<ContainerId, Row>>,
+    container_map: Mutex<IdMap<Arc<KeyValueContainer>, CONTAINER_SLOTS>>,
+    missing: Mutex<IdSet>,
+    id_table: Mutex<IdMap<Row, CONTAINER_SLOTS>>,
 }
 
 impl ContainerSet {
     /// `getContainer`.
+    #[inline(never)]
     pub fn get(&self, id: ContainerId) -> Option<Arc<KeyValueContainer>> {
-        self.container_map.lock().get(&id).cloned()
+        self.container_map.lock().get(id).cloned()
+    }
+
+    /// `containerMap.containsKey` (`getContainer(id) != null`).
+    #[inline(never)]
+    pub fn contains(&self, id: ContainerId) -> bool {
+        self.container_map.lock().contains_key(id)
     }
 
     /// `addContainer` (`ensureContainerNotMissing`, `putIfAbsent`, `updateContainerIdTable`,
     /// `missingContainerSet.remove`); `overwrite_missing` is `addContainerByOverwriteMissingContainer`.
+    #[inline(never)]
     pub fn add(&self, c: Arc<KeyValueContainer>, overwrite_missing: bool) -> Result<(), Res> {
         let id = c.id;
         if !overwrite_missing && self.is_missing(id) {
@@ -228,55 +241,63 @@ impl ContainerSet {
         }
         {
             let mut map = self.container_map.lock();
-            if map.contains_key(&id) {
+            if map.contains_key(id) {
                 return Err(Res::ContainerExists);
             }
             map.insert(id, c);
         }
         // updateContainerIdTable: writes the row unless one exists (a tombstone counts as one,
         // so an import clears it explicitly, see `clear_tombstone`).
-        self.id_table.lock().entry(id).or_insert(Row::Created);
-        self.missing.lock().remove(&id);
+        self.id_table.lock().get_or_insert(id, Row::Created);
+        self.missing.lock().remove(id);
         Ok(())
     }
 
     /// `containerMap.remove` (the first half of `removeContainer`).
+    #[inline(never)]
     pub fn remove_from_map(&self, id: ContainerId) -> bool {
-        self.container_map.lock().remove(&id).is_some()
+        self.container_map.lock().remove(id).is_some()
     }
 
     /// `deleteFromContainerTable` (the second half of `removeContainer`).
+    #[inline(never)]
     pub fn delete_row(&self, id: ContainerId) {
-        self.id_table.lock().remove(&id);
+        self.id_table.lock().remove(id);
     }
 
     /// P3: the tombstone row.
+    #[inline(never)]
     pub fn write_tombstone(&self, id: ContainerId) {
         self.id_table.lock().insert(id, Row::Tombstone);
     }
 
+    #[inline(never)]
     pub fn has_tombstone(&self, id: ContainerId) -> bool {
-        self.id_table.lock().get(&id) == Some(&Row::Tombstone)
+        self.id_table.lock().get(id) == Some(&Row::Tombstone)
     }
 
     /// P3: container import clears the tombstone before it adds the replica.
+    #[inline(never)]
     pub fn clear_tombstone(&self, id: ContainerId) {
         let mut table = self.id_table.lock();
-        if table.get(&id) == Some(&Row::Tombstone) {
-            table.remove(&id);
+        if table.get(id) == Some(&Row::Tombstone) {
+            table.remove(id);
         }
     }
 
+    #[inline(never)]
     pub fn row(&self, id: ContainerId) -> Option<Row> {
-        self.id_table.lock().get(&id).copied()
+        self.id_table.lock().get(id).copied()
     }
 
+    #[inline(never)]
     pub fn mark_missing(&self, id: ContainerId) {
         self.missing.lock().insert(id);
     }
 
+    #[inline(never)]
     pub fn is_missing(&self, id: ContainerId) -> bool {
-        self.missing.lock().contains(&id)
+        self.missing.lock().contains(id)
     }
 
     /// Every replica, for a container report (`getContainerReport`).
@@ -302,36 +323,39 @@ impl ContainerSet {
 pub struct ContainerStateMachine {
     /// `container2BCSIDMap`: every container created over the pipeline → the BCSID of its last
     /// PutBlock. Nothing ever removes a key.
-    container2bcsid: Mutex<BTreeMap<ContainerId, u64>>,
+    container2bcsid: Mutex<IdMap<u64, CONTAINER_SLOTS>>,
     /// `stateMachineHealthy`.
     healthy: AtomicBool,
     /// The last Ratis snapshot: its index, and the map as `persistContainerSet` wrote it.
-    snapshot: Mutex<(u64, BTreeMap<ContainerId, u64>)>,
+    snapshot: Mutex<(u64, IdMap<u64, CONTAINER_SLOTS>)>,
 }
 
 impl Default for ContainerStateMachine {
     fn default() -> Self {
         ContainerStateMachine {
-            container2bcsid: Mutex::new(BTreeMap::new()),
+            container2bcsid: Mutex::new(IdMap::new()),
             healthy: AtomicBool::new(true),
-            snapshot: Mutex::new((0, BTreeMap::new())),
+            snapshot: Mutex::new((0, IdMap::new())),
         }
     }
 }
 
 impl ContainerStateMachine {
+    #[inline(never)]
     pub fn bcsid_of(&self, id: ContainerId) -> Option<u64> {
-        self.container2bcsid.lock().get(&id).copied()
+        self.container2bcsid.lock().get(id).copied()
     }
 
     /// `container2BCSIDMap.putIfAbsent(id, 0)`.
+    #[inline(never)]
     pub fn put_if_absent(&self, id: ContainerId) {
-        self.container2bcsid.lock().entry(id).or_insert(0);
+        self.container2bcsid.lock().get_or_insert(id, 0);
     }
 
     /// `updateBCSID`: `computeIfPresent(id, bcsid)`.
+    #[inline(never)]
     pub fn update_bcsid(&self, id: ContainerId, bcsid: u64) {
-        if let Some(v) = self.container2bcsid.lock().get_mut(&id) {
+        if let Some(v) = self.container2bcsid.lock().get_mut(id) {
             *v = bcsid;
         }
     }
@@ -346,11 +370,13 @@ impl ContainerStateMachine {
     }
 
     /// `takeSnapshot` at the last applied `index` → `persistContainerSet`.
+    #[inline(never)]
     pub fn take_snapshot(&self, index: u64) {
-        let map = self.container2bcsid.lock().clone();
+        let map = *self.container2bcsid.lock();
         *self.snapshot.lock() = (index, map);
     }
 
+    #[inline(never)]
     pub fn snapshot_index(&self) -> u64 {
         self.snapshot.lock().0
     }
@@ -358,9 +384,9 @@ impl ContainerStateMachine {
     /// `loadSnapshot` → `buildMissingContainerSet`: the map is the snapshot's (a new state
     /// machine object: nothing from before the restart survives but the snapshot), and the
     /// pipeline is healthy again.
-    pub fn restart(&self) -> BTreeMap<ContainerId, u64> {
-        let snapshot = self.snapshot.lock().1.clone();
-        *self.container2bcsid.lock() = snapshot.clone();
+    pub fn restart(&self) -> IdMap<u64, CONTAINER_SLOTS> {
+        let snapshot = self.snapshot.lock().1;
+        *self.container2bcsid.lock() = snapshot;
         self.healthy.store(true, Ordering::SeqCst);
         snapshot
     }
@@ -395,7 +421,7 @@ impl Datanode {
     pub fn get_block(&self, id: ContainerId, block: LocalId) -> Res {
         match self.set.get(id) {
             None => Res::ContainerNotFound,
-            Some(c) if c.data(|d| d.blocks.contains_key(&block)) => Res::Success,
+            Some(c) if c.data(|d| d.blocks.contains_key(block)) => Res::Success,
             Some(_) => Res::NoSuchBlock,
         }
     }
@@ -407,8 +433,8 @@ impl Datanode {
         self.set.restart();
         let snapshot = self.csm.restart();
         let mut missing = Vec::new();
-        for &id in snapshot.keys() {
-            if self.set.get(id).is_none() && !(skip_tombstoned && self.set.has_tombstone(id)) {
+        for id in snapshot.keys() {
+            if !(self.set.contains(id) || skip_tombstoned && self.set.has_tombstone(id)) {
                 self.set.mark_missing(id);
                 missing.push(id);
             }
@@ -429,10 +455,10 @@ impl Datanode {
             "fork of a datanode in the middle of an apply"
         );
         let set = &self.set;
-        let mut container_map = BTreeMap::new();
-        for (&id, c) in set.container_map.lock().iter() {
+        let mut container_map = IdMap::new();
+        for (id, c) in set.container_map.lock().iter() {
             assert!(!c.lock.is_held(), "fork of a replica being deleted");
-            let copy = KeyValueContainer::new(c.id, c.data(|d| d.clone()), c.origin);
+            let copy = KeyValueContainer::new(c.id, c.data(|d| *d), c.origin);
             container_map.insert(id, copy);
         }
         let csm = &self.csm;
@@ -440,14 +466,14 @@ impl Datanode {
             id: self.id,
             set: ContainerSet {
                 container_map: Mutex::new(container_map),
-                missing: Mutex::new(set.missing.lock().clone()),
-                id_table: Mutex::new(set.id_table.lock().clone()),
+                missing: Mutex::new(*set.missing.lock()),
+                id_table: Mutex::new(*set.id_table.lock()),
             },
             creation_lock: Mutex::new(()),
             csm: ContainerStateMachine {
-                container2bcsid: Mutex::new(csm.container2bcsid.lock().clone()),
+                container2bcsid: Mutex::new(*csm.container2bcsid.lock()),
                 healthy: AtomicBool::new(csm.is_healthy()),
-                snapshot: Mutex::new(csm.snapshot.lock().clone()),
+                snapshot: Mutex::new(*csm.snapshot.lock()),
             },
             task_queue: SpanLock::new(),
         }

@@ -403,7 +403,7 @@ impl Dispatch {
         match (self.req.cmd, self.stage) {
             (Cmd::WriteChunk { block, offset, len }, Stage::WriteData) => {
                 // FilePerBlockStrategy.writeChunk → ChunkUtils.validateChunkSize.
-                let file = d.chunk_files.entry(block).or_insert(0);
+                let file = d.chunk_files.get_or_insert(block, 0);
                 if *file != offset {
                     return Err(Res::ChunkFileInconsistency);
                 }
@@ -413,7 +413,7 @@ impl Dispatch {
             (Cmd::WriteChunk { .. }, _) => Ok(()),
             (Cmd::PutBlock { block }, _) => {
                 // finishWriteChunks → verifyChunkFileExists.
-                if !d.chunk_files.contains_key(&block) {
+                if !d.chunk_files.contains_key(block) {
                     return Err(Res::UnableToFindChunk);
                 }
                 // persistPutBlock: a BCSID at or below the container's is a replay.

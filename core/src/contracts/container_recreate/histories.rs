@@ -12,7 +12,6 @@
 use super::datanode::State;
 use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
-use super::scm::ReplicaProto;
 use super::{
     created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix,
     World, CHUNK, DATANODES, PIPELINE,
@@ -204,11 +203,9 @@ impl ReferenceStateMachine for Plan {
 impl World {
     /// `Op::Report`: the datanode's full report through SCM's handler.
     fn report(&self, trace: &Trace, dn: DnId) {
-        let report: Vec<ReplicaProto> = self.report_of(dn);
+        let report = self.report_of(dn);
         let cx = trace.actor("ContainerReportHandler");
-        self.scm
-            .lock()
-            .expect("scm")
+        self.scm_state()
             .process_report(self.fix.scm(), dn, &report, |line| {
                 cx.record(
                     "AbstractContainerReportHandler.processContainerReplica",
@@ -227,14 +224,14 @@ impl World {
     /// `Op::Rm`: one pass of every container through the handler chain.
     fn replication_manager(&self, trace: &Trace) {
         for c in CONTAINERS {
-            let commands = self.scm.lock().expect("scm").check(self.fix.scm(), c);
+            let commands = self.scm_state().check(self.fix.scm(), c);
             self.execute(trace, c, &commands);
         }
     }
 
     /// `Op::Replicate`: the over- and under-replication processors run their queues.
     fn replication_processors(&self, trace: &Trace) {
-        let work = self.scm.lock().expect("scm").process(self.fix.scm());
+        let work = self.scm_state().process(self.fix.scm());
         for (c, commands) in work {
             self.execute(trace, c, &commands);
         }
@@ -243,10 +240,10 @@ impl World {
     /// `Op::Move`: `MoveManager.startMove`, then `handleSuccessfulAdd`.
     fn balancer_move(&self, trace: &Trace, c: ContainerId, src: DnId, tgt: DnId) -> bool {
         {
-            let scm = self.scm.lock().expect("scm");
+            let scm = self.scm_state();
             let replicas = scm.replicas(c);
-            if replicas.get(&src).is_none_or(|r| r.state != State::Closed)
-                || replicas.contains_key(&tgt)
+            if replicas.get(src).is_none_or(|r| r.state != State::Closed)
+                || replicas.contains_key(tgt)
             {
                 return false;
             }
@@ -258,11 +255,11 @@ impl World {
         );
         self.replicate(trace, c, src, tgt);
         // handleSuccessfulAdd: delete the source if the container stays healthy without it.
-        let scm = self.scm.lock().expect("scm");
+        let scm = self.scm_state();
         let future = scm.replicas(c);
         let healthy = future
             .iter()
-            .filter(|&(&d, r)| d != src && !scm.unhealthy(self.fix.scm(), c, r))
+            .filter(|&(d, r)| d != src && !scm.unhealthy(self.fix.scm(), c, r))
             .count();
         drop(scm);
         if healthy >= super::scm::REPLICATION_FACTOR {
@@ -290,9 +287,9 @@ impl World {
 
     /// `Op::Lose`: a failed volume takes the replica (`removeMissingContainer`).
     fn lose(&self, trace: &Trace, c: ContainerId, dn: DnId) -> bool {
-        let holders = self.dns.iter().filter(|d| d.set.get(c).is_some()).count();
+        let holders = self.dns.iter().filter(|d| d.set.contains(c)).count();
         let set = &self.dn(dn).set;
-        if set.get(c).is_none() || holders < 3 {
+        if !set.contains(c) || holders < 3 {
             return false;
         }
         set.remove_from_map(c);
@@ -308,8 +305,8 @@ impl World {
     /// datanode's `BlockDeletingService` delete their blocks on every replica.
     fn delete_keys(&self, trace: &Trace, c: ContainerId) {
         let keys: Vec<_> = {
-            let mut om = self.om.lock().expect("om");
-            let keys: Vec<_> = om.blocks.iter().filter(|k| k.0 == c).copied().collect();
+            let mut om = self.om();
+            let keys: Vec<_> = om.blocks.iter().filter(|k| k.0 == c).collect();
             om.blocks.retain(|k| k.0 != c);
             keys
         };
@@ -317,7 +314,7 @@ impl World {
             if let Some(r) = dn.set.get(c) {
                 r.data(|d| {
                     for k in &keys {
-                        d.blocks.remove(&k.1);
+                        d.blocks.remove(k.1);
                     }
                 });
             }
@@ -452,9 +449,9 @@ impl Histories for ContainerRecreate {
                 let others = w
                     .dns
                     .iter()
-                    .filter(|d| d.id != a && d.set.get(c).is_some())
+                    .filter(|d| d.id != a && d.set.contains(c))
                     .count();
-                if w.dn(a).set.get(c).is_none() || others < 2 {
+                if !w.dn(a).set.contains(c) || others < 2 {
                     return false;
                 }
                 w.execute(
@@ -617,15 +614,15 @@ mod tests {
     /// tables copied), kept to show that the faster ones decide the same on every state.
     mod reference {
         use super::super::super::datanode::Origin;
-        use super::super::super::{ContainerId, LocalId, Om, World};
-        use std::collections::BTreeSet;
+        use super::super::super::dense::PairSet;
+        use super::super::super::{Om, World};
 
         pub fn o1(w: &World) -> Option<String> {
             let clients = w.ghost.with(|g| g.clients.clone());
             clients.iter().filter(|r| r.succeeded()).find_map(|r| {
                 w.dns.iter().find_map(|dn| {
                     let c = dn.set.get(r.container)?;
-                    let holds = c.data(|d| d.blocks.contains_key(&r.block));
+                    let holds = c.data(|d| d.blocks.contains_key(r.block));
                     (c.origin == Origin::Recreated && holds).then(|| {
                         format!(
                             "dn{} recreated c{} after deleting it ({}); the client's WriteChunk and \
@@ -657,28 +654,25 @@ mod tests {
             })
         }
 
-        pub fn lost(
-            w: &World,
-            which: fn(&Om) -> &BTreeSet<(ContainerId, LocalId)>,
-        ) -> Option<String> {
-            let om = w.om.lock().expect("om").clone();
-            let holders = |id: ContainerId, block: LocalId| -> Vec<u8> {
+        pub fn lost(w: &World, which: fn(&Om) -> &PairSet) -> Option<String> {
+            let om = *w.om.lock().expect("om");
+            let holders = |id: u8, block: u8| -> Vec<u8> {
                 w.dns
                     .iter()
                     .filter(|dn| {
                         dn.set
                             .get(id)
-                            .is_some_and(|c| c.data(|d| d.blocks.contains_key(&block)))
+                            .is_some_and(|c| c.data(|d| d.blocks.contains_key(block)))
                     })
                     .map(|dn| dn.id)
                     .collect()
             };
             which(&om)
                 .iter()
-                .filter(|k| om.blocks.contains(k))
+                .filter(|&k| om.blocks.contains(k))
                 .find(|k| holders(k.0, k.1).is_empty())
                 .map(|(c, b)| {
-                    let replicas = w.scm.lock().expect("scm").replicas(*c).clone();
+                    let replicas = *w.scm.lock().expect("scm").replicas(c);
                     if replicas.is_empty() {
                         format!(
                             "block {b} of c{c}: OM references it, no replica left (NO_REPLICA_FOUND)"

@@ -12,7 +12,9 @@
 //!   (`startTransaction`, `writeStateMachineData`, `applyTransaction`);
 //! - [`delete`]: `DeleteContainerCommandHandler` → `KeyValueHandler.deleteInternal(force)`;
 //! - [`scm`]: the container report handler, the replication manager's handlers, the balancer;
-//! - [`ghost`]: what the predicates observe beyond upstream state.
+//! - [`ghost`]: what the predicates observe beyond upstream state;
+//! - [`dense`]: the tables keyed by datanode, container and block IDs (no upstream
+//!   counterpart: upstream's maps, as small fixed tables).
 //!
 //! Threads: the datanode's command handler thread (the delete), the leader's Ratis RPC thread,
 //! chunk executor and apply executor (the client's write), SCM's report and replication
@@ -22,6 +24,7 @@
 pub mod claims;
 pub mod datanode;
 pub mod delete;
+pub mod dense;
 pub mod dispatcher;
 pub mod ghost;
 #[cfg(feature = "histories")]
@@ -38,10 +41,10 @@ use crate::sync::Arc;
 use crate::trace::{Cx, Trace};
 use datanode::{ContainerData, Datanode, KeyValueContainer, Origin, State};
 use delete::DeleteContainerCommandHandler;
+use dense::{IdSet, PairSet};
 use ghost::Ghost;
 use pipeline::ClientWrite;
 use scm::{Command, ReplicaProto, Scm, ScmFix};
-use std::collections::BTreeSet;
 
 pub type DnId = u8;
 pub type ContainerId = u8;
@@ -49,6 +52,13 @@ pub type LocalId = u8;
 
 /// Datanodes 1..=5; the pipeline is 1 (leader), 2, 3.
 pub const DATANODES: DnId = 5;
+/// Slots of the tables keyed by a datanode ID (1..=DATANODES).
+pub const DN_SLOTS: usize = DATANODES as usize + 1;
+/// Slots of the tables keyed by a container ID: IDs 0..=3 (the models use 1 and 2).
+pub const CONTAINER_SLOTS: usize = 4;
+/// Slots of a replica's block and chunk tables: local IDs 0..=15 (the histories write blocks
+/// 1 to 7).
+pub const BLOCK_SLOTS: usize = 16;
 pub const PIPELINE: [DnId; 3] = [1, 2, 3];
 pub const LEADER: DnId = 1;
 /// The members a loom scenario runs the write and the close on. The followers are left out:
@@ -152,12 +162,13 @@ pub struct World {
 
 /// OM's key table, as block references; and (ghost) which were committed before the close and
 /// which were acknowledged after it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Om {
-    pub blocks: BTreeSet<(ContainerId, LocalId)>,
-    pub before_close: BTreeSet<(ContainerId, LocalId)>,
-    pub after_close: BTreeSet<(ContainerId, LocalId)>,
-    pub closed: BTreeSet<ContainerId>,
+    /// (container, local ID) pairs.
+    pub blocks: PairSet,
+    pub before_close: PairSet,
+    pub after_close: PairSet,
+    pub closed: IdSet,
 }
 
 impl World {
@@ -180,9 +191,10 @@ impl World {
         World {
             fix: self.fix,
             dns: self.dns.iter().map(Datanode::fork).collect(),
-            log: std::sync::Mutex::new(self.log.lock().expect("log").clone()),
-            scm: std::sync::Mutex::new(self.scm_state().clone()),
-            om: std::sync::Mutex::new(self.om().clone()),
+            // Room for a long history's entries: appending them does not reallocate.
+            log: std::sync::Mutex::new(ghost::with_room(64, &self.log.lock().expect("log"))),
+            scm: std::sync::Mutex::new(*self.scm_state()),
+            om: std::sync::Mutex::new(*self.om()),
             ghost: self.ghost.fork(),
         }
     }
@@ -196,11 +208,13 @@ impl World {
         self.last_log_index() + 1
     }
 
+    #[inline(never)]
     pub fn last_log_index(&self) -> u64 {
         self.log.lock().expect("log").len() as u64
     }
 
     /// `startTransaction` accepted the entry: Ratis appends it.
+    #[inline(never)]
     pub fn append(&self, req: dispatcher::Request) {
         let mut log = self.log.lock().expect("log");
         debug_assert_eq!(req.index, log.len() as u64 + 1);
@@ -218,10 +232,13 @@ impl World {
             .collect()
     }
 
+    /// Not inlined, as the datanode's accessors (see [`datanode`]).
+    #[inline(never)]
     fn om(&self) -> std::sync::MutexGuard<'_, Om> {
         self.om.lock().expect("om")
     }
 
+    #[inline(never)]
     fn scm_state(&self) -> std::sync::MutexGuard<'_, Scm> {
         self.scm.lock().expect("scm")
     }
@@ -231,7 +248,7 @@ impl World {
         self.dns.iter().any(|dn| {
             dn.set
                 .get(id)
-                .is_some_and(|c| c.data(|d| d.blocks.contains_key(&block)))
+                .is_some_and(|c| c.data(|d| d.blocks.contains_key(block)))
         })
     }
 
@@ -244,21 +261,24 @@ impl World {
         Some(c.data(|d| {
             om.before_close
                 .iter()
-                .filter(|k| k.0 == id && om.blocks.contains(k))
-                .all(|k| d.blocks.contains_key(&k.1))
+                .filter(|&k| k.0 == id && om.blocks.contains(k))
+                .all(|k| d.blocks.contains_key(k.1))
         }))
     }
 
     /// The container report of `dn`.
-    pub fn report_of(&self, dn: DnId) -> Vec<ReplicaProto> {
-        let mut report = Vec::new();
+    pub fn report_of(&self, dn: DnId) -> scm::Report {
+        let mut report = scm::Report::new();
         self.dn(dn).set.each(|c| {
-            report.push(c.data(|d| ReplicaProto {
-                id: c.id,
-                state: d.state,
-                bcsid: d.bcsid,
-                empty: d.blocks.is_empty(),
-            }))
+            report.insert(
+                c.id,
+                c.data(|d| ReplicaProto {
+                    id: c.id,
+                    state: d.state,
+                    bcsid: d.bcsid,
+                    empty: d.blocks.is_empty(),
+                }),
+            );
         });
         report
     }
@@ -267,7 +287,7 @@ impl World {
     pub fn commit_key(&self, id: ContainerId, block: LocalId) {
         let mut om = self.om();
         om.blocks.insert((id, block));
-        if om.closed.contains(&id) {
+        if om.closed.contains(id) {
             om.after_close.insert((id, block));
         } else {
             om.before_close.insert((id, block));
@@ -462,10 +482,10 @@ pub static O1: Outcome<World> = Outcome {
         // Only the pairs in `recreated` can hold a recreated replica (see [`ghost::GhostState`]),
         // and they are ordered by datanode: the same first witness as a scan of every datanode.
         w.ghost.with(|g| g.clients.iter().filter(|r| r.succeeded()).find_map(|r| {
-            g.recreated.iter().filter(|p| p.1 == r.container).find_map(|&(dn, _)| {
+            g.recreated.iter().filter(|p| p.1 == r.container).find_map(|(dn, _)| {
                 let dn = w.dn(dn);
                 let c = dn.set.get(r.container)?;
-                let holds = c.data(|d| d.blocks.contains_key(&r.block));
+                let holds = c.data(|d| d.blocks.contains_key(r.block));
                 (c.origin == Origin::Recreated && holds).then(|| {
                     format!(
                         "dn{} recreated c{} after deleting it ({}); the client's WriteChunk and PutBlock of block {} \
@@ -509,7 +529,7 @@ pub static O7: Outcome<World> = Outcome {
         // The pairs in `recreated`, in (datanode, container) order, are the only candidates (see
         // [`ghost::GhostState`]): the first one found is the first of a scan of every replica.
         w.ghost.with(|g| {
-            g.recreated.iter().find_map(|&(dn, id)| {
+            g.recreated.iter().find_map(|(dn, id)| {
                 let c = w.dn(dn).set.get(id).filter(|c| c.origin == Origin::Recreated)?;
                 Some(format!("dn{dn} holds recreated c{id}: {}", c.data(|d| d.summary())))
             })
@@ -523,14 +543,15 @@ pub static O2: Outcome<World> = Outcome {
     summary: "SCM raises a CLOSED container's sequence id to a recreated replica's BCSID",
     check: Check::State(|w| {
         let scm = w.scm_state();
-        scm.containers.iter().find_map(|(id, c)| {
+        let raised = scm.containers.iter().find_map(|(id, c)| {
             (c.state == scm::LifeCycle::Closed && c.seq > c.close_seq).then(|| {
                 format!(
                     "c{id} CLOSED at sequence id {} raised to {}",
                     c.close_seq, c.seq
                 )
             })
-        })
+        });
+        raised
     }),
 };
 
@@ -559,14 +580,13 @@ pub static O6: Outcome<World> = Outcome {
 };
 
 impl World {
-    fn lost(&self, which: fn(&Om) -> &BTreeSet<(ContainerId, LocalId)>) -> Option<String> {
+    fn lost(&self, which: fn(&Om) -> &PairSet) -> Option<String> {
         let lost = {
             let om = self.om();
             which(&om)
                 .iter()
-                .filter(|k| om.blocks.contains(k))
+                .filter(|&k| om.blocks.contains(k))
                 .find(|k| !self.is_held(k.0, k.1))
-                .copied()
         };
         lost.map(|(c, b)| {
                 let scm = self.scm_state();
@@ -608,7 +628,6 @@ impl World {
                             .scm_state()
                             .replicas(id)
                             .keys()
-                            .copied()
                             .find(|&d| d != dn && self.is_real(d, id) == Some(false));
                         if let Some(kept) = kept {
                             self.ghost.witness(
@@ -625,8 +644,8 @@ impl World {
                         self,
                         DeleteContainerCommandHandler::new(trace, dn, id, force),
                     );
-                    if let Some(r) = self.scm_state().replicas.get_mut(&id) {
-                        r.remove(&dn);
+                    if let Some(r) = self.scm_state().replicas.get_mut(id) {
+                        r.remove(dn);
                     }
                 }
                 Command::Replicate { src, tgt } => {
@@ -635,7 +654,6 @@ impl World {
                             .scm_state()
                             .replicas(id)
                             .keys()
-                            .copied()
                             .find(|&d| self.is_real(d, id) == Some(true));
                         if let Some(real) = real {
                             self.ghost.witness(
@@ -655,7 +673,7 @@ impl World {
                         "EmptyContainerHandler.handle",
                         format_args!("c{id}: DELETING"),
                     );
-                    if let Some(c) = self.scm_state().containers.get_mut(&id) {
+                    if let Some(c) = self.scm_state().containers.get_mut(id) {
                         c.state = scm::LifeCycle::Deleting;
                     }
                 }
@@ -669,9 +687,9 @@ impl World {
         let Some(from) = self.dn(src).set.get(id) else {
             return;
         };
-        let data: ContainerData = from.data(|d| d.clone());
+        let data: ContainerData = from.data(|d| *d);
         let target = self.dn(tgt);
-        if target.set.get(id).is_some() {
+        if target.set.contains(id) {
             return;
         }
         if self.fix.tombstone.get().is_on() {
@@ -698,8 +716,7 @@ impl World {
             );
             self.scm_state()
                 .replicas
-                .entry(id)
-                .or_default()
+                .get_or_insert_with(id, dense::IdMap::new)
                 .insert(tgt, replica);
         }
     }
@@ -730,12 +747,12 @@ impl World {
             ));
         }
         let scm = self.scm_state();
-        for (id, c) in &scm.containers {
+        for (id, c) in scm.containers.iter() {
             lines.push(format!(
                 "SCM c{id}: {:?} seq {} replicas {:?}",
                 c.state,
                 c.seq,
-                scm.replicas(*id).keys().collect::<Vec<_>>()
+                scm.replicas(id).keys().collect::<Vec<_>>()
             ));
         }
         let clients = self.ghost.with(|g| g.clients.clone());

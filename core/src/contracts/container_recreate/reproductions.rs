@@ -197,7 +197,7 @@ pub fn production_timeline(fix: Fix) -> String {
 /// 1..=255: how many decisions delete a real replica. Upstream's choice follows `hashCode`
 /// only.
 pub fn over_replication_share(fix: Fix) -> (usize, usize) {
-    use super::scm::{Command, ContainerInfo, ContainerReplica, LifeCycle, Scm};
+    use super::scm::{Command, ContainerInfo, ContainerReplica, LifeCycle, Replicas, Scm};
     let replica = |seq| ContainerReplica {
         state: State::Closed,
         seq,
@@ -216,16 +216,11 @@ pub fn over_replication_share(fix: Fix) -> (usize, usize) {
                 close_seq: 2,
             },
         );
-        scm.replicas.insert(
-            id,
-            [
-                (1, replica(6)),
-                (2, replica(2)),
-                (3, replica(2)),
-                (4, replica(2)),
-            ]
-            .into(),
-        );
+        let mut replicas = Replicas::new();
+        for (dn, seq) in [(1, 6), (2, 2), (3, 2), (4, 2)] {
+            replicas.insert(dn, replica(seq));
+        }
+        scm.replicas.insert(id, replicas);
         scm.queue.insert(id);
         let deleted = scm
             .process(fix.scm())

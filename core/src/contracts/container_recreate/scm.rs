@@ -33,22 +33,23 @@
 //! maintenance are not modelled; the replication factor is 3.
 
 use super::datanode::State;
-use super::{ContainerId, DnId};
-use std::collections::{BTreeMap, BTreeSet};
+use super::dense::{IdMap, IdSet, SmallMap};
+use super::{ContainerId, DnId, CONTAINER_SLOTS, DN_SLOTS};
 use std::fmt;
 
 pub const REPLICATION_FACTOR: usize = 3;
 
 /// `HddsProtos.LifeCycleState`, as far as these histories go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LifeCycle {
+    #[default]
     Open,
     Closed,
     Deleting,
 }
 
 /// `ContainerInfo`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ContainerInfo {
     pub state: LifeCycle,
     pub seq: u64,
@@ -72,6 +73,9 @@ pub struct ReplicaProto {
     pub bcsid: u64,
     pub empty: bool,
 }
+
+/// A datanode's full container report: its replicas by container ID.
+pub type Report = IdMap<ReplicaProto, CONTAINER_SLOTS>;
 
 /// What `processContainerReplica` logged for one replica.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -160,12 +164,18 @@ pub fn hash_code(id: ContainerId, dn: DnId) -> u64 {
     z ^ (z >> 31)
 }
 
-#[derive(Clone, Debug, Default)]
+/// The replicas SCM knows of one container, by datanode.
+pub type Replicas = IdMap<ContainerReplica, DN_SLOTS>;
+
+/// How many containers SCM's tables hold (the models use two).
+pub const SCM_CONTAINERS: usize = 4;
+
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Scm {
-    pub containers: BTreeMap<ContainerId, ContainerInfo>,
-    pub replicas: BTreeMap<ContainerId, BTreeMap<DnId, ContainerReplica>>,
+    pub containers: SmallMap<ContainerInfo, SCM_CONTAINERS>,
+    pub replicas: SmallMap<Replicas, SCM_CONTAINERS>,
     /// The replication manager's over- and under-replication queues.
-    pub queue: BTreeSet<ContainerId>,
+    pub queue: IdSet,
 }
 
 /// The SCM parts of the fix.
@@ -177,13 +187,13 @@ pub struct ScmFix {
 
 impl Scm {
     pub fn info(&self, id: ContainerId) -> &ContainerInfo {
-        &self.containers[&id]
+        self.containers.get(id).expect("allocated")
     }
 
     /// The replicas SCM knows of container `id`.
-    pub fn replicas(&self, id: ContainerId) -> &BTreeMap<DnId, ContainerReplica> {
-        static NONE: BTreeMap<DnId, ContainerReplica> = BTreeMap::new();
-        self.replicas.get(&id).unwrap_or(&NONE)
+    pub fn replicas(&self, id: ContainerId) -> &Replicas {
+        static NONE: Replicas = IdMap::new();
+        self.replicas.get(id).unwrap_or(&NONE)
     }
 
     /// A container allocated on the pipeline.
@@ -201,7 +211,7 @@ impl Scm {
     /// `ContainerManager.updateContainerState(CLOSE)` once the replicas of an OPEN container
     /// closed at `seq` (a later close of one replica changes nothing).
     pub fn close(&mut self, id: ContainerId, seq: u64) {
-        let c = self.containers.get_mut(&id).expect("allocated");
+        let c = self.containers.get_mut(id).expect("allocated");
         if c.state != LifeCycle::Open {
             return;
         }
@@ -213,7 +223,7 @@ impl Scm {
     /// `processContainerReplica` for one replica; returns what was logged.
     pub fn process_replica(&mut self, fix: ScmFix, dn: DnId, r: ReplicaProto) -> ReplicaLog {
         let mut log = ReplicaLog::default();
-        let Some(info) = self.containers.get_mut(&r.id) else {
+        let Some(info) = self.containers.get_mut(r.id) else {
             return log;
         };
         if info.state == LifeCycle::Closed && info.seq < r.bcsid {
@@ -233,7 +243,9 @@ impl Scm {
             seq: r.bcsid,
             empty: r.empty,
         };
-        self.replicas.entry(r.id).or_default().insert(dn, replica);
+        self.replicas
+            .get_or_insert_with(r.id, IdMap::new)
+            .insert(dn, replica);
         log
     }
 
@@ -243,10 +255,10 @@ impl Scm {
         &mut self,
         fix: ScmFix,
         dn: DnId,
-        report: &[ReplicaProto],
+        report: &Report,
         mut log: impl FnMut(fmt::Arguments<'_>),
     ) {
-        for r in report {
+        for r in report.values() {
             let logged = self.process_replica(fix, dn, *r);
             log(format_args!(
                 "c{} on dn{dn}: {:?} BCSID {}{}",
@@ -261,8 +273,8 @@ impl Scm {
             ));
         }
         for (id, reps) in self.replicas.iter_mut() {
-            if reps.contains_key(&dn) && !report.iter().any(|r| r.id == *id) {
-                reps.remove(&dn);
+            if reps.contains_key(dn) && !report.contains_key(id) {
+                reps.remove(dn);
                 log(format_args!(
                     "c{id} on dn{dn}: no longer reported, replica removed"
                 ));
@@ -284,7 +296,7 @@ impl Scm {
     /// commands it sends at once and queues the container for the over- and under-replication
     /// processors, which decide later on the replicas known then ([`Scm::process`]).
     pub fn check(&mut self, fix: ScmFix, id: ContainerId) -> Vec<Command> {
-        let info = self.info(id).clone();
+        let info = *self.info(id);
         if info.state != LifeCycle::Closed {
             return Vec::new();
         }
@@ -293,7 +305,7 @@ impl Scm {
         let mut commands: Vec<Command> = replicas
             .iter()
             .filter(|(_, r)| r.state == State::Open)
-            .map(|(&dn, _)| Command::Close { dn })
+            .map(|(dn, _)| Command::Close { dn })
             .collect();
         // EmptyContainerHandler.
         if !replicas.is_empty()
@@ -301,7 +313,7 @@ impl Scm {
                 .values()
                 .all(|r| r.state == State::Closed && r.empty)
         {
-            commands.extend(replicas.keys().map(|&dn| Command::Delete {
+            commands.extend(replicas.keys().map(|dn| Command::Delete {
                 dn,
                 force: false,
                 why: Why::Empty,
@@ -327,7 +339,7 @@ impl Scm {
     pub fn process(&mut self, fix: ScmFix) -> Vec<(ContainerId, Vec<Command>)> {
         let queued = std::mem::take(&mut self.queue);
         queued
-            .into_iter()
+            .iter()
             .map(|id| {
                 let replicas = self.replicas(id);
                 let (unhealthy, healthy): (Vec<_>, Vec<_>) = replicas
@@ -340,7 +352,7 @@ impl Scm {
                     commands.extend(self.over_replication(id, &healthy));
                 }
                 if healthy.len() >= REPLICATION_FACTOR {
-                    commands.extend(unhealthy.iter().map(|(&dn, _)| Command::Delete {
+                    commands.extend(unhealthy.iter().map(|&(dn, _)| Command::Delete {
                         dn,
                         force: true,
                         why: Why::Unhealthy,
@@ -355,12 +367,12 @@ impl Scm {
     fn over_replication(
         &self,
         id: ContainerId,
-        healthy: &[(&DnId, &ContainerReplica)],
+        healthy: &[(DnId, &ContainerReplica)],
     ) -> Vec<Command> {
         let info = self.info(id);
         let mut excess = healthy.len() - REPLICATION_FACTOR;
         let mut sorted: Vec<(DnId, ContainerReplica)> =
-            healthy.iter().map(|(&d, &r)| (d, r)).collect();
+            healthy.iter().map(|&(d, &r)| (d, r)).collect();
         sorted.sort_by_key(|(dn, _)| hash_code(id, *dn));
         let mut commands = Vec::new();
         // State-mismatched replicas first.
@@ -392,16 +404,16 @@ impl Scm {
         &self,
         fix: ScmFix,
         id: ContainerId,
-        replicas: &BTreeMap<DnId, ContainerReplica>,
+        replicas: &Replicas,
     ) -> Option<Command> {
         let sources: Vec<(DnId, u64)> = replicas
             .iter()
             .filter(|(_, r)| r.state == State::Closed && !self.unhealthy(fix, id, r))
-            .map(|(&dn, r)| (dn, r.seq))
+            .map(|(dn, r)| (dn, r.seq))
             .collect();
         let max = sources.iter().map(|s| s.1).max()?;
         let src = sources.iter().find(|s| s.1 == max)?.0;
-        let tgt = (1..=super::DATANODES).find(|d| !replicas.contains_key(d))?;
+        let tgt = (1..=super::DATANODES).find(|&d| !replicas.contains_key(d))?;
         Some(Command::Replicate { src, tgt })
     }
 }
