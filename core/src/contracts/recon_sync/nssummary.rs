@@ -7,7 +7,6 @@
 //! so one task shows every verdict the others would.
 
 use super::recon_om_db::{Action, Checkpoint, OMUpdateEventBatch, ReconOmDbState};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// `NSSummary` of a bucket: `numOfFiles` and `sizeOfFiles` (the other fields follow them).
@@ -23,16 +22,18 @@ impl fmt::Display for NSSummary {
     }
 }
 
-/// The Recon DB as the NSSummary task leaves it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The Recon DB as the NSSummary task leaves it. Dense (vectors, not maps): a few buckets and
+/// sequence numbers, and a fuzz run pays for every distinct code path it executes.
+#[derive(Clone, Debug, Default)]
 pub struct ReconDb {
-    /// The NSSummary table, by bucket.
-    pub nssummary: BTreeMap<u8, NSSummary>,
+    /// The NSSummary table: each bucket with a row, in bucket order.
+    pub nssummary: Vec<(u8, NSSummary)>,
     /// `NSSummaryTask`'s `lastUpdatedSeqNumber` (the task cursor).
     pub cursor: u64,
-    /// Ghost: how many times each OM write batch has been applied to this state (a rebuild
-    /// sets every batch its checkpoint holds to once). Written with the state it describes.
-    pub applied: BTreeMap<u64, u32>,
+    /// Ghost: how many times each OM write batch has been applied to this state, indexed by
+    /// its sequence number (a rebuild sets every batch its checkpoint holds to once, every
+    /// other to none). Written with the state it describes; read through [`Self::applied`].
+    applied: Vec<u32>,
     /// Ghost: rebuilds applied, by reason.
     pub rebuilds: Vec<&'static str>,
 }
@@ -54,17 +55,49 @@ impl fmt::Display for ReconDb {
 
 impl ReconDb {
     pub fn summary(&self, bucket: u8) -> NSSummary {
-        self.nssummary.get(&bucket).copied().unwrap_or_default()
+        match self.nssummary.binary_search_by_key(&bucket, |(b, _)| *b) {
+            Ok(i) => self.nssummary[i].1,
+            Err(_) => NSSummary::default(),
+        }
+    }
+
+    /// How many times the write batch `seq` has been applied to this state.
+    pub fn applied(&self, seq: u64) -> u32 {
+        usize::try_from(seq)
+            .ok()
+            .and_then(|i| self.applied.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn applied_mut(&mut self, seq: u64) -> &mut u32 {
+        let i = usize::try_from(seq).expect("a sequence number fits in memory");
+        if self.applied.len() <= i {
+            self.applied.resize(i + 1, 0);
+        }
+        &mut self.applied[i]
+    }
+
+    /// The bucket's row, added (zero) when it has none.
+    fn row(&mut self, bucket: u8) -> &mut NSSummary {
+        let i = match self.nssummary.binary_search_by_key(&bucket, |(b, _)| *b) {
+            Ok(i) => i,
+            Err(i) => {
+                self.nssummary.insert(i, (bucket, NSSummary::default()));
+                i
+            }
+        };
+        &mut self.nssummary[i].1
     }
 
     fn put(&mut self, bucket: u8, size: u64) {
-        let s = self.nssummary.entry(bucket).or_default();
+        let s = self.row(bucket);
         s.files += 1;
         s.size += size as i64;
     }
 
     fn delete(&mut self, bucket: u8, size: u64) {
-        let s = self.nssummary.entry(bucket).or_default();
+        let s = self.row(bucket);
         s.files -= 1;
         s.size -= size as i64;
     }
@@ -86,8 +119,8 @@ impl ReconDb {
                 Action::Delete => self.delete(e.key.bucket, e.value),
             }
         }
-        for seq in &batch.write_batches {
-            *self.applied.entry(*seq).or_default() += 1;
+        for &seq in &batch.write_batches {
+            *self.applied_mut(seq) += 1;
         }
         self.cursor = batch.last_sequence_number;
     }
@@ -102,10 +135,13 @@ impl ReconDb {
     /// [`Self::reprocess`] from a Recon OM DB state read in place (no checkpoint copy).
     pub fn reprocess_state(&mut self, cp: &ReconOmDbState, reason: &'static str) {
         self.nssummary.clear();
-        for (key, size) in &cp.keys {
-            self.put(key.bucket, *size);
+        for (key, size) in cp.keys.iter() {
+            self.put(key.bucket, size);
         }
-        self.applied = cp.committed.iter().map(|c| (c.seq, 1)).collect();
+        self.applied.clear();
+        for c in &cp.committed {
+            *self.applied_mut(c.seq) = 1;
+        }
         self.cursor = cp.seq;
         self.rebuilds.push(reason);
     }

@@ -2,10 +2,9 @@
 //! (`createOMCheckpoint`), and `OMDBUpdatesHandler`, which turns each OM write batch into
 //! events against this copy before the batch is committed to it.
 
-use super::om::{Key, KeyOp, OmDb, WriteBatch};
+use super::om::{Key, KeyOp, KeyTable, OmDb, WriteBatch};
 use crate::sync::Mutex;
 use crate::trace::Cx;
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// Ghost: the delta response a committed write batch came with (its first batch's sequence
@@ -25,7 +24,7 @@ pub struct Committed {
 /// The Recon OM DB's content: the key table and the last sequence number.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReconOmDbState {
-    pub keys: BTreeMap<Key, u64>,
+    pub keys: KeyTable,
     pub seq: u64,
     /// Ghost: every write batch this DB holds, in commit order (written under the DB lock by
     /// the committing step; never read by a modelled actor).
@@ -68,8 +67,8 @@ impl fmt::Display for Checkpoint {
         let keys = self
             .0
             .keys
-            .keys()
-            .map(|k| fmt::from_fn(move |f| write!(f, "file{}", k.name)));
+            .iter()
+            .map(|(k, _)| fmt::from_fn(move |f| write!(f, "file{}", k.name)));
         write!(
             f,
             "checkpoint@#{} [{}]",
@@ -107,14 +106,7 @@ impl ReconOMMetadataManager {
     ) -> u64 {
         let mut db = self.db.lock();
         let event = handler.process_event(&db, batch);
-        match batch.op {
-            KeyOp::Put { key, size } => {
-                db.keys.insert(key, size);
-            }
-            KeyOp::Delete { key } => {
-                db.keys.remove(&key);
-            }
-        }
+        db.keys.apply(batch.op);
         db.seq = batch.seq;
         db.committed.push(Committed {
             seq: batch.seq,
@@ -204,8 +196,9 @@ impl fmt::Display for OMDBUpdateEvent {
 /// same key earlier in this response.
 #[derive(Debug, Default)]
 pub struct OMDBUpdatesHandler {
+    /// The events so far; upstream's map of the latest event per key is the last event of that
+    /// key here (every event goes into both, a batch without one into neither).
     events: Vec<OMDBUpdateEvent>,
-    latest: BTreeMap<Key, OMDBUpdateEvent>,
     latest_sequence_number: u64,
     /// Ghost: the write batches iterated into this handler.
     write_batches: Vec<u64>,
@@ -217,10 +210,8 @@ impl OMDBUpdatesHandler {
     fn process_event(&mut self, db: &ReconOmDbState, batch: WriteBatch) -> Option<OMDBUpdateEvent> {
         self.write_batches.push(batch.seq);
         let key = batch.op.key();
-        let latest = self.latest.get(&key).copied();
-        let old = latest
-            .map(|e| e.value)
-            .or_else(|| db.keys.get(&key).copied());
+        let latest = self.events.iter().rev().find(|e| e.key == key).copied();
+        let old = latest.map(|e| e.value).or_else(|| db.keys.get(key));
         let event = match batch.op {
             KeyOp::Put { size, .. } => {
                 let update = old.is_some() && latest.is_none_or(|e| e.action != Action::Delete);
@@ -242,7 +233,6 @@ impl OMDBUpdatesHandler {
             }
         };
         self.events.push(event);
-        self.latest.insert(key, event);
         Some(event)
     }
 

@@ -26,6 +26,24 @@ pub enum Forever {
     Leaked,
 }
 
+impl Forever {
+    const ALL: [Forever; 3] = [
+        Forever::InGetDbUpdates,
+        Forever::InSnapshotDownload,
+        Forever::Leaked,
+    ];
+
+    /// A non-zero code (for a ghost atomic: 0 is "none").
+    pub fn code(self) -> u8 {
+        self as u8 + 1
+    }
+
+    /// The reason of `code`; `None` for 0.
+    pub fn from_code(code: u8) -> Option<Forever> {
+        Self::ALL.get(usize::from(code).checked_sub(1)?).copied()
+    }
+}
+
 impl fmt::Display for Forever {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

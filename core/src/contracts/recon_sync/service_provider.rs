@@ -32,7 +32,7 @@ use crate::model::Program;
 use crate::sync::{AtomicBool, Ordering};
 use crate::trace::{Cx, Trace};
 use std::fmt;
-use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
+use std::sync::atomic::{AtomicU64 as GhostU64, AtomicU8 as GhostU8, Ordering as GhostOrdering};
 use std::sync::{Mutex as GhostMutex, PoisonError};
 
 /// Where the sync thread takes the hand-off lock.
@@ -110,8 +110,8 @@ pub struct OzoneManagerServiceProviderImpl {
     /// P1's lock (unused upstream).
     pub hand_off: ReentrantLock,
     /// Ghost: a `triggerTaskRebuild` waits forever for the hand-off lock, and why its holder
-    /// never releases it.
-    rebuild_blocked: GhostMutex<Option<Forever>>,
+    /// never releases it (the first such wait's reason, as [`Forever::code`]; 0 for none).
+    rebuild_blocked: GhostU8,
     /// Ghost: rebuilds `triggerTaskRebuild` has queued (answered 202).
     rebuilds_accepted: GhostU64,
     /// Ghost: the deltas whose sync threw before its hand-off (their events were dropped).
@@ -121,10 +121,7 @@ pub struct OzoneManagerServiceProviderImpl {
 impl OzoneManagerServiceProviderImpl {
     /// Why a `triggerTaskRebuild` waits forever, if one does.
     pub fn rebuild_blocked(&self) -> Option<Forever> {
-        *self
-            .rebuild_blocked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        Forever::from_code(self.rebuild_blocked.load(GhostOrdering::SeqCst))
     }
 
     /// Whether the sync that committed `delta` threw before handing its events off.
@@ -570,11 +567,13 @@ impl RestThread {
     /// A wait for the lock that can never end: recorded, and the thread stops there (upstream
     /// it stays parked in `lock()`; see [`ReentrantLock::abandon`]).
     fn blocked(&self, w: &World, why: Forever) -> RestStep {
-        w.provider
-            .rebuild_blocked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get_or_insert(why);
+        // The first wait's reason stays (a later one finds the same holder).
+        let _ = w.provider.rebuild_blocked.compare_exchange(
+            0,
+            why.code(),
+            GhostOrdering::SeqCst,
+            GhostOrdering::SeqCst,
+        );
         self.cx.record(
             "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
             format_args!("waits for the hand-off lock, held by SyncOM {why}: forever"),
