@@ -162,8 +162,8 @@ impl World {
         }
         let recon = ReconOmDbState::from_om(&om);
         let mut recon_db = ReconDb::default();
-        recon_db.reprocess_state(&recon, "initial");
-        recon_db.rebuilds.clear();
+        recon_db.reprocess_state(&recon);
+        recon_db.rebuilds = 0;
         World {
             fix,
             om: OzoneManager::new(om),
@@ -208,7 +208,7 @@ impl World {
         self.controller.with_quiescent(|q| {
             self.recon_om_db.with_state(|recon| {
                 let mut expected = ReconDb::default();
-                expected.reprocess_state(recon, "recompute");
+                expected.reprocess_state(recon);
                 // A bucket whose files are all gone keeps its (zero) NSSummary row.
                 let mut buckets = q.nssummary.iter().chain(&expected.nssummary);
                 if buckets.any(|(b, _)| q.summary(*b) != expected.summary(*b)) {
@@ -296,7 +296,7 @@ pub static O4: Outcome<World> = Outcome {
         Some(_) => None,
         None => {
             let none_ran = w.provider.rebuilds_accepted() > 0
-                && w.controller.with_quiescent(|q| q.rebuilds.is_empty());
+                && w.controller.with_quiescent(|q| q.rebuilds == 0);
             none_ran.then(|| {
                 let q = w.controller.quiescent();
                 format!("a rebuild was accepted and none ran: {}", w.numbers(&q))

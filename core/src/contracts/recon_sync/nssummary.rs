@@ -34,8 +34,8 @@ pub struct ReconDb {
     /// its sequence number (a rebuild sets every batch its checkpoint holds to once, every
     /// other to none). Written with the state it describes; read through [`Self::applied`].
     applied: Vec<u32>,
-    /// Ghost: rebuilds applied, by reason.
-    pub rebuilds: Vec<&'static str>,
+    /// Ghost: rebuilds applied.
+    pub rebuilds: u32,
 }
 
 impl fmt::Display for ReconDb {
@@ -119,7 +119,7 @@ impl ReconDb {
                 Action::Delete => self.delete(e.key.bucket, e.value),
             }
         }
-        for &seq in &batch.write_batches {
+        for seq in batch.write_batches.clone() {
             *self.applied_mut(seq) += 1;
         }
         self.cursor = batch.last_sequence_number;
@@ -128,12 +128,12 @@ impl ReconDb {
     /// `reInitializeTasks(checkpoint)`: the staged task's `reprocess(checkpoint)` (clear the
     /// table, `handlePutKeyEventReprocess` for every key), the staged DB swapped in, and
     /// `recordAllTaskStatus(..., checkpoint.getLastSequenceNumberFromDB())`.
-    pub fn reprocess(&mut self, checkpoint: &Checkpoint, reason: &'static str) {
-        self.reprocess_state(&checkpoint.0, reason);
+    pub fn reprocess(&mut self, checkpoint: &Checkpoint) {
+        self.reprocess_state(&checkpoint.0);
     }
 
     /// [`Self::reprocess`] from a Recon OM DB state read in place (no checkpoint copy).
-    pub fn reprocess_state(&mut self, cp: &ReconOmDbState, reason: &'static str) {
+    pub fn reprocess_state(&mut self, cp: &ReconOmDbState) {
         self.nssummary.clear();
         for (key, size) in cp.keys.iter() {
             self.put(key.bucket, size);
@@ -143,6 +143,6 @@ impl ReconDb {
             *self.applied_mut(c.seq) = 1;
         }
         self.cursor = cp.seq;
-        self.rebuilds.push(reason);
+        self.rebuilds += 1;
     }
 }

@@ -6,6 +6,7 @@ use super::om::{Key, KeyOp, KeyTable, OmDb, WriteBatch};
 use crate::sync::Mutex;
 use crate::trace::Cx;
 use std::fmt;
+use std::ops::Range;
 
 /// Ghost: the delta response a committed write batch came with (its first batch's sequence
 /// number), or [`FULL_SNAPSHOT`] for batches that arrived inside a full OM DB snapshot.
@@ -200,15 +201,20 @@ pub struct OMDBUpdatesHandler {
     /// key here (every event goes into both, a batch without one into neither).
     events: Vec<OMDBUpdateEvent>,
     latest_sequence_number: u64,
-    /// Ghost: the write batches iterated into this handler.
-    write_batches: Vec<u64>,
+    /// Ghost: the write batches iterated into this handler (a delta's batches are consecutive:
+    /// OM numbers its batches one by one, and a sync iterates every batch after its start).
+    write_batches: Range<u64>,
 }
 
 impl OMDBUpdatesHandler {
     /// `processEvent`: a PUT of an existing key becomes an UPDATE; a DELETE carries the old
     /// value; a DELETE of a key Recon does not have produces no event.
     fn process_event(&mut self, db: &ReconOmDbState, batch: WriteBatch) -> Option<OMDBUpdateEvent> {
-        self.write_batches.push(batch.seq);
+        if self.write_batches.is_empty() {
+            self.write_batches = batch.seq..batch.seq;
+        }
+        assert_eq!(self.write_batches.end, batch.seq, "a delta's batches are consecutive");
+        self.write_batches.end += 1;
         let key = batch.op.key();
         let latest = self.events.iter().rev().find(|e| e.key == key).copied();
         let old = latest.map(|e| e.value).or_else(|| db.keys.get(key));
@@ -257,7 +263,7 @@ pub struct OMUpdateEventBatch {
     pub events: Vec<OMDBUpdateEvent>,
     pub last_sequence_number: u64,
     /// Ghost: the write batches the events came from.
-    pub write_batches: Vec<u64>,
+    pub write_batches: Range<u64>,
 }
 
 impl OMUpdateEventBatch {
