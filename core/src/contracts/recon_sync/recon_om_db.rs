@@ -3,10 +3,11 @@
 //! events against this copy before the batch is committed to it.
 
 use super::om::{Key, KeyOp, KeyTable, OmDb, WriteBatch};
-use crate::sync::Mutex;
+use crate::sync::{Mutex, MutexGuard};
 use crate::trace::Cx;
 use std::fmt;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 
 /// Ghost: the delta response a committed write batch came with (its first batch's sequence
 /// number), or [`FULL_SNAPSHOT`] for batches that arrived inside a full OM DB snapshot.
@@ -85,13 +86,28 @@ impl fmt::Display for Checkpoint {
 #[derive(Debug)]
 pub struct ReconOMMetadataManager {
     db: Mutex<ReconOmDbState>,
+    /// Ghost: bumped by every write of the DB (see `World::unless_absent`). Not a lock of the
+    /// model: a std atomic, read only by the predicates.
+    version: GhostU64,
 }
 
 impl ReconOMMetadataManager {
     pub fn new(state: ReconOmDbState) -> Self {
         ReconOMMetadataManager {
             db: Mutex::new(state),
+            version: GhostU64::new(0),
         }
+    }
+
+    /// How many times the DB has been written.
+    pub fn version(&self) -> u64 {
+        self.version.load(GhostOrdering::SeqCst)
+    }
+
+    /// The DB, locked for writing (every writer goes through here: see `version`).
+    fn db_mut(&self) -> MutexGuard<'_, ReconOmDbState> {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        self.db.lock()
     }
 
     /// `writeBatch.iterate(omdbUpdatesHandler)` then `RDBBatchOperation.commit` of one write
@@ -105,7 +121,7 @@ impl ReconOMMetadataManager {
         batch: WriteBatch,
         delta: DeltaId,
     ) -> u64 {
-        let mut db = self.db.lock();
+        let mut db = self.db_mut();
         let event = handler.process_event(&db, batch);
         db.keys.apply(batch.op);
         db.seq = batch.seq;
@@ -139,7 +155,7 @@ impl ReconOMMetadataManager {
 
     /// `OMMetadataManager.updateOmDB(snapshotDir)`: the DB replaced by a full OM snapshot.
     pub fn update_om_db(&self, cx: &Cx, snapshot: &OmDb) {
-        let mut db = self.db.lock();
+        let mut db = self.db_mut();
         *db = ReconOmDbState::from_om(snapshot);
         cx.record(
             "ReconOmMetadataManagerImpl.updateOmDB",

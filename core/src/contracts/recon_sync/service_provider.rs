@@ -116,9 +116,43 @@ pub struct OzoneManagerServiceProviderImpl {
     rebuilds_accepted: GhostU64,
     /// Ghost: the deltas whose sync threw before its hand-off (their events were dropped).
     failed_deltas: GhostMutex<Vec<DeltaId>>,
+    /// Ghost: bumped by every write of the ghosts above (see `World::unless_absent`).
+    version: GhostU64,
 }
 
 impl OzoneManagerServiceProviderImpl {
+    /// How many times the ghosts above have been written.
+    pub fn version(&self) -> u64 {
+        self.version.load(GhostOrdering::SeqCst)
+    }
+
+    /// The sync that committed `delta` threw before handing its events off.
+    fn delta_failed_now(&self, delta: DeltaId) {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        self.failed_deltas
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(delta);
+    }
+
+    /// A `triggerTaskRebuild` waits forever; the first such wait's reason stays (a later one
+    /// finds the same holder).
+    fn rebuild_blocked_now(&self, why: Forever) {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        let _ = self.rebuild_blocked.compare_exchange(
+            0,
+            why.code(),
+            GhostOrdering::SeqCst,
+            GhostOrdering::SeqCst,
+        );
+    }
+
+    /// `triggerTaskRebuild` queued a rebuild.
+    fn rebuild_accepted_now(&self) {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        self.rebuilds_accepted.fetch_add(1, GhostOrdering::SeqCst);
+    }
+
     /// Why a `triggerTaskRebuild` waits forever, if one does.
     pub fn rebuild_blocked(&self) -> Option<Forever> {
         Forever::from_code(self.rebuild_blocked.load(GhostOrdering::SeqCst))
@@ -419,11 +453,7 @@ impl Program<World> for SyncThread {
             SyncStep::Fail => {
                 // The batch's events are dropped with the handler; the Recon OM DB keeps it.
                 self.handler = None;
-                w.provider
-                    .failed_deltas
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(self.delta);
+                w.provider.delta_failed_now(self.delta);
                 self.cx.record(
                     "OzoneManagerServiceProviderImpl.syncDataFromOM",
                     "exception before the hand-off: markDeltaTaskStatusAsFailed, fall back to a full snapshot",
@@ -567,13 +597,7 @@ impl RestThread {
     /// A wait for the lock that can never end: recorded, and the thread stops there (upstream
     /// it stays parked in `lock()`; see [`ReentrantLock::abandon`]).
     fn blocked(&self, w: &World, why: Forever) -> RestStep {
-        // The first wait's reason stays (a later one finds the same holder).
-        let _ = w.provider.rebuild_blocked.compare_exchange(
-            0,
-            why.code(),
-            GhostOrdering::SeqCst,
-            GhostOrdering::SeqCst,
-        );
+        w.provider.rebuild_blocked_now(why);
         self.cx.record(
             "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
             format_args!("waits for the hand-off lock, held by SyncOM {why}: forever"),
@@ -582,9 +606,7 @@ impl RestThread {
     }
 
     fn accepted(&self, w: &World) {
-        w.provider
-            .rebuilds_accepted
-            .fetch_add(1, GhostOrdering::SeqCst);
+        w.provider.rebuild_accepted_now();
         self.cx
             .record("TriggerDBSyncEndpoint.triggerOMDBReinit", "202 ACCEPTED");
     }

@@ -88,6 +88,11 @@ impl ReconTaskControllerImpl {
         }
     }
 
+    /// How many times the buffer or the Recon DB has been locked for writing.
+    pub fn version(&self) -> u64 {
+        self.version.load(GhostOrdering::SeqCst)
+    }
+
     /// The buffer, locked for writing (every writer goes through here: see `version`).
     fn buffer_mut(&self) -> MutexGuard<'_, VecDeque<ReconEvent>> {
         self.version.fetch_add(1, GhostOrdering::SeqCst);
