@@ -209,14 +209,14 @@ impl World {
     /// `OM files=<n> NSSummary files=<m>` for the bucket, as the report states its numbers
     /// (NSSummary once the event processor has applied everything buffered).
     pub fn observed(&self) -> String {
-        let (om_files, _) = self.om.db().files_in(BUCKET);
+        let (om_files, _) = self.om.files_in(BUCKET);
         let ns = self.controller.quiescent().summary(BUCKET);
         format!("OM files={om_files} NSSummary files={}", ns.files)
     }
 
     /// The OM and NSSummary numbers of the bucket, for witnesses.
     fn numbers(&self, q: &ReconDb) -> String {
-        let (files, size) = self.om.db().files_in(BUCKET);
+        let (files, size) = self.om.files_in(BUCKET);
         let pending: Vec<String> = self
             .controller
             .pending()

@@ -119,7 +119,8 @@ impl ReconDb {
                 Action::Delete => self.delete(e.key.bucket, e.value),
             }
         }
-        for seq in batch.write_batches.clone() {
+        // Highest first, so that the ghost grows once.
+        for seq in batch.write_batches.clone().rev() {
             *self.applied_mut(seq) += 1;
         }
         self.cursor = batch.last_sequence_number;
@@ -139,7 +140,8 @@ impl ReconDb {
             self.put(key.bucket, size);
         }
         self.applied.clear();
-        for c in &cp.committed {
+        // Highest first (the batches are in commit order), so that the ghost grows once.
+        for c in cp.committed.iter().rev() {
             *self.applied_mut(c.seq) = 1;
         }
         self.cursor = cp.seq;

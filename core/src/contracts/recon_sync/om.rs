@@ -187,7 +187,9 @@ impl OzoneManager {
     /// 50,000, is never reached here) and OM's latest sequence number.
     pub fn get_db_updates(&self, cx: &Cx, from: u64) -> DBUpdates {
         let db = self.db.lock();
-        let data: Vec<WriteBatch> = db.wal.iter().filter(|b| b.seq > from).copied().collect();
+        // The log is in sequence order.
+        let after = db.wal.partition_point(|b| b.seq <= from);
+        let data = db.wal[after..].to_vec();
         cx.record(
             "OzoneManager.getDBUpdates",
             format_args!(
@@ -200,6 +202,11 @@ impl OzoneManager {
             data,
             latest_sequence_number: db.seq,
         }
+    }
+
+    /// Files and bytes under `bucket` (see [`KeyTable::files_in`]), without a copy of the DB.
+    pub fn files_in(&self, bucket: u8) -> (i64, i64) {
+        self.db.lock().files_in(bucket)
     }
 
     /// OM's latest sequence number.

@@ -223,6 +223,14 @@ pub struct OMDBUpdatesHandler {
 }
 
 impl OMDBUpdatesHandler {
+    /// A handler for a delta of `n` write batches (room for an event each).
+    pub fn for_batches(n: usize) -> Self {
+        OMDBUpdatesHandler {
+            events: Vec::with_capacity(n),
+            ..OMDBUpdatesHandler::default()
+        }
+    }
+
     /// `processEvent`: a PUT of an existing key becomes an UPDATE; a DELETE carries the old
     /// value; a DELETE of a key Recon does not have produces no event.
     fn process_event(&mut self, db: &ReconOmDbState, batch: WriteBatch) -> Option<OMDBUpdateEvent> {

@@ -374,8 +374,8 @@ impl Program<World> for SyncThread {
                 } else {
                     let updates = w.om.get_db_updates(&self.cx, self.from);
                     self.delta = updates.data.first().map_or(0, |b| b.seq);
+                    self.handler = Some(OMDBUpdatesHandler::for_batches(updates.data.len()));
                     self.updates = Some(updates);
-                    self.handler = Some(OMDBUpdatesHandler::default());
                     match lock {
                         Some(HandOffLock {
                             from: LockFrom::RpcReturned,
