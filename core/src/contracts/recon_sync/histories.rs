@@ -573,9 +573,11 @@ mod tests {
         };
         let never = |of: &dyn Fn(u64) -> bool| {
             let q = w.controller.quiescent();
-            w.recon_om_db.state().committed.iter().any(|c| {
-                c.evented && of(c.delta) && q.applied(c.seq) == 0
-            })
+            w.recon_om_db
+                .state()
+                .committed
+                .iter()
+                .any(|c| c.evented && of(c.delta) && q.applied(c.seq) == 0)
         };
         let holds = match id {
             "O1" => twice(true),

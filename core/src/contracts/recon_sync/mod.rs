@@ -316,7 +316,7 @@ fn never_applied(w: &World, of: &dyn Fn(DeltaId) -> bool) -> Option<String> {
                 .map(|c| c.seq)
         })
     })?;
-    let q = w.controller.quiescent();
+    let q = w.controller.quiescent_db();
     Some(format!(
         "write batch #{lost} is in the Recon OM DB and was never applied: {}",
         w.numbers(&q)
@@ -335,7 +335,7 @@ pub static O4: Outcome<World> = Outcome {
             let none_ran = w.provider.rebuilds_accepted() > 0
                 && w.controller.with_quiescent(|q| q.rebuilds == 0);
             none_ran.then(|| {
-                let q = w.controller.quiescent();
+                let q = w.controller.quiescent_db();
                 format!("a rebuild was accepted and none ran: {}", w.numbers(&q))
             })
         }
@@ -368,15 +368,16 @@ fn applied_twice(w: &World, whole: bool) -> Option<String> {
     // no copy of either DB, since the predicates run at every quiet state of a history.
     let some_twice = w.controller.with_quiescent(|q| {
         w.recon_om_db.with_state(|recon| {
-            recon.committed.iter().any(|c| {
-                c.delta != FULL_SNAPSHOT && c.evented && q.applied(c.seq) >= 2
-            })
+            recon
+                .committed
+                .iter()
+                .any(|c| c.delta != FULL_SNAPSHOT && c.evented && q.applied(c.seq) >= 2)
         })
     });
     if !some_twice {
         return None;
     }
-    let q = w.controller.quiescent();
+    let q = w.controller.quiescent_db();
     let recon = w.recon_om_db.state();
     // The evented write batches of every delta, with how often each was applied.
     let mut deltas: BTreeMap<u64, Vec<(u64, u32)>> = BTreeMap::new();

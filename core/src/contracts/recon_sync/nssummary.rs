@@ -148,3 +148,63 @@ impl ReconDb {
         self.rebuilds += 1;
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::om::{Key, KeyOp, KeyTable};
+    use super::super::recon_om_db::{Committed, ReconOmDbState};
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// The applied ghost counts as the map it replaced: every batch a processed delta names
+    /// once more, and a rebuild sets exactly its checkpoint's batches to once.
+    #[test]
+    fn the_applied_ghost_counts_as_a_map_would() {
+        let (mut db, mut map) = (ReconDb::default(), BTreeMap::<u64, u32>::new());
+        let mut x: u32 = 0x9E37_79B9;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let (first, n) = (u64::from(x % 40) + 1, u64::from(x >> 8) % 4);
+            if x & 1 << 30 != 0 {
+                let mut keys = KeyTable::default();
+                keys.apply(KeyOp::Put {
+                    key: Key { bucket: 1, name: 1 },
+                    size: 100,
+                });
+                let committed: Vec<Committed> = (first..first + n)
+                    .map(|seq| Committed {
+                        seq,
+                        delta: 0,
+                        evented: true,
+                    })
+                    .collect();
+                map = committed.iter().map(|c| (c.seq, 1)).collect();
+                let cp = ReconOmDbState {
+                    keys,
+                    seq: first + n,
+                    committed,
+                };
+                db.reprocess_state(&cp);
+            } else {
+                let batch = OMUpdateEventBatch {
+                    events: Vec::new(),
+                    last_sequence_number: first + n,
+                    write_batches: first..first + n,
+                };
+                for seq in first..first + n {
+                    *map.entry(seq).or_default() += 1;
+                }
+                db.process(&batch);
+            }
+            for seq in 0..50 {
+                assert_eq!(
+                    db.applied(seq),
+                    map.get(&seq).copied().unwrap_or(0),
+                    "#{seq}"
+                );
+            }
+        }
+    }
+}

@@ -237,7 +237,10 @@ impl OMDBUpdatesHandler {
         if self.write_batches.is_empty() {
             self.write_batches = batch.seq..batch.seq;
         }
-        assert_eq!(self.write_batches.end, batch.seq, "a delta's batches are consecutive");
+        assert_eq!(
+            self.write_batches.end, batch.seq,
+            "a delta's batches are consecutive"
+        );
         self.write_batches.end += 1;
         let key = batch.op.key();
         let latest = self.events.iter().rev().find(|e| e.key == key).copied();

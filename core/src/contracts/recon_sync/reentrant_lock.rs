@@ -118,3 +118,17 @@ impl ReentrantLock {
         s.owner.is_none() || s.owner == Some(actor) || s.abandoned.is_some()
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::Forever;
+
+    #[test]
+    fn every_reason_survives_its_code() {
+        assert_eq!(Forever::from_code(0), None);
+        for why in Forever::ALL {
+            assert_ne!(why.code(), 0);
+            assert_eq!(Forever::from_code(why.code()), Some(why));
+        }
+    }
+}
