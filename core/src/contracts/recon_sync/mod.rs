@@ -48,6 +48,7 @@ use service_provider::{
 };
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +115,9 @@ pub struct World {
     pub recon_om_db: ReconOMMetadataManager,
     pub controller: ReconTaskControllerImpl,
     pub provider: OzoneManagerServiceProviderImpl,
+    /// Ghost: for O1, O2, O3 and O5, the [`World::version`] at which the outcome's predicate
+    /// last found nothing (`u64::MAX` before); see [`World::unless_absent`].
+    absent: [GhostU64; 4],
 }
 
 /// `items` separated by `sep`, formatted only when displayed: a step's record detail is
@@ -165,28 +169,57 @@ impl World {
         }
         let recon = ReconOmDbState::from_om(&om);
         let mut recon_db = ReconDb::default();
-        recon_db.reprocess_state(&recon, "initial");
-        recon_db.rebuilds.clear();
+        recon_db.reprocess_state(&recon);
+        recon_db.rebuilds = 0;
         World {
             fix,
             om: OzoneManager::new(om),
             recon_om_db: ReconOMMetadataManager::new(recon),
             controller: ReconTaskControllerImpl::new(recon_db),
             provider: OzoneManagerServiceProviderImpl::default(),
+            absent: std::array::from_fn(|_| GhostU64::new(u64::MAX)),
         }
+    }
+
+    /// A version of everything the predicates of O1, O2, O3 and O5 decide on (the event
+    /// buffer, the Recon DB, the Recon OM DB and the provider's ghosts): each part counts its
+    /// writes, so the sum changes whenever any of them is written. OM is not part of it: only
+    /// the witnesses read OM.
+    fn version(&self) -> u64 {
+        self.controller.version() + self.recon_om_db.version() + self.provider.version()
+    }
+
+    /// `check(self)`, unless it found nothing at this very state before: the history checkers
+    /// evaluate every predicate at every quiet state, and most operations write nothing these
+    /// predicates read (an OM write, a step when no actor is left). Only "nothing" is kept: an
+    /// outcome that holds is decided again, and its witness (which reads OM too) built afresh.
+    fn unless_absent(
+        &self,
+        slot: usize,
+        check: impl FnOnce(&World) -> Option<String>,
+    ) -> Option<String> {
+        let version = self.version();
+        if self.absent[slot].load(GhostOrdering::SeqCst) == version {
+            return None;
+        }
+        let found = check(self);
+        if found.is_none() {
+            self.absent[slot].store(version, GhostOrdering::SeqCst);
+        }
+        found
     }
 
     /// `OM files=<n> NSSummary files=<m>` for the bucket, as the report states its numbers
     /// (NSSummary once the event processor has applied everything buffered).
     pub fn observed(&self) -> String {
-        let (om_files, _) = self.om.db().files_in(BUCKET);
+        let (om_files, _) = self.om.files_in(BUCKET);
         let ns = self.controller.quiescent().summary(BUCKET);
         format!("OM files={om_files} NSSummary files={}", ns.files)
     }
 
     /// The OM and NSSummary numbers of the bucket, for witnesses.
     fn numbers(&self, q: &ReconDb) -> String {
-        let (files, size) = self.om.db().files_in(BUCKET);
+        let (files, size) = self.om.files_in(BUCKET);
         let pending: Vec<String> = self
             .controller
             .pending()
@@ -211,10 +244,10 @@ impl World {
         self.controller.with_quiescent(|q| {
             self.recon_om_db.with_state(|recon| {
                 let mut expected = ReconDb::default();
-                expected.reprocess_state(recon, "recompute");
+                expected.reprocess_state(recon);
                 // A bucket whose files are all gone keeps its (zero) NSSummary row.
-                let mut buckets = q.nssummary.keys().chain(expected.nssummary.keys());
-                if buckets.any(|b| q.summary(*b) != expected.summary(*b)) {
+                let mut buckets = q.nssummary.iter().chain(&expected.nssummary);
+                if buckets.any(|(b, _)| q.summary(*b) != expected.summary(*b)) {
                     return Some(format!(
                         "NSSummary differs from the Recon OM DB: {q} vs recomputed {expected}"
                     ));
@@ -239,7 +272,7 @@ pub static O1: Outcome<World> = Outcome {
     summary: "a delta is applied twice: the rebuild's checkpoint holds all of it and it \
               is processed again after the rebuild (NSSummary too high after a put, too \
               low after a delete)",
-    check: Check::State(|w| applied_twice(w, true)),
+    check: Check::State(|w| w.unless_absent(0, |w| applied_twice(w, true))),
 };
 
 /// O2: the committed prefix of a delta applied twice, the rest once.
@@ -247,7 +280,7 @@ pub static O2: Outcome<World> = Outcome {
     id: "O2",
     summary: "the rebuild's checkpoint falls between two write-batch commits of one \
               delta: the committed prefix is applied twice, the rest once",
-    check: Check::State(|w| applied_twice(w, false)),
+    check: Check::State(|w| w.unless_absent(1, |w| applied_twice(w, false))),
 };
 
 /// O3: a committed write batch never applied (HDDS-5146), whatever the cause.
@@ -255,7 +288,7 @@ pub static O3: Outcome<World> = Outcome {
     id: "O3",
     summary: "a write batch committed to the Recon OM DB is never applied, whatever the \
               cause (HDDS-5146: the sync failed between its commit and its hand-off)",
-    check: Check::State(|w| never_applied(w, |_| true)),
+    check: Check::State(|w| w.unless_absent(2, |w| never_applied(w, &|_| true))),
 };
 
 /// O5: O3 with no fault to explain it: the lost batch's sync handed its events off.
@@ -263,26 +296,30 @@ pub static O5: Outcome<World> = Outcome {
     id: "O5",
     summary: "a write batch committed to the Recon OM DB is never applied although the sync \
               that committed it did not fail: it handed the batch's events off",
-    check: Check::State(|w| never_applied(w, |delta| !w.provider.delta_failed(delta))),
+    check: Check::State(|w| {
+        w.unless_absent(3, |w| {
+            never_applied(w, &|delta| !w.provider.delta_failed(delta))
+        })
+    }),
 };
 
 /// The first write batch the Recon OM DB holds that produced an event and that NSSummary has
 /// never applied, once the processor has applied everything buffered, among the batches of
 /// the deltas `of` selects. A property of the final state alone: which window lost the batch
-/// plays no part.
-fn never_applied(w: &World, of: impl Fn(DeltaId) -> bool) -> Option<String> {
+/// plays no part. One function for both outcomes (not inlined into each): a fuzz run pays for
+/// every distinct code path.
+#[inline(never)]
+fn never_applied(w: &World, of: &dyn Fn(DeltaId) -> bool) -> Option<String> {
     let lost = w.controller.with_quiescent(|q| {
         w.recon_om_db.with_state(|recon| {
             recon
                 .committed
                 .iter()
-                .find(|c| {
-                    c.evented && of(c.delta) && q.applied.get(&c.seq).copied().unwrap_or(0) == 0
-                })
+                .find(|c| c.evented && q.applied(c.seq) == 0 && of(c.delta))
                 .map(|c| c.seq)
         })
     })?;
-    let q = w.controller.quiescent();
+    let q = w.controller.quiescent_db();
     Some(format!(
         "write batch #{lost} is in the Recon OM DB and was never applied: {}",
         w.numbers(&q)
@@ -299,9 +336,9 @@ pub static O4: Outcome<World> = Outcome {
         Some(_) => None,
         None => {
             let none_ran = w.provider.rebuilds_accepted() > 0
-                && w.controller.with_quiescent(|q| q.rebuilds.is_empty());
+                && w.controller.with_quiescent(|q| q.rebuilds == 0);
             none_ran.then(|| {
-                let q = w.controller.quiescent();
+                let q = w.controller.quiescent_db();
                 format!("a rebuild was accepted and none ran: {}", w.numbers(&q))
             })
         }
@@ -326,24 +363,24 @@ fn never_returns(why: Forever) -> String {
 }
 
 /// Whether the evented write batches of some delta were applied twice: all of them (`whole`,
-/// O1) or only a prefix (O2).
+/// O1) or only a prefix (O2). Not inlined into each outcome, as [`never_applied`].
+#[inline(never)]
 fn applied_twice(w: &World, whole: bool) -> Option<String> {
     // Either outcome needs an evented delta batch applied at least twice: without one, neither
     // holds (the full check below finds `twice == 0` for every delta). Decided in place, with
     // no copy of either DB, since the predicates run at every quiet state of a history.
     let some_twice = w.controller.with_quiescent(|q| {
         w.recon_om_db.with_state(|recon| {
-            recon.committed.iter().any(|c| {
-                c.delta != FULL_SNAPSHOT
-                    && c.evented
-                    && q.applied.get(&c.seq).copied().unwrap_or(0) >= 2
-            })
+            recon
+                .committed
+                .iter()
+                .any(|c| c.delta != FULL_SNAPSHOT && c.evented && q.applied(c.seq) >= 2)
         })
     });
     if !some_twice {
         return None;
     }
-    let q = w.controller.quiescent();
+    let q = w.controller.quiescent_db();
     let recon = w.recon_om_db.state();
     // The evented write batches of every delta, with how often each was applied.
     let mut deltas: BTreeMap<u64, Vec<(u64, u32)>> = BTreeMap::new();
@@ -352,8 +389,10 @@ fn applied_twice(w: &World, whole: bool) -> Option<String> {
         .iter()
         .filter(|c| c.delta != FULL_SNAPSHOT && c.evented)
     {
-        let n = q.applied.get(&c.seq).copied().unwrap_or(0);
-        deltas.entry(c.delta).or_default().push((c.seq, n));
+        deltas
+            .entry(c.delta)
+            .or_default()
+            .push((c.seq, q.applied(c.seq)));
     }
     deltas.values().find_map(|batches| {
         let twice = batches.iter().filter(|(_, n)| *n >= 2).count();

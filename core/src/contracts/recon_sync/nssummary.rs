@@ -7,7 +7,6 @@
 //! so one task shows every verdict the others would.
 
 use super::recon_om_db::{Action, Checkpoint, OMUpdateEventBatch, ReconOmDbState};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// `NSSummary` of a bucket: `numOfFiles` and `sizeOfFiles` (the other fields follow them).
@@ -23,18 +22,20 @@ impl fmt::Display for NSSummary {
     }
 }
 
-/// The Recon DB as the NSSummary task leaves it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The Recon DB as the NSSummary task leaves it. Dense (vectors, not maps): a few buckets and
+/// sequence numbers, and a fuzz run pays for every distinct code path it executes.
+#[derive(Clone, Debug, Default)]
 pub struct ReconDb {
-    /// The NSSummary table, by bucket.
-    pub nssummary: BTreeMap<u8, NSSummary>,
+    /// The NSSummary table: each bucket with a row, in bucket order.
+    pub nssummary: Vec<(u8, NSSummary)>,
     /// `NSSummaryTask`'s `lastUpdatedSeqNumber` (the task cursor).
     pub cursor: u64,
-    /// Ghost: how many times each OM write batch has been applied to this state (a rebuild
-    /// sets every batch its checkpoint holds to once). Written with the state it describes.
-    pub applied: BTreeMap<u64, u32>,
-    /// Ghost: rebuilds applied, by reason.
-    pub rebuilds: Vec<&'static str>,
+    /// Ghost: how many times each OM write batch has been applied to this state, indexed by
+    /// its sequence number (a rebuild sets every batch its checkpoint holds to once, every
+    /// other to none). Written with the state it describes; read through [`Self::applied`].
+    applied: Vec<u32>,
+    /// Ghost: rebuilds applied.
+    pub rebuilds: u32,
 }
 
 impl fmt::Display for ReconDb {
@@ -54,17 +55,49 @@ impl fmt::Display for ReconDb {
 
 impl ReconDb {
     pub fn summary(&self, bucket: u8) -> NSSummary {
-        self.nssummary.get(&bucket).copied().unwrap_or_default()
+        match self.nssummary.binary_search_by_key(&bucket, |(b, _)| *b) {
+            Ok(i) => self.nssummary[i].1,
+            Err(_) => NSSummary::default(),
+        }
+    }
+
+    /// How many times the write batch `seq` has been applied to this state.
+    pub fn applied(&self, seq: u64) -> u32 {
+        usize::try_from(seq)
+            .ok()
+            .and_then(|i| self.applied.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn applied_mut(&mut self, seq: u64) -> &mut u32 {
+        let i = usize::try_from(seq).expect("a sequence number fits in memory");
+        if self.applied.len() <= i {
+            self.applied.resize(i + 1, 0);
+        }
+        &mut self.applied[i]
+    }
+
+    /// The bucket's row, added (zero) when it has none.
+    fn row(&mut self, bucket: u8) -> &mut NSSummary {
+        let i = match self.nssummary.binary_search_by_key(&bucket, |(b, _)| *b) {
+            Ok(i) => i,
+            Err(i) => {
+                self.nssummary.insert(i, (bucket, NSSummary::default()));
+                i
+            }
+        };
+        &mut self.nssummary[i].1
     }
 
     fn put(&mut self, bucket: u8, size: u64) {
-        let s = self.nssummary.entry(bucket).or_default();
+        let s = self.row(bucket);
         s.files += 1;
         s.size += size as i64;
     }
 
     fn delete(&mut self, bucket: u8, size: u64) {
-        let s = self.nssummary.entry(bucket).or_default();
+        let s = self.row(bucket);
         s.files -= 1;
         s.size -= size as i64;
     }
@@ -86,8 +119,9 @@ impl ReconDb {
                 Action::Delete => self.delete(e.key.bucket, e.value),
             }
         }
-        for seq in &batch.write_batches {
-            *self.applied.entry(*seq).or_default() += 1;
+        // Highest first, so that the ghost grows once.
+        for seq in batch.write_batches.clone().rev() {
+            *self.applied_mut(seq) += 1;
         }
         self.cursor = batch.last_sequence_number;
     }
@@ -95,18 +129,82 @@ impl ReconDb {
     /// `reInitializeTasks(checkpoint)`: the staged task's `reprocess(checkpoint)` (clear the
     /// table, `handlePutKeyEventReprocess` for every key), the staged DB swapped in, and
     /// `recordAllTaskStatus(..., checkpoint.getLastSequenceNumberFromDB())`.
-    pub fn reprocess(&mut self, checkpoint: &Checkpoint, reason: &'static str) {
-        self.reprocess_state(&checkpoint.0, reason);
+    pub fn reprocess(&mut self, checkpoint: &Checkpoint) {
+        self.reprocess_state(&checkpoint.0);
     }
 
     /// [`Self::reprocess`] from a Recon OM DB state read in place (no checkpoint copy).
-    pub fn reprocess_state(&mut self, cp: &ReconOmDbState, reason: &'static str) {
+    pub fn reprocess_state(&mut self, cp: &ReconOmDbState) {
         self.nssummary.clear();
-        for (key, size) in &cp.keys {
-            self.put(key.bucket, *size);
+        for (key, size) in cp.keys.iter() {
+            self.put(key.bucket, size);
         }
-        self.applied = cp.committed.iter().map(|c| (c.seq, 1)).collect();
+        self.applied.clear();
+        // Highest first (the batches are in commit order), so that the ghost grows once.
+        for c in cp.committed.iter().rev() {
+            *self.applied_mut(c.seq) = 1;
+        }
         self.cursor = cp.seq;
-        self.rebuilds.push(reason);
+        self.rebuilds += 1;
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::om::{Key, KeyOp, KeyTable};
+    use super::super::recon_om_db::{Committed, ReconOmDbState};
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// The applied ghost counts as the map it replaced: every batch a processed delta names
+    /// once more, and a rebuild sets exactly its checkpoint's batches to once.
+    #[test]
+    fn the_applied_ghost_counts_as_a_map_would() {
+        let (mut db, mut map) = (ReconDb::default(), BTreeMap::<u64, u32>::new());
+        let mut x: u32 = 0x9E37_79B9;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let (first, n) = (u64::from(x % 40) + 1, u64::from(x >> 8) % 4);
+            if x & 1 << 30 != 0 {
+                let mut keys = KeyTable::default();
+                keys.apply(KeyOp::Put {
+                    key: Key { bucket: 1, name: 1 },
+                    size: 100,
+                });
+                let committed: Vec<Committed> = (first..first + n)
+                    .map(|seq| Committed {
+                        seq,
+                        delta: 0,
+                        evented: true,
+                    })
+                    .collect();
+                map = committed.iter().map(|c| (c.seq, 1)).collect();
+                let cp = ReconOmDbState {
+                    keys,
+                    seq: first + n,
+                    committed,
+                };
+                db.reprocess_state(&cp);
+            } else {
+                let batch = OMUpdateEventBatch {
+                    events: Vec::new(),
+                    last_sequence_number: first + n,
+                    write_batches: first..first + n,
+                };
+                for seq in first..first + n {
+                    *map.entry(seq).or_default() += 1;
+                }
+                db.process(&batch);
+            }
+            for seq in 0..50 {
+                assert_eq!(
+                    db.applied(seq),
+                    map.get(&seq).copied().unwrap_or(0),
+                    "#{seq}"
+                );
+            }
+        }
     }
 }

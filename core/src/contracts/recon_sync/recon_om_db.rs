@@ -2,11 +2,12 @@
 //! (`createOMCheckpoint`), and `OMDBUpdatesHandler`, which turns each OM write batch into
 //! events against this copy before the batch is committed to it.
 
-use super::om::{Key, KeyOp, OmDb, WriteBatch};
-use crate::sync::Mutex;
+use super::om::{Key, KeyOp, KeyTable, OmDb, WriteBatch};
+use crate::sync::{Mutex, MutexGuard};
 use crate::trace::Cx;
-use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 
 /// Ghost: the delta response a committed write batch came with (its first batch's sequence
 /// number), or [`FULL_SNAPSHOT`] for batches that arrived inside a full OM DB snapshot.
@@ -25,7 +26,7 @@ pub struct Committed {
 /// The Recon OM DB's content: the key table and the last sequence number.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReconOmDbState {
-    pub keys: BTreeMap<Key, u64>,
+    pub keys: KeyTable,
     pub seq: u64,
     /// Ghost: every write batch this DB holds, in commit order (written under the DB lock by
     /// the committing step; never read by a modelled actor).
@@ -68,8 +69,8 @@ impl fmt::Display for Checkpoint {
         let keys = self
             .0
             .keys
-            .keys()
-            .map(|k| fmt::from_fn(move |f| write!(f, "file{}", k.name)));
+            .iter()
+            .map(|(k, _)| fmt::from_fn(move |f| write!(f, "file{}", k.name)));
         write!(
             f,
             "checkpoint@#{} [{}]",
@@ -85,13 +86,28 @@ impl fmt::Display for Checkpoint {
 #[derive(Debug)]
 pub struct ReconOMMetadataManager {
     db: Mutex<ReconOmDbState>,
+    /// Ghost: bumped by every write of the DB (see `World::unless_absent`). Not a lock of the
+    /// model: a std atomic, read only by the predicates.
+    version: GhostU64,
 }
 
 impl ReconOMMetadataManager {
     pub fn new(state: ReconOmDbState) -> Self {
         ReconOMMetadataManager {
             db: Mutex::new(state),
+            version: GhostU64::new(0),
         }
+    }
+
+    /// How many times the DB has been written.
+    pub fn version(&self) -> u64 {
+        self.version.load(GhostOrdering::SeqCst)
+    }
+
+    /// The DB, locked for writing (every writer goes through here: see `version`).
+    fn db_mut(&self) -> MutexGuard<'_, ReconOmDbState> {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        self.db.lock()
     }
 
     /// `writeBatch.iterate(omdbUpdatesHandler)` then `RDBBatchOperation.commit` of one write
@@ -105,16 +121,9 @@ impl ReconOMMetadataManager {
         batch: WriteBatch,
         delta: DeltaId,
     ) -> u64 {
-        let mut db = self.db.lock();
+        let mut db = self.db_mut();
         let event = handler.process_event(&db, batch);
-        match batch.op {
-            KeyOp::Put { key, size } => {
-                db.keys.insert(key, size);
-            }
-            KeyOp::Delete { key } => {
-                db.keys.remove(&key);
-            }
-        }
+        db.keys.apply(batch.op);
         db.seq = batch.seq;
         db.committed.push(Committed {
             seq: batch.seq,
@@ -146,7 +155,7 @@ impl ReconOMMetadataManager {
 
     /// `OMMetadataManager.updateOmDB(snapshotDir)`: the DB replaced by a full OM snapshot.
     pub fn update_om_db(&self, cx: &Cx, snapshot: &OmDb) {
-        let mut db = self.db.lock();
+        let mut db = self.db_mut();
         *db = ReconOmDbState::from_om(snapshot);
         cx.record(
             "ReconOmMetadataManagerImpl.updateOmDB",
@@ -204,23 +213,38 @@ impl fmt::Display for OMDBUpdateEvent {
 /// same key earlier in this response.
 #[derive(Debug, Default)]
 pub struct OMDBUpdatesHandler {
+    /// The events so far; upstream's map of the latest event per key is the last event of that
+    /// key here (every event goes into both, a batch without one into neither).
     events: Vec<OMDBUpdateEvent>,
-    latest: BTreeMap<Key, OMDBUpdateEvent>,
     latest_sequence_number: u64,
-    /// Ghost: the write batches iterated into this handler.
-    write_batches: Vec<u64>,
+    /// Ghost: the write batches iterated into this handler (a delta's batches are consecutive:
+    /// OM numbers its batches one by one, and a sync iterates every batch after its start).
+    write_batches: Range<u64>,
 }
 
 impl OMDBUpdatesHandler {
+    /// A handler for a delta of `n` write batches (room for an event each).
+    pub fn for_batches(n: usize) -> Self {
+        OMDBUpdatesHandler {
+            events: Vec::with_capacity(n),
+            ..OMDBUpdatesHandler::default()
+        }
+    }
+
     /// `processEvent`: a PUT of an existing key becomes an UPDATE; a DELETE carries the old
     /// value; a DELETE of a key Recon does not have produces no event.
     fn process_event(&mut self, db: &ReconOmDbState, batch: WriteBatch) -> Option<OMDBUpdateEvent> {
-        self.write_batches.push(batch.seq);
+        if self.write_batches.is_empty() {
+            self.write_batches = batch.seq..batch.seq;
+        }
+        assert_eq!(
+            self.write_batches.end, batch.seq,
+            "a delta's batches are consecutive"
+        );
+        self.write_batches.end += 1;
         let key = batch.op.key();
-        let latest = self.latest.get(&key).copied();
-        let old = latest
-            .map(|e| e.value)
-            .or_else(|| db.keys.get(&key).copied());
+        let latest = self.events.iter().rev().find(|e| e.key == key).copied();
+        let old = latest.map(|e| e.value).or_else(|| db.keys.get(key));
         let event = match batch.op {
             KeyOp::Put { size, .. } => {
                 let update = old.is_some() && latest.is_none_or(|e| e.action != Action::Delete);
@@ -242,7 +266,6 @@ impl OMDBUpdatesHandler {
             }
         };
         self.events.push(event);
-        self.latest.insert(key, event);
         Some(event)
     }
 
@@ -267,7 +290,7 @@ pub struct OMUpdateEventBatch {
     pub events: Vec<OMDBUpdateEvent>,
     pub last_sequence_number: u64,
     /// Ghost: the write batches the events came from.
-    pub write_batches: Vec<u64>,
+    pub write_batches: Range<u64>,
 }
 
 impl OMUpdateEventBatch {

@@ -26,6 +26,24 @@ pub enum Forever {
     Leaked,
 }
 
+impl Forever {
+    const ALL: [Forever; 3] = [
+        Forever::InGetDbUpdates,
+        Forever::InSnapshotDownload,
+        Forever::Leaked,
+    ];
+
+    /// A non-zero code (for a ghost atomic: 0 is "none").
+    pub fn code(self) -> u8 {
+        self as u8 + 1
+    }
+
+    /// The reason of `code`; `None` for 0.
+    pub fn from_code(code: u8) -> Option<Forever> {
+        Self::ALL.get(usize::from(code).checked_sub(1)?).copied()
+    }
+}
+
 impl fmt::Display for Forever {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -98,5 +116,19 @@ impl ReentrantLock {
     pub fn ready_for(&self, actor: &'static str) -> bool {
         let s = self.state.lock();
         s.owner.is_none() || s.owner == Some(actor) || s.abandoned.is_some()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::Forever;
+
+    #[test]
+    fn every_reason_survives_its_code() {
+        assert_eq!(Forever::from_code(0), None);
+        for why in Forever::ALL {
+            assert_ne!(why.code(), 0);
+            assert_eq!(Forever::from_code(why.code()), Some(why));
+        }
     }
 }

@@ -32,7 +32,7 @@ use crate::model::Program;
 use crate::sync::{AtomicBool, Ordering};
 use crate::trace::{Cx, Trace};
 use std::fmt;
-use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
+use std::sync::atomic::{AtomicU64 as GhostU64, AtomicU8 as GhostU8, Ordering as GhostOrdering};
 use std::sync::{Mutex as GhostMutex, PoisonError};
 
 /// Where the sync thread takes the hand-off lock.
@@ -110,21 +110,52 @@ pub struct OzoneManagerServiceProviderImpl {
     /// P1's lock (unused upstream).
     pub hand_off: ReentrantLock,
     /// Ghost: a `triggerTaskRebuild` waits forever for the hand-off lock, and why its holder
-    /// never releases it.
-    rebuild_blocked: GhostMutex<Option<Forever>>,
+    /// never releases it (the first such wait's reason, as [`Forever::code`]; 0 for none).
+    rebuild_blocked: GhostU8,
     /// Ghost: rebuilds `triggerTaskRebuild` has queued (answered 202).
     rebuilds_accepted: GhostU64,
     /// Ghost: the deltas whose sync threw before its hand-off (their events were dropped).
     failed_deltas: GhostMutex<Vec<DeltaId>>,
+    /// Ghost: bumped by every write of the ghosts above (see `World::unless_absent`).
+    version: GhostU64,
 }
 
 impl OzoneManagerServiceProviderImpl {
-    /// Why a `triggerTaskRebuild` waits forever, if one does.
-    pub fn rebuild_blocked(&self) -> Option<Forever> {
-        *self
-            .rebuild_blocked
+    /// How many times the ghosts above have been written.
+    pub fn version(&self) -> u64 {
+        self.version.load(GhostOrdering::SeqCst)
+    }
+
+    /// The sync that committed `delta` threw before handing its events off.
+    fn delta_failed_now(&self, delta: DeltaId) {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        self.failed_deltas
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+            .push(delta);
+    }
+
+    /// A `triggerTaskRebuild` waits forever; the first such wait's reason stays (a later one
+    /// finds the same holder).
+    fn rebuild_blocked_now(&self, why: Forever) {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        let _ = self.rebuild_blocked.compare_exchange(
+            0,
+            why.code(),
+            GhostOrdering::SeqCst,
+            GhostOrdering::SeqCst,
+        );
+    }
+
+    /// `triggerTaskRebuild` queued a rebuild.
+    fn rebuild_accepted_now(&self) {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        self.rebuilds_accepted.fetch_add(1, GhostOrdering::SeqCst);
+    }
+
+    /// Why a `triggerTaskRebuild` waits forever, if one does.
+    pub fn rebuild_blocked(&self) -> Option<Forever> {
+        Forever::from_code(self.rebuild_blocked.load(GhostOrdering::SeqCst))
     }
 
     /// Whether the sync that committed `delta` threw before handing its events off.
@@ -343,8 +374,8 @@ impl Program<World> for SyncThread {
                 } else {
                     let updates = w.om.get_db_updates(&self.cx, self.from);
                     self.delta = updates.data.first().map_or(0, |b| b.seq);
+                    self.handler = Some(OMDBUpdatesHandler::for_batches(updates.data.len()));
                     self.updates = Some(updates);
-                    self.handler = Some(OMDBUpdatesHandler::default());
                     match lock {
                         Some(HandOffLock {
                             from: LockFrom::RpcReturned,
@@ -422,11 +453,7 @@ impl Program<World> for SyncThread {
             SyncStep::Fail => {
                 // The batch's events are dropped with the handler; the Recon OM DB keeps it.
                 self.handler = None;
-                w.provider
-                    .failed_deltas
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(self.delta);
+                w.provider.delta_failed_now(self.delta);
                 self.cx.record(
                     "OzoneManagerServiceProviderImpl.syncDataFromOM",
                     "exception before the hand-off: markDeltaTaskStatusAsFailed, fall back to a full snapshot",
@@ -570,11 +597,7 @@ impl RestThread {
     /// A wait for the lock that can never end: recorded, and the thread stops there (upstream
     /// it stays parked in `lock()`; see [`ReentrantLock::abandon`]).
     fn blocked(&self, w: &World, why: Forever) -> RestStep {
-        w.provider
-            .rebuild_blocked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get_or_insert(why);
+        w.provider.rebuild_blocked_now(why);
         self.cx.record(
             "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
             format_args!("waits for the hand-off lock, held by SyncOM {why}: forever"),
@@ -583,9 +606,7 @@ impl RestThread {
     }
 
     fn accepted(&self, w: &World) {
-        w.provider
-            .rebuilds_accepted
-            .fetch_add(1, GhostOrdering::SeqCst);
+        w.provider.rebuild_accepted_now();
         self.cx
             .record("TriggerDBSyncEndpoint.triggerOMDBReinit", "202 ACCEPTED");
     }

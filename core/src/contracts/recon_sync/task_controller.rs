@@ -16,6 +16,7 @@ use crate::sync::{Mutex, MutexGuard};
 use crate::trace::{Cx, Trace};
 use std::collections::VecDeque;
 use std::fmt;
+use std::ops::Deref;
 use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 use std::sync::{Arc, Mutex as GhostMutex, PoisonError};
 
@@ -85,6 +86,11 @@ impl ReconTaskControllerImpl {
             version: GhostU64::new(0),
             quiescent_cache: GhostMutex::new(None),
         }
+    }
+
+    /// How many times the buffer or the Recon DB has been locked for writing.
+    pub fn version(&self) -> u64 {
+        self.version.load(GhostOrdering::SeqCst)
     }
 
     /// The buffer, locked for writing (every writer goes through here: see `version`).
@@ -209,10 +215,14 @@ impl ReconTaskControllerImpl {
     ) {
         let _monitor = self.monitor.lock();
         let mut db = self.db_mut();
-        db.reprocess(cp, reason.as_str());
+        db.reprocess(cp);
         cx.record(
             "ReconTaskControllerImpl.reInitializeTasks",
-            format_args!("NSSummaryTask.reprocess({cp}) → {}", *db),
+            format_args!(
+                "{}: NSSummaryTask.reprocess({cp}) → {}",
+                reason.as_str(),
+                *db
+            ),
         );
     }
 
@@ -229,33 +239,57 @@ impl ReconTaskControllerImpl {
         for e in buffer.iter() {
             match e {
                 ReconEvent::OmUpdateBatch(b) => db.process(b),
-                ReconEvent::ReInitialization(r, cp) => db.reprocess(cp, r.as_str()),
+                ReconEvent::ReInitialization(_, cp) => db.reprocess(cp),
             }
         }
         db
     }
 
-    /// `f` of [`Self::quiescent`], computed once per state (see `version`), and not copied at
-    /// all when nothing is buffered. `f` must not lock the Recon DB: it may run under its lock.
+    /// `f` of [`Self::quiescent`] (see [`Self::quiescent_db`]). `f` must not lock the Recon DB:
+    /// it may run under its lock.
     pub fn with_quiescent<R>(&self, f: impl FnOnce(&ReconDb) -> R) -> R {
+        f(&self.quiescent_db())
+    }
+
+    /// [`Self::quiescent`], computed once per state (see `version`), and not copied at all when
+    /// nothing is buffered (then the Recon DB under its lock). One function for every predicate
+    /// that reads it, not inlined into each: a fuzz run pays for each distinct code path.
+    #[inline(never)]
+    pub fn quiescent_db(&self) -> QuiescentDb<'_> {
         if self.event_buffer.lock().is_empty() {
-            return f(&self.recon_db.lock());
+            return QuiescentDb::Live(self.recon_db.lock());
         }
         let version = self.version.load(GhostOrdering::SeqCst);
         let mut cache = self
             .quiescent_cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let q = match &*cache {
-            Some((v, q)) if *v == version => q.clone(),
+        match &*cache {
+            Some((v, q)) if *v == version => QuiescentDb::Computed(q.clone()),
             _ => {
                 let q = Arc::new(self.quiescent());
                 *cache = Some((version, q.clone()));
-                q
+                QuiescentDb::Computed(q)
             }
-        };
-        drop(cache);
-        f(&q)
+        }
+    }
+}
+
+/// What [`ReconTaskControllerImpl::quiescent_db`] reads: the Recon DB itself (locked) when
+/// nothing is buffered, else the computed copy.
+pub enum QuiescentDb<'a> {
+    Live(MutexGuard<'a, ReconDb>),
+    Computed(Arc<ReconDb>),
+}
+
+impl Deref for QuiescentDb<'_> {
+    type Target = ReconDb;
+
+    fn deref(&self) -> &ReconDb {
+        match self {
+            QuiescentDb::Live(db) => db,
+            QuiescentDb::Computed(db) => db,
+        }
     }
 }
 
