@@ -3,6 +3,7 @@
 //! contract shares (the sync shim, the trace, the step driver, the claims matrix, the reports).
 #![deny(unsafe_code)]
 
+pub mod bits;
 pub mod claims;
 pub mod contracts;
 pub mod drive;

@@ -7,66 +7,11 @@
 use super::Block;
 use std::fmt;
 
-/// Blocks in ascending order, as a `BTreeSet<Block>` would iterate them.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct BlockSet(u64);
+/// Blocks in ascending order, as a `BTreeSet<Block>` would iterate them; printed as a set,
+/// `{0, 1}`.
+pub type BlockSet = crate::bits::Bits<Block, 1>;
 
 impl BlockSet {
-    /// The largest block id a set can hold, plus one.
-    pub const CAPACITY: Block = u64::BITS;
-
-    pub const EMPTY: BlockSet = BlockSet(0);
-
-    fn bit(block: Block) -> u64 {
-        assert!(
-            block < Self::CAPACITY,
-            "block {block}: the model's block ids are below {}",
-            Self::CAPACITY
-        );
-        1 << block
-    }
-
-    pub fn insert(&mut self, block: Block) {
-        self.0 |= Self::bit(block);
-    }
-
-    pub fn contains(self, block: Block) -> bool {
-        block < Self::CAPACITY && self.0 & (1 << block) != 0
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The blocks of either set.
-    pub fn union(self, other: BlockSet) -> BlockSet {
-        BlockSet(self.0 | other.0)
-    }
-
-    /// The blocks of this set that `other` lacks.
-    pub fn difference(self, other: BlockSet) -> BlockSet {
-        BlockSet(self.0 & !other.0)
-    }
-
-    /// The smallest block.
-    pub fn first(self) -> Option<Block> {
-        (!self.is_empty()).then(|| self.0.trailing_zeros())
-    }
-
-    /// Removes every block and returns them (`std::mem::take`).
-    pub fn take(&mut self) -> BlockSet {
-        std::mem::take(self)
-    }
-
-    pub fn iter(self) -> impl Iterator<Item = Block> {
-        let mut bits = self.0;
-        std::iter::from_fn(move || {
-            let b = (bits != 0).then(|| bits.trailing_zeros())?;
-            bits &= bits - 1;
-            Some(b)
-        })
-    }
-
     /// Formatted as a list, `[0, 1]`, where upstream's value is one (a `List<Block>`).
     pub fn list(self) -> impl fmt::Display {
         struct List(BlockSet);
@@ -76,23 +21,6 @@ impl BlockSet {
             }
         }
         List(self)
-    }
-}
-
-/// Formatted as a set, `{0, 1}`.
-impl fmt::Debug for BlockSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter()).finish()
-    }
-}
-
-impl FromIterator<Block> for BlockSet {
-    fn from_iter<I: IntoIterator<Item = Block>>(iter: I) -> Self {
-        let mut set = BlockSet::EMPTY;
-        for b in iter {
-            set.insert(b);
-        }
-        set
     }
 }
 
