@@ -18,6 +18,20 @@ pub struct Driver<M: Model> {
     /// The actors' names, each once, in start order: names are compared when a program is
     /// started, never when one steps.
     actors: Vec<&'static str>,
+    /// Every name seen, by address and length, with its actor. A name is almost always one
+    /// literal, so a lookup compares addresses and reads the text only for an address it has
+    /// not seen: a text comparison is a `bcmp` call, which libFuzzer intercepts and traces.
+    aliases: Vec<(Name, ActorId)>,
+}
+
+/// A name's address and length: equal ones are the same text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Name(usize, usize);
+
+impl Name {
+    fn of(name: &'static str) -> Name {
+        Name(name.as_ptr() as usize, name.len())
+    }
 }
 
 type BoxedProgram<M> = Box<dyn Program<<M as Model>::World>>;
@@ -31,9 +45,11 @@ impl<M: Model> Driver<M> {
         let mut d = Driver {
             world: setup.world,
             trace,
-            threads: Vec::new(),
-            live: Vec::new(),
-            actors: Vec::new(),
+            // Sized for a long history, so that the first steps do not regrow them.
+            threads: Vec::with_capacity(64),
+            live: Vec::with_capacity(16),
+            actors: Vec::with_capacity(8),
+            aliases: Vec::with_capacity(8),
         };
         for p in setup.threads {
             d.spawn(p);
@@ -44,11 +60,15 @@ impl<M: Model> Driver<M> {
     /// Starts another actor.
     pub fn spawn(&mut self, program: Box<dyn Program<M::World>>) {
         let name = program.actor();
-        let id = match self.actors.iter().position(|a| *a == name) {
-            Some(i) => ActorId(i),
+        let id = match self.alias(name) {
+            Some(id) => id,
             None => {
-                self.actors.push(name);
-                ActorId(self.actors.len() - 1)
+                let id = self.by_text(name).unwrap_or_else(|| {
+                    self.actors.push(name);
+                    ActorId(self.actors.len() - 1)
+                });
+                self.aliases.push((Name::of(name), id));
+                id
             }
         };
         if !program.is_done() {
@@ -58,7 +78,19 @@ impl<M: Model> Driver<M> {
     }
 
     /// The id of the actor named `name`, if a program of it was ever started.
-    fn actor_id(&self, name: &str) -> Option<ActorId> {
+    fn actor_id(&self, name: &'static str) -> Option<ActorId> {
+        self.alias(name).or_else(|| self.by_text(name))
+    }
+
+    fn alias(&self, name: &'static str) -> Option<ActorId> {
+        let key = Name::of(name);
+        self.aliases
+            .iter()
+            .find(|(n, _)| *n == key)
+            .map(|&(_, id)| id)
+    }
+
+    fn by_text(&self, name: &str) -> Option<ActorId> {
         self.actors.iter().position(|a| *a == name).map(ActorId)
     }
 
@@ -99,7 +131,7 @@ impl<M: Model> Driver<M> {
     }
 
     /// Whether a program of `actor` was ever started.
-    pub fn knows_actor(&self, actor: &str) -> bool {
+    pub fn knows_actor(&self, actor: &'static str) -> bool {
         self.actor_id(actor).is_some()
     }
 
@@ -109,13 +141,14 @@ impl<M: Model> Driver<M> {
     }
 
     /// Whether some program of `actor` has work left.
-    pub fn is_running(&self, actor: &str) -> bool {
-        self.oldest_unfinished(actor).is_some()
+    pub fn is_running(&self, actor: &'static str) -> bool {
+        self.actor_id(actor)
+            .and_then(|id| self.oldest_unfinished(id))
+            .is_some()
     }
 
     /// The oldest unfinished program of `actor`: the only one of its programs that can step.
-    fn oldest_unfinished(&self, actor: &str) -> Option<usize> {
-        let id = self.actor_id(actor)?;
+    fn oldest_unfinished(&self, id: ActorId) -> Option<usize> {
         self.live.iter().copied().find(|&i| self.threads[i].0 == id)
     }
 
@@ -207,7 +240,10 @@ impl<M: Model> Driver<M> {
     /// Runs the next step of the oldest unfinished program of `actor` (scenario files name
     /// actors); says why when it cannot step.
     pub fn step_named(&mut self, actor: &str) -> Result<(), String> {
-        let Some(i) = self.oldest_unfinished(actor) else {
+        let Some(i) = self
+            .by_text(actor)
+            .and_then(|id| self.oldest_unfinished(id))
+        else {
             let mut running: Vec<&str> = self
                 .live
                 .iter()
@@ -364,5 +400,27 @@ mod tests {
         }
         assert_eq!(steps, 60);
         assert_eq!(d.step(3), None);
+    }
+
+    /// Programs whose actor names are equal text at different addresses share one actor: the
+    /// later one waits for the earlier one, and both are found by either name.
+    #[test]
+    fn equal_names_at_different_addresses_are_one_actor() {
+        let copy: &'static str = Box::leak(String::from("a").into_boxed_str());
+        assert_ne!(copy.as_ptr(), "a".as_ptr());
+        let setup = Setup {
+            world: Arc::new(()),
+            threads: vec![Box::new(Count("a", 2)), Box::new(Count("b", 1))],
+        };
+        let mut d: Driver<Counters> = Driver::new(Trace::new(), setup);
+        d.spawn(Box::new(Count(copy, 1)));
+        assert_eq!(d.actors(), ["a", "b"]);
+        assert_eq!(d.enabled(), [0, 1]);
+        d.step_actor(0);
+        d.step_actor(0);
+        assert_eq!(d.enabled(), [1, 2]);
+        assert!(d.is_running(copy) && d.is_running("a"));
+        d.step_actor(2);
+        assert!(!d.is_running(copy) && !d.is_running("a") && d.knows_actor(copy));
     }
 }

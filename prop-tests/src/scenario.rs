@@ -162,8 +162,8 @@ pub fn replay<M: Histories>(text: &str) -> Result<String, ScenarioError> {
                     }
                 }
                 Line::Step { actor, times } => {
-                    if !session.driver.knows_actor(actor) {
-                        let started = session.driver.actors();
+                    let started = session.driver.actors();
+                    if !started.contains(&actor.as_str()) {
                         let started = if started.is_empty() {
                             "none".to_owned()
                         } else {

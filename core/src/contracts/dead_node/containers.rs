@@ -16,7 +16,6 @@
 
 use super::ids::{slot, ContainerId, ContainerSet, NodeId, NodeSet, CONTAINER_SLOTS, NODE_SLOTS};
 use super::node_state::DatanodeInfo;
-use super::section;
 use super::World;
 use crate::model::Program;
 use crate::sync::RwLock;
@@ -81,67 +80,67 @@ impl ContainerManager {
         applied: u64,
         registration: Option<u64>,
     ) {
-        section::write(&self.lock, |m| {
-            m.known.insert(c);
-            let had = m.replicas[slot(c)][slot(node)]
-                .replace(Replica {
-                    applied,
-                    incarnation: info.incarnation,
-                    registration,
-                })
-                .is_some();
-            cx.record(
-                "ContainerManager.updateContainerReplica",
-                format_args!(
-                    "container {c}: replica on dn{node} {}",
-                    if had { "updated" } else { "added" }
-                ),
-            );
-        });
+        let mut m = self.lock.write();
+        m.known.insert(c);
+        let had = m.replicas[slot(c)][slot(node)]
+            .replace(Replica {
+                applied,
+                incarnation: info.incarnation,
+                registration,
+            })
+            .is_some();
+        cx.record(
+            "ContainerManager.updateContainerReplica",
+            format_args!(
+                "container {c}: replica on dn{node} {}",
+                if had { "updated" } else { "added" }
+            ),
+        );
     }
 
     /// `ContainerManager.removeContainerReplica` of the replica on `node`, if there is one
     /// (upstream finds it with `getContainerReplicas` and removes it by key: one section here,
     /// which loses no outcome, see `DeadNodeHandler`).
     pub fn remove_replica(&self, c: ContainerId, node: NodeId) -> Option<Replica> {
-        section::write(&self.lock, |m| {
-            m.replicas.get_mut(slot(c))?.get_mut(slot(node))?.take()
-        })
+        self.lock
+            .write()
+            .replicas
+            .get_mut(slot(c))?
+            .get_mut(slot(node))?
+            .take()
     }
 
     /// `ContainerManager.reinitialize` (Recon's snapshot swap): the container state is rebuilt
     /// from the snapshot's table, with no replica.
     pub fn reinitialize(&self, cx: &Cx) {
-        section::write(&self.lock, |m| {
-            m.replicas = Default::default();
-            cx.record(
-                "ContainerManager.reinitialize",
-                "new ContainerStateMap from the snapshot: no replica until the next reports",
-            );
-        });
+        let mut m = self.lock.write();
+        m.replicas = Default::default();
+        cx.record(
+            "ContainerManager.reinitialize",
+            "new ContainerStateMap from the snapshot: no replica until the next reports",
+        );
     }
 
     /// The datanodes with a replica of `c` (`getContainerReplicas`).
     pub fn holders(&self, c: ContainerId) -> NodeSet {
-        section::read(&self.lock, |m| {
-            let mut on = NodeSet::EMPTY;
-            for (node, r) in m.replicas.get(slot(c)).into_iter().flatten().enumerate() {
-                if r.is_some() {
-                    on.insert(node as NodeId);
-                }
+        let m = self.lock.read();
+        let mut on = NodeSet::EMPTY;
+        for (node, r) in m.replicas.get(slot(c)).into_iter().flatten().enumerate() {
+            if r.is_some() {
+                on.insert(node as NodeId);
             }
-            on
-        })
+        }
+        on
     }
 
     /// The replica of `c` on `node` (`getContainerReplicas`, then the one of that datanode).
     pub fn replica(&self, c: ContainerId, node: NodeId) -> Option<Replica> {
-        section::read(&self.lock, |m| *m.replicas.get(slot(c))?.get(slot(node))?)
+        *self.lock.read().replicas.get(slot(c))?.get(slot(node))?
     }
 
     /// The containers SCM knows.
     pub fn containers(&self) -> ContainerSet {
-        section::read(&self.lock, |m| m.known)
+        self.lock.read().known
     }
 
     /// The replication check's verdict (`RatisContainerReplicaCount`: node health is not an

@@ -7,7 +7,6 @@
 //! ends when the queue is empty (a Java executor would wait for ever). In the step driver
 //! producers never finish, and a handler whose queue is empty is not enabled.
 
-use super::section;
 use crate::sync::{Condvar, Mutex};
 use crate::trace::Cx;
 use std::collections::VecDeque;
@@ -47,15 +46,15 @@ impl<E: fmt::Debug> EventQueue<E> {
         if events.peek().is_none() && !last {
             return;
         }
-        section::locked(&self.pending, |p| {
-            for e in &mut events {
-                cx.record("EventQueue.fireEvent", format_args!("{} {e:?}", self.event));
-                p.events.push_back(e);
-            }
-            if last {
-                p.producers = p.producers.saturating_sub(1);
-            }
-        });
+        let mut p = self.pending.lock();
+        for e in &mut events {
+            cx.record("EventQueue.fireEvent", format_args!("{} {e:?}", self.event));
+            p.events.push_back(e);
+        }
+        if last {
+            p.producers = p.producers.saturating_sub(1);
+        }
+        drop(p);
         self.arrived.notify_all();
     }
 
@@ -76,11 +75,12 @@ impl<E: fmt::Debug> EventQueue<E> {
 
     /// Whether `take` would return without waiting (for the step driver).
     pub fn ready(&self) -> bool {
-        section::locked(&self.pending, |p| !p.events.is_empty() || p.producers == 0)
+        let p = self.pending.lock();
+        !p.events.is_empty() || p.producers == 0
     }
 
     pub fn is_empty(&self) -> bool {
-        section::locked(&self.pending, |p| p.events.is_empty())
+        self.pending.lock().events.is_empty()
     }
 
     /// Removes every queued event (a scenario's setup hands them to a handler directly).

@@ -128,8 +128,8 @@ impl Ghost {
         f(&mut self.lock())
     }
 
-    /// One copy of the lock's code (see [`super::section`]: most steps and predicates take
-    /// the ghost).
+    /// One copy of the lock's code (as `crate::sync`'s locks have: most steps and predicates
+    /// take the ghost).
     #[inline(never)]
     fn lock(&self) -> MutexGuard<'_, GhostState> {
         #[cfg(not(loom))]

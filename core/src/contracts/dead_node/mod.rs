@@ -64,7 +64,6 @@ pub mod node_manager;
 pub mod node_state;
 pub mod recon;
 pub mod reproductions;
-mod section;
 
 use crate::claims::Claims;
 use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};

@@ -28,7 +28,6 @@
 
 use super::ghost::{Against, Episode, Ghost};
 use super::ids::{slot, ContainerId, ContainerSet, NodeId, NODE_SLOTS};
-use super::section;
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering, RwLock, SpanLock};
 use crate::trace::{Cx, Trace};
@@ -514,12 +513,12 @@ impl NodeStateManager {
     /// One read section of the table (or, after the actors finished or between driver steps,
     /// the whole table).
     pub fn read<R>(&self, f: impl FnOnce(&Table) -> R) -> R {
-        section::read(&self.lock, f)
+        f(&self.lock.read())
     }
 
     /// One write section of the table.
     fn write<R>(&self, f: impl FnOnce(&mut Table) -> R) -> R {
-        section::write(&self.lock, f)
+        f(&mut self.lock.write())
     }
 
     /// The CR thread's reconciliation of the node's container-ID set with a full report

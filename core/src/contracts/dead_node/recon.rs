@@ -17,7 +17,6 @@
 
 use super::ids::{slot, ContainerId, NodeId, NODE_SLOTS};
 use super::node_manager;
-use super::section;
 use super::World;
 use crate::model::Program;
 use crate::sync::{AtomicU64, Mutex, Ordering};
@@ -69,7 +68,7 @@ impl ReconNodeManager {
     }
 
     pub fn rows(&self) -> Rows {
-        section::locked(&self.node_db, |rows| *rows)
+        *self.node_db.lock()
     }
 }
 
@@ -111,7 +110,7 @@ pub fn register(
     by_datanode: bool,
 ) -> Option<u64> {
     if w.nodes.address_of(node).is_some() {
-        section::locked(&w.recon.node_db, |rows| rows[slot(node)] = Some(reported));
+        w.recon.node_db.lock()[slot(node)] = Some(reported);
         cx.record(
             "ReconNodeManager.register",
             format_args!("dn{node} known: node table row rewritten (address {reported})"),
