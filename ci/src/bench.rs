@@ -253,7 +253,7 @@ fn count_fuzz_instructions(target: &str, scratch: &Path) -> Option<u64> {
             .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
             .arg(&exe)
             .arg(format!("-runs={runs}"))
-            .arg(format!("-max_len={}", fuzzing::MAX_LEN))
+            .args(fuzzing::OPTIONS)
             .arg("-seed=1")
             .arg(&work)
             .arg(fuzzing::corpus(target))
