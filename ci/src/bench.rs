@@ -26,6 +26,9 @@ const FUZZ_SECONDS: u64 = 20;
 const UPSTREAM_RUNS: u64 = 2_000_000;
 /// Runs of each fuzz target counted under callgrind.
 const COUNTED_FUZZ_RUNS: u64 = 5_000;
+/// Runs that grow a corpus (natively, libFuzzer seed 1) before the steady-state count: about a
+/// second of fuzzing, after which libFuzzer's inputs are near their longest.
+const GROWN_RUNS: u64 = 50_000;
 /// The loom cell whose instructions are counted.
 const COUNTED_CELL: &str = "recon-sync/proposed/O1/loom";
 
@@ -75,6 +78,9 @@ struct Fuzzed {
     /// Instructions per run over [`COUNTED_FUZZ_RUNS`] runs from the committed corpus
     /// (libFuzzer seed 1, under callgrind): the figure that does not move with the load.
     instructions_per_run: Option<u64>,
+    /// The same count from a corpus grown by [`GROWN_RUNS`] runs first. The committed inputs
+    /// are short, so the first runs weigh libFuzzer's share of a run more than a 20 s run does.
+    instructions_per_run_grown: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -164,7 +170,7 @@ pub fn run(request: &Request) -> ExitCode {
         Vec::new()
     };
     let bench = Bench {
-        schema_version: 1,
+        schema_version: 2,
         cold,
         warm,
         loom_cells,
@@ -225,7 +231,13 @@ fn fuzz_figures(dir: &Path) -> Vec<Fuzzed> {
                     executions_per_second: c.executions_per_second,
                     upstream_found: u.crashed,
                     upstream_runs_to_find: u.executions,
-                    instructions_per_run: count_fuzz_instructions(target, &scratch),
+                    instructions_per_run: count_fuzz_instructions(
+                        target,
+                        &scratch,
+                        &fuzzing::corpus(target),
+                    ),
+                    instructions_per_run_grown: grow(target, &scratch)
+                        .and_then(|grown| count_fuzz_instructions(target, &scratch, &grown)),
                 }),
                 (Err(e), _) | (_, Err(e)) => {
                     eprintln!("no fuzz figures for {target}: {e}");
@@ -236,14 +248,40 @@ fn fuzz_figures(dir: &Path) -> Vec<Fuzzed> {
         .collect()
 }
 
-/// Instructions per run of the fuzz `target` (built by the runs before), under callgrind:
-/// [`COUNTED_FUZZ_RUNS`] runs from the committed corpus, libFuzzer seed 1, less a one-run
-/// start (loading the binary and the corpus).
-fn count_fuzz_instructions(target: &str, scratch: &Path) -> Option<u64> {
+/// A corpus grown from the committed one by [`GROWN_RUNS`] runs of `target` (natively,
+/// libFuzzer seed 1, no reload: the same inputs every time for one build of the target).
+fn grow(target: &str, scratch: &Path) -> Option<std::path::PathBuf> {
     if !has_valgrind() {
         return None;
     }
-    println!("== callgrind: fuzz {target}, {COUNTED_FUZZ_RUNS} runs");
+    println!("== fuzz {target}: {GROWN_RUNS} runs to grow a corpus for the steady-state count");
+    let grown = scratch.join("grown");
+    let _ = std::fs::remove_dir_all(&grown);
+    std::fs::create_dir_all(&grown).ok()?;
+    let status = Command::new(fuzzing::binary(target).ok()?)
+        .arg(format!("-runs={GROWN_RUNS}"))
+        .args(fuzzing::OPTIONS)
+        .args(["-seed=1", "-reload=0"])
+        .arg(&grown)
+        .arg(fuzzing::corpus(target))
+        .env_remove("RACELAB_FUZZ_VARIANT")
+        .output()
+        .ok()?
+        .status;
+    status.success().then_some(grown)
+}
+
+/// Instructions per run of the fuzz `target` (built by the runs before), under callgrind:
+/// [`COUNTED_FUZZ_RUNS`] runs from `corpus`, libFuzzer seed 1, less a one-run start (loading
+/// the binary and replaying the corpus).
+fn count_fuzz_instructions(target: &str, scratch: &Path, corpus: &Path) -> Option<u64> {
+    if !has_valgrind() {
+        return None;
+    }
+    println!(
+        "== callgrind: fuzz {target}, {COUNTED_FUZZ_RUNS} runs from {}",
+        corpus.display()
+    );
     let exe = fuzzing::binary(target).ok()?;
     let count = |runs: u64| -> Option<u64> {
         let work = scratch.join(format!("counted-{runs}"));
@@ -254,9 +292,9 @@ fn count_fuzz_instructions(target: &str, scratch: &Path) -> Option<u64> {
             .arg(&exe)
             .arg(format!("-runs={runs}"))
             .args(fuzzing::OPTIONS)
-            .arg("-seed=1")
+            .args(["-seed=1", "-reload=0"])
             .arg(&work)
-            .arg(fuzzing::corpus(target))
+            .arg(corpus)
             .env_remove("RACELAB_FUZZ_VARIANT")
             .output()
             .ok()?;
@@ -356,9 +394,11 @@ fn print(b: &Bench) {
         );
     }
     for f in &b.fuzz {
-        let counted = f
-            .instructions_per_run
-            .map_or(String::new(), |n| format!("{n:>8} instructions/run"));
+        let counted = match (f.instructions_per_run, f.instructions_per_run_grown) {
+            (Some(n), Some(g)) => format!("{n:>8} instructions/run ({g} grown)"),
+            (Some(n), None) => format!("{n:>8} instructions/run"),
+            _ => String::new(),
+        };
         println!(
             "  {:<18} {:>10} {:>8}/s {counted}   upstream {} after {} runs",
             f.target,
