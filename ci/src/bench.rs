@@ -6,7 +6,7 @@
 //! - per loom cell: executions, seconds, executions per second;
 //! - per history cell: cases, seconds, cases per second;
 //! - per fuzz target: executions per second over 20 s from the committed corpus, and the runs an
-//!   upstream-mode run needs to find the bug from an empty corpus (libFuzzer seed 1);
+//!   upstream-mode run needs to find the bug from an empty corpus (libFuzzer seeds 1 to 5);
 //! - where valgrind is installed, figures that do not move with the machine's load:
 //!   instructions per loom execution of one cell, and per run of each fuzz target.
 
@@ -24,6 +24,8 @@ use std::process::{Command, ExitCode};
 const FUZZ_SECONDS: u64 = 20;
 /// Runs an upstream-mode fuzz target gets to find the bug from an empty corpus.
 const UPSTREAM_RUNS: u64 = 2_000_000;
+/// libFuzzer seeds of the upstream-mode runs (1 to this): one seed's count is luck.
+const UPSTREAM_SEEDS: u64 = 5;
 /// Runs of each fuzz target counted under callgrind.
 const COUNTED_FUZZ_RUNS: u64 = 5_000;
 /// Runs that grow a corpus (natively, libFuzzer seed 1) before the steady-state count: about a
@@ -73,8 +75,12 @@ struct Fuzzed {
     seconds: u64,
     executions: u64,
     executions_per_second: u64,
+    /// Every seed's run found the bug.
     upstream_found: bool,
-    upstream_runs_to_find: u64,
+    /// Per seed, the runs it took (`None`: not found in [`UPSTREAM_RUNS`]).
+    upstream_runs_to_find: Vec<Option<u64>>,
+    /// Their median, when every seed found it.
+    upstream_median_runs: Option<u64>,
     /// Instructions per run over [`COUNTED_FUZZ_RUNS`] runs from the committed corpus
     /// (libFuzzer seed 1, under callgrind): the figure that does not move with the load.
     instructions_per_run: Option<u64>,
@@ -212,40 +218,49 @@ fn fuzz_figures(dir: &Path) -> Vec<Fuzzed> {
                 seed: Some(1),
                 log: scratch.join("corpus.log"),
             };
-            println!("== fuzz {target}: upstream, from an empty corpus");
-            let upstream = FuzzRun {
-                target,
-                work: scratch.join("empty"),
-                seeds: Vec::new(),
-                seconds: None,
-                runs: Some(UPSTREAM_RUNS),
-                variant: Some("upstream"),
-                seed: Some(1),
-                log: scratch.join("upstream.log"),
-            };
-            match (from_corpus.run(), upstream.run()) {
-                (Ok(c), Ok(u)) => Some(Fuzzed {
+            let failed = |e: String| eprintln!("no fuzz figures for {target}: {e}");
+            let c = from_corpus.run().map_err(failed).ok()?;
+            let mut found = Vec::new();
+            for seed in 1..=UPSTREAM_SEEDS {
+                println!("== fuzz {target}: upstream, from an empty corpus, libFuzzer seed {seed}");
+                let upstream = FuzzRun {
                     target,
-                    seconds: FUZZ_SECONDS,
-                    executions: c.executions,
-                    executions_per_second: c.executions_per_second,
-                    upstream_found: u.crashed,
-                    upstream_runs_to_find: u.executions,
-                    instructions_per_run: count_fuzz_instructions(
-                        target,
-                        &scratch,
-                        &fuzzing::corpus(target),
-                    ),
-                    instructions_per_run_grown: grow(target, &scratch)
-                        .and_then(|grown| count_fuzz_instructions(target, &scratch, &grown)),
-                }),
-                (Err(e), _) | (_, Err(e)) => {
-                    eprintln!("no fuzz figures for {target}: {e}");
-                    None
-                }
+                    work: scratch.join(format!("empty-{seed}")),
+                    seeds: Vec::new(),
+                    seconds: None,
+                    runs: Some(UPSTREAM_RUNS),
+                    variant: Some("upstream"),
+                    seed: Some(seed),
+                    log: scratch.join(format!("upstream-{seed}.log")),
+                };
+                let u = upstream.run().map_err(failed).ok()?;
+                found.push(u.crashed.then_some(u.executions));
             }
+            Some(Fuzzed {
+                target,
+                seconds: FUZZ_SECONDS,
+                executions: c.executions,
+                executions_per_second: c.executions_per_second,
+                upstream_found: found.iter().all(Option::is_some),
+                upstream_median_runs: median(&found),
+                upstream_runs_to_find: found,
+                instructions_per_run: count_fuzz_instructions(
+                    target,
+                    &scratch,
+                    &fuzzing::corpus(target),
+                ),
+                instructions_per_run_grown: grow(target, &scratch)
+                    .and_then(|grown| count_fuzz_instructions(target, &scratch, &grown)),
+            })
         })
         .collect()
+}
+
+/// The median of the counts, when every one is known (the lower middle one of an even number).
+fn median(counts: &[Option<u64>]) -> Option<u64> {
+    let mut known = counts.iter().copied().collect::<Option<Vec<u64>>>()?;
+    known.sort_unstable();
+    known.get(known.len().checked_sub(1)? / 2).copied()
 }
 
 /// A corpus grown from the committed one by [`GROWN_RUNS`] runs of `target` (natively,
@@ -399,17 +414,21 @@ fn print(b: &Bench) {
             (Some(n), None) => format!("{n:>8} instructions/run"),
             _ => String::new(),
         };
+        let runs: Vec<String> = f
+            .upstream_runs_to_find
+            .iter()
+            .map(|r| r.map_or("not found".into(), |n| n.to_string()))
+            .collect();
+        let upstream = match f.upstream_median_runs {
+            Some(m) => format!("found the bug by every seed, median {m} runs"),
+            None => "did NOT find the bug with every seed".into(),
+        };
         println!(
-            "  {:<18} {:>10} {:>8}/s {counted}   upstream {} after {} runs",
+            "  {:<18} {:>10} {:>8}/s {counted}   upstream {upstream} ({})",
             f.target,
             f.executions,
             f.executions_per_second,
-            if f.upstream_found {
-                "found the bug"
-            } else {
-                "did NOT find the bug"
-            },
-            f.upstream_runs_to_find
+            runs.join(", ")
         );
     }
     if let Some(c) = &b.callgrind {
@@ -417,5 +436,18 @@ fn print(b: &Bench) {
             "\ncallgrind {}: {} instructions / {} executions = {} per execution",
             c.cell, c.instructions, c.executions, c.instructions_per_execution
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_counts_needs_every_count() {
+        assert_eq!(median(&[Some(5), Some(1), Some(3)]), Some(3));
+        assert_eq!(median(&[Some(4), Some(1), Some(3), Some(2)]), Some(2));
+        assert_eq!(median(&[Some(4), None, Some(3)]), None);
+        assert_eq!(median(&[]), None);
     }
 }
