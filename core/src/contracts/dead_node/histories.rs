@@ -15,7 +15,7 @@ use super::recon::ReconReload;
 use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
 use crate::drive::Driver;
 use crate::histories::{run, sequential, Codec, Generated, Histories, Regression};
-use crate::model::{run_to_end, Program, Setup};
+use crate::model::{Program, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use arbitrary::Unstructured;
@@ -68,7 +68,8 @@ fn node_bits(n: NodeId) -> u8 {
 
 impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
-        let b: u8 = u.arbitrary()?;
+        // The next byte, 0 when none is left, as `u8::arbitrary` reads it (without its buffer).
+        let b = u.bytes(1).map_or(0, |b| b[0]);
         Ok(match b % 16 {
             0 => Op::Heartbeat(node_of(b)),
             1 => Op::Register(node_of(b)),
@@ -230,10 +231,11 @@ impl Histories for DeadNode {
                 // effect it has just before or after the run.
                 // The checker never blocks (it takes no lock across steps and waits for
                 // nothing), so it runs to its end here, as stepping it by name in the driver
-                // would; the first is started in the driver finished, so that the driver knows
-                // its actor (a finished program tells the driver nothing else).
+                // would (`run_whole`: the same sections, without dispatching each); the first
+                // is started in the driver finished, so that the driver knows its actor (a
+                // finished program tells the driver nothing else).
                 let mut checker = HealthChecker::new(trace, 1, false);
-                run_to_end(&mut checker, &d.world);
+                checker.run_whole(&d.world);
                 if d.knows_actor(HealthChecker::ACTOR) {
                     return true;
                 }

@@ -300,15 +300,15 @@ impl World {
     fn stuck_dead_with_replicas(&self, id: crate::outcome::OutcomeId) -> Option<String> {
         // The DEAD episode of each stopped node, by ID (the ghost first: most states have none).
         let episodes = self.ghost.with(|g| {
+            if g.down.iter().all(|n| g.nodes[slot(n)].dead.is_none()) {
+                return None;
+            }
             let mut episodes = [None; NODE_SLOTS];
             for n in g.down.iter() {
-                episodes[slot(n)] = g.node(n).dead;
+                episodes[slot(n)] = g.nodes[slot(n)].dead;
             }
-            episodes
-        });
-        if episodes.iter().all(Option::is_none) {
-            return None;
-        }
+            Some(episodes)
+        })?;
         let quiet =
             self.dead_node_events.is_empty() && self.report_queues().all(|(_, q)| q.is_empty());
         if !quiet {
