@@ -309,6 +309,17 @@ impl World {
             }
             Some(episodes)
         })?;
+        self.stuck_among(id, &episodes)
+    }
+
+    /// [`World::stuck_dead_with_replicas`] past the ghost's test, for the stopped nodes in
+    /// `episodes` (out of line: most checks end at the ghost, without this frame).
+    #[inline(never)]
+    fn stuck_among(
+        &self,
+        id: crate::outcome::OutcomeId,
+        episodes: &[Option<ghost::Episode>; NODE_SLOTS],
+    ) -> Option<String> {
         let quiet =
             self.dead_node_events.is_empty() && self.report_queues().all(|(_, q)| q.is_empty());
         if !quiet {
@@ -391,6 +402,17 @@ impl World {
         if written_since_dead.is_empty() {
             return None;
         }
+        self.revived_among(id, written_since_dead)
+    }
+
+    /// [`World::revived_by_reload`] past the ghost's test, for the nodes `written_since_dead`
+    /// (out of line: most checks end at the ghost, without this frame).
+    #[inline(never)]
+    fn revived_among(
+        &self,
+        id: crate::outcome::OutcomeId,
+        written_since_dead: NodeSet,
+    ) -> Option<String> {
         let next_check = self.clock.now() + 1;
         self.nodes.read(|t| {
             t.iter().find_map(|(node, e)| {

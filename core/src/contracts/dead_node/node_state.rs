@@ -36,6 +36,17 @@ use std::fmt;
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
 use std::sync::Arc;
 
+/// `cx.record(method, format_args!(..))`, with the detail built only while this thread records
+/// (`Cx::record` formats nothing then, but its arguments are built at the call: the checker
+/// records in every section, and the fuzz targets run most histories unrecorded).
+macro_rules! record {
+    ($cx:expr, $method:expr, $($detail:tt)+) => {
+        if crate::trace::recording() {
+            $cx.record($method, format_args!($($detail)+));
+        }
+    };
+}
+
 /// `ozone.scm.stale.node.interval`, in health-check ticks.
 pub const STALE_INTERVAL: u64 = 3;
 /// `ozone.scm.dead.node.interval`, in health-check ticks.
@@ -340,12 +351,11 @@ impl NodeStateManager {
                 n.refreshed = seq;
                 n.refreshed_by_datanode = by_datanode;
             });
-            cx.record(
+            record!(
+                cx,
                 "DatanodeInfo.updateLastHeartbeatTime",
-                format_args!(
-                    "{why}: lastHeartbeatTime {before} → {now} (health stays {})",
-                    e.health
-                ),
+                "{why}: lastHeartbeatTime {before} → {now} (health stays {})",
+                e.health
             );
         });
     }
@@ -362,12 +372,11 @@ impl NodeStateManager {
     ) {
         self.write(|t| {
             let info = t.new_info(id, address);
-            cx.record(
+            record!(
+                cx,
                 "NodeStateManager.addNode",
-                format_args!(
-                    "new DatanodeInfo #{} HEALTHY, lastHeartbeatTime {now}",
-                    info.incarnation
-                ),
+                "new DatanodeInfo #{} HEALTHY, lastHeartbeatTime {now}",
+                info.incarnation
             );
             t.insert_fresh(ghost, id, info, now, by_datanode);
         });
@@ -391,12 +400,11 @@ impl NodeStateManager {
             return;
         };
         let retired = (old.info.incarnation, old.last_heartbeat);
-        cx.record(
+        record!(
+            cx,
             "NodeStateManager.updateNode",
-            format_args!(
                 "DatanodeInfo #{} {} replaced by #{} HEALTHY, lastHeartbeatTime {now}, container set {{}} (was {:?})",
                 old.info.incarnation, old.health, info.incarnation, old.containers
-            ),
         );
         t.retired.push(retired);
         t.insert_fresh(ghost, id, info, now, by_datanode);
@@ -468,11 +476,10 @@ impl NodeStateManager {
                 Ok(())
             }
         });
-        cx.record(
+        record!(
+            cx,
             "NodeStateMap.updateNodeHealthState",
-            format_args!(
                 "t={now}: {event}{on} → {to}, written to DatanodeInfo #{current}{replaced} (was {from}){whose}"
-            ),
         );
         if from == to || (from != NodeState::Dead && to != NodeState::Dead) {
             return;
@@ -551,12 +558,11 @@ impl NodeStateManager {
             let missing = e.containers.difference(reported);
             let added = reported.difference(e.containers);
             e.containers = reported;
-            cx.record(
+            record!(
+                cx,
                 "NodeStateMap.addContainer",
-                format_args!(
-                    "DatanodeInfo #{} container set +{added:?} −{missing:?}",
-                    e.info.incarnation
-                ),
+                "DatanodeInfo #{} container set +{added:?} −{missing:?}",
+                e.info.incarnation
             );
             (missing, applied)
         })
@@ -786,9 +792,11 @@ impl HealthChecker {
             }
             Ok(())
         });
-        self.cx.record(
+        record!(
+            self.cx,
             "NodeStateMap.getAllDatanodeInfos",
-            format_args!("t={}: checkNodesHealth lists {listed}", self.now),
+            "t={}: checkNodesHealth lists {listed}",
+            self.now
         );
     }
 
@@ -796,12 +804,13 @@ impl HealthChecker {
     fn read_status(&self, w: &super::World, i: usize) -> Option<NodeState> {
         let info = self.listed.get(i);
         let from = w.nodes.node_health(info.id)?;
-        self.cx.record(
+        record!(
+            self.cx,
             "NodeStateManager.checkNodesHealth",
-            format_args!(
-                "t={}: dn{} (DatanodeInfo #{}): getNodeStatus → {from}",
-                self.now, info.id, info.incarnation
-            ),
+            "t={}: dn{} (DatanodeInfo #{}): getNodeStatus → {from}",
+            self.now,
+            info.id,
+            info.incarnation
         );
         Some(from)
     }
@@ -812,14 +821,13 @@ impl HealthChecker {
         let info = self.listed.get(i);
         let hb = w.nodes.last_heartbeat_time(info);
         let holds = ev.holds(from, hb, self.now);
-        self.cx.record(
+        record!(
+            self.cx,
             "NodeStateManager.updateNodeState",
-            format_args!(
-                "t={}: {ev}? lastHeartbeatTime {hb} of DatanodeInfo #{} → {}",
-                self.now,
-                info.incarnation,
-                if holds { "yes" } else { "no" }
-            ),
+            "t={}: {ev}? lastHeartbeatTime {hb} of DatanodeInfo #{} → {}",
+            self.now,
+            info.incarnation,
+            if holds { "yes" } else { "no" }
         );
         holds.then_some(hb)
     }
