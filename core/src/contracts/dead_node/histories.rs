@@ -128,6 +128,13 @@ impl Plan {
     }
 
     pub fn apply(mut self, op: &Op) -> Plan {
+        self.update(op);
+        self
+    }
+
+    /// [`Plan::apply`] in place (a plan returned by value is written a byte at a time and read
+    /// back whole: a store-forwarding stall at every operation of a fuzz run).
+    pub fn update(&mut self, op: &Op) {
         match *op {
             Op::Register(n) => self.up[usize::from(n - 1)] = true,
             Op::RegisterAtNewAddress(n) => {
@@ -138,7 +145,6 @@ impl Plan {
             Op::Stop(n) => self.up[usize::from(n - 1)] = false,
             _ => {}
         }
-        self
     }
 }
 
@@ -211,7 +217,7 @@ impl Histories for DeadNode {
         if !plan.allows(op) {
             return false;
         }
-        *plan = plan.apply(op);
+        plan.update(op);
         let trace = &d.trace;
         let address = |n: NodeId| plan.address[usize::from(n - 1)];
         let program: Box<dyn Program<World>> = match *op {
@@ -539,6 +545,48 @@ mod tests {
             s.apply(&Dnh);
             let found: Vec<OutcomeId> = s.finish().iter().map(|v| v.outcome).collect();
             assert_eq!(found.contains(&"O9"), reaches, "{variant}: {found:?}");
+        }
+    }
+
+    /// `HealthChecker::run_whole` (the histories' tick) runs the sections stepping the checker
+    /// runs, in the same order: after the states of generated histories (programs mid-way
+    /// included), one run each way leaves the same timeline, state, ghost and fired events.
+    #[test]
+    fn a_whole_run_does_what_stepping_the_run_does() {
+        use crate::histories::Session;
+        let mut runner = TestRunner::new_with_rng(
+            Default::default(),
+            TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+        );
+        let strategy = DeadNode::histories();
+        for _ in 0..256 {
+            let (ops, _) = strategy.new_tree(&mut runner).unwrap().current();
+            for fix in [Fix::UPSTREAM, Fix::PROPOSED] {
+                let after_a_run = |whole: bool| {
+                    let mut s = Session::<DeadNode>::new(fix);
+                    for op in &ops {
+                        s.apply(op);
+                    }
+                    let (w, trace) = (&*s.driver.world, &s.driver.trace);
+                    let before = trace.events().len();
+                    let mut checker = HealthChecker::new(trace, 1, false);
+                    if whole {
+                        checker.run_whole(w);
+                    } else {
+                        crate::model::run_to_end(&mut checker, w);
+                    }
+                    assert!(checker.is_done());
+                    (
+                        trace.events()[before..].to_vec(),
+                        DeadNode::describe(w),
+                        w.ghost.with(|g| format!("{g:?}")),
+                        w.dead_node_events.drain(),
+                    )
+                };
+                let stepped = after_a_run(false);
+                assert!(!stepped.0.is_empty());
+                assert_eq!(after_a_run(true), stepped, "{ops:?}");
+            }
         }
     }
 
