@@ -403,8 +403,8 @@ impl NodeStateManager {
         record!(
             cx,
             "NodeStateManager.updateNode",
-                "DatanodeInfo #{} {} replaced by #{} HEALTHY, lastHeartbeatTime {now}, container set {{}} (was {:?})",
-                old.info.incarnation, old.health, info.incarnation, old.containers
+            "DatanodeInfo #{} {} replaced by #{} HEALTHY, lastHeartbeatTime {now}, container set {{}} (was {:?})",
+            old.info.incarnation, old.health, info.incarnation, old.containers
         );
         t.retired.push(retired);
         t.insert_fresh(ghost, id, info, now, by_datanode);
@@ -479,7 +479,7 @@ impl NodeStateManager {
         record!(
             cx,
             "NodeStateMap.updateNodeHealthState",
-                "t={now}: {event}{on} → {to}, written to DatanodeInfo #{current}{replaced} (was {from}){whose}"
+            "t={now}: {event}{on} → {to}, written to DatanodeInfo #{current}{replaced} (was {from}){whose}"
         );
         if from == to || (from != NodeState::Dead && to != NodeState::Dead) {
             return;
@@ -852,13 +852,13 @@ impl HealthChecker {
 
     /// The next run to its end, with nothing between its sections: what stepping it alone
     /// does (the same sections in the same order, each DEAD_NODE fired after its write),
-    /// without the state machine's dispatch per section (the histories' whole-run tick). A
-    /// checker that closes the queue steps its last run (`step` closes in the last section's
-    /// own `fire`).
+    /// without the state machine's dispatch per section (the histories' whole-run tick; a
+    /// test compares the two). It never closes the queue: a checker that does is stepped
+    /// through its last run (`step` closes in the last section's own `fire`).
     pub fn run_whole(&mut self, w: &super::World) {
         assert!(
             self.next == CheckStep::Tick && !self.is_done() && !(self.closes && self.runs == 1),
-            "run_whole starts a run that does not close the queue"
+            "run_whole starts a run, and not a last run that closes the queue"
         );
         self.start_run(w);
         self.list(w);
