@@ -150,6 +150,13 @@ impl Ghost {
         if !self.witnessed_any.load(Ordering::Relaxed) {
             return None;
         }
+        self.witness_of(outcome)
+    }
+
+    /// The first witness of `outcome` (out of line: most checks end at `witnessed_any`,
+    /// without this frame).
+    #[inline(never)]
+    fn witness_of(&self, outcome: OutcomeId) -> Option<String> {
         self.with(|g| {
             g.witnesses
                 .iter()

@@ -15,7 +15,7 @@ use super::recon::ReconReload;
 use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
 use crate::drive::Driver;
 use crate::histories::{run, sequential, Codec, Generated, Histories, Regression};
-use crate::model::{run_to_end, Program, Setup};
+use crate::model::{Program, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use arbitrary::Unstructured;
@@ -68,7 +68,8 @@ fn node_bits(n: NodeId) -> u8 {
 
 impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
-        let b: u8 = u.arbitrary()?;
+        // The next byte, 0 when none is left, as `u8::arbitrary` reads it (without its buffer).
+        let b = u.bytes(1).map_or(0, |b| b[0]);
         Ok(match b % 16 {
             0 => Op::Heartbeat(node_of(b)),
             1 => Op::Register(node_of(b)),
@@ -127,6 +128,13 @@ impl Plan {
     }
 
     pub fn apply(mut self, op: &Op) -> Plan {
+        self.update(op);
+        self
+    }
+
+    /// [`Plan::apply`] in place (a plan returned by value is written a byte at a time and read
+    /// back whole: a store-forwarding stall at every operation of a fuzz run).
+    pub fn update(&mut self, op: &Op) {
         match *op {
             Op::Register(n) => self.up[usize::from(n - 1)] = true,
             Op::RegisterAtNewAddress(n) => {
@@ -137,7 +145,6 @@ impl Plan {
             Op::Stop(n) => self.up[usize::from(n - 1)] = false,
             _ => {}
         }
-        self
     }
 }
 
@@ -210,7 +217,7 @@ impl Histories for DeadNode {
         if !plan.allows(op) {
             return false;
         }
-        *plan = plan.apply(op);
+        plan.update(op);
         let trace = &d.trace;
         let address = |n: NodeId| plan.address[usize::from(n - 1)];
         let program: Box<dyn Program<World>> = match *op {
@@ -230,10 +237,11 @@ impl Histories for DeadNode {
                 // effect it has just before or after the run.
                 // The checker never blocks (it takes no lock across steps and waits for
                 // nothing), so it runs to its end here, as stepping it by name in the driver
-                // would; the first is started in the driver finished, so that the driver knows
-                // its actor (a finished program tells the driver nothing else).
+                // would (`run_whole`: the same sections, without dispatching each); the first
+                // is started in the driver finished, so that the driver knows its actor (a
+                // finished program tells the driver nothing else).
                 let mut checker = HealthChecker::new(trace, 1, false);
-                run_to_end(&mut checker, &d.world);
+                checker.run_whole(&d.world);
                 if d.knows_actor(HealthChecker::ACTOR) {
                     return true;
                 }
@@ -537,6 +545,48 @@ mod tests {
             s.apply(&Dnh);
             let found: Vec<OutcomeId> = s.finish().iter().map(|v| v.outcome).collect();
             assert_eq!(found.contains(&"O9"), reaches, "{variant}: {found:?}");
+        }
+    }
+
+    /// `HealthChecker::run_whole` (the histories' tick) runs the sections stepping the checker
+    /// runs, in the same order: after the states of generated histories (programs mid-way
+    /// included), one run each way leaves the same timeline, state, ghost and fired events.
+    #[test]
+    fn a_whole_run_does_what_stepping_the_run_does() {
+        use crate::histories::Session;
+        let mut runner = TestRunner::new_with_rng(
+            Default::default(),
+            TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+        );
+        let strategy = DeadNode::histories();
+        for _ in 0..256 {
+            let (ops, _) = strategy.new_tree(&mut runner).unwrap().current();
+            for fix in [Fix::UPSTREAM, Fix::PROPOSED] {
+                let after_a_run = |whole: bool| {
+                    let mut s = Session::<DeadNode>::new(fix);
+                    for op in &ops {
+                        s.apply(op);
+                    }
+                    let (w, trace) = (&*s.driver.world, &s.driver.trace);
+                    let before = trace.events().len();
+                    let mut checker = HealthChecker::new(trace, 1, false);
+                    if whole {
+                        checker.run_whole(w);
+                    } else {
+                        crate::model::run_to_end(&mut checker, w);
+                    }
+                    assert!(checker.is_done());
+                    (
+                        trace.events()[before..].to_vec(),
+                        DeadNode::describe(w),
+                        w.ghost.with(|g| format!("{g:?}")),
+                        w.dead_node_events.drain(),
+                    )
+                };
+                let stepped = after_a_run(false);
+                assert!(!stepped.0.is_empty());
+                assert_eq!(after_a_run(true), stepped, "{ops:?}");
+            }
         }
     }
 

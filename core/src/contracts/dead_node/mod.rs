@@ -300,15 +300,26 @@ impl World {
     fn stuck_dead_with_replicas(&self, id: crate::outcome::OutcomeId) -> Option<String> {
         // The DEAD episode of each stopped node, by ID (the ghost first: most states have none).
         let episodes = self.ghost.with(|g| {
+            if g.down.iter().all(|n| g.nodes[slot(n)].dead.is_none()) {
+                return None;
+            }
             let mut episodes = [None; NODE_SLOTS];
             for n in g.down.iter() {
-                episodes[slot(n)] = g.node(n).dead;
+                episodes[slot(n)] = g.nodes[slot(n)].dead;
             }
-            episodes
-        });
-        if episodes.iter().all(Option::is_none) {
-            return None;
-        }
+            Some(episodes)
+        })?;
+        self.stuck_among(id, &episodes)
+    }
+
+    /// [`World::stuck_dead_with_replicas`] past the ghost's test, for the stopped nodes in
+    /// `episodes` (out of line: most checks end at the ghost, without this frame).
+    #[inline(never)]
+    fn stuck_among(
+        &self,
+        id: crate::outcome::OutcomeId,
+        episodes: &[Option<ghost::Episode>; NODE_SLOTS],
+    ) -> Option<String> {
         let quiet =
             self.dead_node_events.is_empty() && self.report_queues().all(|(_, q)| q.is_empty());
         if !quiet {
@@ -391,6 +402,17 @@ impl World {
         if written_since_dead.is_empty() {
             return None;
         }
+        self.revived_among(id, written_since_dead)
+    }
+
+    /// [`World::revived_by_reload`] past the ghost's test, for the nodes `written_since_dead`
+    /// (out of line: most checks end at the ghost, without this frame).
+    #[inline(never)]
+    fn revived_among(
+        &self,
+        id: crate::outcome::OutcomeId,
+        written_since_dead: NodeSet,
+    ) -> Option<String> {
         let next_check = self.clock.now() + 1;
         self.nodes.read(|t| {
             t.iter().find_map(|(node, e)| {

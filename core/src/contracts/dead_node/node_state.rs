@@ -36,6 +36,17 @@ use std::fmt;
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
 use std::sync::Arc;
 
+/// `cx.record(method, format_args!(..))`, with the detail built only while this thread records
+/// (`Cx::record` formats nothing then, but its arguments are built at the call: the checker
+/// records in every section, and the fuzz targets run most histories unrecorded).
+macro_rules! record {
+    ($cx:expr, $method:expr, $($detail:tt)+) => {
+        if crate::trace::recording() {
+            $cx.record($method, format_args!($($detail)+));
+        }
+    };
+}
+
 /// `ozone.scm.stale.node.interval`, in health-check ticks.
 pub const STALE_INTERVAL: u64 = 3;
 /// `ozone.scm.dead.node.interval`, in health-check ticks.
@@ -340,12 +351,11 @@ impl NodeStateManager {
                 n.refreshed = seq;
                 n.refreshed_by_datanode = by_datanode;
             });
-            cx.record(
+            record!(
+                cx,
                 "DatanodeInfo.updateLastHeartbeatTime",
-                format_args!(
-                    "{why}: lastHeartbeatTime {before} → {now} (health stays {})",
-                    e.health
-                ),
+                "{why}: lastHeartbeatTime {before} → {now} (health stays {})",
+                e.health
             );
         });
     }
@@ -362,12 +372,11 @@ impl NodeStateManager {
     ) {
         self.write(|t| {
             let info = t.new_info(id, address);
-            cx.record(
+            record!(
+                cx,
                 "NodeStateManager.addNode",
-                format_args!(
-                    "new DatanodeInfo #{} HEALTHY, lastHeartbeatTime {now}",
-                    info.incarnation
-                ),
+                "new DatanodeInfo #{} HEALTHY, lastHeartbeatTime {now}",
+                info.incarnation
             );
             t.insert_fresh(ghost, id, info, now, by_datanode);
         });
@@ -391,12 +400,11 @@ impl NodeStateManager {
             return;
         };
         let retired = (old.info.incarnation, old.last_heartbeat);
-        cx.record(
+        record!(
+            cx,
             "NodeStateManager.updateNode",
-            format_args!(
-                "DatanodeInfo #{} {} replaced by #{} HEALTHY, lastHeartbeatTime {now}, container set {{}} (was {:?})",
-                old.info.incarnation, old.health, info.incarnation, old.containers
-            ),
+            "DatanodeInfo #{} {} replaced by #{} HEALTHY, lastHeartbeatTime {now}, container set {{}} (was {:?})",
+            old.info.incarnation, old.health, info.incarnation, old.containers
         );
         t.retired.push(retired);
         t.insert_fresh(ghost, id, info, now, by_datanode);
@@ -468,11 +476,10 @@ impl NodeStateManager {
                 Ok(())
             }
         });
-        cx.record(
+        record!(
+            cx,
             "NodeStateMap.updateNodeHealthState",
-            format_args!(
-                "t={now}: {event}{on} → {to}, written to DatanodeInfo #{current}{replaced} (was {from}){whose}"
-            ),
+            "t={now}: {event}{on} → {to}, written to DatanodeInfo #{current}{replaced} (was {from}){whose}"
         );
         if from == to || (from != NodeState::Dead && to != NodeState::Dead) {
             return;
@@ -551,12 +558,11 @@ impl NodeStateManager {
             let missing = e.containers.difference(reported);
             let added = reported.difference(e.containers);
             e.containers = reported;
-            cx.record(
+            record!(
+                cx,
                 "NodeStateMap.addContainer",
-                format_args!(
-                    "DatanodeInfo #{} container set +{added:?} −{missing:?}",
-                    e.info.incarnation
-                ),
+                "DatanodeInfo #{} container set +{added:?} −{missing:?}",
+                e.info.incarnation
             );
             (missing, applied)
         })
@@ -756,10 +762,124 @@ impl HealthChecker {
         if i < self.listed.len() {
             CheckStep::Status(i)
         } else {
-            self.runs -= 1;
-            self.listed = Listed::default();
+            self.end_run();
             CheckStep::Tick
         }
+    }
+
+    fn end_run(&mut self) {
+        self.runs -= 1;
+        self.listed = Listed::default();
+    }
+
+    // The run's sections, each one critical section: `step` runs one per call, `run_whole`
+    // all of them in the same order.
+
+    /// The run's `Time.monotonicNow()`: the clock's next tick.
+    fn start_run(&mut self, w: &super::World) {
+        self.now = w.clock.advance();
+        let now = self.now;
+        w.ghost.with(|g| g.now = now);
+    }
+
+    /// `getAllDatanodeInfos`.
+    fn list(&mut self, w: &super::World) {
+        self.listed = w.nodes.get_all_datanode_infos();
+        let listed = fmt::from_fn(|f| {
+            for (k, i) in self.listed.iter().enumerate() {
+                let sep = if k > 0 { ", " } else { "" };
+                write!(f, "{sep}dn{} #{}", i.id, i.incarnation)?;
+            }
+            Ok(())
+        });
+        record!(
+            self.cx,
+            "NodeStateMap.getAllDatanodeInfos",
+            "t={}: checkNodesHealth lists {listed}",
+            self.now
+        );
+    }
+
+    /// `getNodeStatus` of the `i`-th object listed, by ID (`None`: no longer in the map).
+    fn read_status(&self, w: &super::World, i: usize) -> Option<NodeState> {
+        let info = self.listed.get(i);
+        let from = w.nodes.node_health(info.id)?;
+        record!(
+            self.cx,
+            "NodeStateManager.checkNodesHealth",
+            "t={}: dn{} (DatanodeInfo #{}): getNodeStatus → {from}",
+            self.now,
+            info.id,
+            info.incarnation
+        );
+        Some(from)
+    }
+
+    /// `ev`'s condition on the heartbeat time of the `i`-th object listed, read as `from`:
+    /// the heartbeat time it tested when the condition holds.
+    fn test(&self, w: &super::World, i: usize, from: NodeState, ev: LifeCycleEvent) -> Option<u64> {
+        let info = self.listed.get(i);
+        let hb = w.nodes.last_heartbeat_time(info);
+        let holds = ev.holds(from, hb, self.now);
+        record!(
+            self.cx,
+            "NodeStateManager.updateNodeState",
+            "t={}: {ev}? lastHeartbeatTime {hb} of DatanodeInfo #{} → {}",
+            self.now,
+            info.incarnation,
+            if holds { "yes" } else { "no" }
+        );
+        holds.then_some(hb)
+    }
+
+    /// `updateNodeHealthState` with `ev`'s next state; the node whose DEAD_NODE fires.
+    fn write(
+        &self,
+        w: &super::World,
+        i: usize,
+        from: NodeState,
+        ev: LifeCycleEvent,
+        tested: Option<u64>,
+    ) -> Option<NodeId> {
+        let to = ev.next(from);
+        let info = self.listed.get(i);
+        w.nodes
+            .update_node_health_state(&self.cx, &w.ghost, info, ev, tested, to, self.now);
+        // fireHealthStateEvent: only DEAD_NODE's handler is modelled (STALE_NODE and the
+        // HEALTHY ones close or create pipelines, which hold no replicas).
+        (to == NodeState::Dead).then_some(info.id)
+    }
+
+    /// The next run to its end, with nothing between its sections: what stepping it alone
+    /// does (the same sections in the same order, each DEAD_NODE fired after its write),
+    /// without the state machine's dispatch per section (the histories' whole-run tick; a
+    /// test compares the two). It never closes the queue: a checker that does is stepped
+    /// through its last run (`step` closes in the last section's own `fire`).
+    pub fn run_whole(&mut self, w: &super::World) {
+        assert!(
+            self.next == CheckStep::Tick && !self.is_done() && !(self.closes && self.runs == 1),
+            "run_whole starts a run, and not a last run that closes the queue"
+        );
+        self.start_run(w);
+        self.list(w);
+        for i in 0..self.listed.len() {
+            let Some(from) = self.read_status(w, i) else {
+                continue;
+            };
+            for &ev in LifeCycleEvent::plan(from) {
+                let tested = if ev.tests_heartbeat() {
+                    match self.test(w, i, from, ev) {
+                        Some(hb) => Some(hb),
+                        None => continue,
+                    }
+                } else {
+                    None
+                };
+                let fired = self.write(w, i, from, ev, tested);
+                w.dead_node_events.fire(&self.cx, fired, false);
+            }
+        }
+        self.end_run();
     }
 }
 
@@ -777,75 +897,32 @@ impl Program<super::World> for HealthChecker {
         let mut fired = None;
         self.next = match self.next {
             CheckStep::Tick => {
-                self.now = w.clock.advance();
-                let now = self.now;
-                w.ghost.with(|g| g.now = now);
+                self.start_run(w);
                 CheckStep::List
             }
             CheckStep::List => {
-                self.listed = w.nodes.get_all_datanode_infos();
-                let listed = fmt::from_fn(|f| {
-                    for (k, i) in self.listed.iter().enumerate() {
-                        let sep = if k > 0 { ", " } else { "" };
-                        write!(f, "{sep}dn{} #{}", i.id, i.incarnation)?;
-                    }
-                    Ok(())
-                });
-                self.cx.record(
-                    "NodeStateMap.getAllDatanodeInfos",
-                    format_args!("t={}: checkNodesHealth lists {listed}", self.now),
-                );
+                self.list(w);
                 self.next_object(0)
             }
-            CheckStep::Status(i) => match w.nodes.node_health(self.listed.get(i).id) {
-                Some(from) => {
-                    let info = self.listed.get(i);
-                    self.cx.record(
-                        "NodeStateManager.checkNodesHealth",
-                        format_args!(
-                            "t={}: dn{} (DatanodeInfo #{}): getNodeStatus → {from}",
-                            self.now, info.id, info.incarnation
-                        ),
-                    );
-                    self.after(i, from, 0)
-                }
+            CheckStep::Status(i) => match self.read_status(w, i) {
+                Some(from) => self.after(i, from, 0),
                 None => self.next_object(i + 1),
             },
             CheckStep::Test { i, from, k } => {
                 let ev = LifeCycleEvent::plan(from)[k];
-                let hb = w.nodes.last_heartbeat_time(self.listed.get(i));
-                let holds = ev.holds(from, hb, self.now);
-                self.cx.record(
-                    "NodeStateManager.updateNodeState",
-                    format_args!(
-                        "t={}: {ev}? lastHeartbeatTime {hb} of DatanodeInfo #{} → {}",
-                        self.now,
-                        self.listed.get(i).incarnation,
-                        if holds { "yes" } else { "no" }
-                    ),
-                );
-                if holds {
-                    CheckStep::Write {
+                match self.test(w, i, from, ev) {
+                    Some(hb) => CheckStep::Write {
                         i,
                         from,
                         k,
                         tested: Some(hb),
-                    }
-                } else {
-                    self.after(i, from, k + 1)
+                    },
+                    None => self.after(i, from, k + 1),
                 }
             }
             CheckStep::Write { i, from, k, tested } => {
                 let ev = LifeCycleEvent::plan(from)[k];
-                let to = ev.next(from);
-                let info = self.listed.get(i);
-                w.nodes
-                    .update_node_health_state(&self.cx, &w.ghost, info, ev, tested, to, self.now);
-                // fireHealthStateEvent: only DEAD_NODE's handler is modelled (STALE_NODE and the
-                // HEALTHY ones close or create pipelines, which hold no replicas).
-                if to == NodeState::Dead {
-                    fired = Some(info.id);
-                }
+                fired = self.write(w, i, from, ev, tested);
                 self.after(i, from, k + 1)
             }
         };
