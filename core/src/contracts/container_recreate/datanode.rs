@@ -225,6 +225,17 @@ impl ContainerSet {
         self.container_map.lock().get(id).cloned()
     }
 
+    /// For the outcome predicates: the local IDs in the block table of `id`'s replica, as
+    /// bits (`getContainer`, then one read of its table, without taking a reference to the
+    /// replica); none without a replica.
+    #[inline(never)]
+    pub fn block_mask(&self, id: ContainerId) -> u32 {
+        let map = self.container_map.lock();
+        map.get(id).map_or(0, |c| {
+            c.data(|d| d.blocks.keys().fold(0, |mask, b| mask | 1 << b))
+        })
+    }
+
     /// `containerMap.containsKey` (`getContainer(id) != null`).
     #[inline(never)]
     pub fn contains(&self, id: ContainerId) -> bool {

@@ -213,6 +213,11 @@ impl PairSet {
         self.0.iter().map(|k| (k >> 4, k & 15))
     }
 
+    /// The pairs in both sets.
+    pub fn intersection(self, other: PairSet) -> PairSet {
+        PairSet(self.0.difference(self.0.difference(other.0)))
+    }
+
     /// Keeps the pairs `keep` accepts.
     pub fn retain(&mut self, mut keep: impl FnMut((u8, u8)) -> bool) {
         for pair in self.iter() {
@@ -298,6 +303,15 @@ mod tests {
             assert_eq!(set.is_empty(), bset.is_empty());
             assert!(pairs.iter().eq(bpairs.iter().copied()));
             assert_eq!(pairs.contains(pair), bpairs.contains(&pair));
+            let mut other = PairSet::new();
+            let want: BTreeSet<_> = [pair, (pair.1, pair.0), (3, 4)].into();
+            for &p in &want {
+                other.insert(p);
+            }
+            assert!(pairs
+                .intersection(other)
+                .iter()
+                .eq(bpairs.intersection(&want).copied()));
             assert_eq!(
                 format!("{map:?} {set:?} {pairs:?} {small:?}"),
                 format!("{bmap:?} {bset:?} {bpairs:?} {bsmall:?}")

@@ -25,8 +25,8 @@
 //!    `updateBCSID`.
 
 use super::datanode::{ContainerData, Datanode, KeyValueContainer, Origin, Res, State};
-use super::{ContainerId, Fix, LocalId, World};
-use crate::trace::Cx;
+use super::{ContainerId, CxRef, Fix, LocalId, World};
+use crate::trace::recording;
 use std::fmt;
 use std::sync::Arc;
 
@@ -123,7 +123,7 @@ fn remembered(dn: &Datanode, fix: &Fix, id: ContainerId) -> bool {
 pub fn validate_container_command(
     w: &World,
     dn: &Datanode,
-    cx: &Cx,
+    cx: CxRef<'_>,
     req: &Request,
 ) -> Result<(), Res> {
     let id = req.container;
@@ -203,7 +203,7 @@ impl Dispatch {
     }
 
     /// Runs the next step; returns the reply once there is one.
-    pub fn step(&mut self, w: &World, dn: &Datanode, cx: &Cx) -> Option<Reply> {
+    pub fn step(&mut self, w: &World, dn: &Datanode, cx: CxRef<'_>) -> Option<Reply> {
         self.next = match std::mem::replace(&mut self.next, DStep::Start) {
             DStep::Start => self.start(w, dn, cx),
             DStep::Create => self.create(w, dn, cx),
@@ -213,7 +213,7 @@ impl Dispatch {
         self.reply()
     }
 
-    fn start(&self, w: &World, dn: &Datanode, cx: &Cx) -> DStep {
+    fn start(&self, w: &World, dn: &Datanode, cx: CxRef<'_>) -> DStep {
         let id = self.req.container;
         let what = fmt::from_fn(|f| write!(f, "{} {} c{id}", self.req.name(), self.stage.name()));
         let container = dn.set.get(id);
@@ -281,7 +281,7 @@ impl Dispatch {
         )
     }
 
-    fn create(&self, w: &World, dn: &Datanode, cx: &Cx) -> DStep {
+    fn create(&self, w: &World, dn: &Datanode, cx: CxRef<'_>) -> DStep {
         let id = self.req.container;
         if dn.set.is_missing(id) {
             cx.record(
@@ -340,10 +340,12 @@ impl Dispatch {
         }
     }
 
-    fn handle(&self, w: &World, dn: &Datanode, cx: &Cx, c: &KeyValueContainer) -> Reply {
+    fn handle(&self, w: &World, dn: &Datanode, cx: CxRef<'_>, c: &KeyValueContainer) -> Reply {
         let id = self.req.container;
         let (res, detail) = c.data(|d| {
-            let before = d.summary();
+            // The replica as the write found it, for the record only: not taken while nothing
+            // records (a scan of the block table on every write of a fuzz run).
+            let before = recording().then(|| d.summary());
             let res = check_container_open(d.state, &w.fix).and_then(|()| self.write(d));
             (res, before)
         });
@@ -384,8 +386,9 @@ impl Dispatch {
         cx.record(
             self.method(),
             format_args!(
-                "{} c{id} ({detail}): {reply}{}",
+                "{} c{id} ({}): {reply}{}",
                 self.stage.name(),
+                fmt::from_fn(|f| detail.map_or(Ok(()), |d| write!(f, "{d}"))),
                 fmt::from_fn(|f| match note {
                     Note::None => Ok(()),
                     Note::MarkedUnhealthy => f.write_str(", replica marked UNHEALTHY"),

@@ -13,8 +13,8 @@ use super::datanode::State;
 use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
 use super::{
-    created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix,
-    World, CHUNK, DATANODES, PIPELINE,
+    created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, CxRef, DnId,
+    Fix, World, CHUNK, DATANODES, PIPELINE,
 };
 use crate::drive::Driver;
 use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
@@ -204,7 +204,7 @@ impl World {
     /// `Op::Report`: the datanode's full report through SCM's handler.
     fn report(&self, trace: &Trace, dn: DnId) {
         let report = self.report_of(dn);
-        let cx = trace.actor("ContainerReportHandler");
+        let cx = CxRef::new(trace, "ContainerReportHandler");
         self.scm_state()
             .process_report(self.fix.scm(), dn, &report, |line| {
                 cx.record(
@@ -331,11 +331,14 @@ impl World {
         let node = self.dn(dn);
         let missing = node.restart(self.fix.tombstone.get().is_on());
         let from = node.csm.snapshot_index();
-        let cx = trace.actor(match dn {
-            1 => "dn1 apply",
-            2 => "dn2 apply",
-            _ => "dn3 apply",
-        });
+        let cx = CxRef::new(
+            trace,
+            match dn {
+                1 => "dn1 apply",
+                2 => "dn2 apply",
+                _ => "dn3 apply",
+            },
+        );
         cx.record(
             "ContainerStateMachine.loadSnapshot",
             format_args!("dn{dn}: snapshot at index {from}; marked missing {missing:?}; replaying the log after it"),
@@ -347,7 +350,7 @@ impl World {
             };
             let mut d = Dispatch::new(req, stage);
             let reply = loop {
-                if let Some(r) = d.step(self, node, &cx) {
+                if let Some(r) = d.step(self, node, cx) {
                     break r;
                 }
             };

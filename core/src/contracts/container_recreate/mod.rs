@@ -38,7 +38,7 @@ use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, 
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::Arc;
-use crate::trace::{Cx, Trace};
+use crate::trace::{recording, Cx, Trace};
 use datanode::{ContainerData, Datanode, KeyValueContainer, Origin, State};
 use delete::DeleteContainerCommandHandler;
 use dense::{IdSet, PairSet};
@@ -56,9 +56,10 @@ pub const DATANODES: DnId = 5;
 pub const DN_SLOTS: usize = DATANODES as usize + 1;
 /// Slots of the tables keyed by a container ID: IDs 0..=3 (the models use 1 and 2).
 pub const CONTAINER_SLOTS: usize = 4;
-/// Slots of a replica's block and chunk tables: local IDs 0..=15 (the histories write blocks
-/// 1 to 7).
-pub const BLOCK_SLOTS: usize = 16;
+/// Slots of a replica's block and chunk tables: local IDs 0..=7 (the histories write blocks
+/// 1 to 7, the scenarios 1 and 2). A fuzz run copies every replica's tables when it forks its
+/// start, and scans them on every report: no more slots than the IDs need.
+pub const BLOCK_SLOTS: usize = 8;
 pub const PIPELINE: [DnId; 3] = [1, 2, 3];
 pub const LEADER: DnId = 1;
 /// The members a loom scenario runs the write and the close on. The followers are left out:
@@ -243,12 +244,26 @@ impl World {
         self.scm.lock().expect("scm")
     }
 
-    /// Whether some datanode holds a replica of `id` containing `block`.
-    fn is_held(&self, id: ContainerId, block: LocalId) -> bool {
-        self.dns.iter().any(|dn| {
-            dn.set
-                .get(id)
-                .is_some_and(|c| c.data(|d| d.blocks.contains_key(block)))
+    /// The first pair of `wanted`, in ascending order, whose block no replica of its
+    /// container holds: what `wanted.iter().find(|k| no datanode holds k)` gives. Each
+    /// datanode's replica of a container is read at most once, in datanode order, and only
+    /// until the blocks read so far include the pair's (usually the leader's replica alone).
+    fn first_unheld(&self, wanted: PairSet) -> Option<(ContainerId, LocalId)> {
+        // Per container: how many datanodes were read, and the blocks their replicas hold. No
+        // datanode holds a container beyond the map's slots.
+        let mut read = [(0, 0u32); CONTAINER_SLOTS];
+        wanted.iter().find(|&(id, block)| {
+            let Some((n, held)) = read.get_mut(usize::from(id)) else {
+                return true;
+            };
+            while *held & 1 << block == 0 {
+                let Some(dn) = self.dns.get(*n) else {
+                    return true;
+                };
+                *n += 1;
+                *held |= dn.set.block_mask(id);
+            }
+            false
         })
     }
 
@@ -292,6 +307,37 @@ impl World {
         } else {
             om.before_close.insert((id, block));
         }
+    }
+}
+
+/// A [`Cx`], borrowed: an actor and the timeline, for the steps that record under several
+/// actors in turn (a client's write records as each member's RPC, chunk and apply threads) or
+/// once per call (a container report). Making a `Cx` clones the timeline's `Arc`, two atomic
+/// operations, which a fuzz run paid on every step of a write. It records exactly as `Cx`
+/// does.
+#[derive(Clone, Copy, Debug)]
+pub struct CxRef<'a> {
+    trace: &'a Trace,
+    actor: &'static str,
+}
+
+impl<'a> CxRef<'a> {
+    pub fn new(trace: &'a Trace, actor: &'static str) -> Self {
+        CxRef { trace, actor }
+    }
+
+    /// As [`Cx::record`]: the detail is formatted only while this thread records. The test
+    /// is inlined, so a call site that records nothing does not build its arguments.
+    #[inline(always)]
+    pub fn record(&self, method: &'static str, detail: impl std::fmt::Display) {
+        if recording() {
+            self.write(method, &detail);
+        }
+    }
+
+    #[inline(never)]
+    fn write(&self, method: &'static str, detail: &dyn std::fmt::Display) {
+        self.trace.record(self.actor, method, detail.to_string());
     }
 }
 
@@ -583,10 +629,9 @@ impl World {
     fn lost(&self, which: fn(&Om) -> &PairSet) -> Option<String> {
         let lost = {
             let om = self.om();
-            which(&om)
-                .iter()
-                .filter(|&k| om.blocks.contains(k))
-                .find(|k| !self.is_held(k.0, k.1))
+            // The pairs of `which` that OM still references, in ascending order, as the filter
+            // over `which` gave them.
+            self.first_unheld(which(&om).intersection(om.blocks))
         };
         lost.map(|(c, b)| {
                 let scm = self.scm_state();
@@ -604,7 +649,7 @@ impl World {
 
     /// Carries out SCM's commands on the datanodes, recording each, and witnessing O3.
     pub fn execute(&self, trace: &Trace, id: ContainerId, commands: &[Command]) {
-        let cx = trace.actor("ReplicationManager");
+        let cx = CxRef::new(trace, "ReplicationManager");
         for command in commands {
             match *command {
                 Command::Close { dn } => {
@@ -710,7 +755,7 @@ impl World {
             Origin::Imported,
         );
         if target.set.add(copy, true).is_ok() {
-            trace.actor("ReplicateContainerCommandHandler").record(
+            CxRef::new(trace, "ReplicateContainerCommandHandler").record(
                 "KeyValueHandler.importContainer",
                 format_args!("dn{tgt} c{id}: imported from dn{src} ({summary})"),
             );

@@ -17,9 +17,9 @@
 
 use super::datanode::Res;
 use super::dispatcher::{validate_container_command, Cmd, Dispatch, Reply, Request, Stage};
-use super::{ContainerId, DnId, LocalId, World};
+use super::{ContainerId, CxRef, DnId, LocalId, World};
 use crate::model::Program;
-use crate::trace::{Cx, Trace};
+use crate::trace::Trace;
 
 /// What the client saw for one command: `None` while unanswered or when the pipeline closed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -119,8 +119,8 @@ impl ClientWrite {
         }
     }
 
-    fn cx(&self, names: &[&'static str; 5], dn: DnId) -> Cx {
-        self.trace.actor(names[usize::from(dn) - 1])
+    fn cx(&self, names: &[&'static str; 5], dn: DnId) -> CxRef<'_> {
+        CxRef::new(&self.trace, names[usize::from(dn) - 1])
     }
 
     fn request(&self, which: Which) -> Request {
@@ -197,7 +197,7 @@ impl Program<World> for ClientWrite {
         if !leader.csm.is_healthy() {
             // The leader's state machine failed: Ratis closes the pipeline, and the client's
             // commands that are still unanswered fail with it.
-            self.trace.actor(Self::ACTOR).record(
+            CxRef::new(&self.trace, Self::ACTOR).record(
                 "XceiverClientRatis",
                 format_args!(
                     "pipeline closed; unanswered commands fail: {:?}",
@@ -211,7 +211,7 @@ impl Program<World> for ClientWrite {
                 let slot = usize::from(which == Which::PutBlock);
                 self.indices[slot] = w.peek_log_index();
                 let cx = self.cx(&RPC, self.members[0]);
-                match validate_container_command(w, leader, &cx, &self.request(which)) {
+                match validate_container_command(w, leader, cx, &self.request(which)) {
                     Ok(()) => {
                         w.append(self.request(which));
                         let stage = if which == Which::WriteChunk {
@@ -255,7 +255,7 @@ impl Program<World> for ClientWrite {
                     &APPLY
                 };
                 let cx = self.cx(names, dn.id);
-                let Some(reply) = d.step(w, dn, &cx) else {
+                let Some(reply) = d.step(w, dn, cx) else {
                     self.next = Step::Dispatch {
                         which,
                         stage,
