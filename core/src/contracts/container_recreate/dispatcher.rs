@@ -25,8 +25,9 @@
 //!    `updateBCSID`.
 
 use super::datanode::{ContainerData, Datanode, KeyValueContainer, Origin, Res, State};
-use super::{ContainerId, CxRef, Fix, LocalId, World};
+use super::{ContainerId, Fix, LocalId, World};
 use crate::trace::recording;
+use crate::trace::CxRef;
 use std::fmt;
 use std::sync::Arc;
 

@@ -13,14 +13,14 @@ use super::datanode::State;
 use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
 use super::{
-    created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, CxRef, DnId,
-    Fix, World, CHUNK, DATANODES, PIPELINE,
+    created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix,
+    World, CHUNK, DATANODES, PIPELINE,
 };
 use crate::drive::Driver;
 use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
 use crate::model::Setup;
 use crate::sync::Arc;
-use crate::trace::{recording, Trace};
+use crate::trace::{recording, CxRef, Trace};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;

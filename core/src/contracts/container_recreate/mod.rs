@@ -38,7 +38,7 @@ use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, 
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::Arc;
-use crate::trace::{recording, Cx, Trace};
+use crate::trace::{Cx, CxRef, Trace};
 use datanode::{ContainerData, Datanode, KeyValueContainer, Origin, State};
 use delete::DeleteContainerCommandHandler;
 use dense::{IdSet, PairSet};
@@ -307,37 +307,6 @@ impl World {
         } else {
             om.before_close.insert((id, block));
         }
-    }
-}
-
-/// A [`Cx`], borrowed: an actor and the timeline, for the steps that record under several
-/// actors in turn (a client's write records as each member's RPC, chunk and apply threads) or
-/// once per call (a container report). Making a `Cx` clones the timeline's `Arc`, two atomic
-/// operations, which a fuzz run paid on every step of a write. It records exactly as `Cx`
-/// does.
-#[derive(Clone, Copy, Debug)]
-pub struct CxRef<'a> {
-    trace: &'a Trace,
-    actor: &'static str,
-}
-
-impl<'a> CxRef<'a> {
-    pub fn new(trace: &'a Trace, actor: &'static str) -> Self {
-        CxRef { trace, actor }
-    }
-
-    /// As [`Cx::record`]: the detail is formatted only while this thread records. The test
-    /// is inlined, so a call site that records nothing does not build its arguments.
-    #[inline(always)]
-    pub fn record(&self, method: &'static str, detail: impl std::fmt::Display) {
-        if recording() {
-            self.write(method, &detail);
-        }
-    }
-
-    #[inline(never)]
-    fn write(&self, method: &'static str, detail: &dyn std::fmt::Display) {
-        self.trace.record(self.actor, method, detail.to_string());
     }
 }
 

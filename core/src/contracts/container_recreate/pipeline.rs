@@ -17,8 +17,9 @@
 
 use super::datanode::Res;
 use super::dispatcher::{validate_container_command, Cmd, Dispatch, Reply, Request, Stage};
-use super::{ContainerId, CxRef, DnId, LocalId, World};
+use super::{ContainerId, DnId, LocalId, World};
 use crate::model::Program;
+use crate::trace::CxRef;
 use crate::trace::Trace;
 
 /// What the client saw for one command: `None` while unanswered or when the pipeline closed.

@@ -29,23 +29,13 @@
 use super::ghost::{Against, Episode, Ghost};
 use super::ids::{slot, ContainerId, ContainerSet, NodeId, NODE_SLOTS};
 use crate::model::Program;
+use crate::record;
 use crate::sync::{AtomicU64, Ordering, RwLock, SpanLock};
 use crate::trace::{Cx, Trace};
 use std::fmt;
 // std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
 use std::sync::Arc;
-
-/// `cx.record(method, format_args!(..))`, with the detail built only while this thread records
-/// (`Cx::record` formats nothing then, but its arguments are built at the call: the checker
-/// records in every section, and the fuzz targets run most histories unrecorded).
-macro_rules! record {
-    ($cx:expr, $method:expr, $($detail:tt)+) => {
-        if crate::trace::recording() {
-            $cx.record($method, format_args!($($detail)+));
-        }
-    };
-}
 
 /// `ozone.scm.stale.node.interval`, in health-check ticks.
 pub const STALE_INTERVAL: u64 = 3;
