@@ -163,11 +163,17 @@ impl World {
     /// OM holds `ops` (one write batch each) and Recon is in sync with it: its OM DB came from
     /// a full snapshot, NSSummary was rebuilt from it, and every cursor is OM's sequence number.
     pub fn in_sync(fix: Fix, ops: &[KeyOp]) -> World {
-        let mut om = OmDb::default();
+        World::in_sync_with_room(fix, ops, 0, 0)
+    }
+
+    /// [`World::in_sync`], with room in OM and in the Recon OM DB for `batches` more write
+    /// batches and `keys` more keys (a history's, whose writes then do not regrow them).
+    pub fn in_sync_with_room(fix: Fix, ops: &[KeyOp], batches: usize, keys: usize) -> World {
+        let mut om = OmDb::with_room(ops.len() + batches, keys);
         for op in ops {
             om.apply(*op);
         }
-        let recon = ReconOmDbState::from_om(&om);
+        let recon = ReconOmDbState::from_om_with_room(&om, batches, keys);
         let mut recon_db = ReconDb::default();
         recon_db.reprocess_state(&recon);
         recon_db.rebuilds = 0;
