@@ -8,9 +8,9 @@ use super::task_controller::EventProcessor;
 use super::{delete, file, put, Fix, ReconSync, World};
 use crate::drive::Driver;
 use crate::histories::{sequential, Codec, Generated, Histories, Regression, Session};
-use crate::model::Setup;
+use crate::model::{Program, Setup};
 use crate::sync::Arc;
-use crate::trace::Trace;
+use crate::trace::{Timeline, Trace};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
@@ -18,6 +18,9 @@ use proptest_state_machine::ReferenceStateMachine;
 
 /// Keys a history writes: `/vol1/bucket1/file1` .. `file4`.
 pub const FILES: u8 = 4;
+
+/// Write batches a history's start makes room for (see [`Histories::start`]).
+const ROOM: usize = 16;
 
 /// One operation of a history. Byte format (one byte each): `b % 16` is the kind: 0 `Put`,
 /// 1 `Delete`, 2 `Sync`, 3 `Rebuild`, 4 `Poll`, 5 `Fault`, 6 `Hang`, 7 to 15 `Step(b >> 4)`
@@ -243,7 +246,9 @@ impl Histories for ReconSync {
     type Plan = Plan;
 
     fn start(fix: Fix, _trace: &Trace) -> (Setup<ReconSync>, Plan) {
-        let world = Arc::new(World::in_sync(fix, &[put(1)]));
+        // Room for the writes of most histories (about one operation in eight is a write), so
+        // that OM's log, the Recon OM DB and their key tables do not regrow with them.
+        let world = Arc::new(World::in_sync_with_room(fix, &[put(1)], ROOM, FILES.into()));
         (
             Setup {
                 world,
@@ -257,23 +262,22 @@ impl Histories for ReconSync {
         if !plan.allows(op) {
             return false;
         }
-        let trace = d.trace.clone();
         match *op {
             Op::Put(n) => {
                 let size = plan.put_size(n);
                 d.world
                     .om
-                    .write(&trace.actor("OM"), KeyOp::Put { key: file(n), size });
+                    .write(&d.trace.actor("OM"), KeyOp::Put { key: file(n), size });
             }
             Op::Delete(n) => {
-                d.world.om.write(&trace.actor("OM"), delete(n));
+                d.world.om.write(&d.trace.actor("OM"), delete(n));
             }
-            Op::Sync => d.spawn(Box::new(SyncThread::new(&trace, plan.faults()))),
+            Op::Sync => d.spawn(Box::new(SyncThread::new(&d.trace, plan.faults()))),
             Op::Rebuild => {
-                let rest = RestThread::new(&trace, &d.world);
+                let rest = RestThread::new(&d.trace, &d.world);
                 d.spawn(Box::new(rest));
             }
-            Op::Poll => d.spawn(Box::new(EventProcessor::new(&trace, 1))),
+            Op::Poll => d.spawn(Box::new(EventProcessor::new(&d.trace, 1))),
             Op::Fault { .. } | Op::Hang => {}
             Op::Step(n) => {
                 // No actor can step: the step changes nothing, as an operation the plan does
@@ -384,11 +388,17 @@ pub fn settled_violation(fix: Fix, ops: &[Op]) -> Option<String> {
 /// fault, one more sync leaves Recon consistent with OM ([`settled_violation`]). `Err` names
 /// the violation with its timeline.
 pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
-    let (fault, plan) = fault_and_plan(ops);
-    // `run`, keeping the world and the timeline for the one more sync below.
+    // `run`, keeping the world and the timeline for the one more sync below, and
+    // `fault_and_plan` as the session goes: an operation is applied exactly when the plan
+    // allows it (a step that no actor can take is not, and changes no plan either).
     let mut session = Session::<ReconSync>::new(Fix::PROPOSED);
+    let (mut fault, mut plan) = (false, Plan::start());
     for op in ops {
-        session.apply(op);
+        let armed = *op == Op::Sync && plan.fault_armed.is_some_and(|f| f != Fallback::Succeeds);
+        if session.apply(op) {
+            fault |= armed;
+            plan.update(op);
+        }
     }
     let world = session.driver.world.clone();
     let trace = session.driver.trace.clone();
@@ -411,19 +421,28 @@ pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
 }
 
 /// One more ordinary sync on `world`, whose programs have all finished, then the contract's
-/// invariant, as [`settled_violation`] reports it.
+/// invariant, as [`settled_violation`] reports it. The sync is the only program left, so it is
+/// stepped here as [`Driver::finish`] would step it alone (while it can), without a second
+/// driver: a fuzz run pays for every allocation.
 fn one_more_sync(world: Arc<World>, trace: Trace) -> Option<String> {
-    let sync = SyncThread::new(&trace, SyncFaults::default());
-    // Started as `Op::Sync` starts one (the paths a history runs anyway).
-    let threads = Vec::new();
-    let mut d = Driver::<ReconSync>::new(trace, Setup { world, threads });
-    d.spawn(Box::new(sync));
-    if let Err(stuck) = d.finish() {
-        return Some(stuck);
+    let mut sync = SyncThread::new(&trace, SyncFaults::default());
+    while !sync.is_done() && sync.enabled(&world) {
+        sync.step(&world);
     }
-    d.world
-        .invariant_violation()
-        .map(|v| format!("after one more sync: {v}\n{}", d.timeline(None)))
+    if !sync.is_done() {
+        // `Driver::finish`'s words for a program that can never step.
+        return Some(format!(
+            "no actor can step; still waiting: {}",
+            SyncThread::ACTOR
+        ));
+    }
+    world.invariant_violation().map(|v| {
+        let timeline = Timeline {
+            events: trace.events(),
+            violation: None,
+        };
+        format!("after one more sync: {v}\n{timeline}")
+    })
 }
 
 use Op::{Fault, Poll, Put, Rebuild, Step, Sync};

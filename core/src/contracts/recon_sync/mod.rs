@@ -163,11 +163,17 @@ impl World {
     /// OM holds `ops` (one write batch each) and Recon is in sync with it: its OM DB came from
     /// a full snapshot, NSSummary was rebuilt from it, and every cursor is OM's sequence number.
     pub fn in_sync(fix: Fix, ops: &[KeyOp]) -> World {
-        let mut om = OmDb::default();
+        World::in_sync_with_room(fix, ops, 0, 0)
+    }
+
+    /// [`World::in_sync`], with room in OM and in the Recon OM DB for `batches` more write
+    /// batches and `keys` more keys (a history's, whose writes then do not regrow them).
+    pub fn in_sync_with_room(fix: Fix, ops: &[KeyOp], batches: usize, keys: usize) -> World {
+        let mut om = OmDb::with_room(ops.len() + batches, keys);
         for op in ops {
             om.apply(*op);
         }
-        let recon = ReconOmDbState::from_om(&om);
+        let recon = ReconOmDbState::from_om_with_room(&om, batches, keys);
         let mut recon_db = ReconDb::default();
         recon_db.reprocess_state(&recon);
         recon_db.rebuilds = 0;
@@ -217,24 +223,27 @@ impl World {
         format!("OM files={om_files} NSSummary files={}", ns.files)
     }
 
-    /// The OM and NSSummary numbers of the bucket, for witnesses.
-    fn numbers(&self, q: &ReconDb) -> String {
+    /// A witness: `head`, then the OM and NSSummary numbers of the bucket. Written into one
+    /// string sized once, with the buffer read in place (an admitted O3 under the fix has its
+    /// witness built in every fuzz run that reaches it).
+    fn witness(&self, head: fmt::Arguments<'_>, q: &ReconDb) -> String {
+        use std::fmt::Write;
         let (files, size) = self.om.files_in(BUCKET);
-        let pending: Vec<String> = self
-            .controller
-            .pending()
-            .iter()
-            .map(|e| e.to_string())
-            .collect();
-        let then = if pending.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " (once the processor has applied the still buffered [{}])",
-                pending.join(", ")
-            )
-        };
-        format!("OM bucket{BUCKET} files={files} size={size}; {q}{then}")
+        self.controller.with_pending(|pending| {
+            let mut out = String::with_capacity(256);
+            let _ = write!(
+                out,
+                "{head}OM bucket{BUCKET} files={files} size={size}; {q}"
+            );
+            if !pending.is_empty() {
+                let _ = write!(
+                    out,
+                    " (once the processor has applied the still buffered [{}])",
+                    joined(pending, ", ")
+                );
+            }
+            out
+        })
     }
 
     /// The invariant at quiescence: NSSummary equals what the Recon OM DB holds, and the
@@ -320,9 +329,9 @@ fn never_applied(w: &World, of: &dyn Fn(DeltaId) -> bool) -> Option<String> {
         })
     })?;
     let q = w.controller.quiescent_db();
-    Some(format!(
-        "write batch #{lost} is in the Recon OM DB and was never applied: {}",
-        w.numbers(&q)
+    Some(w.witness(
+        format_args!("write batch #{lost} is in the Recon OM DB and was never applied: "),
+        &q,
     ))
 }
 
@@ -339,7 +348,7 @@ pub static O4: Outcome<World> = Outcome {
                 && w.controller.with_quiescent(|q| q.rebuilds == 0);
             none_ran.then(|| {
                 let q = w.controller.quiescent_db();
-                format!("a rebuild was accepted and none ran: {}", w.numbers(&q))
+                w.witness(format_args!("a rebuild was accepted and none ran: "), &q)
             })
         }
     }),
@@ -400,11 +409,13 @@ fn applied_twice(w: &World, whole: bool) -> Option<String> {
         hit.then(|| {
             let seqs: Vec<String> = batches.iter().map(|(s, _)| format!("#{s}")).collect();
             let all: Vec<String> = batches.iter().map(|(s, n)| format!("#{s}×{n}")).collect();
-            format!(
-                "delta [{}] applied as [{}]: {}",
-                seqs.join(" "),
-                all.join(" "),
-                w.numbers(&q)
+            w.witness(
+                format_args!(
+                    "delta [{}] applied as [{}]: ",
+                    seqs.join(" "),
+                    all.join(" ")
+                ),
+                &q,
             )
         })
     })

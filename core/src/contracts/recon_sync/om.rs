@@ -94,6 +94,18 @@ impl KeyTable {
         self.find(key).is_ok()
     }
 
+    /// An empty table with room for `n` keys.
+    pub fn with_room(n: usize) -> Self {
+        KeyTable(Vec::with_capacity(n))
+    }
+
+    /// A copy with room for `n` more keys.
+    pub fn copy_with_room(&self, n: usize) -> Self {
+        let mut copy = Vec::with_capacity(self.0.len() + n);
+        copy.extend_from_slice(&self.0);
+        KeyTable(copy)
+    }
+
     /// Writes one key-table operation.
     pub fn apply(&mut self, op: KeyOp) {
         match (op, self.find(op.key())) {
@@ -128,6 +140,15 @@ pub struct OmDb {
 }
 
 impl OmDb {
+    /// An empty DB with room for `batches` write batches and `keys` keys.
+    pub fn with_room(batches: usize, keys: usize) -> Self {
+        OmDb {
+            keys: KeyTable::with_room(keys),
+            seq: 0,
+            wal: Vec::with_capacity(batches),
+        }
+    }
+
     /// Files and bytes under `bucket`, what NSSummary should report for it.
     pub fn files_in(&self, bucket: u8) -> (i64, i64) {
         self.keys.files_in(bucket)

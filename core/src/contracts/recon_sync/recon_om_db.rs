@@ -36,18 +36,22 @@ pub struct ReconOmDbState {
 impl ReconOmDbState {
     /// A copy of a whole OM DB (a full snapshot): holds every batch of its write ahead log.
     pub fn from_om(om: &OmDb) -> Self {
+        Self::from_om_with_room(om, 0, 0)
+    }
+
+    /// [`Self::from_om`], with room for `batches` more committed write batches and `keys`
+    /// more keys.
+    pub fn from_om_with_room(om: &OmDb, batches: usize, keys: usize) -> Self {
+        let mut committed = Vec::with_capacity(om.wal.len() + batches);
+        committed.extend(om.wal.iter().map(|b| Committed {
+            seq: b.seq,
+            delta: FULL_SNAPSHOT,
+            evented: true,
+        }));
         ReconOmDbState {
-            keys: om.keys.clone(),
+            keys: om.keys.copy_with_room(keys),
             seq: om.seq,
-            committed: om
-                .wal
-                .iter()
-                .map(|b| Committed {
-                    seq: b.seq,
-                    delta: FULL_SNAPSHOT,
-                    evented: true,
-                })
-                .collect(),
+            committed,
         }
     }
 }

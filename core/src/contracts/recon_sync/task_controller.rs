@@ -189,6 +189,12 @@ impl ReconTaskControllerImpl {
         event
     }
 
+    /// `f` of what the buffer holds now, read in place (for witnesses). `f` must not lock the
+    /// buffer: it runs under its lock.
+    pub fn with_pending<R>(&self, f: impl FnOnce(&VecDeque<ReconEvent>) -> R) -> R {
+        f(&self.event_buffer.lock())
+    }
+
     /// What the buffer holds now.
     pub fn pending(&self) -> Vec<ReconEvent> {
         self.event_buffer.lock().iter().cloned().collect()
