@@ -209,7 +209,8 @@ pub struct History<O>(pub Vec<O>);
 
 impl<'a, O: Codec> Arbitrary<'a> for History<O> {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
-        let mut ops = Vec::new();
+        // Sized once: an operation takes at least one byte (a fuzz run otherwise regrows it).
+        let mut ops = Vec::with_capacity(u.len());
         while !u.is_empty() {
             ops.push(O::decode(u)?);
         }

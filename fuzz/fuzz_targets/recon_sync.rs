@@ -4,21 +4,8 @@
 //! function.
 #![no_main]
 
-use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use racelab_core::contracts::recon_sync::{histories::Op, ReconSync};
-use racelab_core::histories::{fuzz, Codec};
+use racelab_core::histories::{fuzz, History};
 
-// The input decoded exactly as `History<Op>` decodes it (operations until the bytes run out,
-// an undecodable one rejects the input), into a vector sized once rather than grown.
-fuzz_target!(|bytes: &[u8]| {
-    let mut u = Unstructured::new(bytes);
-    let mut ops = Vec::with_capacity(bytes.len());
-    while !u.is_empty() {
-        match Op::decode(&mut u) {
-            Ok(op) => ops.push(op),
-            Err(_) => return,
-        }
-    }
-    fuzz::<ReconSync>(&ops);
-});
+fuzz_target!(|history: History<Op>| fuzz::<ReconSync>(&history.0));
