@@ -62,15 +62,34 @@ impl BPServiceActor {
 
     pub fn duplicate(&self) -> Self {
         BPServiceActor {
+            queue: self.queue.duplicate(),
+            ..self.duplicate_without_queue()
+        }
+    }
+
+    /// [`BPServiceActor::duplicate`] with an empty command queue.
+    fn duplicate_without_queue(&self) -> Self {
+        BPServiceActor {
             dn: self.dn,
             nn: self.nn,
             ibrs: self.ibrs.duplicate(),
             scheduler: self.scheduler.duplicate(),
-            queue: self.queue.duplicate(),
+            queue: CommandQueue::default(),
             lease: AtomicU64::new(self.lease()),
             state: AtomicU64::new(self.state.load(SeqCst)),
             registration: AtomicU64::new(self.registration()),
         }
+    }
+
+    /// Makes this actor a copy of `source` ([`BPServiceActor::duplicate`]), keeping its
+    /// command queue's allocation.
+    pub fn copy_from(&mut self, source: &Self) {
+        let queue = std::mem::take(&mut self.queue);
+        *self = BPServiceActor {
+            queue,
+            ..source.duplicate_without_queue()
+        };
+        self.queue.copy_from(&source.queue);
     }
 
     /// Whether `other` (a copy of this actor) is in the same state.

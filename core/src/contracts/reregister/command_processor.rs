@@ -75,6 +75,13 @@ impl CommandQueue {
         }
     }
 
+    /// Makes this queue hold `source`'s batches, keeping its allocation.
+    pub fn copy_from(&self, source: &Self) {
+        let mut q = self.queue.lock();
+        q.clear();
+        q.extend(source.queue.lock().iter().copied());
+    }
+
     /// Whether `other` (a copy of this queue) holds the same batches.
     pub fn same_state(&self, other: &Self) -> bool {
         *self.queue.lock() == *other.queue.lock()

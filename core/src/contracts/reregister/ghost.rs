@@ -58,6 +58,17 @@ impl Ghost {
         })
     }
 
+    /// Makes this ghost hold `source`'s events, keeping its allocation (with room for the
+    /// events quiescence adds, as [`Ghost::duplicate`]).
+    pub fn copy_from(&self, source: &Self) {
+        let mut copy = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        copy.clear();
+        source.with_events(|events| {
+            copy.reserve(events.len() + 16);
+            copy.extend_from_slice(events);
+        });
+    }
+
     pub fn events(&self) -> Vec<Event> {
         self.with_events(<[Event]>::to_vec)
     }
