@@ -222,6 +222,12 @@ impl<'a, O: Codec> Arbitrary<'a> for History<O> {
     }
 }
 
+/// The next byte of an input, 0 when none is left: what `u8::arbitrary` returns, read without
+/// its buffer (every codec reads its operations a byte at a time, in every fuzz run).
+pub fn byte(u: &mut Unstructured<'_>) -> u8 {
+    u.bytes(1).map_or(0, |b| b[0])
+}
+
 pub fn encode<O: Codec>(ops: &[O]) -> Vec<u8> {
     let mut out = Vec::new();
     for op in ops {
@@ -268,6 +274,29 @@ pub fn fuzz<M: Histories>(ops: &[M::Op]) {
     if crate::trace::without_recording(violates).is_some() {
         if let Some(e) = violates() {
             panic!("{e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `byte` reads what `u8::arbitrary` reads, and leaves the same rest, on every input of up
+    /// to two bytes.
+    #[test]
+    fn byte_reads_as_u8_arbitrary() {
+        let mut inputs = vec![vec![]];
+        for a in 0..=255u8 {
+            inputs.push(vec![a]);
+            inputs.push(vec![a, a.wrapping_mul(7)]);
+        }
+        for input in inputs {
+            let (mut u, mut v) = (Unstructured::new(&input), Unstructured::new(&input));
+            for _ in 0..3 {
+                assert_eq!(byte(&mut u), u8::arbitrary(&mut v).unwrap());
+                assert_eq!(u.len(), v.len());
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ use super::{
     World, CHUNK, DATANODES, PIPELINE,
 };
 use crate::drive::Driver;
-use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
+use crate::histories::{byte, reaches_only, sequential, Codec, Generated, Histories, Regression};
 use crate::model::Setup;
 use crate::sync::Arc;
 use crate::trace::{recording, CxRef, Trace};
@@ -73,8 +73,8 @@ pub enum Op {
 
 impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
-        let k: u8 = u.arbitrary()?;
-        let d: u8 = u.arbitrary()?;
+        let k = byte(u);
+        let d = byte(u);
         let c = CONTAINERS[usize::from((k / 12) % 2)];
         let (a, b) = (d % 5 + 1, (d / 5) % 5 + 1);
         Ok(match k % 12 {

@@ -14,7 +14,7 @@ use super::node_state::HealthChecker;
 use super::recon::ReconReload;
 use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
 use crate::drive::Driver;
-use crate::histories::{run, sequential, Codec, Generated, Histories, Regression};
+use crate::histories::{byte, run, sequential, Codec, Generated, Histories, Regression};
 use crate::model::{Program, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -68,8 +68,7 @@ fn node_bits(n: NodeId) -> u8 {
 
 impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
-        // The next byte, 0 when none is left, as `u8::arbitrary` reads it (without its buffer).
-        let b = u.bytes(1).map_or(0, |b| b[0]);
+        let b = byte(u);
         Ok(match b % 16 {
             0 => Op::Heartbeat(node_of(b)),
             1 => Op::Register(node_of(b)),

@@ -4,7 +4,7 @@
 use super::state_machine::{Change, LeaderReadyCallback, RatisThread};
 use super::{Fix, LeaderReady, World};
 use crate::drive::Driver;
-use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
+use crate::histories::{byte, reaches_only, sequential, Codec, Generated, Histories, Regression};
 use crate::model::Setup;
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -34,7 +34,7 @@ pub enum Op {
 
 impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
-        let b: u8 = u.arbitrary()?;
+        let b = byte(u);
         Ok(match b % 4 {
             0 => Op::Elect,
             1 if b & 4 == 0 => Op::StepDown,

@@ -7,7 +7,7 @@ use super::service_provider::{RestThread, SyncFaults, SyncThread};
 use super::task_controller::EventProcessor;
 use super::{delete, file, put, Fix, ReconSync, World};
 use crate::drive::Driver;
-use crate::histories::{sequential, Codec, Generated, Histories, Regression, Session};
+use crate::histories::{byte, sequential, Codec, Generated, Histories, Regression, Session};
 use crate::model::{Program, Setup};
 use crate::sync::Arc;
 use crate::trace::{Timeline, Trace};
@@ -52,7 +52,7 @@ pub enum Op {
 
 impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
-        let b: u8 = u.arbitrary()?;
+        let b = byte(u);
         let file = (b >> 4) % FILES + 1;
         Ok(match b % 16 {
             0 => Op::Put(file),

@@ -4,7 +4,7 @@
 use super::cluster::{apply, cluster, Op, Plan, Thread, NAMENODES};
 use super::{Fix, Reregister};
 use crate::drive::Driver;
-use crate::histories::{reaches_only, sequential, Codec, Generated, Histories, Regression};
+use crate::histories::{byte, reaches_only, sequential, Codec, Generated, Histories, Regression};
 use crate::model::Setup;
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -15,7 +15,7 @@ use proptest_state_machine::ReferenceStateMachine;
 
 impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
-        let b: u8 = u.arbitrary()?;
+        let b = byte(u);
         let nn = (b >> 4) % 2;
         Ok(match b % 16 {
             0 => Op::Write,
