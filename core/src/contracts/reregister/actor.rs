@@ -62,45 +62,23 @@ impl BPServiceActor {
 
     pub fn duplicate(&self) -> Self {
         BPServiceActor {
-            queue: self.queue.duplicate(),
-            ..self.duplicate_without_queue()
-        }
-    }
-
-    /// [`BPServiceActor::duplicate`] with an empty command queue.
-    fn duplicate_without_queue(&self) -> Self {
-        BPServiceActor {
             dn: self.dn,
             nn: self.nn,
             ibrs: self.ibrs.duplicate(),
             scheduler: self.scheduler.duplicate(),
-            queue: CommandQueue::default(),
+            queue: self.queue.duplicate(),
             lease: AtomicU64::new(self.lease()),
             state: AtomicU64::new(self.state.load(SeqCst)),
             registration: AtomicU64::new(self.registration()),
         }
     }
 
-    /// Makes this actor a copy of `source` ([`BPServiceActor::duplicate`]), keeping its
-    /// command queue's allocation.
-    pub fn copy_from(&mut self, source: &Self) {
-        let queue = std::mem::take(&mut self.queue);
-        *self = BPServiceActor {
-            queue,
-            ..source.duplicate_without_queue()
-        };
-        self.queue.copy_from(&source.queue);
-    }
-
-    /// Whether `other` (a copy of this actor) is in the same state.
-    pub fn same_state(&self, other: &Self) -> bool {
-        (self.dn, self.nn) == (other.dn, other.nn)
-            && self.ibrs.same_state(&other.ibrs)
-            && self.scheduler.same_state(&other.scheduler)
-            && self.queue.same_state(&other.queue)
-            && self.lease() == other.lease()
-            && self.state.load(SeqCst) == other.state.load(SeqCst)
-            && self.registration() == other.registration()
+    /// Appends the actor's state, and its components', to `key` (see `World::key`).
+    pub fn key(&self, key: &mut Vec<u64>) {
+        self.ibrs.key(key);
+        self.scheduler.key(key);
+        self.queue.key(key);
+        key.extend([self.lease(), self.state.load(SeqCst), self.registration()]);
     }
 
     /// Whether the actor thread's loop, run alone until `until`, would send nothing but

@@ -12,6 +12,11 @@ use std::fmt;
 pub type BlockSet = crate::bits::Bits<Block, 1>;
 
 impl BlockSet {
+    /// The set as one word, bit `b` for block `b` (a state key's part, see `World::key`).
+    pub fn word(self) -> u64 {
+        self.iter().fold(0, |word, b| word | 1 << b)
+    }
+
     /// Formatted as a list, `[0, 1]`, where upstream's value is one (a `List<Block>`).
     pub fn list(self) -> impl fmt::Display {
         struct List(BlockSet);

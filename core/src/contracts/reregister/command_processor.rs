@@ -75,16 +75,15 @@ impl CommandQueue {
         }
     }
 
-    /// Makes this queue hold `source`'s batches, keeping its allocation.
-    pub fn copy_from(&self, source: &Self) {
-        let mut q = self.queue.lock();
-        q.clear();
-        q.extend(source.queue.lock().iter().copied());
-    }
-
-    /// Whether `other` (a copy of this queue) holds the same batches.
-    pub fn same_state(&self, other: &Self) -> bool {
-        *self.queue.lock() == *other.queue.lock()
+    /// Appends the batches to `key` (see `World::key`).
+    pub fn key(&self, key: &mut Vec<u64>) {
+        let queue = self.queue.lock();
+        key.push(queue.len() as u64);
+        key.extend(
+            queue
+                .iter()
+                .map(|b| b.sent_under << 1 | u64::from(b.register)),
+        );
     }
 
     pub fn is_empty(&self) -> bool {

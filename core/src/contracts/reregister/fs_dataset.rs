@@ -42,9 +42,9 @@ impl FsDataset {
         snapshot
     }
 
-    /// Whether `other` (a copy of this dataset) holds the same replicas.
-    pub fn same_state(&self, other: &Self) -> bool {
-        *self.finalized.read() == *other.finalized.read()
+    /// Appends the replicas to `key` (see `World::key`).
+    pub fn key(&self, key: &mut Vec<u64>) {
+        key.push(self.finalized().word());
     }
 
     pub fn duplicate(&self) -> Self {

@@ -58,17 +58,6 @@ impl Ghost {
         })
     }
 
-    /// Makes this ghost hold `source`'s events, keeping its allocation (with room for the
-    /// events quiescence adds, as [`Ghost::duplicate`]).
-    pub fn copy_from(&self, source: &Self) {
-        let mut copy = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        copy.clear();
-        source.with_events(|events| {
-            copy.reserve(events.len() + 16);
-            copy.extend_from_slice(events);
-        });
-    }
-
     pub fn events(&self) -> Vec<Event> {
         self.with_events(<[Event]>::to_vec)
     }
@@ -78,13 +67,27 @@ impl Ghost {
         f(&self.0.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// How many events so far: the ghost only grows, so an equal count is an equal history.
-    pub fn len(&self) -> usize {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// Appends the events to `key` (see `World::key`), two words each: the kind, pair and flag,
+    /// then the block or blocks.
+    pub fn key(&self, key: &mut Vec<u64>) {
+        self.with_events(|events| {
+            key.push(events.len() as u64);
+            for e in events {
+                let (kind, dn, nn, payload) = match *e {
+                    Event::Notified { dn, nn, block } => (0, dn, nn, u64::from(block)),
+                    Event::Drained { dn, nn } => (1, dn, nn, 0),
+                    Event::Dropped {
+                        dn,
+                        nn,
+                        blocks,
+                        npe,
+                    } => (2 | u64::from(npe) << 3, dn, nn, blocks.word()),
+                    Event::Snapshot { dn, nn, blocks } => (4, dn, nn, blocks.word()),
+                    Event::Requested { dn, nn } => (5, dn, nn, 0),
+                };
+                key.extend([kind | (dn as u64) << 8 | (nn as u64) << 16, payload]);
+            }
+        });
     }
 
     pub fn notified(&self, dn: usize, nn: usize, block: Block) {

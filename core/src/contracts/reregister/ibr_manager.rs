@@ -194,12 +194,16 @@ impl IncrementalBlockReportManager {
         }
     }
 
-    /// Whether `other` (a copy of this manager) is in the same state.
-    pub fn same_state(&self, other: &Self) -> bool {
-        *self.monitor.lock() == *other.monitor.lock()
-            && self
-                .pending_ibrs
-                .with(|p| other.pending_ibrs.with(|q| p == q))
+    /// Appends `readyToSend` and the pending IBRs to `key` (see `World::key`): which storages
+    /// have an entry (an empty one is not a missing one: `putMissing`), and each entry's blocks.
+    pub fn key(&self, key: &mut Vec<u64>) {
+        let ready = self.monitor.lock();
+        self.pending_ibrs.with(|p| {
+            let entries = p.0.iter().enumerate();
+            let present = entries.fold(0, |mask, (s, e)| mask | u64::from(e.is_some()) << s);
+            key.push(u64::from(*ready) | present << 1);
+            key.extend(p.0.iter().flatten().map(|b| b.word()));
+        });
     }
 
     /// Whether no block is pending for any storage (then `generateIBRs` sends nothing).

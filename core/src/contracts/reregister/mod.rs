@@ -21,6 +21,8 @@ pub mod ghost;
 #[cfg(feature = "histories")]
 pub mod histories;
 pub mod ibr_manager;
+#[cfg(not(loom))]
+mod memo;
 pub mod namenode;
 #[cfg(all(test, not(loom)))]
 mod quiescence;
@@ -41,7 +43,7 @@ use ghost::{snapshot_after, Event, Ghost};
 use namenode::{HaState, NameNode};
 use scheduler::HEARTBEAT_INTERVAL;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::PoisonError;
+use std::sync::{Arc, PoisonError};
 
 /// Logical milliseconds (Java's `long` monotonic time).
 pub type Millis = i64;
@@ -141,7 +143,7 @@ pub struct World {
 pub enum Quiescent<'a> {
     /// The world itself: every pair is calm.
     Calm(&'a World),
-    Settled(std::sync::Arc<World>),
+    Settled(Arc<World>),
 }
 
 impl std::ops::Deref for Quiescent<'_> {
@@ -155,22 +157,19 @@ impl std::ops::Deref for Quiescent<'_> {
     }
 }
 
-/// The last settled copy and the state it was computed from (real std primitives: the cache
-/// is no model state and adds no interleavings).
+/// The last answer of [`World::at_quiescence`] and the write count it was given at (real std
+/// primitives: the cache is no model state and adds no interleavings).
 #[derive(Default)]
-struct SettledCache(std::sync::Mutex<Option<Box<Cached>>>);
+struct SettledCache(std::sync::Mutex<Option<Cached>>);
 
 struct Cached {
-    /// [`writes`] when the answer was computed.
+    /// [`writes`] when the answer was given.
     writes: u64,
     /// `None`: the world was calm.
-    settled: Option<std::sync::Arc<World>>,
-    /// The world's state then, without the ghost's events ...
+    settled: Option<Arc<World>>,
+    /// The world's state then ([`World::key`]).
     #[cfg(test)]
-    before: World,
-    /// ... of which there were this many (the ghost only grows).
-    #[cfg(test)]
-    events: usize,
+    before: Vec<u64>,
 }
 
 /// Writes to model state, counted over every world of the process: every method of a component
@@ -229,9 +228,8 @@ impl World {
         }
     }
 
-    /// A copy in the same state, recording into `trace`; without the ghost's events when
-    /// `events` is false (a cache key, see [`World::at_quiescence`]).
-    fn duplicate(&self, trace: &Trace, events: bool) -> World {
+    /// A copy in the same state, recording into `trace`.
+    fn duplicate(&self, trace: &Trace) -> World {
         World {
             fix: self.fix,
             clock: Clock(AtomicI64::new(self.clock.now())),
@@ -244,35 +242,44 @@ impl World {
                 })
                 .collect(),
             namenodes: self.namenodes.iter().map(NameNode::duplicate).collect(),
-            ghost: if events {
-                self.ghost.duplicate()
-            } else {
-                Ghost::default()
-            },
+            ghost: self.ghost.duplicate(),
             trace: trace.clone(),
             settled: SettledCache::default(),
         }
     }
 
+    /// Appends the world's state to `key`, as words: the fix, the clock, each DataNode's
+    /// replicas and actors, each NameNode, the ghost's events. Everything quiescence and the
+    /// outcomes read, and only state: two worlds with equal keys settle alike ([`memo`]; every
+    /// test checks it on each reuse). The shape (how many DataNodes and NameNodes) is a word.
+    pub fn key(&self, key: &mut Vec<u64>) {
+        let fix = self.fix;
+        key.extend([
+            fix.p1.get() as u64
+                | (fix.p2.get() as u64) << 4
+                | u64::from(fix.p3.get()) << 8
+                | (fix.writer.get() as u64) << 12,
+            self.clock.now() as u64,
+            (self.datanodes.len() as u64) << 8 | self.namenodes.len() as u64,
+        ]);
+        for d in &self.datanodes {
+            d.dataset.key(key);
+            for a in &d.actors {
+                a.key(key);
+            }
+        }
+        for n in &self.namenodes {
+            n.key(key);
+        }
+        self.ghost.key(key);
+    }
+
+    /// [`World::key`], in a vector of its own (the tests' checks).
     #[cfg(test)]
-    /// Whether `copy`, a copy of this world without the ghost's events taken when the ghost
-    /// had `events` events, is still in the same state as this world.
-    fn same_state(&self, copy: &World, events: usize) -> bool {
-        self.fix == copy.fix
-            && self.clock.now() == copy.clock.now()
-            && self.ghost.len() == events
-            && self.datanodes.len() == copy.datanodes.len()
-            && self.datanodes.iter().zip(&copy.datanodes).all(|(d, c)| {
-                d.dataset.same_state(&c.dataset)
-                    && d.actors.len() == c.actors.len()
-                    && d.actors.iter().zip(&c.actors).all(|(a, b)| a.same_state(b))
-            })
-            && self.namenodes.len() == copy.namenodes.len()
-            && self
-                .namenodes
-                .iter()
-                .zip(&copy.namenodes)
-                .all(|(n, c)| n.same_state(c))
+    fn state(&self) -> Vec<u64> {
+        let mut key = Vec::new();
+        self.key(&mut key);
+        key
     }
 
     /// The world at quiescence: a copy of this one on which every pair's command thread and
@@ -284,7 +291,7 @@ impl World {
 
     /// The world `horizon` after now, with nothing but the DataNodes' loops running.
     pub fn settled_within(&self, horizon: Millis) -> World {
-        let copy = self.duplicate(&Trace::new(), true);
+        let copy = self.duplicate(&Trace::new());
         copy.quiesce(horizon);
         copy
     }
@@ -295,8 +302,9 @@ impl World {
     /// round sends only heartbeats answered with nothing, changing nothing else, so the rounds
     /// left would leave every event, replica, block location and FBR time as they are. A calm
     /// world is its own settled world (no copy). The answer is kept until the next write to
-    /// model state ([`wrote`]): the outcomes of one quiet state share one simulation. Checking
-    /// changes nothing.
+    /// model state ([`wrote`]): the outcomes of one quiet state share one simulation; and a
+    /// state this thread settled before is not simulated again ([`memo`]). Checking changes
+    /// nothing.
     pub fn at_quiescence(&self) -> Quiescent<'_> {
         let mut cache = self
             .settled
@@ -313,80 +321,38 @@ impl World {
             // Every test of this crate checks that no write went uncounted.
             #[cfg(test)]
             assert!(
-                self.same_state(&c.before, c.events),
+                self.state() == c.before,
                 "a write to model state without `wrote()`"
             );
             return self.view(&c.settled);
         }
-        #[cfg(test)]
-        let (before, events) = (self.duplicate(&Trace::new(), false), self.ghost.len());
-        // The last copy, when no view of it is left: overwritten in place (no allocation).
-        let spare = cache.as_mut().and_then(|c| c.settled.take());
-        let settled = (!self.is_calm(self.clock.now() + QUIESCENCE_HORIZON)).then(|| {
-            let copy = self.copy_reusing(spare);
-            copy.run_loops(QUIESCENCE_HORIZON, true);
-            copy
-        });
+        let settled =
+            (!self.is_calm(self.clock.now() + QUIESCENCE_HORIZON)).then(|| self.settle_copy());
         let view = self.view(&settled);
-        let cached = Cached {
+        *cache = Some(Cached {
             writes: writes(),
             settled,
             #[cfg(test)]
-            before,
-            #[cfg(test)]
-            events,
-        };
-        match cache.as_mut() {
-            Some(c) => **c = cached,
-            None => *cache = Some(Box::new(cached)),
-        }
+            before: self.state(),
+        });
         view
     }
 
-    /// A copy of this world with the ghost's events ([`World::duplicate`]), written over
-    /// `spare` (an earlier copy of this world) when nothing else holds it. Not under loom: a
-    /// copy there is made of new loom objects, as it always was.
-    fn copy_reusing(&self, spare: Option<std::sync::Arc<World>>) -> std::sync::Arc<World> {
+    /// A copy of this world run until calm, or the copy this thread made of a world in the same
+    /// state ([`memo`]; not under loom, where a copy is made of new loom objects each time).
+    fn settle_copy(&self) -> Arc<World> {
+        let simulate = |w: &World| {
+            let copy = w.duplicate(&Trace::new());
+            copy.run_loops(QUIESCENCE_HORIZON, true);
+            Arc::new(copy)
+        };
         #[cfg(not(loom))]
-        if let Some(mut spare) = spare {
-            if let Some(copy) = std::sync::Arc::get_mut(&mut spare) {
-                copy.copy_from(self);
-                return spare;
-            }
-        }
+        return memo::settled(self, simulate);
         #[cfg(loom)]
-        drop(spare);
-        std::sync::Arc::new(self.duplicate(&Trace::new(), true))
+        simulate(self)
     }
 
-    /// Makes this world (a copy of `source`, of the same shape) a copy of `source` in its
-    /// present state, as [`World::duplicate`] with the events would, keeping its allocations
-    /// and its own (cleared) trace.
-    #[cfg(not(loom))]
-    fn copy_from(&mut self, source: &World) {
-        assert!(
-            self.datanodes.len() == source.datanodes.len()
-                && self.namenodes.len() == source.namenodes.len(),
-            "a copy of another world"
-        );
-        self.fix = source.fix;
-        self.clock = Clock(AtomicI64::new(source.clock.now()));
-        for (d, s) in self.datanodes.iter_mut().zip(&source.datanodes) {
-            d.dataset = s.dataset.duplicate();
-            assert_eq!(d.actors.len(), s.actors.len(), "a copy of another world");
-            for (a, s) in d.actors.iter_mut().zip(&s.actors) {
-                a.copy_from(s);
-            }
-        }
-        for (n, s) in self.namenodes.iter_mut().zip(&source.namenodes) {
-            *n = s.duplicate();
-        }
-        self.ghost.copy_from(&source.ghost);
-        self.trace.clear();
-        self.settled = SettledCache::default();
-    }
-
-    fn view(&self, settled: &Option<std::sync::Arc<World>>) -> Quiescent<'_> {
+    fn view(&self, settled: &Option<Arc<World>>) -> Quiescent<'_> {
         match settled {
             None => Quiescent::Calm(self),
             Some(w) => Quiescent::Settled(w.clone()),
@@ -471,15 +437,14 @@ impl World {
     /// state (every test that quiesces checks it).
     #[cfg(test)]
     fn check_idle_iteration(&self, dn: usize, nn: usize) {
-        let before = self.duplicate(&Trace::new(), false);
-        let events = self.ghost.len();
+        let before = self.state();
         let mut iteration = OfferService::iteration(&self.trace, dn, nn);
         while !iteration.is_done() {
             iteration.step(self);
         }
         assert!(!iteration.worked, "an idle dn{dn}/nn{nn} sent something");
         assert!(
-            self.same_state(&before, events),
+            self.state() == before,
             "an idle dn{dn}/nn{nn}'s iteration changed the state"
         );
     }

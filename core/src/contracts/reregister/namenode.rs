@@ -127,12 +127,24 @@ impl NameNode {
         }
     }
 
-    /// Whether `other` (a copy of this NameNode) is in the same state.
-    pub fn same_state(&self, other: &Self) -> bool {
-        use std::sync::atomic::Ordering::SeqCst;
-        self.id == other.id
-            && *self.ns.lock() == *other.ns.lock()
-            && self.fail_next_ibr.load(SeqCst) == other.fail_next_ibr.load(SeqCst)
+    /// Appends the namesystem and the scenario fault to `key` (see `World::key`): per DataNode,
+    /// whether it has a descriptor and a lease-manager entry, and their contents.
+    pub fn key(&self, key: &mut Vec<u64>) {
+        let ns = self.ns.lock();
+        let fail = self.fail_next_ibr.load(std::sync::atomic::Ordering::SeqCst);
+        key.extend([ns.ha.code() | u64::from(fail) << 2, ns.next_lease_id]);
+        for (d, lease) in ns.datanodes.iter().zip(ns.leases) {
+            let d = d.map(|d| {
+                [
+                    u64::from(d.alive),
+                    d.blocks.word(),
+                    d.block_report_count.into(),
+                    d.last_update as u64,
+                ]
+            });
+            key.push(u64::from(d.is_some()) | u64::from(lease.is_some()) << 1);
+            key.extend(d.into_iter().flatten().chain(lease));
+        }
     }
 
     pub fn state(&self) -> Namesystem {

@@ -227,8 +227,11 @@ fn history(fix: Fix, ops: &[Op], tally: &mut Tally) {
     compare(&d.world, &|| format!("{fix:?} {ops:?} finished"), tally);
 }
 
+/// Also the memo's test: every reuse of a settled world is checked against a fresh simulation
+/// (`memo::settled`), and the outcomes decided on it against their first forms here.
 #[test]
 fn at_quiescence_decides_as_the_full_simulation_on_histories() {
+    let memo = super::memo::reused();
     let mut tally = Tally::default();
     let mut r = SplitMix64(0x0E0_1717);
     for fix in fixes() {
@@ -259,13 +262,18 @@ fn at_quiescence_decides_as_the_full_simulation_on_histories() {
             history(fix, &ops, &mut tally);
         }
     }
+    let memo = super::memo::reused() - memo;
     println!(
-        "{} quiet states ({} calm, {} settled copies reused), {} outcomes reached",
+        "{} quiet states ({} calm, {} settled copies reused, {memo} settled worlds of equal \
+         states reused), {} outcomes reached",
         tally.states, tally.calm, tally.reused, tally.reached
     );
     // Both paths, the reuse, and outcomes both ways, are exercised.
     assert!(tally.calm > 1000 && tally.states - tally.calm > 1000);
-    assert!(tally.reused > 100);
+    assert!(
+        tally.reused > 100 && memo > 1000,
+        "{memo} reuses of the memo"
+    );
     assert!(tally.reached > 500);
 }
 

@@ -78,15 +78,16 @@ impl Scheduler {
         }
     }
 
-    /// Whether `other` (a copy of this scheduler) is in the same state.
-    pub fn same_state(&self, other: &Self) -> bool {
-        let rng = |s: &Self| s.rng.lock().unwrap_or_else(|e| e.into_inner()).0;
-        self.next_block_report_time() == other.next_block_report_time()
-            && self.reset_block_report_time.load(SeqCst)
-                == other.reset_block_report_time.load(SeqCst)
-            && self.next_heartbeat_time() == other.next_heartbeat_time()
-            && self.epoch() == other.epoch()
-            && rng(self) == rng(other)
+    /// Appends the times, the reset flag, the epoch and the generator's state to `key` (see
+    /// `World::key`).
+    pub fn key(&self, key: &mut Vec<u64>) {
+        key.extend([
+            self.next_block_report_time.load(SeqCst),
+            u64::from(self.reset_block_report_time.load(SeqCst)),
+            self.next_heartbeat_time.load(SeqCst),
+            self.epoch(),
+            self.rng.lock().unwrap_or_else(|e| e.into_inner()).0,
+        ]);
     }
 
     /// Seeds `ThreadLocalRandom` (the delay reproduction draws over many seeds).

@@ -1,0 +1,62 @@
+//! The settled worlds this thread has simulated, by the state they were settled from
+//! ([`World::key`]): quiescence is a function of the state alone (no clock but the world's,
+//! seeded generators), so a state seen before need not be simulated again. A fuzz run is a
+//! small mutation of an earlier input, and most of its quiet states were reached, and settled,
+//! by the runs before it (nine in ten, measured on a 30 s run of the fuzz target). Not under
+//! loom, and not model state: a cache of real std types, one per thread (tests run in
+//! parallel; loom, which never reads it, runs a model on one thread).
+
+use super::World;
+use rustc_hash::FxHashMap;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+
+/// Settled worlds kept before the memo starts over (a few kilobytes each).
+const CAPACITY: usize = 1 << 14;
+
+thread_local! {
+    static SETTLED: RefCell<FxHashMap<Box<[u64]>, Arc<World>>> = RefCell::default();
+    /// The key being looked up, kept for its allocation.
+    static KEY: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
+    /// Settled worlds reused on this thread (for the tests' tallies).
+    #[cfg(test)]
+    static REUSED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many settled worlds this thread has reused.
+#[cfg(test)]
+pub fn reused() -> usize {
+    REUSED.get()
+}
+
+/// The settled world of `world`'s state: the one `simulate` gave for an equal state before, or
+/// `simulate(world)`'s, kept. Every test checks a reuse against a fresh simulation.
+pub fn settled(world: &World, simulate: impl Fn(&World) -> Arc<World>) -> Arc<World> {
+    let mut key = KEY.take();
+    key.clear();
+    world.key(&mut key);
+    let settled = match SETTLED.with_borrow(|m| m.get(key.as_slice()).cloned()) {
+        Some(seen) => {
+            #[cfg(test)]
+            assert!(
+                simulate(world).state() == seen.state(),
+                "the memo's settled world differs from a fresh simulation of the same state"
+            );
+            #[cfg(test)]
+            REUSED.set(REUSED.get() + 1);
+            seen
+        }
+        None => {
+            let settled = simulate(world);
+            SETTLED.with_borrow_mut(|m| {
+                if m.len() >= CAPACITY {
+                    m.clear();
+                }
+                m.insert(key.as_slice().into(), settled.clone());
+            });
+            settled
+        }
+    };
+    KEY.set(key);
+    settled
+}
