@@ -225,15 +225,16 @@ impl ContainerSet {
         self.container_map.lock().get(id).cloned()
     }
 
-    /// For the outcome predicates: the local IDs in the block table of `id`'s replica, as
-    /// bits (`getContainer`, then one read of its table, without taking a reference to the
-    /// replica); none without a replica.
+    /// For the outcome predicates: per container ID, the local IDs in the block table of its
+    /// replica, as bits (`getContainer`, then one read of its table, without taking a reference
+    /// to the replica); none without a replica.
     #[inline(never)]
-    pub fn block_mask(&self, id: ContainerId) -> u32 {
-        let map = self.container_map.lock();
-        map.get(id).map_or(0, |c| {
-            c.data(|d| d.blocks.keys().fold(0, |mask, b| mask | 1 << b))
-        })
+    pub fn block_masks(&self) -> [u32; CONTAINER_SLOTS] {
+        let mut masks = [0; CONTAINER_SLOTS];
+        for (id, c) in self.container_map.lock().iter() {
+            masks[usize::from(id)] = c.data(|d| d.blocks.keys().fold(0, |mask, b| mask | 1 << b));
+        }
+        masks
     }
 
     /// `containerMap.containsKey` (`getContainer(id) != null`).

@@ -15,6 +15,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(loom)]
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+/// A pipeline member's reply to a client's command: (datanode, PutBlock?, stage, reply).
+pub type MemberReply = (DnId, bool, Stage, Reply);
+
 #[derive(Debug, Default, Clone)]
 pub struct GhostState {
     /// (datanode, container) pairs a force delete removed from the container map.
@@ -27,8 +30,8 @@ pub struct GhostState {
     /// [`Origin::Recreated`]: super::datanode::Origin::Recreated
     pub recreated: PairSet,
     pub clients: Vec<ClientResult>,
-    /// Every member's reply, in order: (datanode, PutBlock?, stage, reply).
-    pub replies: Vec<(DnId, bool, Stage, Reply)>,
+    /// Every member's reply, in order.
+    pub replies: Vec<MemberReply>,
     /// Outcomes witnessed at a decision (SCM's deletes and copies), first witness each, in
     /// the order witnessed.
     pub witnessed: Vec<(&'static str, String)>,
@@ -111,12 +114,11 @@ impl Ghost {
         }
     }
 
-    pub fn client_result(&self, r: ClientResult) {
-        self.state().clients.push(r);
-    }
-
-    pub fn member_reply(&self, dn: DnId, put_block: bool, stage: Stage, reply: Reply) {
-        self.state().replies.push((dn, put_block, stage, reply));
+    /// A client's write has finished: what it was told, and every member's reply to it.
+    pub fn client_finished(&self, r: ClientResult, replies: &[MemberReply]) {
+        let mut g = self.state();
+        g.clients.push(r);
+        g.replies.extend_from_slice(replies);
     }
 
     pub fn witness(&self, outcome: &'static str, witness: String) {

@@ -277,22 +277,25 @@ impl World {
 
     /// The first pair of `wanted`, in ascending order, whose block no replica of its
     /// container holds: what `wanted.iter().find(|k| no datanode holds k)` gives. Each
-    /// datanode's replica of a container is read at most once, in datanode order, and only
-    /// until the blocks read so far include the pair's (usually the leader's replica alone).
+    /// datanode's replicas are read at most once, in datanode order, and only until the blocks
+    /// read so far include the pair's (usually the leader's replicas alone).
     fn first_unheld(&self, wanted: PairSet) -> Option<(ContainerId, LocalId)> {
-        // Per container: how many datanodes were read, and the blocks their replicas hold. No
-        // datanode holds a container beyond the map's slots.
-        let mut read = [(0, 0u32); CONTAINER_SLOTS];
+        // The datanodes read so far, and the blocks their replicas hold, per container.
+        let (mut read, mut held) = (0, [0u32; CONTAINER_SLOTS]);
         wanted.iter().find(|&(id, block)| {
-            let Some((n, held)) = read.get_mut(usize::from(id)) else {
+            let id = usize::from(id);
+            // No datanode holds a container beyond the map's slots.
+            if id >= CONTAINER_SLOTS {
                 return true;
-            };
-            while *held & 1 << block == 0 {
-                let Some(dn) = self.dns.get(*n) else {
+            }
+            while held[id] & 1 << block == 0 {
+                let Some(dn) = self.dns.get(read) else {
                     return true;
                 };
-                *n += 1;
-                *held |= dn.set.block_mask(id);
+                read += 1;
+                for (h, m) in held.iter_mut().zip(dn.set.block_masks()) {
+                    *h |= m;
+                }
             }
             false
         })
