@@ -87,6 +87,16 @@ pub fn reaches_only<M: Histories>(
     ops: &[M::Op],
 ) -> Result<(), String> {
     let fix = M::fix_of(variant).unwrap_or_else(|| panic!("no variant {variant}"));
+    fix_reaches_only::<M>(fix, admitted, ops)
+}
+
+/// [`reaches_only`], for switches looked up once (a fuzz target checks every input against
+/// the same variant).
+pub fn fix_reaches_only<M: Histories>(
+    fix: M::Fix,
+    admitted: &[OutcomeId],
+    ops: &[M::Op],
+) -> Result<(), String> {
     match run::<M>(fix, ops)
         .into_iter()
         .find(|v| !admitted.contains(&v.outcome))

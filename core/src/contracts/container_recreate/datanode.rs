@@ -225,15 +225,16 @@ impl ContainerSet {
         self.container_map.lock().get(id).cloned()
     }
 
-    /// For the outcome predicates: the local IDs in the block table of `id`'s replica, as
-    /// bits (`getContainer`, then one read of its table, without taking a reference to the
-    /// replica); none without a replica.
+    /// For the outcome predicates: per container ID, the local IDs in the block table of its
+    /// replica, as bits (`getContainer`, then one read of its table, without taking a reference
+    /// to the replica); none without a replica.
     #[inline(never)]
-    pub fn block_mask(&self, id: ContainerId) -> u32 {
-        let map = self.container_map.lock();
-        map.get(id).map_or(0, |c| {
-            c.data(|d| d.blocks.keys().fold(0, |mask, b| mask | 1 << b))
-        })
+    pub fn block_masks(&self) -> [u32; CONTAINER_SLOTS] {
+        let mut masks = [0; CONTAINER_SLOTS];
+        for (id, c) in self.container_map.lock().iter() {
+            masks[usize::from(id)] = c.data(|d| d.blocks.keys().fold(0, |mask, b| mask | 1 << b));
+        }
+        masks
     }
 
     /// `containerMap.containsKey` (`getContainer(id) != null`).
@@ -454,37 +455,66 @@ impl Datanode {
     }
 }
 
-/// Copies of a quiet datanode (no lock held, no step in flight) for [`World::fork`]: new lock
-/// objects and new replica objects with the same contents.
+/// A quiet datanode (no lock held, no step in flight) as plain data, for [`World::image`]:
+/// building a datanode from it takes no lock, so a fuzz run pays no atomic operation for it.
 ///
-/// [`World::fork`]: super::World::fork
+/// [`World::image`]: super::World::image
+#[cfg(feature = "histories")]
+#[derive(Clone, Copy, Debug)]
+pub struct DatanodeImage {
+    id: DnId,
+    replicas: IdMap<(ContainerData, Origin), CONTAINER_SLOTS>,
+    missing: IdSet,
+    id_table: IdMap<Row, CONTAINER_SLOTS>,
+    container2bcsid: IdMap<u64, CONTAINER_SLOTS>,
+    healthy: bool,
+    snapshot: (u64, IdMap<u64, CONTAINER_SLOTS>),
+}
+
 #[cfg(feature = "histories")]
 impl Datanode {
-    pub fn fork(&self) -> Self {
+    pub fn image(&self) -> DatanodeImage {
         assert!(
             !self.task_queue.is_held(),
-            "fork of a datanode in the middle of an apply"
+            "image of a datanode in the middle of an apply"
         );
-        let set = &self.set;
-        let mut container_map = IdMap::new();
-        for (id, c) in set.container_map.lock().iter() {
-            assert!(!c.lock.is_held(), "fork of a replica being deleted");
-            let copy = KeyValueContainer::new(c.id, c.data(|d| *d), c.origin);
-            container_map.insert(id, copy);
+        let mut replicas = IdMap::new();
+        for (id, c) in self.set.container_map.lock().iter() {
+            assert!(!c.lock.is_held(), "image of a replica being deleted");
+            replicas.insert(id, (c.data(|d| *d), c.origin));
         }
-        let csm = &self.csm;
+        DatanodeImage {
+            id: self.id,
+            replicas,
+            missing: *self.set.missing.lock(),
+            id_table: *self.set.id_table.lock(),
+            container2bcsid: *self.csm.container2bcsid.lock(),
+            healthy: self.csm.is_healthy(),
+            snapshot: *self.csm.snapshot.lock(),
+        }
+    }
+}
+
+#[cfg(feature = "histories")]
+impl DatanodeImage {
+    /// The datanode, with new lock objects and new replica objects.
+    pub fn datanode(&self) -> Datanode {
+        let mut container_map = IdMap::new();
+        for (id, &(data, origin)) in self.replicas.iter() {
+            container_map.insert(id, KeyValueContainer::new(id, data, origin));
+        }
         Datanode {
             id: self.id,
             set: ContainerSet {
                 container_map: Mutex::new(container_map),
-                missing: Mutex::new(*set.missing.lock()),
-                id_table: Mutex::new(*set.id_table.lock()),
+                missing: Mutex::new(self.missing),
+                id_table: Mutex::new(self.id_table),
             },
             creation_lock: Mutex::new(()),
             csm: ContainerStateMachine {
-                container2bcsid: Mutex::new(*csm.container2bcsid.lock()),
-                healthy: AtomicBool::new(csm.is_healthy()),
-                snapshot: Mutex::new(*csm.snapshot.lock()),
+                container2bcsid: Mutex::new(self.container2bcsid),
+                healthy: AtomicBool::new(self.healthy),
+                snapshot: Mutex::new(self.snapshot),
             },
             task_queue: SpanLock::new(),
         }

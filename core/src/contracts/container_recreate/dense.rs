@@ -213,6 +213,10 @@ impl PairSet {
         self.0.iter().map(|k| (k >> 4, k & 15))
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The pairs in both sets.
     pub fn intersection(self, other: PairSet) -> PairSet {
         PairSet(self.0.difference(self.0.difference(other.0)))
@@ -302,6 +306,7 @@ mod tests {
             assert!(set.iter().eq(bset.iter().copied()));
             assert_eq!(set.is_empty(), bset.is_empty());
             assert!(pairs.iter().eq(bpairs.iter().copied()));
+            assert_eq!(pairs.is_empty(), bpairs.is_empty());
             assert_eq!(pairs.contains(pair), bpairs.contains(&pair));
             let mut other = PairSet::new();
             let want: BTreeSet<_> = [pair, (pair.1, pair.0), (3, 4)].into();

@@ -1,13 +1,22 @@
 //! What the outcome predicates observe beyond upstream state: which datanodes deleted or
 //! recreated which containers, what the client was told, what each member answered, and what
-//! SCM decided. Kept with std primitives, as the trace is: observing adds no interleaving.
+//! SCM decided. Kept with real primitives, not loom's, as the trace is: observing adds no
+//! interleaving.
 
 use super::datanode::Res;
 use super::dense::PairSet;
 use super::dispatcher::{Reply, Stage};
 use super::pipeline::ClientResult;
 use super::{ContainerId, DnId};
+// parking_lot's where it is available (no poisoning to handle), std's under loom.
+#[cfg(not(loom))]
+use parking_lot::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+#[cfg(loom)]
 use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// A pipeline member's reply to a client's command: (datanode, PutBlock?, stage, reply).
+pub type MemberReply = (DnId, bool, Stage, Reply);
 
 #[derive(Debug, Default, Clone)]
 pub struct GhostState {
@@ -21,8 +30,8 @@ pub struct GhostState {
     /// [`Origin::Recreated`]: super::datanode::Origin::Recreated
     pub recreated: PairSet,
     pub clients: Vec<ClientResult>,
-    /// Every member's reply, in order: (datanode, PutBlock?, stage, reply).
-    pub replies: Vec<(DnId, bool, Stage, Reply)>,
+    /// Every member's reply, in order.
+    pub replies: Vec<MemberReply>,
     /// Outcomes witnessed at a decision (SCM's deletes and copies), first witness each, in
     /// the order witnessed.
     pub witnessed: Vec<(&'static str, String)>,
@@ -36,34 +45,57 @@ pub(super) fn with_room<T: Clone>(room: usize, items: &[T]) -> Vec<T> {
 }
 
 #[derive(Debug, Default)]
-pub struct Ghost(Mutex<GhostState>);
+pub struct Ghost {
+    state: Mutex<GhostState>,
+    /// Whether `recreated` holds a pair, and whether `witnessed` holds a witness: until then
+    /// (most states of a history, every state under a fix that refuses the recreate) the
+    /// predicates that look only there need not take the lock. Written under it.
+    any_recreated: AtomicBool,
+    any_witnessed: AtomicBool,
+}
 
 impl Ghost {
     #[inline(never)]
     fn state(&self) -> MutexGuard<'_, GhostState> {
+        #[cfg(not(loom))]
+        return self.state.lock();
         // A model panic (a violation) may happen while recording; the state stays valid.
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        #[cfg(loom)]
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub fn with<R>(&self, f: impl FnOnce(&mut GhostState) -> R) -> R {
-        f(&mut self.state())
+    /// Reads the observations (they change only through the methods below, which keep the
+    /// flags).
+    pub fn with<R>(&self, f: impl FnOnce(&GhostState) -> R) -> R {
+        f(&self.state())
+    }
+
+    /// `f` on the observations once some pair was recreated; `None` before.
+    pub fn once_recreated<R>(&self, f: impl FnOnce(&GhostState) -> Option<R>) -> Option<R> {
+        if !self.any_recreated.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.with(f)
     }
 
     pub fn snapshot(&self) -> GhostState {
         self.state().clone()
     }
 
-    /// Another ghost with the same observations, and room for what a history appends (a
-    /// long one's member replies and clients), so that recording them does not reallocate.
-    pub fn fork(&self) -> Self {
-        let g = self.state();
-        Ghost(Mutex::new(GhostState {
-            deleted: g.deleted,
-            recreated: g.recreated,
-            clients: with_room(16, &g.clients),
-            replies: with_room(160, &g.replies),
-            witnessed: g.witnessed.clone(),
-        }))
+    /// A ghost with the observations of `g`, and room for what a history appends (a long
+    /// one's member replies and clients), so that recording them does not reallocate.
+    pub fn from_state(g: &GhostState) -> Self {
+        Ghost {
+            state: Mutex::new(GhostState {
+                deleted: g.deleted,
+                recreated: g.recreated,
+                clients: with_room(16, &g.clients),
+                replies: with_room(160, &g.replies),
+                witnessed: g.witnessed.clone(),
+            }),
+            any_recreated: AtomicBool::new(!g.recreated.is_empty()),
+            any_witnessed: AtomicBool::new(!g.witnessed.is_empty()),
+        }
     }
 
     pub fn deleted(&self, dn: DnId, id: ContainerId) {
@@ -78,25 +110,29 @@ impl Ghost {
         let mut g = self.state();
         if g.deleted.contains((dn, id)) {
             g.recreated.insert((dn, id));
+            self.any_recreated.store(true, Ordering::Relaxed);
         }
     }
 
-    pub fn client_result(&self, r: ClientResult) {
-        self.state().clients.push(r);
-    }
-
-    pub fn member_reply(&self, dn: DnId, put_block: bool, stage: Stage, reply: Reply) {
-        self.state().replies.push((dn, put_block, stage, reply));
+    /// A client's write has finished: what it was told, and every member's reply to it.
+    pub fn client_finished(&self, r: ClientResult, replies: &[MemberReply]) {
+        let mut g = self.state();
+        g.clients.push(r);
+        g.replies.extend_from_slice(replies);
     }
 
     pub fn witness(&self, outcome: &'static str, witness: String) {
         let mut g = self.state();
         if !g.witnessed.iter().any(|w| w.0 == outcome) {
             g.witnessed.push((outcome, witness));
+            self.any_witnessed.store(true, Ordering::Relaxed);
         }
     }
 
     pub fn witnessed(&self, outcome: &'static str) -> Option<String> {
+        if !self.any_witnessed.load(Ordering::Relaxed) {
+            return None;
+        }
         let g = self.state();
         g.witnessed
             .iter()

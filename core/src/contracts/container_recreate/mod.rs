@@ -57,7 +57,7 @@ pub const DN_SLOTS: usize = DATANODES as usize + 1;
 /// Slots of the tables keyed by a container ID: IDs 0..=3 (the models use 1 and 2).
 pub const CONTAINER_SLOTS: usize = 4;
 /// Slots of a replica's block and chunk tables: local IDs 0..=7 (the histories write blocks
-/// 1 to 7, the scenarios 1 and 2). A fuzz run copies every replica's tables when it forks its
+/// 1 to 7, the scenarios 1 and 2). A fuzz run copies every replica's tables when it builds its
 /// start, and scans them on every report: no more slots than the IDs need.
 pub const BLOCK_SLOTS: usize = 8;
 pub const PIPELINE: [DnId; 3] = [1, 2, 3];
@@ -161,6 +161,39 @@ pub struct World {
     pub ghost: Ghost,
 }
 
+/// A quiet world as plain data (see [`World::image`]).
+#[cfg(feature = "histories")]
+#[derive(Clone, Debug)]
+pub struct Image {
+    pub fix: Fix,
+    dns: Vec<datanode::DatanodeImage>,
+    log: Vec<dispatcher::Request>,
+    scm: Scm,
+    om: Om,
+    ghost: ghost::GhostState,
+}
+
+#[cfg(feature = "histories")]
+impl Image {
+    /// The world, with new lock and replica objects: what building it again would give,
+    /// without running its steps again, and without taking a lock.
+    pub fn world(&self) -> World {
+        World {
+            fix: self.fix,
+            dns: self
+                .dns
+                .iter()
+                .map(datanode::DatanodeImage::datanode)
+                .collect(),
+            // Room for a long history's entries: appending them does not reallocate.
+            log: std::sync::Mutex::new(ghost::with_room(64, &self.log)),
+            scm: std::sync::Mutex::new(self.scm),
+            om: std::sync::Mutex::new(self.om),
+            ghost: Ghost::from_state(&self.ghost),
+        }
+    }
+}
+
 /// OM's key table, as block references; and (ghost) which were committed before the close and
 /// which were acknowledged after it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -184,19 +217,17 @@ impl World {
         }
     }
 
-    /// A copy of this world, quiet (no step in flight), with new lock and replica objects:
-    /// what building it again would give, without running its steps again (see
-    /// `histories::start`).
+    /// This world, quiet (no step in flight), as plain data: what a history starts from (see
+    /// `histories::start`), kept once and built into a new world for every run.
     #[cfg(feature = "histories")]
-    pub fn fork(&self) -> Self {
-        World {
+    pub fn image(&self) -> Image {
+        Image {
             fix: self.fix,
-            dns: self.dns.iter().map(Datanode::fork).collect(),
-            // Room for a long history's entries: appending them does not reallocate.
-            log: std::sync::Mutex::new(ghost::with_room(64, &self.log.lock().expect("log"))),
-            scm: std::sync::Mutex::new(*self.scm_state()),
-            om: std::sync::Mutex::new(*self.om()),
-            ghost: self.ghost.fork(),
+            dns: self.dns.iter().map(Datanode::image).collect(),
+            log: self.log.lock().expect("log").clone(),
+            scm: *self.scm_state(),
+            om: *self.om(),
+            ghost: self.ghost.snapshot(),
         }
     }
 
@@ -222,15 +253,15 @@ impl World {
         log.push(req);
     }
 
-    /// The entries after `index`, for a restart's replay.
-    pub fn entries_after(&self, index: u64) -> Vec<dispatcher::Request> {
-        self.log
-            .lock()
-            .expect("log")
-            .iter()
-            .filter(|r| r.index > index)
-            .copied()
-            .collect()
+    /// Calls `f` on each entry after `index`, in log order, until it breaks: a restart's
+    /// replay. The log stays locked meanwhile (no copy of it): `f` must not append.
+    pub fn replay_after(
+        &self,
+        index: u64,
+        f: impl FnMut(&dispatcher::Request) -> std::ops::ControlFlow<()>,
+    ) {
+        let log = self.log.lock().expect("log");
+        let _ = log.iter().filter(|r| r.index > index).try_for_each(f);
     }
 
     /// Not inlined, as the datanode's accessors (see [`datanode`]).
@@ -246,22 +277,25 @@ impl World {
 
     /// The first pair of `wanted`, in ascending order, whose block no replica of its
     /// container holds: what `wanted.iter().find(|k| no datanode holds k)` gives. Each
-    /// datanode's replica of a container is read at most once, in datanode order, and only
-    /// until the blocks read so far include the pair's (usually the leader's replica alone).
+    /// datanode's replicas are read at most once, in datanode order, and only until the blocks
+    /// read so far include the pair's (usually the leader's replicas alone).
     fn first_unheld(&self, wanted: PairSet) -> Option<(ContainerId, LocalId)> {
-        // Per container: how many datanodes were read, and the blocks their replicas hold. No
-        // datanode holds a container beyond the map's slots.
-        let mut read = [(0, 0u32); CONTAINER_SLOTS];
+        // The datanodes read so far, and the blocks their replicas hold, per container.
+        let (mut read, mut held) = (0, [0u32; CONTAINER_SLOTS]);
         wanted.iter().find(|&(id, block)| {
-            let Some((n, held)) = read.get_mut(usize::from(id)) else {
+            let id = usize::from(id);
+            // No datanode holds a container beyond the map's slots.
+            if id >= CONTAINER_SLOTS {
                 return true;
-            };
-            while *held & 1 << block == 0 {
-                let Some(dn) = self.dns.get(*n) else {
+            }
+            while held[id] & 1 << block == 0 {
+                let Some(dn) = self.dns.get(read) else {
                     return true;
                 };
-                *n += 1;
-                *held |= dn.set.block_mask(id);
+                read += 1;
+                for (h, m) in held.iter_mut().zip(dn.set.block_masks()) {
+                    *h |= m;
+                }
             }
             false
         })
@@ -496,7 +530,7 @@ pub static O1: Outcome<World> = Outcome {
     check: Check::State(|w| {
         // Only the pairs in `recreated` can hold a recreated replica (see [`ghost::GhostState`]),
         // and they are ordered by datanode: the same first witness as a scan of every datanode.
-        w.ghost.with(|g| g.clients.iter().filter(|r| r.succeeded()).find_map(|r| {
+        w.ghost.once_recreated(|g| g.clients.iter().filter(|r| r.succeeded()).find_map(|r| {
             g.recreated.iter().filter(|p| p.1 == r.container).find_map(|(dn, _)| {
                 let dn = w.dn(dn);
                 let c = dn.set.get(r.container)?;
@@ -543,7 +577,7 @@ pub static O7: Outcome<World> = Outcome {
     check: Check::State(|w| {
         // The pairs in `recreated`, in (datanode, container) order, are the only candidates (see
         // [`ghost::GhostState`]): the first one found is the first of a scan of every replica.
-        w.ghost.with(|g| {
+        w.ghost.once_recreated(|g| {
             g.recreated.iter().find_map(|(dn, id)| {
                 let c = w.dn(dn).set.get(id).filter(|c| c.origin == Origin::Recreated)?;
                 Some(format!("dn{dn} holds recreated c{id}: {}", c.data(|d| d.summary())))

@@ -17,6 +17,7 @@
 
 use super::datanode::Res;
 use super::dispatcher::{validate_container_command, Cmd, Dispatch, Reply, Request, Stage};
+use super::ghost::MemberReply;
 use super::{ContainerId, DnId, LocalId, World};
 use crate::model::Program;
 use crate::trace::CxRef;
@@ -90,6 +91,9 @@ pub struct ClientWrite {
     id: ContainerId,
     indices: [u64; 2],
     result: ClientResult,
+    /// The members' replies so far, handed to the ghost with the result when the write ends
+    /// (the predicates read them only then).
+    replies: Vec<MemberReply>,
     next: Step,
 }
 
@@ -116,12 +120,16 @@ impl ClientWrite {
                 block,
                 ..ClientResult::default()
             },
+            // WRITE_DATA and COMMIT_DATA of the WriteChunk, and the PutBlock, on each member.
+            replies: Vec::with_capacity(3 * members.len()),
             next: Step::Validate(Which::WriteChunk),
         }
     }
 
-    fn cx(&self, names: &[&'static str; 5], dn: DnId) -> CxRef<'_> {
-        CxRef::new(&self.trace, names[usize::from(dn) - 1])
+    /// The thread of `dn` among `names`, recording to `trace` (the trace alone, not `self`:
+    /// the replies are pushed while it is borrowed).
+    fn cx<'t>(trace: &'t Trace, names: &[&'static str; 5], dn: DnId) -> CxRef<'t> {
+        CxRef::new(trace, names[usize::from(dn) - 1])
     }
 
     fn request(&self, which: Which) -> Request {
@@ -162,8 +170,13 @@ impl ClientWrite {
         }
     }
 
+    /// The members' replies so far.
+    pub fn replies(&self) -> &[MemberReply] {
+        &self.replies
+    }
+
     fn finish(&mut self, w: &World) {
-        w.ghost.client_result(self.result);
+        w.ghost.client_finished(self.result, &self.replies);
         if self.result.succeeded() {
             w.commit_key(self.result.container, self.result.block);
         }
@@ -211,7 +224,7 @@ impl Program<World> for ClientWrite {
             Step::Validate(which) => {
                 let slot = usize::from(which == Which::PutBlock);
                 self.indices[slot] = w.peek_log_index();
-                let cx = self.cx(&RPC, self.members[0]);
+                let cx = Self::cx(&self.trace, &RPC, self.members[0]);
                 match validate_container_command(w, leader, cx, &self.request(which)) {
                     Ok(()) => {
                         w.append(self.request(which));
@@ -255,7 +268,7 @@ impl Program<World> for ClientWrite {
                 } else {
                     &APPLY
                 };
-                let cx = self.cx(names, dn.id);
+                let cx = Self::cx(&self.trace, names, dn.id);
                 let Some(reply) = d.step(w, dn, cx) else {
                     self.next = Step::Dispatch {
                         which,
@@ -269,8 +282,8 @@ impl Program<World> for ClientWrite {
                 if queued {
                     dn.task_queue.release(Self::ACTOR);
                 }
-                w.ghost
-                    .member_reply(dn.id, which == Which::PutBlock, stage, reply);
+                self.replies
+                    .push((dn.id, which == Which::PutBlock, stage, reply));
                 if !reply.state_machine_ignores() {
                     dn.csm.fail();
                     cx.record(
