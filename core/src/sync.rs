@@ -189,7 +189,12 @@ mod tests {
         lock.release(copy);
         assert!(!lock.is_held());
         lock.acquire("a");
-        let wrong = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock.release("b")));
-        assert!(wrong.is_err(), "released by an actor that does not hold it");
+        let wrong = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock.release("b")))
+            .expect_err("released by an actor that does not hold it");
+        let message = wrong.downcast_ref::<String>().map(String::as_str);
+        assert_eq!(
+            message,
+            Some("SpanLock released by b, which does not hold it (held by Some(\"a\"))")
+        );
     }
 }
