@@ -1,9 +1,11 @@
 //! Long histories of HDDS-17042: OM puts and deletes, scheduled delta syncs, manual rebuilds,
-//! event processor polls and sync faults, interleaved step by step on the sync thread, the REST
-//! thread and the event processor thread.
+//! manual syncs (`triggerSyncDataFromOMImmediately`), event processor polls and sync faults,
+//! interleaved step by step on the sync threads, the REST threads and the event processor
+//! thread.
 
 use super::om::KeyOp;
 use super::service_provider::{RestThread, SyncFaults, SyncThread};
+use super::sync_scheduler::{Executor, TriggerSyncThread, SYNC_THREADS};
 use super::task_controller::EventProcessor;
 use super::{delete, file, put, Fix, ReconSync, World};
 use crate::drive::Driver;
@@ -23,18 +25,24 @@ pub const FILES: u8 = 4;
 const ROOM: usize = 16;
 
 /// One operation of a history. Byte format (one byte each): `b % 16` is the kind: 0 `Put`,
-/// 1 `Delete`, 2 `Sync`, 3 `Rebuild`, 4 `Poll`, 5 `Fault`, 6 `Hang`, 7 to 15 `Step(b >> 4)`
-/// (random bytes need many steps to interleave the programs the other operations start); a
-/// `Put` or `Delete` names file `(b >> 4) % 4 + 1`; a `Fault`'s full-snapshot download
-/// succeeds with `b & 16`, else never returns with `b & 32`, else fails.
+/// 1 `Delete`, 2 `Sync` (but 0xF2 is `TriggerSync`), 3 `Rebuild`, 4 `Poll`, 5 `Fault`,
+/// 6 `Hang`, 7 to 15 `Step(b >> 4)` (random bytes need many steps to interleave the programs
+/// the other operations start); a `Put` or `Delete` names file `(b >> 4) % 4 + 1`; a `Fault`'s
+/// full-snapshot download succeeds with `b & 16`, else never returns with `b & 32`, else
+/// fails. `TriggerSync` took one of `Sync`'s unused encodings, which no committed input holds,
+/// so every committed input decodes as it did before it existed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     /// OM commits a put of `file<n>` (a new key, or an overwrite: an UPDATE for Recon).
     Put(u8),
     /// OM deletes `file<n>` (when it exists).
     Delete(u8),
-    /// The scheduler runs `syncDataFromOM` (queued on the sync thread).
+    /// The scheduler runs `syncDataFromOM` (queued on the thread of the executor the
+    /// `scheduler` field points to when the operation is applied).
     Sync,
+    /// `GET /api/v1/triggerdbsync/om` (on a REST thread of its own):
+    /// `triggerSyncDataFromOMImmediately`, with the first run of the thread it may create.
+    TriggerSync,
     /// `POST /api/v1/triggerdbsync/om/reinit` (queued on the REST thread).
     Rebuild,
     /// The event processor polls once (and processes what it got).
@@ -57,6 +65,7 @@ impl Codec for Op {
         Ok(match b % 16 {
             0 => Op::Put(file),
             1 => Op::Delete(file),
+            2 if b == TRIGGER_SYNC => Op::TriggerSync,
             2 => Op::Sync,
             3 => Op::Rebuild,
             4 => Op::Poll,
@@ -80,6 +89,7 @@ impl Codec for Op {
             Op::Put(n) => file(n),
             Op::Delete(n) => 1 | file(n),
             Op::Sync => 2,
+            Op::TriggerSync => TRIGGER_SYNC,
             Op::Rebuild => 3,
             Op::Poll => 4,
             Op::Fault { snapshot } => {
@@ -94,6 +104,9 @@ impl Codec for Op {
         });
     }
 }
+
+/// `TriggerSync`'s byte.
+const TRIGGER_SYNC: u8 = 0xF2;
 
 /// How the full-snapshot fallback of a failed sync ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +133,8 @@ pub struct Plan {
     pub hang_armed: bool,
     /// A sync is stuck in its RPC: no sync runs any more.
     pub sync_stuck: bool,
+    /// `TriggerSync`s so far: the next one's thread is executor `triggers + 1`'s.
+    pub triggers: u8,
 }
 
 impl Plan {
@@ -144,8 +159,14 @@ impl Plan {
             Op::Fault { .. } | Op::Hang => {
                 !self.sync_stuck && self.fault_armed.is_none() && !self.hang_armed
             }
+            Op::TriggerSync => usize::from(self.triggers) + 1 < SYNC_THREADS.len(),
             Op::Rebuild | Op::Poll | Op::Step(_) => true,
         }
+    }
+
+    /// The executor the next `TriggerSync` would create.
+    fn next_executor(&self) -> Executor {
+        self.triggers + 1
     }
 
     pub fn apply(mut self, op: &Op) -> Plan {
@@ -168,6 +189,7 @@ impl Plan {
             }
             Op::Fault { snapshot } => self.fault_armed = Some(snapshot),
             Op::Hang => self.hang_armed = true,
+            Op::TriggerSync => self.triggers += 1,
             Op::Rebuild | Op::Poll | Op::Step(_) => {}
         }
     }
@@ -219,10 +241,16 @@ impl ReferenceStateMachine for Plan {
         } else {
             Just(Op::Poll).boxed()
         };
+        let trigger = if s.allows(&Op::TriggerSync) {
+            Op::TriggerSync
+        } else {
+            Op::Poll
+        };
         prop_oneof![
             3 => (1..=FILES).prop_map(Op::Put),
             1 => delete,
             3 => Just(if s.sync_stuck { Op::Poll } else { Op::Sync }),
+            1 => Just(trigger),
             2 => Just(Op::Rebuild),
             2 => Just(Op::Poll),
             1 => fault,
@@ -272,7 +300,16 @@ impl Histories for ReconSync {
             Op::Delete(n) => {
                 d.world.om.write(&d.trace.actor("OM"), delete(n));
             }
-            Op::Sync => d.spawn(Box::new(SyncThread::new(&d.trace, plan.faults()))),
+            Op::Sync => {
+                let executor = d.world.provider.scheduler.live();
+                d.spawn(Box::new(SyncThread::on(&d.trace, plan.faults(), executor)));
+            }
+            Op::TriggerSync => {
+                let (trigger, first_run) =
+                    TriggerSyncThread::with_first_run(&d.trace, plan.next_executor());
+                d.spawn(Box::new(trigger));
+                d.spawn(Box::new(first_run));
+            }
             Op::Rebuild => {
                 let rest = RestThread::new(&d.trace, &d.world);
                 d.spawn(Box::new(rest));
@@ -295,8 +332,16 @@ impl Histories for ReconSync {
         sequential::<Plan>(64)
     }
 
-    const OP_NAMES: &'static [&'static str] =
-        &["put", "delete", "sync", "rebuild", "poll", "fault", "hang"];
+    const OP_NAMES: &'static [&'static str] = &[
+        "put",
+        "delete",
+        "sync",
+        "trigger-sync",
+        "rebuild",
+        "poll",
+        "fault",
+        "hang",
+    ];
 
     fn parse_op(words: &[&str]) -> Result<Op, String> {
         let file = |w: &str| match w.parse::<u8>() {
@@ -307,6 +352,7 @@ impl Histories for ReconSync {
             ["put", n] => Ok(Op::Put(file(n)?)),
             ["delete", n] => Ok(Op::Delete(file(n)?)),
             ["sync"] => Ok(Op::Sync),
+            ["trigger-sync"] => Ok(Op::TriggerSync),
             ["rebuild"] => Ok(Op::Rebuild),
             ["poll"] => Ok(Op::Poll),
             ["fault"] => Ok(Op::Fault {
@@ -374,7 +420,12 @@ pub fn settled_violation(fix: Fix, ops: &[Op]) -> Option<String> {
     }
     let d = &mut session.driver;
     let trace = d.trace.clone();
-    d.spawn(Box::new(SyncThread::new(&trace, SyncFaults::default())));
+    let executor = d.world.provider.scheduler.live();
+    d.spawn(Box::new(SyncThread::on(
+        &trace,
+        SyncFaults::default(),
+        executor,
+    )));
     if let Err(stuck) = d.finish() {
         return Some(stuck);
     }
@@ -425,7 +476,8 @@ pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
 /// stepped here as [`Driver::finish`] would step it alone (while it can), without a second
 /// driver: a fuzz run pays for every allocation.
 fn one_more_sync(world: Arc<World>, trace: Trace) -> Option<String> {
-    let mut sync = SyncThread::new(&trace, SyncFaults::default());
+    let executor = world.provider.scheduler.live();
+    let mut sync = SyncThread::on(&trace, SyncFaults::default(), executor);
     while !sync.is_done() && sync.enabled(&world) {
         sync.step(&world);
     }
@@ -433,7 +485,7 @@ fn one_more_sync(world: Arc<World>, trace: Trace) -> Option<String> {
         // `Driver::finish`'s words for a program that can never step.
         return Some(format!(
             "no actor can step; still waiting: {}",
-            SyncThread::ACTOR
+            sync.actor()
         ));
     }
     world.invariant_violation().map(|v| {
