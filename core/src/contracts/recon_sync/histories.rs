@@ -497,7 +497,7 @@ fn one_more_sync(world: Arc<World>, trace: Trace) -> Option<String> {
     })
 }
 
-use Op::{Fault, Poll, Put, Rebuild, Step, Sync};
+use Op::{Fault, Poll, Put, Rebuild, Step, Sync, TriggerSync};
 
 /// Shrunk counterexamples, each a committed fuzz regression.
 const REGRESSIONS: &[Regression<Op>] = &[
@@ -733,5 +733,70 @@ mod tests {
         );
         let p1 = crate::histories::run::<ReconSync>(Fix::PROPOSED, &ops);
         assert!(p1.is_empty(), "{p1:?}");
+    }
+
+    /// A3's leaked hold, then a manual sync: the trigger replaces SyncOM-0, and SyncOM-1's sync
+    /// waits forever for the hold SyncOM-0 left (O7); the sync queued on SyncOM-0's executor
+    /// before it was shut down is cancelled. With P1 SyncOM-1 syncs, and the rebuild repairs the
+    /// lost batch: no outcome.
+    #[test]
+    fn a_manual_sync_after_a_leaked_hold_stops_the_sync_for_good() {
+        let fault = Fault {
+            snapshot: Fallback::Fails,
+        };
+        let ops = [fault, Put(1), Sync, TriggerSync, Put(2), Sync, Rebuild];
+        let a3 = ReconSync::fix_of("A3").expect("variant");
+        let found = crate::histories::run::<ReconSync>(a3, &ops);
+        let ids: Vec<&str> = found.iter().map(|v| v.outcome).collect();
+        assert_eq!(ids, ["O3", "O6", "O7"], "{found:?}");
+        let o7 = &found[2];
+        assert!(
+            o7.witness.contains("on SyncOM-1 waits forever")
+                && o7.witness.contains("held by SyncOM-0, leaked"),
+            "{}",
+            o7.witness
+        );
+        let timeline = o7.timeline.to_string();
+        assert!(
+            timeline.contains("periodic task is cancelled"),
+            "{timeline}"
+        );
+        let p1 = crate::histories::run::<ReconSync>(Fix::PROPOSED, &ops);
+        assert!(p1.is_empty(), "{p1:?}");
+    }
+
+    /// The trigger's check and its shutdown are two steps: a run that begins between them is
+    /// waited for (`awaitTermination`), and the new thread syncs after it; a sync requested once
+    /// the new executor is live runs on its thread.
+    #[test]
+    fn the_trigger_waits_for_a_run_that_began_after_its_check() {
+        let mut session = Session::<ReconSync>::new(Fix::PROPOSED);
+        assert!(session.apply(&TriggerSync) && session.apply(&Put(1)));
+        let trigger = TriggerSyncThread::ACTOR;
+        session.step_named(trigger).expect("the check");
+        assert!(session.apply(&Sync));
+        session.step_named("SyncOM-0").expect("the run begins");
+        session.step_named(trigger).expect("the shutdown");
+        let waits = session
+            .step_named(trigger)
+            .expect_err("awaitTermination waits");
+        assert!(waits.contains("would block"), "{waits}");
+        while session.driver.is_running("SyncOM-0") {
+            session.step_named("SyncOM-0").expect("the run goes on");
+        }
+        session
+            .step_named(trigger)
+            .expect("awaitTermination returns");
+        session.step_named(trigger).expect("the new executor");
+        assert_eq!(session.driver.world.provider.scheduler.live(), 1);
+        assert!(session.apply(&Put(2)) && session.apply(&Sync));
+        assert!(session.driver.is_running("SyncOM-1"));
+        let timeline = session.driver.timeline(None).to_string();
+        assert!(
+            timeline.contains("awaitTermination: SyncOM-0 has exited"),
+            "{timeline}"
+        );
+        let found = session.finish();
+        assert!(found.is_empty(), "{found:?}");
     }
 }

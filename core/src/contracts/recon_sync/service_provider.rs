@@ -308,6 +308,11 @@ impl SyncThread {
         )
     }
 
+    /// Whether its OM RPC has returned.
+    pub fn fetched(&self) -> bool {
+        self.updates.is_some()
+    }
+
     /// Whether the next step returns from `syncDataFromOM` (its `finally`).
     pub fn returning(&self) -> bool {
         self.next == SyncStep::Finish

@@ -301,8 +301,7 @@ impl Program<World> for TriggerSyncThread {
 /// A trigger and, on the same thread of a loom scenario, the first run of the thread it would
 /// create. No interleaving is lost: that run cannot begin before the trigger's last step (it
 /// creates its executor), and the trigger does nothing after it. The histories run the two
-/// as two actors, as upstream does ([`TriggerSyncThread::with_first_run`]); a loom thread of its
-/// own for the run explores the same final states, at 37,156 executions.
+/// as two actors, as upstream does ([`TriggerSyncThread::with_first_run`]).
 #[derive(Debug)]
 pub struct TriggerThenFirstRun {
     trigger: TriggerSyncThread,
