@@ -566,6 +566,24 @@ const REGRESSIONS: &[Regression<Op>] = &[
         found: ("proposed", "O3", "write batch #2"),
         reaches: &[("upstream", &["O3"]), ("proposed", &["O3"])],
     },
+    Regression {
+        name: "leaked-hold-then-trigger-sync",
+        postmortem: "proptest, A3 O7, shrunk to 3 operations: a sync throws before its hand-off \
+            (here with an empty delta) and, with no finally, returns holding the hand-off lock; \
+            GET /triggerdbsync/om then finds no sync running, shuts SyncOM-0's executor down \
+            and starts SyncOM-1, whose sync waits forever in lock() for the hold SyncOM-0 left, \
+            with isSyncDataFromOMRunning set: no sync runs again. P1's finally releases the \
+            hold before syncDataFromOM returns, so SyncOM-1 takes the lock.",
+        ops: &[
+            Fault {
+                snapshot: Fallback::Fails,
+            },
+            Sync,
+            TriggerSync,
+        ],
+        found: ("A3", "O7", "on SyncOM-1 waits forever"),
+        reaches: &[("upstream", &[]), ("proposed", &[]), ("A3", &["O7"])],
+    },
 ];
 
 #[cfg(all(test, not(loom)))]

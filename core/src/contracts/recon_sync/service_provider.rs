@@ -339,7 +339,7 @@ impl SyncThread {
                 w.provider.scheduler.hang(self.executor);
                 self.cx.record(
                     "OzoneManagerServiceProviderImpl.syncDataFromOM",
-                    format_args!("waits for the hand-off lock, held by {holder} {why}: forever"),
+                    format_args!("waits for the hand-off lock, held by {holder}, {why}: forever"),
                 );
                 return SyncStep::BlockedForever;
             }
@@ -712,7 +712,7 @@ impl RestThread {
         w.provider.rebuild_blocked_now(why);
         self.cx.record(
             "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
-            format_args!("waits for the hand-off lock, held by {holder} {why}: forever"),
+            format_args!("waits for the hand-off lock, held by {holder}, {why}: forever"),
         );
         RestStep::BlockedForever
     }
