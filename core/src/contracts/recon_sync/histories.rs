@@ -809,9 +809,17 @@ mod tests {
         assert_eq!(session.driver.world.provider.scheduler.live(), 1);
         assert!(session.apply(&Put(2)) && session.apply(&Sync));
         assert!(session.driver.is_running("SyncOM-1"));
+        // Another trigger while SyncOM-1's first run is in progress creates no thread.
+        session
+            .step_named("SyncOM-1")
+            .expect("the first run begins");
+        assert!(session.apply(&TriggerSync));
+        session.step_named(trigger).expect("the check");
+        assert!(!session.driver.is_running(trigger));
         let timeline = session.driver.timeline(None).to_string();
         assert!(
-            timeline.contains("awaitTermination: SyncOM-0 has exited"),
+            timeline.contains("awaitTermination: SyncOM-0 has exited")
+                && timeline.contains("already running; returns false"),
             "{timeline}"
         );
         let found = session.finish();

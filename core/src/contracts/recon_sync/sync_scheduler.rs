@@ -27,9 +27,12 @@
 //!   the 35 s is not modelled either: the trigger then starts the new thread while the old run
 //!   still holds `isSyncDataFromOMRunning`, whose first run answers "already running" and
 //!   whose next run is as the one modelled here.
-//! - Two triggers at once both shut down the same executor and both create one; the `scheduler`
-//!   field (a plain field written by REST threads) keeps the last. The other executor lives on
-//!   unreferenced; its later periodic runs are not generated (its first run is).
+//! - Two triggers at once (two REST threads) could both find no sync running, both shut down
+//!   the same executor and both create one; the `scheduler` field (a plain field the REST
+//!   threads write) keeps the last, and the other executor lives on, unreferenced, syncing on
+//!   its schedule (`isSyncDataFromOMRunning` keeps the two from overlapping). The histories
+//!   run every trigger on one REST thread, one after another, so they do not generate it: it
+//!   leaks an executor, and with the flag no outcome here differs.
 
 use super::service_provider::SyncThread;
 use super::World;
