@@ -470,7 +470,9 @@ impl Model for ReconSync {
             id: "A3",
             summary: "(a design to rule out, not a part of the fix) P1 with its release not in a \
                       finally: an exception between the commit and the hand-off skips it, and \
-                      the lock stays held by SyncOM-0, which re-enters it in later syncs",
+                      the lock stays held by SyncOM-0, which re-enters it in later syncs (a \
+                      thread that triggerSyncDataFromOMImmediately starts in its place waits \
+                      for it forever)",
         },
         Part {
             id: "A4",

@@ -1,6 +1,8 @@
 //! `OzoneManagerServiceProviderImpl`: the sync thread (`SyncOM-0`, `syncDataFromOM` run by the
-//! single-thread scheduler) and `triggerTaskRebuild`, which the REST thread runs for
-//! `POST /api/v1/triggerdbsync/om/reinit` (`TriggerDBSyncEndpoint.triggerOMDBReinit`).
+//! single-thread scheduler, or the thread of a scheduler that
+//! `triggerSyncDataFromOMImmediately` put in its place: [`super::sync_scheduler`]) and
+//! `triggerTaskRebuild`, which the REST thread runs for `POST /api/v1/triggerdbsync/om/reinit`
+//! (`TriggerDBSyncEndpoint.triggerOMDBReinit`).
 //!
 //! The fix (P1, patch MC-6) adds a lock to this class: the sync thread takes it after the OM RPC
 //! has returned and before the first commit and releases it at the end of the loop iteration,
@@ -56,7 +58,8 @@ pub enum LockUntil {
     /// A3: released after the hand-off, but not in a `finally`. An exception in the iteration
     /// (caught by the loop's `catch (Exception)`) skips the release: `executeFullSnapshot` runs
     /// holding the lock, and `syncDataFromOM` returns holding it. Its thread (`SyncOM-0`)
-    /// re-enters it in every later sync and releases only its own hold.
+    /// re-enters it in every later sync and releases only its own hold; a thread that replaces
+    /// it (`triggerSyncDataFromOMImmediately`) never gets it (O7).
     HandOffNoFinally,
     /// A4: released in `syncDataFromOM`'s `finally` (where `isSyncDataFromOMRunning` is reset),
     /// so held across `executeFullSnapshot` after a failed delta. On a sync without a failure
