@@ -4,7 +4,8 @@
 use super::service_provider::{HandOffLock, LockFrom, LockUntil, RestSpan};
 use super::{
     delete, put, reproduce, Fix, ReconSync, FAULT_BEFORE_HAND_OFF, HANG_AFTER_FAULT, O1, O2, O3,
-    O4, O5, O6, REBUILD_DURING_SYNC, REBUILD_DURING_TWO_BATCH_SYNC, REBUILD_WHILE_RPC_HANGS,
+    O4, O5, O6, O7, REBUILD_DURING_SYNC, REBUILD_DURING_TWO_BATCH_SYNC, REBUILD_WHILE_RPC_HANGS,
+    TRIGGER_SYNC_AFTER_FAULT,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -16,6 +17,7 @@ const TWO_BATCHES: &Scenario<ReconSync> = &REBUILD_DURING_TWO_BATCH_SYNC;
 const FAULT: &Scenario<ReconSync> = &FAULT_BEFORE_HAND_OFF;
 const RPC_HANGS: &Scenario<ReconSync> = &REBUILD_WHILE_RPC_HANGS;
 const DOWNLOAD_HANGS: &Scenario<ReconSync> = &HANG_AFTER_FAULT;
+const TRIGGER_SYNC: &Scenario<ReconSync> = &TRIGGER_SYNC_AFTER_FAULT;
 
 pub const CLAIMS: Claims<ReconSync> = Claims {
     cells: &[
@@ -58,7 +60,17 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         Claim { variant: "A4", outcome: &O6, expected: R, method: Method::loom(DOWNLOAD_HANGS, 1),
             note: "the lock released in syncDataFromOM's finally is held across executeFullSnapshot: getServiceList (an OM RPC) and the chunked snapshot download, so a manual rebuild waits for as long as they do, the wait the report rejected A1 for" },
         Claim { variant: "A3", outcome: &O6, expected: R, method: Method::loom(FAULT, 1),
-            note: "the release not in a finally: the exception before the hand-off skips it, executeFullSnapshot fails fast, and syncDataFromOM returns holding the ReentrantLock; SyncOM-0 re-enters it in every later sync and releases only its own hold, so every later triggerTaskRebuild blocks forever, with no hang at all. Not modelled: triggerSyncDataFromOMImmediately replaces the scheduler's thread, and a sync on the new thread would then block on the leaked lock too" },
+            note: "the release not in a finally: the exception before the hand-off skips it, executeFullSnapshot fails fast, and syncDataFromOM returns holding the ReentrantLock; SyncOM-0 re-enters it in every later sync and releases only its own hold, so every later triggerTaskRebuild blocks forever, with no hang at all (and, after a GET /triggerdbsync/om, the sync too: A3/O7)" },
+        Claim { variant: "A3", outcome: &O7, expected: R, method: Method::loom(TRIGGER_SYNC, 1),
+            note: "the leaked hold, then GET /api/v1/triggerdbsync/om: triggerSyncDataFromOMImmediately finds no sync running, shuts SyncOM-0's executor down and starts SyncOM-1, whose sync takes isSyncDataFromOMRunning and then waits forever in lock() for the hold SyncOM-0 left (a ReentrantLock is released only by its owner thread, which has exited): Recon never syncs again (OM at #3, the Recon OM DB at #2), every later scheduled run and trigger answers that a sync is running, and every triggerTaskRebuild still blocks (O6). A fault and one manual sync suffice; no hang" },
+        Claim { variant: "proposed", outcome: &O7, expected: U, method: Method::loom(TRIGGER_SYNC, 53),
+            note: "with P1 released in a finally of the loop iteration, SyncOM-0 holds nothing once syncDataFromOM returns, so the thread the trigger starts takes the lock and syncs #3; loom agrees. The trigger takes no lock: it reads isSyncDataFromOMRunning, then shuts the executor down and waits for it (no lock spans the two), so it either answers that a sync is running or replaces a thread that holds no hand-off lock" },
+        Claim { variant: "upstream", outcome: &O7, expected: U, method: Method::loom(TRIGGER_SYNC, 53),
+            note: "upstream has no hand-off lock: the replacement thread's sync cannot wait for one" },
+        Claim { variant: "A1", outcome: &O7, expected: U, method: Method::loom(TRIGGER_SYNC, 53),
+            note: "the lock across the RPC, released in the same finally as P1's: nothing leaks, and the new thread's sync takes it" },
+        Claim { variant: "A4", outcome: &O7, expected: U, method: Method::loom(TRIGGER_SYNC, 53),
+            note: "released in syncDataFromOM's finally, the lock is free whenever isSyncDataFromOMRunning is, and the trigger replaces the thread only then: A4 keeps a rebuild waiting behind a hanging fallback (A4/O6) but never a sync" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 256 },
             note: "long histories of puts, deletes, syncs, rebuilds, polls and faults reach O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Proptest { cases: 4096 },
@@ -83,6 +95,10 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
             note: "the generator reaches the leaked hold: one fault, and every later rebuild waits forever, however many syncs re-enter and release the lock" },
         Claim { variant: "A4", outcome: &O6, expected: R, method: Method::Proptest { cases: 512 },
             note: "the generator reaches a rebuild behind the hanging fallback when the lock spans executeFullSnapshot" },
+        Claim { variant: "proposed", outcome: &O7, expected: U, method: Method::Proptest { cases: 4096 },
+            note: "no history leaves a sync thread waiting forever for the hand-off lock, with P1 (histories with `trigger-sync` replace the scheduler's thread, also while a sync runs or hangs)" },
+        Claim { variant: "A3", outcome: &O7, expected: R, method: Method::Proptest { cases: 512 },
+            note: "the generator reaches the replacement thread's forever-wait: a fault, then a manual sync once the failed one has returned" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 2000 },
             note: "quickcheck over random byte strings (the fuzz codec) finds O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 4000 },

@@ -1,9 +1,11 @@
 //! Long histories of HDDS-17042: OM puts and deletes, scheduled delta syncs, manual rebuilds,
-//! event processor polls and sync faults, interleaved step by step on the sync thread, the REST
-//! thread and the event processor thread.
+//! manual syncs (`triggerSyncDataFromOMImmediately`), event processor polls and sync faults,
+//! interleaved step by step on the sync threads, the REST threads and the event processor
+//! thread.
 
 use super::om::KeyOp;
 use super::service_provider::{RestThread, SyncFaults, SyncThread};
+use super::sync_scheduler::{Executor, TriggerSyncThread, SYNC_THREADS};
 use super::task_controller::EventProcessor;
 use super::{delete, file, put, Fix, ReconSync, World};
 use crate::drive::Driver;
@@ -23,18 +25,24 @@ pub const FILES: u8 = 4;
 const ROOM: usize = 16;
 
 /// One operation of a history. Byte format (one byte each): `b % 16` is the kind: 0 `Put`,
-/// 1 `Delete`, 2 `Sync`, 3 `Rebuild`, 4 `Poll`, 5 `Fault`, 6 `Hang`, 7 to 15 `Step(b >> 4)`
-/// (random bytes need many steps to interleave the programs the other operations start); a
-/// `Put` or `Delete` names file `(b >> 4) % 4 + 1`; a `Fault`'s full-snapshot download
-/// succeeds with `b & 16`, else never returns with `b & 32`, else fails.
+/// 1 `Delete`, 2 `Sync` (but 0xF2 is `TriggerSync`), 3 `Rebuild`, 4 `Poll`, 5 `Fault`,
+/// 6 `Hang`, 7 to 15 `Step(b >> 4)` (random bytes need many steps to interleave the programs
+/// the other operations start); a `Put` or `Delete` names file `(b >> 4) % 4 + 1`; a `Fault`'s
+/// full-snapshot download succeeds with `b & 16`, else never returns with `b & 32`, else
+/// fails. `TriggerSync` took one of `Sync`'s unused encodings, which no committed input holds,
+/// so every committed input decodes as it did before it existed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     /// OM commits a put of `file<n>` (a new key, or an overwrite: an UPDATE for Recon).
     Put(u8),
     /// OM deletes `file<n>` (when it exists).
     Delete(u8),
-    /// The scheduler runs `syncDataFromOM` (queued on the sync thread).
+    /// The scheduler runs `syncDataFromOM` (queued on the thread of the executor the
+    /// `scheduler` field points to when the operation is applied).
     Sync,
+    /// `GET /api/v1/triggerdbsync/om` (on a REST thread of its own):
+    /// `triggerSyncDataFromOMImmediately`, with the first run of the thread it may create.
+    TriggerSync,
     /// `POST /api/v1/triggerdbsync/om/reinit` (queued on the REST thread).
     Rebuild,
     /// The event processor polls once (and processes what it got).
@@ -57,6 +65,7 @@ impl Codec for Op {
         Ok(match b % 16 {
             0 => Op::Put(file),
             1 => Op::Delete(file),
+            2 if b == TRIGGER_SYNC => Op::TriggerSync,
             2 => Op::Sync,
             3 => Op::Rebuild,
             4 => Op::Poll,
@@ -80,6 +89,7 @@ impl Codec for Op {
             Op::Put(n) => file(n),
             Op::Delete(n) => 1 | file(n),
             Op::Sync => 2,
+            Op::TriggerSync => TRIGGER_SYNC,
             Op::Rebuild => 3,
             Op::Poll => 4,
             Op::Fault { snapshot } => {
@@ -94,6 +104,9 @@ impl Codec for Op {
         });
     }
 }
+
+/// `TriggerSync`'s byte.
+const TRIGGER_SYNC: u8 = 0xF2;
 
 /// How the full-snapshot fallback of a failed sync ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +133,8 @@ pub struct Plan {
     pub hang_armed: bool,
     /// A sync is stuck in its RPC: no sync runs any more.
     pub sync_stuck: bool,
+    /// `TriggerSync`s so far: the next one's thread is executor `triggers + 1`'s.
+    pub triggers: u8,
 }
 
 impl Plan {
@@ -144,8 +159,14 @@ impl Plan {
             Op::Fault { .. } | Op::Hang => {
                 !self.sync_stuck && self.fault_armed.is_none() && !self.hang_armed
             }
+            Op::TriggerSync => usize::from(self.triggers) + 1 < SYNC_THREADS.len(),
             Op::Rebuild | Op::Poll | Op::Step(_) => true,
         }
+    }
+
+    /// The executor the next `TriggerSync` would create.
+    fn next_executor(&self) -> Executor {
+        self.triggers + 1
     }
 
     pub fn apply(mut self, op: &Op) -> Plan {
@@ -168,6 +189,7 @@ impl Plan {
             }
             Op::Fault { snapshot } => self.fault_armed = Some(snapshot),
             Op::Hang => self.hang_armed = true,
+            Op::TriggerSync => self.triggers += 1,
             Op::Rebuild | Op::Poll | Op::Step(_) => {}
         }
     }
@@ -219,10 +241,16 @@ impl ReferenceStateMachine for Plan {
         } else {
             Just(Op::Poll).boxed()
         };
+        let trigger = if s.allows(&Op::TriggerSync) {
+            Op::TriggerSync
+        } else {
+            Op::Poll
+        };
         prop_oneof![
             3 => (1..=FILES).prop_map(Op::Put),
             1 => delete,
             3 => Just(if s.sync_stuck { Op::Poll } else { Op::Sync }),
+            1 => Just(trigger),
             2 => Just(Op::Rebuild),
             2 => Just(Op::Poll),
             1 => fault,
@@ -272,7 +300,16 @@ impl Histories for ReconSync {
             Op::Delete(n) => {
                 d.world.om.write(&d.trace.actor("OM"), delete(n));
             }
-            Op::Sync => d.spawn(Box::new(SyncThread::new(&d.trace, plan.faults()))),
+            Op::Sync => {
+                let executor = d.world.provider.scheduler.live();
+                d.spawn(Box::new(SyncThread::on(&d.trace, plan.faults(), executor)));
+            }
+            Op::TriggerSync => {
+                let (trigger, first_run) =
+                    TriggerSyncThread::with_first_run(&d.trace, plan.next_executor());
+                d.spawn(Box::new(trigger));
+                d.spawn(Box::new(first_run));
+            }
             Op::Rebuild => {
                 let rest = RestThread::new(&d.trace, &d.world);
                 d.spawn(Box::new(rest));
@@ -295,8 +332,16 @@ impl Histories for ReconSync {
         sequential::<Plan>(64)
     }
 
-    const OP_NAMES: &'static [&'static str] =
-        &["put", "delete", "sync", "rebuild", "poll", "fault", "hang"];
+    const OP_NAMES: &'static [&'static str] = &[
+        "put",
+        "delete",
+        "sync",
+        "trigger-sync",
+        "rebuild",
+        "poll",
+        "fault",
+        "hang",
+    ];
 
     fn parse_op(words: &[&str]) -> Result<Op, String> {
         let file = |w: &str| match w.parse::<u8>() {
@@ -307,6 +352,7 @@ impl Histories for ReconSync {
             ["put", n] => Ok(Op::Put(file(n)?)),
             ["delete", n] => Ok(Op::Delete(file(n)?)),
             ["sync"] => Ok(Op::Sync),
+            ["trigger-sync"] => Ok(Op::TriggerSync),
             ["rebuild"] => Ok(Op::Rebuild),
             ["poll"] => Ok(Op::Poll),
             ["fault"] => Ok(Op::Fault {
@@ -374,7 +420,12 @@ pub fn settled_violation(fix: Fix, ops: &[Op]) -> Option<String> {
     }
     let d = &mut session.driver;
     let trace = d.trace.clone();
-    d.spawn(Box::new(SyncThread::new(&trace, SyncFaults::default())));
+    let executor = d.world.provider.scheduler.live();
+    d.spawn(Box::new(SyncThread::on(
+        &trace,
+        SyncFaults::default(),
+        executor,
+    )));
     if let Err(stuck) = d.finish() {
         return Some(stuck);
     }
@@ -425,7 +476,8 @@ pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
 /// stepped here as [`Driver::finish`] would step it alone (while it can), without a second
 /// driver: a fuzz run pays for every allocation.
 fn one_more_sync(world: Arc<World>, trace: Trace) -> Option<String> {
-    let mut sync = SyncThread::new(&trace, SyncFaults::default());
+    let executor = world.provider.scheduler.live();
+    let mut sync = SyncThread::on(&trace, SyncFaults::default(), executor);
     while !sync.is_done() && sync.enabled(&world) {
         sync.step(&world);
     }
@@ -433,7 +485,7 @@ fn one_more_sync(world: Arc<World>, trace: Trace) -> Option<String> {
         // `Driver::finish`'s words for a program that can never step.
         return Some(format!(
             "no actor can step; still waiting: {}",
-            SyncThread::ACTOR
+            sync.actor()
         ));
     }
     world.invariant_violation().map(|v| {
@@ -445,7 +497,7 @@ fn one_more_sync(world: Arc<World>, trace: Trace) -> Option<String> {
     })
 }
 
-use Op::{Fault, Poll, Put, Rebuild, Step, Sync};
+use Op::{Fault, Poll, Put, Rebuild, Step, Sync, TriggerSync};
 
 /// Shrunk counterexamples, each a committed fuzz regression.
 const REGRESSIONS: &[Regression<Op>] = &[
@@ -513,6 +565,24 @@ const REGRESSIONS: &[Regression<Op>] = &[
         ],
         found: ("proposed", "O3", "write batch #2"),
         reaches: &[("upstream", &["O3"]), ("proposed", &["O3"])],
+    },
+    Regression {
+        name: "leaked-hold-then-trigger-sync",
+        postmortem: "proptest, A3 O7, shrunk to 3 operations: a sync throws before its hand-off \
+            (here with an empty delta) and, with no finally, returns holding the hand-off lock; \
+            GET /triggerdbsync/om then finds no sync running, shuts SyncOM-0's executor down \
+            and starts SyncOM-1, whose sync waits forever in lock() for the hold SyncOM-0 left, \
+            with isSyncDataFromOMRunning set: no sync runs again. P1's finally releases the \
+            hold before syncDataFromOM returns, so SyncOM-1 takes the lock.",
+        ops: &[
+            Fault {
+                snapshot: Fallback::Fails,
+            },
+            Sync,
+            TriggerSync,
+        ],
+        found: ("A3", "O7", "on SyncOM-1 waits forever"),
+        reaches: &[("upstream", &[]), ("proposed", &[]), ("A3", &["O7"])],
     },
 ];
 
@@ -681,5 +751,78 @@ mod tests {
         );
         let p1 = crate::histories::run::<ReconSync>(Fix::PROPOSED, &ops);
         assert!(p1.is_empty(), "{p1:?}");
+    }
+
+    /// A3's leaked hold, then a manual sync: the trigger replaces SyncOM-0, and SyncOM-1's sync
+    /// waits forever for the hold SyncOM-0 left (O7); the sync queued on SyncOM-0's executor
+    /// before it was shut down is cancelled. With P1 SyncOM-1 syncs, and the rebuild repairs the
+    /// lost batch: no outcome.
+    #[test]
+    fn a_manual_sync_after_a_leaked_hold_stops_the_sync_for_good() {
+        let fault = Fault {
+            snapshot: Fallback::Fails,
+        };
+        let ops = [fault, Put(1), Sync, TriggerSync, Put(2), Sync, Rebuild];
+        let a3 = ReconSync::fix_of("A3").expect("variant");
+        let found = crate::histories::run::<ReconSync>(a3, &ops);
+        let ids: Vec<&str> = found.iter().map(|v| v.outcome).collect();
+        assert_eq!(ids, ["O3", "O6", "O7"], "{found:?}");
+        let o7 = &found[2];
+        assert!(
+            o7.witness.contains("on SyncOM-1 waits forever")
+                && o7.witness.contains("held by SyncOM-0, leaked"),
+            "{}",
+            o7.witness
+        );
+        let timeline = o7.timeline.to_string();
+        assert!(
+            timeline.contains("periodic task is cancelled"),
+            "{timeline}"
+        );
+        let p1 = crate::histories::run::<ReconSync>(Fix::PROPOSED, &ops);
+        assert!(p1.is_empty(), "{p1:?}");
+    }
+
+    /// The trigger's check and its shutdown are two steps: a run that begins between them is
+    /// waited for (`awaitTermination`), and the new thread syncs after it; a sync requested once
+    /// the new executor is live runs on its thread.
+    #[test]
+    fn the_trigger_waits_for_a_run_that_began_after_its_check() {
+        let mut session = Session::<ReconSync>::new(Fix::PROPOSED);
+        assert!(session.apply(&TriggerSync) && session.apply(&Put(1)));
+        let trigger = TriggerSyncThread::ACTOR;
+        session.step_named(trigger).expect("the check");
+        assert!(session.apply(&Sync));
+        session.step_named("SyncOM-0").expect("the run begins");
+        session.step_named(trigger).expect("the shutdown");
+        let waits = session
+            .step_named(trigger)
+            .expect_err("awaitTermination waits");
+        assert!(waits.contains("would block"), "{waits}");
+        while session.driver.is_running("SyncOM-0") {
+            session.step_named("SyncOM-0").expect("the run goes on");
+        }
+        session
+            .step_named(trigger)
+            .expect("awaitTermination returns");
+        session.step_named(trigger).expect("the new executor");
+        assert_eq!(session.driver.world.provider.scheduler.live(), 1);
+        assert!(session.apply(&Put(2)) && session.apply(&Sync));
+        assert!(session.driver.is_running("SyncOM-1"));
+        // Another trigger while SyncOM-1's first run is in progress creates no thread.
+        session
+            .step_named("SyncOM-1")
+            .expect("the first run begins");
+        assert!(session.apply(&TriggerSync));
+        session.step_named(trigger).expect("the check");
+        assert!(!session.driver.is_running(trigger));
+        let timeline = session.driver.timeline(None).to_string();
+        assert!(
+            timeline.contains("awaitTermination: SyncOM-0 has exited")
+                && timeline.contains("already running; returns false"),
+            "{timeline}"
+        );
+        let found = session.finish();
+        assert!(found.is_empty(), "{found:?}");
     }
 }

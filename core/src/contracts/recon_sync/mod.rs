@@ -7,12 +7,15 @@
 //! `syncDataFromOM` and the REST thread's `triggerTaskRebuild`, where the fix's lock lives);
 //! [`task_controller::ReconTaskControllerImpl`] (its monitor, the event buffer and the event
 //! processor thread); [`nssummary`] (`NSSummaryTask` and the Recon DB it writes);
-//! [`reentrant_lock`] (the fix's lock).
+//! [`reentrant_lock`] (the fix's lock); [`sync_scheduler`] (the sync thread's executor, and the
+//! REST thread's `triggerSyncDataFromOMImmediately`, which replaces it).
 //!
 //! Outcomes beyond the report's: O4 and O6 split "a manual rebuild never completes" by where the
 //! lock's holder is (inside `getDBUpdates`, the report's case; anywhere else: the full-snapshot
 //! fallback's download, or after `syncDataFromOM` has returned), and together cover it. O5 is
-//! O3's loss when the sync that committed the batch did not fail.
+//! O3's loss when the sync that committed the batch did not fail. O7 is the sync's own
+//! liveness: a sync thread that waits forever for the hand-off lock (a thread that
+//! `triggerSyncDataFromOMImmediately` started, behind a hold the replaced thread leaked).
 //!
 //! Variants beyond the report's: A1, the design it rejected (the lock across the RPC); A2, a
 //! broken REST side (the lock only around the checkpoint: loses a batch with no fault, O5); A3
@@ -29,6 +32,7 @@ pub mod om;
 pub mod recon_om_db;
 pub mod reentrant_lock;
 pub mod service_provider;
+pub mod sync_scheduler;
 pub mod task_controller;
 
 use crate::claims::Claims;
@@ -49,6 +53,7 @@ use service_provider::{
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
+use sync_scheduler::{TriggerSyncThread, TriggerThenFirstRun};
 use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -368,8 +373,26 @@ pub static O6: Outcome<World> = Outcome {
 };
 
 fn never_returns(why: Forever) -> String {
-    format!("triggerTaskRebuild never returns: the hand-off lock is held by SyncOM, {why}")
+    format!("triggerTaskRebuild never returns: the hand-off lock is held by a sync thread, {why}")
 }
+
+/// O7: liveness of the sync itself.
+pub static O7: Outcome<World> = Outcome {
+    id: "O7",
+    summary: "the OM sync stops for good: a sync thread waits forever for the hand-off lock \
+              (triggerSyncDataFromOMImmediately replaced the thread that keeps it), with \
+              isSyncDataFromOMRunning set, so every later scheduled run and every \
+              GET /triggerdbsync/om answers that a sync is running",
+    check: Check::State(|w| {
+        w.provider.sync_blocked().map(|blocked| {
+            format!(
+                "{blocked}; Recon OM DB at #{}, OM at #{}",
+                w.recon_om_db.sequence_number(),
+                w.om.sequence_number()
+            )
+        })
+    }),
+};
 
 /// Whether the evented write batches of some delta were applied twice: all of them (`whole`,
 /// O1) or only a prefix (O2). Not inlined into each outcome, as [`never_applied`].
@@ -447,7 +470,9 @@ impl Model for ReconSync {
             id: "A3",
             summary: "(a design to rule out, not a part of the fix) P1 with its release not in a \
                       finally: an exception between the commit and the hand-off skips it, and \
-                      the lock stays held by SyncOM-0, which re-enters it in later syncs",
+                      the lock stays held by SyncOM-0, which re-enters it in later syncs (a \
+                      thread that triggerSyncDataFromOMImmediately starts in its place waits \
+                      for it forever)",
         },
         Part {
             id: "A4",
@@ -462,7 +487,7 @@ impl Model for ReconSync {
                       the buffer before and offers the rebuild after, outside the lock",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("proposed", &["P1"]),
@@ -510,15 +535,7 @@ fn rebuild_during_sync(
     writes: &[KeyOp],
     faults: SyncFaults,
 ) -> Setup<ReconSync> {
-    let world = Arc::new(World::in_sync(fix, &[put(1)]));
-    let om = trace.actor("OM");
-    for op in writes {
-        world.om.write(&om, *op);
-    }
-    let mut sync = SyncThread::new(trace, faults);
-    while !sync.is_done() && (faults.rpc_hangs || !sync.before_lock_or_commit()) {
-        sync.step(&world);
-    }
+    let (world, sync) = sync_until_concurrency(trace, fix, writes, faults);
     let rest = RestThread::new(trace, &world);
     // One poll covers every behaviour: the only event that can be in the buffer before the
     // REST thread's drain is the sync thread's batch; later polls only apply what is left in
@@ -530,6 +547,25 @@ fn rebuild_during_sync(
         vec![Box::new(sync), Box::new(rest), Box::new(processor)]
     };
     Setup { world, threads }
+}
+
+/// The world and `SyncOM-0`'s run of [`rebuild_during_sync`], before the concurrency.
+fn sync_until_concurrency(
+    trace: &Trace,
+    fix: Fix,
+    writes: &[KeyOp],
+    faults: SyncFaults,
+) -> (Arc<World>, SyncThread) {
+    let world = Arc::new(World::in_sync(fix, &[put(1)]));
+    let om = trace.actor("OM");
+    for op in writes {
+        world.om.write(&om, *op);
+    }
+    let mut sync = SyncThread::new(trace, faults);
+    while !sync.is_done() && (faults.rpc_hangs || !sync.before_lock_or_commit()) {
+        sync.step(&world);
+    }
+    (world, sync)
 }
 
 /// The report's trigger: a delta of one write batch (put file2).
@@ -598,6 +634,82 @@ pub static REBUILD_WHILE_RPC_HANGS: Scenario<ReconSync> = Scenario {
         rebuild_during_sync(trace, fix, &[put(2)], faults)
     },
 };
+
+/// The sync fails between the commit and the hand-off, its full-snapshot download fails, and
+/// OM writes on; `GET /api/v1/triggerdbsync/om` asks for a sync now, which replaces the
+/// scheduler's thread when no sync is running, and the new thread syncs at once.
+pub static TRIGGER_SYNC_AFTER_FAULT: Scenario<ReconSync> = Scenario {
+    name: "fault-then-trigger-sync",
+    about: "OM has file1, Recon in sync; OM writes file2; SyncOM-0 commits it, then throws before \
+            the hand-off and its full-snapshot download fails; OM writes file3; SyncOM-0 returns \
+            from syncDataFromOM while REST-sync calls triggerSyncDataFromOMImmediately, and \
+            SyncOM-1, if it creates it, syncs at once",
+    build: |trace, fix| trigger_sync_after_fault(trace, fix, true),
+};
+
+/// [`TRIGGER_SYNC_AFTER_FAULT`]; without `shortcuts`, SyncOM-0 runs concurrently from its RPC on
+/// (as in [`FAULT_BEFORE_HAND_OFF`]) and SyncOM-1's first run on a thread of its own: the
+/// shortcuts remove no final state (a test checks it), and loom explores 53 executions instead
+/// of 37,156.
+fn trigger_sync_after_fault(trace: &Trace, fix: Fix, shortcuts: bool) -> Setup<ReconSync> {
+    let faults = SyncFaults {
+        throw_before_hand_off: true,
+        snapshot_download_fails: true,
+        ..SyncFaults::default()
+    };
+    let (world, mut sync) = sync_until_concurrency(trace, fix, &[put(2)], faults);
+    // A1 takes the lock before its RPC: SyncOM-0 runs its RPC before the concurrency in every
+    // variant (no other actor takes the lock before SyncOM-0 has returned).
+    while !sync.fetched() {
+        sync.step(&world);
+    }
+    // SyncOM-0 runs up to its return before the concurrency. That removes no behaviour: the
+    // trigger reads isSyncDataFromOMRunning, which from here only that return writes, and
+    // touches nothing else SyncOM-0 does; SyncOM-1 runs only once the trigger found it false.
+    while shortcuts && !sync.returning() {
+        sync.step(&world);
+    }
+    // From here only SyncOM-1's RPC reads OM's DB, so a write before the concurrency is the
+    // one order that matters (it is there for that RPC to fetch).
+    world.om.write(&trace.actor("OM"), put(3));
+    // No rebuild and no processor: neither plays a part in whether a sync takes the lock.
+    let threads: Vec<Box<dyn Program<World>>> = if shortcuts {
+        vec![Box::new(sync), Box::new(TriggerThenFirstRun::new(trace, 1))]
+    } else {
+        let (trigger, first_run) = TriggerSyncThread::with_first_run(trace, 1);
+        vec![Box::new(sync), Box::new(trigger), Box::new(first_run)]
+    };
+    Setup { world, threads }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::steps::{enumerate, every_choice};
+
+    /// The shortcuts of [`TRIGGER_SYNC_AFTER_FAULT`] lose no final state: every order of whole
+    /// steps reaches the same final states with them as without, in every variant that does
+    /// not reach O7 (which stops the enumeration at its first schedule), and the same verdict.
+    #[test]
+    fn the_trigger_scenarios_shortcuts_lose_no_final_state() {
+        static WITHOUT: Scenario<ReconSync> = Scenario {
+            name: "fault-then-trigger-sync-without-shortcuts",
+            about: "",
+            build: |trace, fix| trigger_sync_after_fault(trace, fix, false),
+        };
+        for v in ReconSync::VARIANTS {
+            let fix = ReconSync::fix(v.parts);
+            let with = enumerate(&TRIGGER_SYNC_AFTER_FAULT, fix, &O7, every_choice);
+            let without = enumerate(&WITHOUT, fix, &O7, every_choice);
+            assert_eq!(with.observed, without.observed, "{}", v.name);
+            assert_eq!((with.stuck, without.stuck), (0, 0), "{}", v.name);
+            if with.counterexample.is_none() {
+                assert_eq!(with.final_states, without.final_states, "{}", v.name);
+                assert!(with.schedules < without.schedules, "{}", v.name);
+            }
+        }
+    }
+}
 
 /// What the report's reproduction observes.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,10 +1,12 @@
 //! The fix's hand-off lock: a `java.util.concurrent.locks.ReentrantLock` in
 //! `OzoneManagerServiceProviderImpl`: taken in one step and released in a later one, re-entered
 //! by the thread that holds it (the sync thread is the scheduler's one thread, `SyncOM-0`, so
-//! every sync runs on it), and free only when every hold is released.
+//! every sync runs on it, until `triggerSyncDataFromOMImmediately` replaces that thread: see
+//! [`super::sync_scheduler`]), and free only when every hold is released.
 //!
 //! A holder that will never release its holds (it is inside a network call to OM that never
-//! returns, or it left `syncDataFromOM` with a hold no code path releases) *abandons* the lock.
+//! returns, or it left `syncDataFromOM` with a hold no code path releases, which its thread
+//! alone can re-enter and no other thread can ever take) *abandons* the lock.
 //! That is a ghost: upstream, a thread waiting for the lock would stay parked forever. Here the
 //! abandoning step wakes the waiters, and each one returns [`Forever`] instead of waiting, so
 //! that the forever-wait is a property of the final state (outcomes O4 and O6) that loom, the
@@ -54,6 +56,13 @@ impl fmt::Display for Forever {
     }
 }
 
+/// An abandoned lock, as a waiter finds it: who holds it, and why it never releases it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Abandoned {
+    pub holder: &'static str,
+    pub why: Forever,
+}
+
 #[derive(Debug, Default)]
 struct State {
     owner: Option<&'static str>,
@@ -69,8 +78,8 @@ pub struct ReentrantLock {
 
 impl ReentrantLock {
     /// `lock()`: blocks until the lock is free or held by `actor` (then one more hold), or
-    /// returns [`Forever`] once its holder has abandoned it.
-    pub fn acquire(&self, actor: &'static str) -> Result<u32, Forever> {
+    /// returns [`Abandoned`] once its holder has abandoned it.
+    pub fn acquire(&self, actor: &'static str) -> Result<u32, Abandoned> {
         let mut s = self.state.lock();
         loop {
             if s.owner.is_none() || s.owner == Some(actor) {
@@ -78,8 +87,8 @@ impl ReentrantLock {
                 s.holds += 1;
                 return Ok(s.holds);
             }
-            if let Some(why) = s.abandoned {
-                return Err(why);
+            if let (Some(why), Some(holder)) = (s.abandoned, s.owner) {
+                return Err(Abandoned { holder, why });
             }
             s = self.released.wait(s);
         }

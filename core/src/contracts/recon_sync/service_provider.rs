@@ -1,6 +1,8 @@
 //! `OzoneManagerServiceProviderImpl`: the sync thread (`SyncOM-0`, `syncDataFromOM` run by the
-//! single-thread scheduler) and `triggerTaskRebuild`, which the REST thread runs for
-//! `POST /api/v1/triggerdbsync/om/reinit` (`TriggerDBSyncEndpoint.triggerOMDBReinit`).
+//! single-thread scheduler, or the thread of a scheduler that
+//! `triggerSyncDataFromOMImmediately` put in its place: [`super::sync_scheduler`]) and
+//! `triggerTaskRebuild`, which the REST thread runs for `POST /api/v1/triggerdbsync/om/reinit`
+//! (`TriggerDBSyncEndpoint.triggerOMDBReinit`).
 //!
 //! The fix (P1, patch MC-6) adds a lock to this class: the sync thread takes it after the OM RPC
 //! has returned and before the first commit and releases it at the end of the loop iteration,
@@ -25,7 +27,8 @@
 
 use super::om::DBUpdates;
 use super::recon_om_db::{Checkpoint, DeltaId, OMDBUpdatesHandler};
-use super::reentrant_lock::{Forever, ReentrantLock};
+use super::reentrant_lock::{Abandoned, Forever, ReentrantLock};
+use super::sync_scheduler::{Begin, Executor, SyncScheduler, SYNC_THREADS};
 use super::task_controller::ReInitializationReason;
 use super::World;
 use crate::model::Program;
@@ -55,7 +58,8 @@ pub enum LockUntil {
     /// A3: released after the hand-off, but not in a `finally`. An exception in the iteration
     /// (caught by the loop's `catch (Exception)`) skips the release: `executeFullSnapshot` runs
     /// holding the lock, and `syncDataFromOM` returns holding it. Its thread (`SyncOM-0`)
-    /// re-enters it in every later sync and releases only its own hold.
+    /// re-enters it in every later sync and releases only its own hold; a thread that replaces
+    /// it (`triggerSyncDataFromOMImmediately`) never gets it (O7).
     HandOffNoFinally,
     /// A4: released in `syncDataFromOM`'s `finally` (where `isSyncDataFromOMRunning` is reset),
     /// so held across `executeFullSnapshot` after a failed delta. On a sync without a failure
@@ -107,6 +111,8 @@ pub struct SyncFaults {
 pub struct OzoneManagerServiceProviderImpl {
     /// `isSyncDataFromOMRunning`.
     sync_running: AtomicBool,
+    /// `scheduler`, and the executors it has pointed to.
+    pub scheduler: SyncScheduler,
     /// P1's lock (unused upstream).
     pub hand_off: ReentrantLock,
     /// Ghost: a `triggerTaskRebuild` waits forever for the hand-off lock, and why its holder
@@ -114,6 +120,12 @@ pub struct OzoneManagerServiceProviderImpl {
     rebuild_blocked: GhostU8,
     /// Ghost: rebuilds `triggerTaskRebuild` has queued (answered 202).
     rebuilds_accepted: GhostU64,
+    /// Ghost: a sync thread waits forever for the hand-off lock: the first such wait, as
+    /// [`SyncBlocked`].
+    sync_blocked: GhostMutex<Option<SyncBlocked>>,
+    /// Ghost: whether `sync_blocked` is set (read at every quiet state of a history, without
+    /// the mutex).
+    any_sync_blocked: GhostU8,
     /// Ghost: the deltas whose sync threw before its hand-off (their events were dropped).
     failed_deltas: GhostMutex<Vec<DeltaId>>,
     /// Ghost: bumped by every write of the ghosts above (see `World::unless_absent`).
@@ -169,6 +181,52 @@ impl OzoneManagerServiceProviderImpl {
     pub fn rebuilds_accepted(&self) -> u64 {
         self.rebuilds_accepted.load(GhostOrdering::SeqCst)
     }
+
+    /// `isSyncDataFromOMRunning.get()`.
+    pub fn is_sync_running(&self) -> bool {
+        self.sync_running.load(Ordering::SeqCst)
+    }
+
+    /// A sync thread waits forever; the first such wait stays.
+    fn sync_blocked_now(&self, blocked: SyncBlocked) {
+        self.version.fetch_add(1, GhostOrdering::SeqCst);
+        let mut first = self
+            .sync_blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        first.get_or_insert(blocked);
+        self.any_sync_blocked.store(1, GhostOrdering::SeqCst);
+    }
+
+    /// The first sync thread that waits forever for the hand-off lock, if one does.
+    pub fn sync_blocked(&self) -> Option<SyncBlocked> {
+        if self.any_sync_blocked.load(GhostOrdering::SeqCst) == 0 {
+            return None;
+        }
+        *self
+            .sync_blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A sync thread that waits forever for the hand-off lock, the thread that holds it, and why
+/// that one never releases it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SyncBlocked {
+    pub waiter: &'static str,
+    pub holder: &'static str,
+    pub why: Forever,
+}
+
+impl fmt::Display for SyncBlocked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "syncDataFromOM on {} waits forever for the hand-off lock, held by {}, {}",
+            self.waiter, self.holder, self.why
+        )
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,13 +249,19 @@ enum SyncStep {
     ParkedInRpc,
     /// Inside the full-snapshot download forever, likewise.
     ParkedInDownload,
+    /// Waits forever for the hand-off lock (its holder has abandoned it).
+    BlockedForever,
     Done,
 }
 
-/// One run of `syncDataFromOM` on the sync thread (one loop iteration, see the module notes).
+/// One run of `syncDataFromOM` on a sync thread (one loop iteration, see the module notes),
+/// queued on an executor of the scheduler.
 #[derive(Debug)]
 pub struct SyncThread {
     cx: Cx,
+    /// The executor it is queued on, and its thread's name.
+    executor: Executor,
+    thread: &'static str,
     faults: SyncFaults,
     next: SyncStep,
     from: u64,
@@ -213,11 +277,18 @@ pub struct SyncThread {
 }
 
 impl SyncThread {
-    pub const ACTOR: &'static str = "SyncOM";
-
+    /// A run on the scheduler `start` created (`SyncOM-0`).
     pub fn new(trace: &Trace, faults: SyncFaults) -> Self {
+        Self::on(trace, faults, 0)
+    }
+
+    /// A run queued on `executor`.
+    pub fn on(trace: &Trace, faults: SyncFaults, executor: Executor) -> Self {
+        let thread = SYNC_THREADS[usize::from(executor)];
         SyncThread {
-            cx: trace.actor(Self::ACTOR),
+            cx: trace.actor(thread),
+            executor,
+            thread,
             faults,
             next: SyncStep::Start,
             from: 0,
@@ -240,19 +311,42 @@ impl SyncThread {
         )
     }
 
+    /// Whether its OM RPC has returned.
+    pub fn fetched(&self) -> bool {
+        self.updates.is_some()
+    }
+
+    /// Whether the next step returns from `syncDataFromOM` (its `finally`).
+    pub fn returning(&self) -> bool {
+        self.next == SyncStep::Finish
+    }
+
     /// Whether the thread is paused in `updateOMMetadataManager`, between the commit and the
     /// hand-off (where the report's reproduction holds it).
     pub fn at_hand_off(&self) -> bool {
         self.next == SyncStep::ConsumeOMEvents
     }
 
-    fn acquire(&mut self, w: &World) {
-        // Only this thread abandons the lock, and it re-enters its own holds.
-        let holds = w
-            .provider
-            .hand_off
-            .acquire(Self::ACTOR)
-            .expect("the sync thread never waits for an abandoned lock");
+    /// Takes the hand-off lock and goes on to `then`, or learns that its holder, another sync
+    /// thread, will never release it: a thread that replaced the holder's
+    /// (`triggerSyncDataFromOMImmediately`) waits forever, with `isSyncDataFromOMRunning` set.
+    fn acquire(&mut self, w: &World, then: SyncStep) -> SyncStep {
+        let holds = match w.provider.hand_off.acquire(self.thread) {
+            Ok(holds) => holds,
+            Err(Abandoned { holder, why }) => {
+                w.provider.sync_blocked_now(SyncBlocked {
+                    waiter: self.thread,
+                    holder,
+                    why,
+                });
+                w.provider.scheduler.hang(self.executor);
+                self.cx.record(
+                    "OzoneManagerServiceProviderImpl.syncDataFromOM",
+                    format_args!("waits for the hand-off lock, held by {holder}, {why}: forever"),
+                );
+                return SyncStep::BlockedForever;
+            }
+        };
         self.holds = true;
         self.cx.record(
             "OzoneManagerServiceProviderImpl.syncDataFromOM",
@@ -261,11 +355,12 @@ impl SyncThread {
                 _ => write!(f, "hand-off lock re-entered: hold count {holds}"),
             }),
         );
+        then
     }
 
     fn release(&mut self, w: &World) {
         self.holds = false;
-        let left = w.provider.hand_off.release(Self::ACTOR);
+        let left = w.provider.hand_off.release(self.thread);
         self.cx.record(
             "OzoneManagerServiceProviderImpl.syncDataFromOM",
             fmt::from_fn(|f| match left {
@@ -281,7 +376,7 @@ impl SyncThread {
     /// The thread will never release what it holds now (ghost, see [`ReentrantLock::abandon`]).
     fn abandon(&self, w: &World, why: Forever) {
         if self.holds {
-            w.provider.hand_off.abandon(Self::ACTOR, why);
+            w.provider.hand_off.abandon(self.thread, why);
         }
     }
 
@@ -306,20 +401,24 @@ impl SyncThread {
 
 impl Program<World> for SyncThread {
     fn actor(&self) -> &'static str {
-        Self::ACTOR
+        self.thread
     }
 
     fn is_done(&self) -> bool {
         matches!(
             self.next,
-            SyncStep::Done | SyncStep::ParkedInRpc | SyncStep::ParkedInDownload
+            SyncStep::Done
+                | SyncStep::ParkedInRpc
+                | SyncStep::ParkedInDownload
+                | SyncStep::BlockedForever
         )
     }
 
     fn enabled(&self, w: &World) -> bool {
         match self.next {
+            SyncStep::Start => w.provider.scheduler.ready(self.executor),
             SyncStep::LockBeforeRpc | SyncStep::LockAfterRpc => {
-                w.provider.hand_off.ready_for(Self::ACTOR)
+                w.provider.hand_off.ready_for(self.thread)
             }
             _ => !self.is_done(),
         }
@@ -328,14 +427,30 @@ impl Program<World> for SyncThread {
     fn step(&mut self, w: &World) {
         let lock = w.fix.hand_off_lock.get();
         self.next = match self.next {
-            SyncStep::Start => {
-                if w.provider.sync_running.swap(true, Ordering::SeqCst) {
+            SyncStep::Start => match w.provider.scheduler.begin_run(self.executor) {
+                Begin::NoThread => {
+                    self.cx.record(
+                        "OzoneManagerServiceProviderImpl.triggerSyncDataFromOMImmediately",
+                        "no new scheduler: this thread is never created",
+                    );
+                    SyncStep::Done
+                }
+                Begin::Cancelled => {
+                    self.cx.record(
+                        "ScheduledThreadPoolExecutor",
+                        "shut down before this run began: the periodic task is cancelled",
+                    );
+                    SyncStep::Done
+                }
+                Begin::Runs if w.provider.sync_running.swap(true, Ordering::SeqCst) => {
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.syncDataFromOM",
                         "already running",
                     );
+                    w.provider.scheduler.end_run(self.executor);
                     SyncStep::Done
-                } else {
+                }
+                Begin::Runs => {
                     self.from = w.recon_om_db.sequence_number();
                     self.seq = self.from;
                     self.cx.record(
@@ -350,14 +465,12 @@ impl Program<World> for SyncThread {
                         _ => SyncStep::Rpc,
                     }
                 }
-            }
-            SyncStep::LockBeforeRpc => {
-                self.acquire(w);
-                SyncStep::Rpc
-            }
+            },
+            SyncStep::LockBeforeRpc => self.acquire(w, SyncStep::Rpc),
             SyncStep::Rpc => {
                 if self.faults.rpc_hangs {
                     self.abandon(w, Forever::InGetDbUpdates);
+                    w.provider.scheduler.hang(self.executor);
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.innerGetAndApplyDeltaUpdatesFromOM",
                         format_args!(
@@ -385,10 +498,7 @@ impl Program<World> for SyncThread {
                     }
                 }
             }
-            SyncStep::LockAfterRpc => {
-                self.acquire(w);
-                SyncStep::Commit(0)
-            }
+            SyncStep::LockAfterRpc => self.acquire(w, SyncStep::Commit(0)),
             SyncStep::Commit(i) => {
                 let updates = self.updates.as_ref().expect("the RPC has returned");
                 let handler = self.handler.as_mut().expect("the RPC has returned");
@@ -467,6 +577,7 @@ impl Program<World> for SyncThread {
             SyncStep::FullSnapshot => {
                 if self.faults.snapshot_download_hangs {
                     self.abandon(w, Forever::InSnapshotDownload);
+                    w.provider.scheduler.hang(self.executor);
                     self.cx.record(
                         "OzoneManagerServiceProviderImpl.getOzoneManagerDBSnapshot",
                         format_args!(
@@ -529,9 +640,13 @@ impl Program<World> for SyncThread {
                     "OzoneManagerServiceProviderImpl.syncDataFromOM",
                     "isSyncDataFromOMRunning=false",
                 );
+                w.provider.scheduler.end_run(self.executor);
                 SyncStep::Done
             }
-            SyncStep::ParkedInRpc | SyncStep::ParkedInDownload | SyncStep::Done => self.next,
+            SyncStep::ParkedInRpc
+            | SyncStep::ParkedInDownload
+            | SyncStep::BlockedForever
+            | SyncStep::Done => self.next,
         };
     }
 }
@@ -585,7 +700,7 @@ impl RestThread {
     }
 
     /// Takes the hand-off lock, or learns that its holder will never release it.
-    fn lock(&self, w: &World, around: &str) -> Result<(), Forever> {
+    fn lock(&self, w: &World, around: &str) -> Result<(), Abandoned> {
         w.provider.hand_off.acquire(Self::ACTOR)?;
         self.cx.record(
             "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
@@ -596,11 +711,11 @@ impl RestThread {
 
     /// A wait for the lock that can never end: recorded, and the thread stops there (upstream
     /// it stays parked in `lock()`; see [`ReentrantLock::abandon`]).
-    fn blocked(&self, w: &World, why: Forever) -> RestStep {
+    fn blocked(&self, w: &World, Abandoned { holder, why }: Abandoned) -> RestStep {
         w.provider.rebuild_blocked_now(why);
         self.cx.record(
             "OzoneManagerServiceProviderImpl.triggerTaskRebuild",
-            format_args!("waits for the hand-off lock, held by SyncOM {why}: forever"),
+            format_args!("waits for the hand-off lock, held by {holder}, {why}: forever"),
         );
         RestStep::BlockedForever
     }
@@ -633,7 +748,7 @@ impl Program<World> for RestThread {
         self.next = match std::mem::replace(&mut self.next, RestStep::Done) {
             RestStep::Lock => match self.lock(w, "") {
                 Ok(()) => RestStep::Queue,
-                Err(why) => self.blocked(w, why),
+                Err(abandoned) => self.blocked(w, abandoned),
             },
             RestStep::Queue => {
                 w.controller
@@ -668,7 +783,7 @@ impl Program<World> for RestThread {
                     w.provider.hand_off.release(Self::ACTOR);
                     RestStep::Offer(checkpoint)
                 }
-                Err(why) => self.blocked(w, why),
+                Err(abandoned) => self.blocked(w, abandoned),
             },
             RestStep::Offer(checkpoint) => {
                 w.controller.offer_reinitialization(

@@ -1,0 +1,345 @@
+//! The sync thread's scheduler, and `triggerSyncDataFromOMImmediately`, which replaces it.
+//!
+//! `OzoneManagerServiceProviderImpl.start` creates `scheduler`, a one-thread
+//! `ScheduledThreadPoolExecutor` (thread factory `<prefix>SyncOM-%d`, so its thread is
+//! `SyncOM-0`), and `startSyncDataFromOM` schedules `syncDataFromOM` on it with a fixed delay.
+//! `GET /api/v1/triggerdbsync/om` (`TriggerDBSyncEndpoint.triggerOMDBSync`) runs
+//! `triggerSyncDataFromOMImmediately` on a REST thread, under no lock: if
+//! `isSyncDataFromOMRunning.get()` is false, `stopSyncDataFromOMThread` shuts the executor down
+//! (a periodic run not yet begun is cancelled; a run in progress goes on) and waits for it to
+//! terminate, then `Executors.newScheduledThreadPool(1, threadFactory)` and
+//! `startSyncDataFromOM(0)`: a new thread from the same factory (`SyncOM-1`) syncs at once. The
+//! old thread exits, and with it the only thread that could release a `ReentrantLock` hold it
+//! kept.
+//!
+//! [`SyncScheduler`] models the executors: which one the `scheduler` field points to, which
+//! were shut down, which have a run in progress; [`TriggerSyncThread`] the REST thread. The
+//! executors' threads are [`super::service_provider::SyncThread`]s queued on an executor by its
+//! number (`SyncOM-n` is the n-th trigger's thread: upstream the factory numbers only the
+//! threads it creates, a naming difference only).
+//!
+//! Simplified, with why the verdicts hold:
+//! - `awaitTermination(30 s)`, then `shutdownNow` and `awaitTermination(5 s)`: the wait ends
+//!   when the run in progress ends, or, for a run that never ends (a hung RPC or download),
+//!   times out. The interrupt `shutdownNow` sends is not modelled: the hung thread stays where
+//!   it hangs (and keeps `isSyncDataFromOMRunning` true, so the new thread's runs answer
+//!   "already running", as they would while it is still unwinding). A run that ends only after
+//!   the 35 s is not modelled either: the trigger then starts the new thread while the old run
+//!   still holds `isSyncDataFromOMRunning`, whose first run answers "already running" and
+//!   whose next run is as the one modelled here.
+//! - Two triggers at once (two REST threads) could both find no sync running, both shut down
+//!   the same executor and both create one; the `scheduler` field (a plain field the REST
+//!   threads write) keeps the last, and the other executor lives on, unreferenced, syncing on
+//!   its schedule (`isSyncDataFromOMRunning` keeps the two from overlapping). The histories
+//!   run every trigger on one REST thread, one after another, so they do not generate it: it
+//!   leaks an executor, and with the flag no outcome here differs.
+
+use super::service_provider::SyncThread;
+use super::World;
+use crate::model::Program;
+use crate::sync::{Condvar, Mutex};
+use crate::trace::{Cx, Trace};
+
+/// The threads `threadFactory` names, by executor: `SyncOM-0` from `start`, then one per
+/// trigger that replaced the scheduler.
+pub const SYNC_THREADS: [&str; 8] = [
+    "SyncOM-0", "SyncOM-1", "SyncOM-2", "SyncOM-3", "SyncOM-4", "SyncOM-5", "SyncOM-6", "SyncOM-7",
+];
+
+/// An executor (and its one thread), by number: an index into [`SYNC_THREADS`].
+pub type Executor = u8;
+
+fn bit(e: Executor) -> u8 {
+    1 << e
+}
+
+#[derive(Debug)]
+struct State {
+    /// The executor `scheduler` points to.
+    live: Executor,
+    /// Executors created (`newScheduledThreadPool`), each a bit.
+    created: u8,
+    /// Executors that will never be created: their trigger found a sync running.
+    never: u8,
+    shut_down: u8,
+    /// Executors whose thread is inside a run of `syncDataFromOM`.
+    busy: u8,
+    /// Executors whose run will never end (inside an OM call that never returns, or waiting
+    /// forever for the hand-off lock).
+    hung: u8,
+}
+
+/// How a run queued on an executor begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Begin {
+    Runs,
+    /// The executor was shut down before the run began: `ScheduledFutureTask.run` cancels a
+    /// periodic task once its executor is shut down.
+    Cancelled,
+    /// The executor was never created (its trigger answered "already running").
+    NoThread,
+}
+
+/// The executors the sync thread runs on (see the module notes).
+#[derive(Debug)]
+pub struct SyncScheduler {
+    state: Mutex<State>,
+    /// Signalled when an executor is created or will never be, and when a run ends or hangs.
+    changed: Condvar,
+}
+
+impl Default for SyncScheduler {
+    /// `start`: executor 0, `SyncOM-0`.
+    fn default() -> Self {
+        SyncScheduler {
+            state: Mutex::new(State {
+                live: 0,
+                created: bit(0),
+                never: 0,
+                shut_down: 0,
+                busy: 0,
+                hung: 0,
+            }),
+            changed: Condvar::new(),
+        }
+    }
+}
+
+impl SyncScheduler {
+    /// The executor the `scheduler` field points to: where the next scheduled run is queued.
+    pub fn live(&self) -> Executor {
+        self.state.lock().live
+    }
+
+    /// Whether a run queued on `e` can begin now (its thread exists, or never will).
+    pub fn ready(&self, e: Executor) -> bool {
+        let s = self.state.lock();
+        (s.created | s.never) & bit(e) != 0
+    }
+
+    /// A run queued on `e` begins (once `e` is created, or known never to be).
+    pub fn begin_run(&self, e: Executor) -> Begin {
+        let mut s = self.state.lock();
+        while (s.created | s.never) & bit(e) == 0 {
+            s = self.changed.wait(s);
+        }
+        if s.never & bit(e) != 0 {
+            Begin::NoThread
+        } else if s.shut_down & bit(e) != 0 {
+            Begin::Cancelled
+        } else {
+            s.busy |= bit(e);
+            Begin::Runs
+        }
+    }
+
+    /// The run on `e` has returned.
+    pub fn end_run(&self, e: Executor) {
+        self.state.lock().busy &= !bit(e);
+        self.changed.notify_all();
+    }
+
+    /// The run on `e` will never return.
+    pub fn hang(&self, e: Executor) {
+        self.state.lock().hung |= bit(e);
+        self.changed.notify_all();
+    }
+
+    /// `scheduler.shutdown()` of the executor the field points to; which one that was.
+    fn shutdown(&self) -> Executor {
+        let mut s = self.state.lock();
+        s.shut_down |= bit(s.live);
+        s.live
+    }
+
+    /// Whether `awaitTermination` of `e` returns now: no run is in progress on it, or the one
+    /// in progress never ends (then both waits time out).
+    pub fn terminated_or_hung(&self, e: Executor) -> bool {
+        let s = self.state.lock();
+        (s.busy & !s.hung) & bit(e) == 0
+    }
+
+    /// `awaitTermination` of `e`: true when it terminated, false when the waits timed out.
+    fn await_termination(&self, e: Executor) -> bool {
+        let mut s = self.state.lock();
+        while (s.busy & !s.hung) & bit(e) != 0 {
+            s = self.changed.wait(s);
+        }
+        s.busy & bit(e) == 0
+    }
+
+    /// `scheduler = newScheduledThreadPool(1, threadFactory)`: `e` is created and live.
+    fn create(&self, e: Executor) {
+        let mut s = self.state.lock();
+        s.created |= bit(e);
+        s.live = e;
+        drop(s);
+        self.changed.notify_all();
+    }
+
+    /// `e` will never be created (its thread's queued run ends without running).
+    fn never_create(&self, e: Executor) {
+        self.state.lock().never |= bit(e);
+        self.changed.notify_all();
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Check,
+    Shutdown,
+    AwaitTermination(Executor),
+    Create,
+    Done,
+}
+
+/// The REST thread of `GET /api/v1/triggerdbsync/om`: `triggerSyncDataFromOMImmediately`,
+/// which creates executor `next` (whose first run is a [`SyncThread`] queued on it, a thread of
+/// its own) or answers that a sync is running.
+#[derive(Debug)]
+pub struct TriggerSyncThread {
+    cx: Cx,
+    next: Executor,
+    step: Step,
+}
+
+const METHOD: &str = "OzoneManagerServiceProviderImpl.triggerSyncDataFromOMImmediately";
+
+impl TriggerSyncThread {
+    pub const ACTOR: &'static str = "REST-sync";
+
+    /// The trigger, and the first run of the thread it would create: both start together, the
+    /// run waiting for its executor.
+    pub fn with_first_run(trace: &Trace, next: Executor) -> (Self, SyncThread) {
+        let trigger = TriggerSyncThread {
+            cx: trace.actor(Self::ACTOR),
+            next,
+            step: Step::Check,
+        };
+        (trigger, SyncThread::on(trace, Default::default(), next))
+    }
+}
+
+impl Program<World> for TriggerSyncThread {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        self.step == Step::Done
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        match self.step {
+            Step::AwaitTermination(e) => w.provider.scheduler.terminated_or_hung(e),
+            step => step != Step::Done,
+        }
+    }
+
+    fn step(&mut self, w: &World) {
+        let scheduler = &w.provider.scheduler;
+        let cx = &self.cx;
+        self.step = match self.step {
+            Step::Check => {
+                if w.provider.is_sync_running() {
+                    cx.record(
+                        METHOD,
+                        "isSyncDataFromOMRunning: OM DB sync is already running; returns false",
+                    );
+                    scheduler.never_create(self.next);
+                    cx.record("TriggerDBSyncEndpoint.triggerOMDBSync", "200 false");
+                    Step::Done
+                } else {
+                    cx.record(METHOD, "isSyncDataFromOMRunning=false");
+                    Step::Shutdown
+                }
+            }
+            Step::Shutdown => {
+                let old = scheduler.shutdown();
+                cx.record(
+                    "OzoneManagerServiceProviderImpl.stopSyncDataFromOMThread",
+                    format_args!(
+                        "scheduler.shutdown() ({}'s executor: a run not yet begun is cancelled)",
+                        SYNC_THREADS[usize::from(old)]
+                    ),
+                );
+                Step::AwaitTermination(old)
+            }
+            Step::AwaitTermination(old) => {
+                let thread = SYNC_THREADS[usize::from(old)];
+                if scheduler.await_termination(old) {
+                    cx.record(
+                        "OzoneManagerServiceProviderImpl.stopSyncDataFromOMThread",
+                        format_args!("awaitTermination: {thread} has exited"),
+                    );
+                } else {
+                    cx.record(
+                        "OzoneManagerServiceProviderImpl.stopSyncDataFromOMThread",
+                        format_args!(
+                            "awaitTermination timed out, shutdownNow, timed out again: \
+                             {thread} failed to terminate"
+                        ),
+                    );
+                }
+                Step::Create
+            }
+            Step::Create => {
+                scheduler.create(self.next);
+                cx.record(
+                    METHOD,
+                    format_args!(
+                        "newScheduledThreadPool(1, threadFactory), startSyncDataFromOM(0): \
+                         {} syncs now; returns true",
+                        SYNC_THREADS[usize::from(self.next)]
+                    ),
+                );
+                cx.record("TriggerDBSyncEndpoint.triggerOMDBSync", "200 true");
+                Step::Done
+            }
+            Step::Done => Step::Done,
+        };
+    }
+}
+
+/// A trigger and, on the same thread of a loom scenario, the first run of the thread it would
+/// create. No interleaving is lost: that run cannot begin before the trigger's last step (it
+/// creates its executor), and the trigger does nothing after it. The histories run the two
+/// as two actors, as upstream does ([`TriggerSyncThread::with_first_run`]).
+#[derive(Debug)]
+pub struct TriggerThenFirstRun {
+    trigger: TriggerSyncThread,
+    first_run: SyncThread,
+}
+
+impl TriggerThenFirstRun {
+    pub fn new(trace: &Trace, next: Executor) -> Self {
+        let (trigger, first_run) = TriggerSyncThread::with_first_run(trace, next);
+        TriggerThenFirstRun { trigger, first_run }
+    }
+}
+
+impl Program<World> for TriggerThenFirstRun {
+    fn actor(&self) -> &'static str {
+        TriggerSyncThread::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        self.first_run.is_done()
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        if self.trigger.is_done() {
+            self.first_run.enabled(w)
+        } else {
+            self.trigger.enabled(w)
+        }
+    }
+
+    fn step(&mut self, w: &World) {
+        if self.trigger.is_done() {
+            self.first_run.step(w);
+        } else {
+            self.trigger.step(w);
+        }
+    }
+}
