@@ -71,6 +71,11 @@ pub fn run(contracts: &[String]) -> ExitCode {
         };
         let scope = format!("contracts/{}/", entry.contract.module);
         let out = root().join("target/racelab/mutants").join(id);
+        // cargo-mutants writes `mutants.out` inside `--output`, which must exist.
+        if let Err(e) = std::fs::create_dir_all(&out) {
+            eprintln!("error: cannot create {}: {e}", out.display());
+            return ExitCode::FAILURE;
+        }
         println!(
             "\n== mutants of {id}'s fix code (cargo-mutants' log: {}/mutants.out)",
             out.display()
