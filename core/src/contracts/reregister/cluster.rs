@@ -153,24 +153,22 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
             }
         }
         Op::Heartbeats(nn) => {
-            let enabled = d.enabled();
-            for dn in 0..DATANODES {
+            let running = enabled_programs(d, |dn| actor_thread(dn, nn.into()));
+            for (dn, running) in running.into_iter().enumerate() {
                 // An iteration is the only program of its thread and never blocks: the thread
                 // is running exactly when one is enabled.
-                if enabled_program(d, &enabled, actor_thread(dn, nn.into())).is_none() {
+                if running.is_none() {
                     d.spawn(Box::new(OfferService::iteration(&trace, dn, nn.into())));
                 }
             }
         }
         Op::Commands(nn) => {
-            let enabled = d.enabled();
-            for dn in 0..DATANODES {
-                let nn = usize::from(nn);
+            let nn = usize::from(nn);
+            let running = enabled_programs(d, |dn| command_thread(dn, nn));
+            for (dn, running) in running.into_iter().enumerate() {
                 // With a batch queued, a running command thread can step: it is running exactly
                 // when it is enabled.
-                if !world.actor(dn, nn).queue.is_empty()
-                    && enabled_program(d, &enabled, command_thread(dn, nn)).is_none()
-                {
+                if running.is_none() && !world.actor(dn, nn).queue.is_empty() {
                     d.spawn(Box::new(ProcessCommand::new(&trace, dn, nn)));
                 }
             }
@@ -204,17 +202,14 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
             // One look for the three DataNodes: a step of one DataNode's thread neither starts,
             // ends, blocks nor unblocks another DataNode's (a command thread waits only for its
             // own pair's queue, which only its own pair's actor thread fills).
-            let enabled = d.enabled();
-            for dn in 0..DATANODES {
-                let name = match thread {
-                    Thread::Actor => actor_thread(dn, nn.into()),
-                    Thread::Command => command_thread(dn, nn.into()),
-                    Thread::Writer => writer_thread(dn),
-                };
-                // A thread with nothing to do, or blocked, just does not step.
-                if let Some(i) = enabled_program(d, &enabled, name) {
-                    d.step_actor(i);
-                }
+            let enabled = enabled_programs(d, |dn| match thread {
+                Thread::Actor => actor_thread(dn, nn.into()),
+                Thread::Command => command_thread(dn, nn.into()),
+                Thread::Writer => writer_thread(dn),
+            });
+            // A thread with nothing to do, or blocked, just does not step.
+            for i in enabled.into_iter().flatten() {
+                d.step_actor(i);
             }
         }
         Op::Step(n) => {
@@ -224,17 +219,27 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
     true
 }
 
-/// The program `Driver::step_named(name)` would step: the oldest unfinished program of thread
-/// `name`, if its next step can run now (`enabled`, from `Driver::enabled`, lists exactly those,
-/// one per thread). Names are compared by address (every program of the cluster takes its
-/// thread's name from one static table, see `THREADS`): the driver's comparison of names, per
-/// program and step, was a tenth of a fuzz run, most of it libFuzzer's hook on `bcmp`. The
-/// tests below check that the two agree.
-fn enabled_program(d: &Driver<Reregister>, enabled: &[usize], name: &'static str) -> Option<usize> {
-    enabled
-        .iter()
-        .copied()
-        .find(|&i| std::ptr::eq(d.actor(i), name))
+/// For each DataNode, the program `Driver::step_named(thread(dn))` would step: the oldest
+/// unfinished program of that thread, if its next step can run now (`Driver::each_enabled`
+/// visits exactly those, one per thread), in one pass that allocates nothing. Names are
+/// compared by address (every program of the cluster takes its thread's name from one static
+/// table, see `THREADS`): the driver's comparison of names, per program and step, was a tenth
+/// of a fuzz run, most of it libFuzzer's hook on `bcmp`. The tests below check that the two
+/// agree.
+fn enabled_programs(
+    d: &Driver<Reregister>,
+    thread: impl Fn(usize) -> &'static str,
+) -> [Option<usize>; DATANODES] {
+    let names: [&str; DATANODES] = std::array::from_fn(&thread);
+    let mut found = [None; DATANODES];
+    d.each_enabled(|i| {
+        let actor = d.actor(i);
+        if let Some(dn) = names.iter().position(|&n| std::ptr::eq(actor, n)) {
+            found[dn] = Some(i);
+        }
+        true
+    });
+    found
 }
 
 use Op::{Commands, Failover, Heartbeats, Lockstep, Restart, Tick, Write};
@@ -321,7 +326,7 @@ mod tests {
     use super::*;
     use crate::model::Setup;
 
-    /// `enabled_program` finds by address what a comparison of names finds, for every thread,
+    /// `enabled_programs` finds by address what a comparison of names finds, for every thread,
     /// before every operation of seeded random histories.
     #[test]
     fn threads_are_found_by_address_as_by_name() {
@@ -336,12 +341,19 @@ mod tests {
             let mut d = Driver::<Reregister>::new(trace, setup);
             let mut plan = Plan::default();
             for _ in 0..64 {
-                for dn in 0..DATANODES {
-                    let names = (0..NAMENODES)
-                        .flat_map(|nn| [actor_thread(dn, nn), command_thread(dn, nn)]);
-                    for name in names.chain([writer_thread(dn)]) {
+                let kinds: [&dyn Fn(usize) -> &'static str; 5] = [
+                    &|dn| actor_thread(dn, 0),
+                    &|dn| command_thread(dn, 0),
+                    &|dn| actor_thread(dn, 1),
+                    &|dn| command_thread(dn, 1),
+                    &writer_thread,
+                ];
+                for kind in kinds {
+                    let by_address = enabled_programs(&d, kind);
+                    for (dn, &program) in by_address.iter().enumerate() {
+                        let name = kind(dn);
                         let by_name = d.enabled().into_iter().find(|&i| d.actor(i) == name);
-                        assert_eq!(enabled_program(&d, &d.enabled(), name), by_name, "{name}");
+                        assert_eq!(program, by_name, "{name}");
                         found += usize::from(by_name.is_some());
                     }
                 }

@@ -58,6 +58,23 @@ impl Ghost {
         })
     }
 
+    /// Whether these are the first `from` events of `later`.
+    pub fn starts(&self, later: &Ghost, from: usize) -> bool {
+        self.with_events(|e| later.with_events(|l| l.get(..from) == Some(e)))
+    }
+
+    /// These events, then those of `later` after its first `from`.
+    pub fn followed_by(&self, later: &Ghost, from: usize) -> Self {
+        let mut copy = self.duplicate();
+        later.with_events(|l| {
+            copy.0
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner)
+                .extend_from_slice(&l[from..])
+        });
+        copy
+    }
+
     pub fn events(&self) -> Vec<Event> {
         self.with_events(<[Event]>::to_vec)
     }

@@ -202,7 +202,9 @@ impl IncrementalBlockReportManager {
             let entries = p.0.iter().enumerate();
             let present = entries.fold(0, |mask, (s, e)| mask | u64::from(e.is_some()) << s);
             key.push(u64::from(*ready) | present << 1);
-            key.extend(p.0.iter().flatten().map(|b| b.word()));
+            for b in p.0.iter().flatten() {
+                key.push(b.word());
+            }
         });
     }
 

@@ -1,12 +1,16 @@
 //! The settled worlds this thread has simulated, by the state they were settled from
 //! ([`World::key`]): quiescence is a function of the state alone (no clock but the world's,
-//! seeded generators), so a state seen before need not be simulated again. A fuzz run is a
+//! seeded generators), so a state seen before need not be simulated again. The key leaves out
+//! the ghost, which no step reads: a world whose events differ settles as the one seen, its
+//! events followed by the ones the simulation added (a copy, not a simulation). Most final
+//! states of a fuzz run differ from those seen only by the history that led to them. A fuzz run is a
 //! small mutation of an earlier input, and most of its quiet states were reached, and settled,
 //! by the runs before it (nine in ten, measured on a 30 s run of the fuzz target). Not under
 //! loom, and not model state: a cache of real std types, one per thread (tests run in
 //! parallel; loom, which never reads it, runs a model on one thread).
 
 use super::World;
+use crate::trace::Trace;
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -14,19 +18,25 @@ use std::sync::Arc;
 /// Settled worlds kept before the memo starts over (a few kilobytes each).
 const CAPACITY: usize = 1 << 14;
 
+/// A settled world, and how many events the state it was settled from had.
+type Seen = (Arc<World>, usize);
+
 thread_local! {
-    static SETTLED: RefCell<FxHashMap<Box<[u64]>, Arc<World>>> = RefCell::default();
+    static SETTLED: RefCell<FxHashMap<Box<[u64]>, Seen>> = RefCell::default();
     /// The key being looked up, kept for its allocation.
     static KEY: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
     /// Settled worlds reused on this thread (for the tests' tallies).
     #[cfg(test)]
     static REUSED: Cell<usize> = const { Cell::new(0) };
+    /// Of those, the ones given other events (for the tests' tallies).
+    #[cfg(test)]
+    static REBASED: Cell<usize> = const { Cell::new(0) };
 }
 
-/// How many settled worlds this thread has reused.
+/// How many settled worlds this thread has reused, and how many of them with other events.
 #[cfg(test)]
-pub fn reused() -> usize {
-    REUSED.get()
+pub fn reused() -> (usize, usize) {
+    (REUSED.get(), REBASED.get())
 }
 
 /// The settled world of `world`'s state: the one `simulate` gave for an equal state before, or
@@ -36,7 +46,15 @@ pub fn settled(world: &World, simulate: impl Fn(&World) -> Arc<World>) -> Arc<Wo
     key.clear();
     world.key(&mut key);
     let settled = match SETTLED.with_borrow(|m| m.get(key.as_slice()).cloned()) {
-        Some(seen) => {
+        Some((seen, from)) => {
+            let seen = if world.ghost.starts(&seen.ghost, from) {
+                seen
+            } else {
+                #[cfg(test)]
+                REBASED.set(REBASED.get() + 1);
+                let ghost = world.ghost.followed_by(&seen.ghost, from);
+                Arc::new(seen.with_ghost(ghost, &Trace::new()))
+            };
             #[cfg(test)]
             assert!(
                 simulate(world).state() == seen.state(),
@@ -48,11 +66,12 @@ pub fn settled(world: &World, simulate: impl Fn(&World) -> Arc<World>) -> Arc<Wo
         }
         None => {
             let settled = simulate(world);
+            let from = world.ghost.with_events(<[_]>::len);
             SETTLED.with_borrow_mut(|m| {
                 if m.len() >= CAPACITY {
                     m.clear();
                 }
-                m.insert(key.as_slice().into(), settled.clone());
+                m.insert(key.as_slice().into(), (settled.clone(), from));
             });
             settled
         }

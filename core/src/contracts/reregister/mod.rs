@@ -230,6 +230,11 @@ impl World {
 
     /// A copy in the same state, recording into `trace`.
     fn duplicate(&self, trace: &Trace) -> World {
+        self.with_ghost(self.ghost.duplicate(), trace)
+    }
+
+    /// A copy in the same state but for the ghost, which is `ghost`, recording into `trace`.
+    fn with_ghost(&self, ghost: Ghost, trace: &Trace) -> World {
         World {
             fix: self.fix,
             clock: Clock(AtomicI64::new(self.clock.now())),
@@ -242,16 +247,18 @@ impl World {
                 })
                 .collect(),
             namenodes: self.namenodes.iter().map(NameNode::duplicate).collect(),
-            ghost: self.ghost.duplicate(),
+            ghost,
             trace: trace.clone(),
             settled: SettledCache::default(),
         }
     }
 
-    /// Appends the world's state to `key`, as words: the fix, the clock, each DataNode's
-    /// replicas and actors, each NameNode, the ghost's events. Everything quiescence and the
-    /// outcomes read, and only state: two worlds with equal keys settle alike ([`memo`]; every
-    /// test checks it on each reuse). The shape (how many DataNodes and NameNodes) is a word.
+    /// Appends the world's state but for the ghost to `key`, as words: the fix, the clock, each
+    /// DataNode's replicas and actors, each NameNode. Everything quiescence reads, and only
+    /// state; the ghost is written by the steps and read by no step, so two worlds with equal
+    /// keys settle alike but for their ghosts: each settled ghost is the world's events
+    /// followed by the same new ones ([`memo`]; every test checks it on each reuse). The shape
+    /// (how many DataNodes and NameNodes) is a word.
     pub fn key(&self, key: &mut Vec<u64>) {
         let fix = self.fix;
         key.extend([
@@ -271,14 +278,14 @@ impl World {
         for n in &self.namenodes {
             n.key(key);
         }
-        self.ghost.key(key);
     }
 
-    /// [`World::key`], in a vector of its own (the tests' checks).
+    /// The whole state: [`World::key`] and the ghost's events (the tests' checks).
     #[cfg(test)]
     fn state(&self) -> Vec<u64> {
         let mut key = Vec::new();
         self.key(&mut key);
+        self.ghost.key(&mut key);
         key
     }
 

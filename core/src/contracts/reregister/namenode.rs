@@ -134,16 +134,16 @@ impl NameNode {
         let fail = self.fail_next_ibr.load(std::sync::atomic::Ordering::SeqCst);
         key.extend([ns.ha.code() | u64::from(fail) << 2, ns.next_lease_id]);
         for (d, lease) in ns.datanodes.iter().zip(ns.leases) {
-            let d = d.map(|d| {
-                [
+            key.push(u64::from(d.is_some()) | u64::from(lease.is_some()) << 1);
+            if let Some(d) = d {
+                key.extend([
                     u64::from(d.alive),
                     d.blocks.word(),
                     d.block_report_count.into(),
                     d.last_update as u64,
-                ]
-            });
-            key.push(u64::from(d.is_some()) | u64::from(lease.is_some()) << 1);
-            key.extend(d.into_iter().flatten().chain(lease));
+                ]);
+            }
+            key.extend(lease);
         }
     }
 

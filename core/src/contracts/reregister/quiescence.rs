@@ -262,17 +262,19 @@ fn at_quiescence_decides_as_the_full_simulation_on_histories() {
             history(fix, &ops, &mut tally);
         }
     }
-    let memo = super::memo::reused() - memo;
+    let (reused, rebased) = super::memo::reused();
+    let (memo, rebased) = (reused - memo.0, rebased - memo.1);
     println!(
         "{} quiet states ({} calm, {} settled copies reused, {memo} settled worlds of equal \
-         states reused), {} outcomes reached",
+         states reused, {rebased} of them with other events), {} outcomes reached",
         tally.states, tally.calm, tally.reused, tally.reached
     );
-    // Both paths, the reuse, and outcomes both ways, are exercised.
+    // Both paths, the reuse (with the same events and with others), and outcomes both ways,
+    // are exercised.
     assert!(tally.calm > 1000 && tally.states - tally.calm > 1000);
     assert!(
-        tally.reused > 100 && memo > 1000,
-        "{memo} reuses of the memo"
+        tally.reused > 100 && memo > 1000 && rebased > 100 && memo - rebased > 100,
+        "{memo} reuses of the memo, {rebased} with other events"
     );
     assert!(tally.reached > 500);
 }
