@@ -450,3 +450,28 @@ fn check_container_open(state: State, fix: &Fix) -> Result<(), Res> {
         State::Deleted => Err(Res::ContainerInternalError),
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::Tombstone;
+    use super::*;
+    use crate::switches::Switch;
+
+    /// What P2 and P6 refuse: a container in the pipeline's map, or (P3 only) tombstoned. One
+    /// the datanode never had is not remembered, with P3 or without: its first write creates it.
+    #[test]
+    fn only_a_mapped_or_tombstoned_container_is_remembered() {
+        for tombstone in [Tombstone::Off, Tombstone::BeforeRemove] {
+            let fix = Fix {
+                tombstone: Switch::new(tombstone),
+                ..Fix::UPSTREAM
+            };
+            let dn = Datanode::new(1);
+            assert!(!remembered(&dn, &fix, 1), "{tombstone:?}: never had it");
+            dn.csm.put_if_absent(1);
+            assert!(remembered(&dn, &fix, 1), "{tombstone:?}: in the map");
+            dn.set.write_tombstone(2);
+            assert_eq!(remembered(&dn, &fix, 2), tombstone.is_on(), "{tombstone:?}");
+        }
+    }
+}
