@@ -474,4 +474,35 @@ mod tests {
             assert_eq!(remembered(&dn, &fix, 2), tombstone.is_on(), "{tombstone:?}");
         }
     }
+
+    /// The leader's `validateContainerCommand`: a write to a replica that is not OPEN is
+    /// rejected (ContainerNotOpenException) and not appended; one to an absent container is
+    /// appended upstream, and rejected by P6 only when the datanode remembers the ID.
+    #[test]
+    fn the_leader_rejects_a_write_to_a_container_not_open_and_p6_a_remembered_one() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let write = |container| Request {
+            container,
+            cmd: Cmd::PutBlock { block: 1 },
+            index: 1,
+        };
+        for p6 in [false, true] {
+            let w = World::new(Fix {
+                leader_refuses_remembered: crate::switches::Switch::new(p6),
+                ..Fix::UPSTREAM
+            });
+            let dn = w.dn(1);
+            let open = KeyValueContainer::new(1, ContainerData::open(), Origin::Pipeline);
+            dn.set.add(open.clone(), true).expect("added");
+            assert_eq!(validate_container_command(&w, dn, cx, &write(1)), Ok(()));
+            open.data(|d| d.state = State::Closed);
+            let closed = validate_container_command(&w, dn, cx, &write(1));
+            assert_eq!(closed, Err(Res::ContainerNotOpen));
+            assert_eq!(validate_container_command(&w, dn, cx, &write(2)), Ok(()));
+            dn.csm.put_if_absent(2);
+            let remembered = validate_container_command(&w, dn, cx, &write(2));
+            assert_eq!(remembered.is_err(), p6, "P6: {p6}");
+        }
+    }
 }
