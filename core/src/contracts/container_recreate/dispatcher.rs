@@ -475,6 +475,39 @@ mod tests {
         }
     }
 
+    /// `dispatchRequest` puts a present container that is not in `container2BCSIDMap` there
+    /// (a restart's replay) at a WriteChunk's COMMIT_DATA only: not at its WRITE_DATA, nor at
+    /// a PutBlock's apply.
+    #[test]
+    fn only_a_write_chunks_commit_puts_the_container_in_the_map() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let chunk = Cmd::WriteChunk {
+            block: 1,
+            offset: 0,
+            len: 1,
+        };
+        let put_block = Cmd::PutBlock { block: 1 };
+        for (cmd, stage, mapped) in [
+            (chunk, Stage::WriteData, false),
+            (chunk, Stage::CommitData, true),
+            (put_block, Stage::Apply, false),
+        ] {
+            let w = World::new(Fix::UPSTREAM);
+            let dn = w.dn(1);
+            let c = KeyValueContainer::new(1, ContainerData::open(), Origin::Pipeline);
+            dn.set.add(c, true).expect("added");
+            let req = Request {
+                container: 1,
+                cmd,
+                index: 1,
+            };
+            let mut d = Dispatch::new(req, stage);
+            while d.step(&w, dn, cx).is_none() {}
+            assert_eq!(dn.csm.bcsid_of(1).is_some(), mapped, "{cmd:?} {stage:?}");
+        }
+    }
+
     /// The leader's `validateContainerCommand`: a write to a replica that is not OPEN is
     /// rejected (ContainerNotOpenException) and not appended; one to an absent container is
     /// appended upstream, and rejected by P6 only when the datanode remembers the ID.
