@@ -508,6 +508,57 @@ mod tests {
         }
     }
 
+    /// A failed write on an OPEN replica marks it UNHEALTHY (a PutBlock whose chunk file is
+    /// not there: UNABLE_TO_FIND_CHUNK), with P7 or without. On a DELETED one upstream fails
+    /// CONTAINER_INTERNAL_ERROR and, unable to mark it, throws; P7 answers CONTAINER_NOT_OPEN
+    /// and leaves it as it is.
+    #[test]
+    fn a_failed_write_marks_an_open_replica_and_p7_passes_a_deleted_one() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let put_block = Request {
+            container: 1,
+            cmd: Cmd::PutBlock { block: 1 },
+            index: 1,
+        };
+        for p7 in [false, true] {
+            for (from, reply, to) in [
+                (
+                    State::Open,
+                    Reply::Result(Res::UnableToFindChunk),
+                    State::Unhealthy,
+                ),
+                (
+                    State::Deleted,
+                    if p7 {
+                        Reply::Result(Res::ContainerNotOpen)
+                    } else {
+                        Reply::Thrown
+                    },
+                    State::Deleted,
+                ),
+            ] {
+                let w = World::new(Fix {
+                    deleted_not_open: Switch::new(p7),
+                    ..Fix::UPSTREAM
+                });
+                let dn = w.dn(1);
+                let data = ContainerData {
+                    state: from,
+                    ..ContainerData::open()
+                };
+                let c = KeyValueContainer::new(1, data, Origin::Pipeline);
+                let why = format!("P7: {p7}, {from:?}");
+                assert_eq!(
+                    Dispatch::new(put_block, Stage::Apply).handle(&w, dn, cx, &c),
+                    reply,
+                    "{why}"
+                );
+                assert_eq!(c.state(), to, "{why}");
+            }
+        }
+    }
+
     /// The leader's `validateContainerCommand`: a write to a replica that is not OPEN is
     /// rejected (ContainerNotOpenException) and not appended; one to an absent container is
     /// appended upstream, and rejected by P6 only when the datanode remembers the ID.
