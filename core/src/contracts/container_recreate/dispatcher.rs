@@ -559,6 +559,29 @@ mod tests {
         }
     }
 
+    /// A committed PutBlock updates the container's BCSID in `container2BCSIDMap`
+    /// (`updateBCSID`); a failed one (its chunk file is not there) leaves it.
+    #[test]
+    fn only_a_committed_put_block_updates_the_map() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let w = World::new(Fix::UPSTREAM);
+        let dn = w.dn(1);
+        let mut data = ContainerData::open();
+        data.chunk_files.insert(1, 1);
+        let c = KeyValueContainer::new(1, data, Origin::Pipeline);
+        dn.csm.put_if_absent(1);
+        for (block, index, bcsid) in [(1, 5, 5), (2, 6, 5)] {
+            let req = Request {
+                container: 1,
+                cmd: Cmd::PutBlock { block },
+                index,
+            };
+            Dispatch::new(req, Stage::Apply).handle(&w, dn, cx, &c);
+            assert_eq!(dn.csm.bcsid_of(1), Some(bcsid), "block {block}");
+        }
+    }
+
     /// The leader's `validateContainerCommand`: a write to a replica that is not OPEN is
     /// rejected (ContainerNotOpenException) and not appended; one to an absent container is
     /// appended upstream, and rejected by P6 only when the datanode remembers the ID.

@@ -157,8 +157,8 @@ impl Scheduler {
     }
 
     /// P1's `scheduleBlockReport(delay, true)`: the request, its `reset` and a new epoch in one
-    /// critical section. Returns the new epoch.
-    pub fn request_registration_report(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) -> u64 {
+    /// critical section.
+    pub fn request_registration_report(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) {
         wrote();
         let _request = self.request.lock();
         self.next_block_report_time.swap(now as u64, SeqCst);
@@ -171,7 +171,6 @@ impl Scheduler {
                 "nextBlockReportTime={now} (due now) resetBlockReportTime=true epoch={epoch}"
             ),
         );
-        epoch
     }
 
     /// `scheduleNextBlockReport`, first part: read `resetBlockReportTime` and write
