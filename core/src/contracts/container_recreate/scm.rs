@@ -417,3 +417,37 @@ impl Scm {
         Some(Command::Replicate { src, tgt })
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    /// `processContainerReplica` logs the report's ERROR ("Container CLOSED with sequence ID
+    /// lower than a replica") for a CLOSED container whose sequence id is below the replica's
+    /// BCSID, whatever P4 then does; not for an equal BCSID, nor for an OPEN container.
+    #[test]
+    fn the_closed_below_error_is_logged_only_for_a_closed_container_below_the_replica() {
+        for keep_closed_seq in [false, true] {
+            let fix = ScmFix {
+                keep_closed_seq,
+                seq_mismatch_unhealthy: false,
+            };
+            let mut scm = Scm::default();
+            scm.allocate(1);
+            scm.close(1, 2);
+            scm.allocate(2);
+            let replica = |id, bcsid| ReplicaProto {
+                id,
+                state: State::Closed,
+                bcsid,
+                empty: false,
+            };
+            let below = |scm: &mut Scm, id, bcsid| {
+                scm.process_replica(fix, 4, replica(id, bcsid)).closed_below
+            };
+            assert_eq!(below(&mut scm, 1, 2), None, "P4: {keep_closed_seq}");
+            assert_eq!(below(&mut scm, 2, 3), None, "OPEN, P4: {keep_closed_seq}");
+            assert_eq!(below(&mut scm, 1, 3), Some((2, 3)), "P4: {keep_closed_seq}");
+        }
+    }
+}
