@@ -274,3 +274,24 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::trace::Trace;
+
+    /// `scheduleNextBlockReport` without a reset keeps the FBR on its grid: the next slot
+    /// after a report on time is one interval on; after one that ran 2.5 intervals late, the
+    /// first slot after now (three intervals on), not a slot in the past.
+    #[test]
+    fn a_periodic_rescheduling_moves_to_the_next_slot_of_the_grid() {
+        let (trace, next) = (Trace::new(), 1_000);
+        for (now, slots) in [(next, 1), (next + 5 * BLOCK_REPORT_INTERVAL / 2, 3)] {
+            let s = Scheduler::new(next, false, 0, 1);
+            let how = s.schedule_next_block_report_time(&trace.actor("test"), now);
+            assert_eq!(how, Rescheduled::Periodic);
+            let expected = next + slots * BLOCK_REPORT_INTERVAL;
+            assert_eq!(s.next_block_report_time(), expected, "now {now}");
+        }
+    }
+}
