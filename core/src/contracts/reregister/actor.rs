@@ -398,21 +398,20 @@ mod tests {
     use super::super::{run, Fix, World};
     use super::*;
 
-    /// What `World::key` keeps of DataNode 0's actor for nn0: its command queue (the count,
-    /// then each batch, REGISTER in the low bit) and its scheduler (the reset flag second).
-    fn queue_and_scheduler(w: &World) -> (Vec<u64>, Vec<u64>) {
-        let (mut queue, mut scheduler) = (Vec::new(), Vec::new());
-        w.actor(0, 0).queue.key(&mut queue);
-        w.actor(0, 0).scheduler.key(&mut scheduler);
-        (queue, scheduler)
-    }
-
     /// The FBR that REG1 asked for (`resetBlockReportTime` set), run to its end: its
     /// `scheduleNextBlockReport` draws a random time and clears the flag, with P1 or without;
     /// when the NameNode restarted during it and answers REGISTER (the node is unknown),
     /// `processCommand` enqueues that command after the rescheduling.
     #[test]
     fn a_block_report_clears_the_reset_and_enqueues_the_register_it_is_answered() {
+        // What `World::key` keeps of DataNode 0's actor for nn0: its command queue (the count,
+        // then each batch, REGISTER in the low bit) and its scheduler (the reset flag second).
+        let queue_and_scheduler = |w: &World| {
+            let (mut queue, mut scheduler) = (Vec::new(), Vec::new());
+            w.actor(0, 0).queue.key(&mut queue);
+            w.actor(0, 0).scheduler.key(&mut scheduler);
+            (queue, scheduler)
+        };
         for fix in [Fix::UPSTREAM, Fix::PROPOSED] {
             for restarted in [false, true] {
                 let trace = Trace::new();
