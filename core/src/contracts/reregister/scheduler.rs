@@ -285,7 +285,7 @@ mod tests {
     /// first slot after now (three intervals on), not a slot in the past.
     #[test]
     fn a_periodic_rescheduling_moves_to_the_next_slot_of_the_grid() {
-        let (trace, next) = (Trace::new(), 1_000);
+        let (trace, next) = (Trace::new(), 3 * BLOCK_REPORT_INTERVAL + 1_000);
         for (now, slots) in [(next, 1), (next + 5 * BLOCK_REPORT_INTERVAL / 2, 3)] {
             let s = Scheduler::new(next, false, 0, 1);
             let how = s.schedule_next_block_report_time(&trace.actor("test"), now);
