@@ -158,8 +158,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// `cargo xtask replay FILE...`: exits 2 on the first file that cannot be read or has a mistake.
+/// `cargo xtask replay FILE...`: exits 2 on the first file that cannot be read or has a mistake,
+/// and 1 when an `expect` line of some file does not hold.
 fn replay(files: &[std::path::PathBuf]) -> ExitCode {
+    let mut differs = false;
     for f in files {
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
@@ -169,7 +171,13 @@ fn replay(files: &[std::path::PathBuf]) -> ExitCode {
             }
         };
         match racelab_props::scenario::replay_any(&text) {
-            Ok(out) => print!("{out}"),
+            Ok(r) => {
+                print!("{}", r.out);
+                for e in &r.differs {
+                    eprintln!("error: {}:{}: {}", f.display(), e.line, e.problem);
+                }
+                differs |= !r.differs.is_empty();
+            }
             Err(e) if e.line == 0 => {
                 eprintln!("error: {}: {}", f.display(), e.problem);
                 return ExitCode::from(2);
@@ -180,7 +188,11 @@ fn replay(files: &[std::path::PathBuf]) -> ExitCode {
             }
         }
     }
-    ExitCode::SUCCESS
+    if differs {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! # HDDS-17575: the step-down lands while notifyLeaderReady flushes
 //! contract leader-ready
 //! variants upstream proposed      # optional; every variant by default
+//! expect upstream O1              # optional: the outcomes a variant reaches, exactly
+//! expect proposed nothing
 //! apply-startup-entry             # a contract operation (starts a program)
 //! step apply 4                    # four steps of the actor `apply`
 //! step-down
@@ -12,7 +14,9 @@
 //!
 //! Every line is checked before anything runs; a mistake is reported with its line number. The
 //! replay runs the schedule on each variant, finishes the remaining programs in start order,
-//! and prints the timeline, the final state and the outcomes reached.
+//! and prints the timeline, the final state and the outcomes reached. An `expect` line that
+//! the replay contradicts is reported with its line ([`Replay::differs`]): the committed files
+//! expect something of every variant they replay, so that a test replaying them can fail.
 
 use racelab_core::histories::{Histories, Session, STUCK};
 use racelab_core::registry::{self, Registered, Visitor};
@@ -23,6 +27,32 @@ use std::fmt::Write;
 enum Line<O> {
     Op(O),
     Step { actor: String, times: usize },
+}
+
+/// A replay: what it prints, and how it compares with the file's `expect` lines.
+#[derive(Debug)]
+pub struct Replay {
+    pub out: String,
+    /// The `expect` lines the replay contradicts, each with what the variant reached.
+    pub differs: Vec<ScenarioError>,
+    /// The variants replayed that no `expect` line names.
+    pub unchecked: Vec<&'static str>,
+}
+
+/// An `expect` line: its number, the variant and the outcomes it reaches, sorted.
+struct Expect {
+    line: usize,
+    variant: &'static str,
+    outcomes: Vec<String>,
+}
+
+/// How a set of outcomes is written: `O2, O5`, or `nothing`.
+fn listed(outcomes: &[String]) -> String {
+    if outcomes.is_empty() {
+        "nothing".to_owned()
+    } else {
+        outcomes.join(", ")
+    }
 }
 
 /// A problem with a scenario, with the line it is on (1-based; 0 for the whole file).
@@ -71,8 +101,47 @@ pub fn contract_of(text: &str) -> Result<String, ScenarioError> {
     }
 }
 
-/// Replays the scenario on each variant it names, as text.
-pub fn replay<M: Histories>(text: &str) -> Result<String, ScenarioError> {
+/// The variant `name` of `M`, or the mistake of naming it on line `n`.
+fn variant_named<M: Histories>(n: usize, name: &str) -> Result<&'static str, ScenarioError> {
+    match M::variant(name) {
+        Some(v) => Ok(v.name),
+        None => {
+            let known: Vec<&str> = M::VARIANTS.iter().map(|v| v.name).collect();
+            err(
+                n,
+                format!("unknown variant `{name}` (known: {})", known.join(", ")),
+            )
+        }
+    }
+}
+
+/// An `expect` line's outcomes (`nothing`, or outcome IDs of `M`, or `stuck`), sorted.
+fn expected_outcomes<M: Histories>(n: usize, words: &[&str]) -> Result<Vec<String>, ScenarioError> {
+    if words == ["nothing"] {
+        return Ok(Vec::new());
+    }
+    let known = || {
+        let mut ids: Vec<&str> = M::OUTCOMES.iter().map(|o| o.id).collect();
+        ids.push(STUCK);
+        ids.join(", ")
+    };
+    let mut outcomes = Vec::new();
+    for w in words {
+        if !M::OUTCOMES.iter().any(|o| o.id == *w) && *w != STUCK {
+            return err(
+                n,
+                format!("unknown outcome `{w}` (known: {}; or `nothing`)", known()),
+            );
+        }
+        outcomes.push(w.to_string());
+    }
+    outcomes.sort();
+    outcomes.dedup();
+    Ok(outcomes)
+}
+
+/// Replays the scenario on each variant it names.
+pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
     let named = contract_of(text)?;
     if named != M::CONTRACT.id {
         return err(
@@ -81,29 +150,48 @@ pub fn replay<M: Histories>(text: &str) -> Result<String, ScenarioError> {
         );
     }
     let mut variants: Option<Vec<&'static str>> = None;
+    let mut expects: Vec<Expect> = Vec::new();
     let mut schedule: Vec<(usize, Line<M::Op>)> = Vec::new();
     for (n, words) in lines(text).skip(1) {
         match words.as_slice() {
-            ["variants", names @ ..] if schedule.is_empty() && variants.is_none() => {
+            ["variants", names @ ..]
+                if schedule.is_empty() && variants.is_none() && expects.is_empty() =>
+            {
                 if names.is_empty() {
                     return err(n, "`variants` needs at least one variant name");
                 }
-                let mut chosen = Vec::new();
-                for name in names {
-                    match M::variant(name) {
-                        Some(v) => chosen.push(v.name),
-                        None => {
-                            let known: Vec<&str> = M::VARIANTS.iter().map(|v| v.name).collect();
-                            return err(
-                                n,
-                                format!("unknown variant `{name}` (known: {})", known.join(", ")),
-                            );
-                        }
-                    }
-                }
-                variants = Some(chosen);
+                let chosen = names.iter().map(|name| variant_named::<M>(n, name));
+                variants = Some(chosen.collect::<Result<_, _>>()?);
             }
-            ["variants", ..] => return err(n, "`variants` must come once, before the first step"),
+            ["variants", ..] => {
+                return err(
+                    n,
+                    "`variants` must come once, before the `expect` lines and the first step",
+                )
+            }
+            ["expect", variant, outcomes @ ..] if schedule.is_empty() && !outcomes.is_empty() => {
+                let variant = variant_named::<M>(n, variant)?;
+                if variants.as_ref().is_some_and(|vs| !vs.contains(&variant)) {
+                    return err(n, format!("`{variant}` is not among the variants replayed"));
+                }
+                if expects.iter().any(|e| e.variant == variant) {
+                    return err(n, format!("`{variant}` is expected twice"));
+                }
+                let outcomes = expected_outcomes::<M>(n, outcomes)?;
+                expects.push(Expect {
+                    line: n,
+                    variant,
+                    outcomes,
+                });
+            }
+            ["expect", ..] if schedule.is_empty() => {
+                return err(
+                    n,
+                    "`expect` takes a variant and what it reaches: `expect VARIANT O1 O2` or \
+                     `expect VARIANT nothing`",
+                )
+            }
+            ["expect", ..] => return err(n, "`expect` lines come before the first step"),
             ["contract", ..] => return err(n, "`contract` must come once, on the first line"),
             ["step", actor] => schedule.push((
                 n,
@@ -147,6 +235,7 @@ pub fn replay<M: Histories>(text: &str) -> Result<String, ScenarioError> {
     }
     let variants = variants.unwrap_or_else(|| M::VARIANTS.iter().map(|v| v.name).collect());
     let mut out = String::new();
+    let (mut differs, mut unchecked) = (Vec::new(), Vec::new());
     for name in variants {
         let v = M::variant(name).expect("checked above");
         let mut session = Session::<M>::new(M::fix(v.parts));
@@ -225,19 +314,42 @@ pub fn replay<M: Histories>(text: &str) -> Result<String, ScenarioError> {
             };
             writeln!(out, "verdict: {what} {}: {}", f.outcome, f.witness).ok();
         }
+        let Some(e) = expects.iter().find(|e| e.variant == name) else {
+            unchecked.push(name);
+            continue;
+        };
+        let mut reached: Vec<String> = found.iter().map(|f| f.outcome.to_owned()).collect();
+        reached.sort();
+        let holds = reached == e.outcomes;
+        let how = if holds { "as replayed" } else { "DIFFERS" };
+        let expected = listed(&e.outcomes);
+        writeln!(out, "expected (line {}): {expected}: {how}", e.line).ok();
+        if !holds {
+            differs.push(ScenarioError {
+                line: e.line,
+                problem: format!(
+                    "variant {name} reaches {}; the file expects {expected}",
+                    listed(&reached)
+                ),
+            });
+        }
     }
-    Ok(out)
+    Ok(Replay {
+        out,
+        differs,
+        unchecked,
+    })
 }
 
 /// Replays a scenario of any registered contract (named on its first line).
-pub fn replay_any(text: &str) -> Result<String, ScenarioError> {
-    struct Replay<'a> {
+pub fn replay_any(text: &str) -> Result<Replay, ScenarioError> {
+    struct Replaying<'a> {
         id: String,
         text: &'a str,
-        out: Option<Result<String, ScenarioError>>,
+        out: Option<Result<Replay, ScenarioError>>,
         known: Vec<&'static str>,
     }
-    impl Visitor for Replay<'_> {
+    impl Visitor for Replaying<'_> {
         fn visit<M: Registered>(&mut self) {
             self.known.push(M::CONTRACT.id);
             if M::CONTRACT.id == self.id {
@@ -245,7 +357,7 @@ pub fn replay_any(text: &str) -> Result<String, ScenarioError> {
             }
         }
     }
-    let mut r = Replay {
+    let mut r = Replaying {
         id: contract_of(text)?,
         text,
         out: None,
@@ -274,6 +386,8 @@ mod tests {
 # the step-down lands while notifyLeaderReady flushes
 contract leader-ready
 variants upstream proposed
+expect upstream O1
+expect proposed nothing
 apply-startup-entry
 step apply 4
 step-down
@@ -282,7 +396,9 @@ step ratis 3
 
     #[test]
     fn replays_each_variant_with_timeline_state_and_verdict() {
-        let out = replay::<LeaderReady>(STEP_DOWN).expect("valid scenario");
+        let r = replay::<LeaderReady>(STEP_DOWN).expect("valid scenario");
+        assert!(r.differs.is_empty() && r.unchecked.is_empty(), "{r:?}");
+        let out = r.out;
         assert!(out.contains("variant upstream (parts: none)"), "{out}");
         assert!(
             out.contains("final state: isLeader=false isLeaderReady=true"),
@@ -298,12 +414,37 @@ step ratis 3
             "{out}"
         );
         assert!(out.contains("verdict: no outcome reached"), "{out}");
+        assert!(
+            out.contains("expected (line 5): nothing: as replayed"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn an_expectation_the_replay_contradicts_is_reported_with_its_line() {
+        let wrong = STEP_DOWN.replace("expect proposed nothing", "expect proposed O1");
+        let r = replay::<LeaderReady>(&wrong).expect("valid scenario");
+        assert_eq!(
+            r.differs,
+            [ScenarioError {
+                line: 5,
+                problem: "variant proposed reaches nothing; the file expects O1".into()
+            }]
+        );
+        assert!(
+            r.out.contains("expected (line 5): O1: DIFFERS"),
+            "{}",
+            r.out
+        );
+        let unnamed = STEP_DOWN.replace("expect upstream O1\n", "");
+        let r = replay::<LeaderReady>(&unnamed).expect("valid scenario");
+        assert_eq!((r.differs.len(), r.unchecked), (0, vec!["upstream"]));
     }
 
     #[test]
     fn an_order_a_variant_forbids_is_noted_not_fatal() {
         let text = "contract leader-ready\nvariants upstream\napply-startup-entry\nstep apply 9\n";
-        let out = replay::<LeaderReady>(text).expect("valid scenario");
+        let out = replay::<LeaderReady>(text).expect("valid scenario").out;
         assert!(
             out.contains("note: line 4: `apply` has finished (no actor is running); 3 step(s) left to the finish"),
             "{out}"
@@ -332,6 +473,31 @@ step ratis 3
         assert_eq!(
             bad("contract leader-ready\nelect\n"),
             "line 2: `Elect` is not possible at this point of the schedule"
+        );
+        assert_eq!(
+            bad("contract leader-ready\nexpect upstream O9\n"),
+            "line 2: unknown outcome `O9` (known: O1, O2, R1, R2, stuck; or `nothing`)"
+        );
+        assert_eq!(
+            bad("contract leader-ready\nvariants proposed\nexpect upstream O1\n"),
+            "line 3: `upstream` is not among the variants replayed"
+        );
+        assert_eq!(
+            bad("contract leader-ready\nexpect upstream O1\nexpect upstream nothing\n"),
+            "line 3: `upstream` is expected twice"
+        );
+        assert_eq!(
+            bad("contract leader-ready\nexpect upstream\n"),
+            "line 2: `expect` takes a variant and what it reaches: `expect VARIANT O1 O2` or \
+             `expect VARIANT nothing`"
+        );
+        assert_eq!(
+            bad("contract leader-ready\napply-startup-entry\nexpect upstream O1\n"),
+            "line 3: `expect` lines come before the first step"
+        );
+        assert_eq!(
+            bad("contract leader-ready\nexpect upstream O1\nvariants upstream\n"),
+            "line 3: `variants` must come once, before the `expect` lines and the first step"
         );
         assert_eq!(bad("# nothing\n"), "the scenario is empty");
         assert_eq!(

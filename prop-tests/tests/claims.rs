@@ -7,7 +7,8 @@
 //! - `CONTRACT/regression/NAME`: a shrunk counterexample and its committed file;
 //! - `CONTRACT/reproduction/WHAT`: an observable result the report gives;
 //! - `CONTRACT/tidy`: the files a contract needs outside its folder;
-//! - `scenarios/FILE`: a committed scenario file replays.
+//! - `scenarios/FILE`: a committed scenario file replays, each variant reaching what its
+//!   `expect` line says.
 //!
 //! `cargo test -p racelab-props -- dead-node/` runs one contract.
 
@@ -101,12 +102,19 @@ fn main() -> std::process::ExitCode {
         );
         trials.push(Trial::test(name, move || {
             let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-            let out = racelab_props::scenario::replay_any(&text)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            if out.contains("verdict: ") {
+            let file = path.display();
+            let r = racelab_props::scenario::replay_any(&text).map_err(|e| format!("{file}: {e}"))?;
+            let mut problems: Vec<String> = r.differs.iter().map(|e| format!("{file}: {e}")).collect();
+            if !r.unchecked.is_empty() {
+                problems.push(format!(
+                    "{file}: no `expect` line for {} (a committed scenario says what each variant reaches)",
+                    r.unchecked.join(", ")
+                ));
+            }
+            if problems.is_empty() {
                 Ok(())
             } else {
-                Err(format!("{}: no verdict:\n{out}", path.display()).into())
+                Err(format!("{}\n{}", problems.join("\n"), r.out).into())
             }
         }));
     }

@@ -229,3 +229,44 @@ impl Program<World> for DeleteContainerCommandHandler {
         };
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::datanode::{ContainerData, Origin};
+    use super::super::Fix;
+    use super::*;
+    use crate::model::run_to_end;
+
+    /// `deleteInternal`'s checks: without force an OPEN replica is refused
+    /// (DELETE_ON_OPEN_CONTAINER), and so is a non-empty one (DELETE_ON_NON_EMPTY_CONTAINER); a
+    /// force delete (a move's, an excess replica's) skips both; an empty CLOSED replica goes
+    /// either way.
+    #[test]
+    fn only_a_force_delete_removes_an_open_or_non_empty_replica() {
+        let open = ContainerData::open();
+        let mut non_empty = ContainerData {
+            state: State::Closed,
+            ..ContainerData::open()
+        };
+        let empty = non_empty;
+        non_empty.blocks.insert(1, 1);
+        for (what, data, kept_without_force) in [
+            ("open", open, true),
+            ("non-empty", non_empty, true),
+            ("empty", empty, false),
+        ] {
+            for force in [false, true] {
+                let (w, trace) = (World::new(Fix::UPSTREAM), Trace::new());
+                let set = &w.dn(1).set;
+                set.add(KeyValueContainer::new(1, data, Origin::Pipeline), true)
+                    .expect("added");
+                run_to_end(
+                    &mut DeleteContainerCommandHandler::new(&trace, 1, 1, force),
+                    &w,
+                );
+                let kept = kept_without_force && !force;
+                assert_eq!(set.contains(1), kept, "{what}, force={force}");
+            }
+        }
+    }
+}

@@ -450,3 +450,166 @@ fn check_container_open(state: State, fix: &Fix) -> Result<(), Res> {
         State::Deleted => Err(Res::ContainerInternalError),
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::Tombstone;
+    use super::*;
+    use crate::switches::Switch;
+
+    /// What P2 and P6 refuse: a container in the pipeline's map, or (P3 only) tombstoned. One
+    /// the datanode never had is not remembered, with P3 or without: its first write creates it.
+    #[test]
+    fn only_a_mapped_or_tombstoned_container_is_remembered() {
+        for tombstone in [Tombstone::Off, Tombstone::BeforeRemove] {
+            let fix = Fix {
+                tombstone: Switch::new(tombstone),
+                ..Fix::UPSTREAM
+            };
+            let dn = Datanode::new(1);
+            assert!(!remembered(&dn, &fix, 1), "{tombstone:?}: never had it");
+            dn.csm.put_if_absent(1);
+            assert!(remembered(&dn, &fix, 1), "{tombstone:?}: in the map");
+            dn.set.write_tombstone(2);
+            assert_eq!(remembered(&dn, &fix, 2), tombstone.is_on(), "{tombstone:?}");
+        }
+    }
+
+    /// `dispatchRequest` puts a present container that is not in `container2BCSIDMap` there
+    /// (a restart's replay) at a WriteChunk's COMMIT_DATA only: not at its WRITE_DATA, nor at
+    /// a PutBlock's apply.
+    #[test]
+    fn only_a_write_chunks_commit_puts_the_container_in_the_map() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let chunk = Cmd::WriteChunk {
+            block: 1,
+            offset: 0,
+            len: 1,
+        };
+        let put_block = Cmd::PutBlock { block: 1 };
+        for (cmd, stage, mapped) in [
+            (chunk, Stage::WriteData, false),
+            (chunk, Stage::CommitData, true),
+            (put_block, Stage::Apply, false),
+        ] {
+            let w = World::new(Fix::UPSTREAM);
+            let dn = w.dn(1);
+            let c = KeyValueContainer::new(1, ContainerData::open(), Origin::Pipeline);
+            dn.set.add(c, true).expect("added");
+            let req = Request {
+                container: 1,
+                cmd,
+                index: 1,
+            };
+            let mut d = Dispatch::new(req, stage);
+            while d.step(&w, dn, cx).is_none() {}
+            assert_eq!(dn.csm.bcsid_of(1).is_some(), mapped, "{cmd:?} {stage:?}");
+        }
+    }
+
+    /// A failed write on an OPEN replica marks it UNHEALTHY (a PutBlock whose chunk file is
+    /// not there: UNABLE_TO_FIND_CHUNK), with P7 or without. On a DELETED one upstream fails
+    /// CONTAINER_INTERNAL_ERROR and, unable to mark it, throws; P7 answers CONTAINER_NOT_OPEN
+    /// and leaves it as it is.
+    #[test]
+    fn a_failed_write_marks_an_open_replica_and_p7_passes_a_deleted_one() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let put_block = Request {
+            container: 1,
+            cmd: Cmd::PutBlock { block: 1 },
+            index: 1,
+        };
+        for p7 in [false, true] {
+            for (from, reply, to) in [
+                (
+                    State::Open,
+                    Reply::Result(Res::UnableToFindChunk),
+                    State::Unhealthy,
+                ),
+                (
+                    State::Deleted,
+                    if p7 {
+                        Reply::Result(Res::ContainerNotOpen)
+                    } else {
+                        Reply::Thrown
+                    },
+                    State::Deleted,
+                ),
+            ] {
+                let w = World::new(Fix {
+                    deleted_not_open: Switch::new(p7),
+                    ..Fix::UPSTREAM
+                });
+                let dn = w.dn(1);
+                let data = ContainerData {
+                    state: from,
+                    ..ContainerData::open()
+                };
+                let c = KeyValueContainer::new(1, data, Origin::Pipeline);
+                let why = format!("P7: {p7}, {from:?}");
+                assert_eq!(
+                    Dispatch::new(put_block, Stage::Apply).handle(&w, dn, cx, &c),
+                    reply,
+                    "{why}"
+                );
+                assert_eq!(c.state(), to, "{why}");
+            }
+        }
+    }
+
+    /// A committed PutBlock updates the container's BCSID in `container2BCSIDMap`
+    /// (`updateBCSID`); a failed one (its chunk file is not there) leaves it.
+    #[test]
+    fn only_a_committed_put_block_updates_the_map() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let w = World::new(Fix::UPSTREAM);
+        let dn = w.dn(1);
+        let mut data = ContainerData::open();
+        data.chunk_files.insert(1, 1);
+        let c = KeyValueContainer::new(1, data, Origin::Pipeline);
+        dn.csm.put_if_absent(1);
+        for (block, index, bcsid) in [(1, 5, 5), (2, 6, 5)] {
+            let req = Request {
+                container: 1,
+                cmd: Cmd::PutBlock { block },
+                index,
+            };
+            Dispatch::new(req, Stage::Apply).handle(&w, dn, cx, &c);
+            assert_eq!(dn.csm.bcsid_of(1), Some(bcsid), "block {block}");
+        }
+    }
+
+    /// The leader's `validateContainerCommand`: a write to a replica that is not OPEN is
+    /// rejected (ContainerNotOpenException) and not appended; one to an absent container is
+    /// appended upstream, and rejected by P6 only when the datanode remembers the ID.
+    #[test]
+    fn the_leader_rejects_a_write_to_a_container_not_open_and_p6_a_remembered_one() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let write = |container| Request {
+            container,
+            cmd: Cmd::PutBlock { block: 1 },
+            index: 1,
+        };
+        for p6 in [false, true] {
+            let w = World::new(Fix {
+                leader_refuses_remembered: crate::switches::Switch::new(p6),
+                ..Fix::UPSTREAM
+            });
+            let dn = w.dn(1);
+            let open = KeyValueContainer::new(1, ContainerData::open(), Origin::Pipeline);
+            dn.set.add(open.clone(), true).expect("added");
+            assert_eq!(validate_container_command(&w, dn, cx, &write(1)), Ok(()));
+            open.data(|d| d.state = State::Closed);
+            let closed = validate_container_command(&w, dn, cx, &write(1));
+            assert_eq!(closed, Err(Res::ContainerNotOpen));
+            assert_eq!(validate_container_command(&w, dn, cx, &write(2)), Ok(()));
+            dn.csm.put_if_absent(2);
+            let remembered = validate_container_command(&w, dn, cx, &write(2));
+            assert_eq!(remembered.is_err(), p6, "P6: {p6}");
+        }
+    }
+}

@@ -417,3 +417,45 @@ impl Scm {
         Some(Command::Replicate { src, tgt })
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    /// What `processContainerReplica` logs: the report's ERROR ("Container CLOSED with
+    /// sequence ID lower than a replica") for a CLOSED container whose sequence id is below the
+    /// replica's BCSID, and the sequence id raised to a higher BCSID (kept by P4 for a CLOSED
+    /// container); nothing for an equal BCSID.
+    #[test]
+    fn process_replica_logs_the_closed_below_error_and_the_sequence_id() {
+        for keep_closed_seq in [false, true] {
+            let fix = ScmFix {
+                keep_closed_seq,
+                seq_mismatch_unhealthy: false,
+            };
+            let mut scm = Scm::default();
+            scm.allocate(1);
+            scm.close(1, 2);
+            scm.allocate(2);
+            let mut log = |id, bcsid| {
+                let r = ReplicaProto {
+                    id,
+                    state: State::Closed,
+                    bcsid,
+                    empty: false,
+                };
+                scm.process_replica(fix, 4, r)
+            };
+            let raised = |closed_below, seq| ReplicaLog { closed_below, seq };
+            let why = format!("P4: {keep_closed_seq}");
+            assert_eq!(log(1, 2), ReplicaLog::default(), "{why}");
+            assert_eq!(log(2, 3), raised(None, SeqUpdate::Raised(3)), "OPEN, {why}");
+            let closed = if keep_closed_seq {
+                SeqUpdate::Kept
+            } else {
+                SeqUpdate::Raised(3)
+            };
+            assert_eq!(log(1, 3), raised(Some((2, 3)), closed), "{why}");
+        }
+    }
+}

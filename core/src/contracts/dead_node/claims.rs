@@ -194,8 +194,8 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "P3: the reload registers no known node again, so no row reaches updateNode" },
         Claim { variant: "proposed", outcome: &O9, expected: U, method: Method::Proptest { cases: 1024 },
             note: "P3 closes it: no updateNode from the reload, so no container-ID set is emptied. Upstream and \
-                   P1+P2 reach O9 on the schedule of scenarios/dead-node-recon-reload-row-differs.scn (a unit test \
-                   of the histories asserts it); 2,048 generated histories did not find that interleaving" },
+                   P1+P2 reach O9 on the schedule of scenarios/dead-node-recon-reload-row-differs.scn (its `expect` \
+                   lines, checked by the test scenarios/dead-node-recon-reload-row-differs.scn); 2,048 generated histories did not find that interleaving" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 4000 },
             note: "quickcheck over random byte strings (the fuzz codec) finds O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 4000 },

@@ -34,7 +34,8 @@ pub use super::NODES;
 /// DEAD only after seven ticks without a heartbeat, so random bytes need many), 8
 /// `HandleDeadNodes`, 9 `HandleReports`, 10 `Reload`, 11 to 15 `Step(b >> 4)` (random bytes need
 /// many steps to interleave the programs the other operations start); a datanode operation
-/// names datanode `(b >> 4) % 3 + 1`.
+/// names datanode `(b >> 4) % 3 + 1`. `TickInSteps` is for scenario files only: no byte
+/// decodes to it and the generator never makes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     /// The datanode heartbeats (Recon answers `ReregisterCommand` after a gap).
@@ -48,6 +49,10 @@ pub enum Op {
     Stop(NodeId),
     /// The health checker's next run (one tick of the clock).
     Tick,
+    /// The same run as a program that a scenario file steps section by section (`step
+    /// HB-checker`), so that a registration or heartbeat can land inside it (O6, O7). The
+    /// histories keep to whole runs, whose inner windows are loom's (see `apply`).
+    TickInSteps,
     /// The DEAD_NODE thread handles what is queued.
     HandleDeadNodes,
     /// The datanode's report thread applies what is queued.
@@ -88,7 +93,9 @@ impl Codec for Op {
             Op::Register(n) => 1 | node_bits(n),
             Op::RegisterAtNewAddress(n) => 2 | node_bits(n),
             Op::Stop(n) => 3 | node_bits(n),
-            Op::Tick => 4,
+            // Not in the byte format (nothing decodes to it): written as the run it is when
+            // nothing steps in between.
+            Op::Tick | Op::TickInSteps => 4,
             Op::HandleDeadNodes => 8,
             Op::HandleReports(n) => 9 | node_bits(n),
             Op::Reload => 10,
@@ -122,7 +129,7 @@ impl Plan {
             Op::Register(n) | Op::RegisterAtNewAddress(n) | Op::HandleReports(n) => {
                 (1..=3).contains(&n)
             }
-            Op::Tick | Op::HandleDeadNodes | Op::Reload | Op::Step(_) => true,
+            Op::Tick | Op::TickInSteps | Op::HandleDeadNodes | Op::Reload | Op::Step(_) => true,
         }
     }
 
@@ -216,6 +223,11 @@ impl Histories for DeadNode {
         if !plan.allows(op) {
             return false;
         }
+        // `checkNodesHealth` is synchronized and runs on one scheduled thread: no run starts
+        // while a scenario's stepped run has sections left.
+        if matches!(op, Op::Tick | Op::TickInSteps) && d.is_running(HealthChecker::ACTOR) {
+            return false;
+        }
         plan.update(op);
         let trace = &d.trace;
         let address = |n: NodeId| plan.address[usize::from(n - 1)];
@@ -246,6 +258,7 @@ impl Histories for DeadNode {
                 }
                 Box::new(checker)
             }
+            Op::TickInSteps => Box::new(HealthChecker::new(trace, 1, false)),
             Op::HandleDeadNodes => Box::new(DeadNodeHandler::new(trace, Source::Queue)),
             Op::HandleReports(n) => Box::new(ContainerReportHandler::new(trace, n)),
             Op::Reload => Box::new(ReconReload::new(trace)),
@@ -268,6 +281,7 @@ impl Histories for DeadNode {
         "register-at-new-address",
         "stop",
         "tick",
+        "tick-in-steps",
         "handle-dead-nodes",
         "handle-reports",
         "reload",
@@ -285,6 +299,7 @@ impl Histories for DeadNode {
             ["stop", n] => Ok(Op::Stop(node(n)?)),
             ["handle-reports", n] => Ok(Op::HandleReports(node(n)?)),
             ["tick"] => Ok(Op::Tick),
+            ["tick-in-steps"] => Ok(Op::TickInSteps),
             ["handle-dead-nodes"] => Ok(Op::HandleDeadNodes),
             ["reload"] => Ok(Op::Reload),
             [w @ ("heartbeat"
@@ -515,36 +530,25 @@ mod tests {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 
-    /// Issue 12, item 2: dn3 (behind NAT) registers again, so its node table row differs from
-    /// memory; a reload reinitializes the container manager, dn3's report re-adds its replicas,
-    /// and `loadExistingNodes` replaces dn3's `DatanodeInfo` through `updateNode` (an empty
-    /// container-ID set). dn3 stops and goes DEAD: the handler removes nothing (O9), unless P3.
-    /// The schedule of `scenarios/dead-node-recon-reload-row-differs.scn`.
+    /// `tick-in-steps` (scenario files only): no byte decodes to it, and no run of the health
+    /// checker starts while a stepped run has sections left (`checkNodesHealth` is
+    /// synchronized, on one thread), whole or stepped; once it ends, the next run starts.
     #[test]
-    fn reload_through_update_node_leaves_replicas_on_a_dead_node() {
-        use crate::histories::Session;
-        for (variant, reaches) in [("upstream", true), ("P1+P2", true), ("proposed", false)] {
-            let mut s = Session::<DeadNode>::new(DeadNode::fix_of(variant).unwrap());
-            let steps = |s: &mut Session<DeadNode>, actor: &str, n: usize| {
-                for _ in 0..n {
-                    s.step_named(actor).unwrap();
-                }
-            };
-            s.apply(&Register(3));
-            steps(&mut s, "RPC-dn3", 2);
-            s.apply(&Reload);
-            steps(&mut s, "Recon-sync", 1);
-            s.apply(&Reports(3));
-            steps(&mut s, "CR-thread-dn3", 3);
-            steps(&mut s, "Recon-sync", 4);
-            s.apply(&Stop(3));
-            for _ in 0..8 {
-                s.apply(&Tick);
-            }
-            s.apply(&Dnh);
-            let found: Vec<OutcomeId> = s.finish().iter().map(|v| v.outcome).collect();
-            assert_eq!(found.contains(&"O9"), reaches, "{variant}: {found:?}");
+    fn a_stepped_run_is_for_scenarios_and_excludes_other_runs() {
+        use crate::histories::{decode, Session};
+        for b in 0..=u8::MAX {
+            assert_ne!(decode::<Op>(&[b]), Some(vec![Op::TickInSteps]), "byte {b}");
         }
+        let mut s = Session::<DeadNode>::new(Fix::UPSTREAM);
+        assert!(s.apply(&Op::TickInSteps));
+        s.driver.step_named(HealthChecker::ACTOR).unwrap();
+        assert!(!s.apply(&Tick) && !s.apply(&Op::TickInSteps));
+        while s.driver.is_running(HealthChecker::ACTOR) {
+            s.driver.step_named(HealthChecker::ACTOR).unwrap();
+        }
+        assert!(s.apply(&Tick) && s.apply(&Op::TickInSteps));
+        // The stepped run at t=1, the whole one at t=2; the next starts at its first step.
+        assert_eq!(s.driver.world.clock.now(), 2);
     }
 
     /// `HealthChecker::run_whole` (the histories' tick) runs the sections stepping the checker

@@ -157,8 +157,8 @@ impl Scheduler {
     }
 
     /// P1's `scheduleBlockReport(delay, true)`: the request, its `reset` and a new epoch in one
-    /// critical section. Returns the new epoch.
-    pub fn request_registration_report(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) -> u64 {
+    /// critical section.
+    pub fn request_registration_report(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) {
         wrote();
         let _request = self.request.lock();
         self.next_block_report_time.swap(now as u64, SeqCst);
@@ -171,7 +171,6 @@ impl Scheduler {
                 "nextBlockReportTime={now} (due now) resetBlockReportTime=true epoch={epoch}"
             ),
         );
-        epoch
     }
 
     /// `scheduleNextBlockReport`, first part: read `resetBlockReportTime` and write
@@ -273,5 +272,26 @@ impl SplitMix64 {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::trace::Trace;
+
+    /// `scheduleNextBlockReport` without a reset keeps the FBR on its grid: the next slot
+    /// after a report on time is one interval on; after one that ran 2.5 intervals late, the
+    /// first slot after now (three intervals on), not a slot in the past.
+    #[test]
+    fn a_periodic_rescheduling_moves_to_the_next_slot_of_the_grid() {
+        let (trace, next) = (Trace::new(), 3 * BLOCK_REPORT_INTERVAL + 1_000);
+        for (now, slots) in [(next, 1), (next + 5 * BLOCK_REPORT_INTERVAL / 2, 3)] {
+            let s = Scheduler::new(next, false, 0, 1);
+            let how = s.schedule_next_block_report_time(&trace.actor("test"), now);
+            assert_eq!(how, Rescheduled::Periodic);
+            let expected = next + slots * BLOCK_REPORT_INTERVAL;
+            assert_eq!(s.next_block_report_time(), expected, "now {now}");
+        }
     }
 }
