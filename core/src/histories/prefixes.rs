@@ -6,13 +6,11 @@
 //! After a prefix that leaves no program running (a quiet point), a session is its world, its
 //! plan and the outcomes found so far: a new driver on a copy of that world goes on as the first
 //! would (a finished program never steps again, and the driver chooses among the programs
-//! started later, in start order). So [`run`] marks, per thread, the quiet points of the
-//! prefixes it ran, in a trie of their encoded operations with a root per fix; copies a marked
-//! one when a later history passes it again (the deepest such on that history's way); and
-//! resumes a history after the longest copied prefix it starts with. For contracts that say how
-//! to copy a world ([`Histories::FORK`]). Every test of this crate runs each resumed history
-//! from its start too, and compares the state at the resumption, and the outcomes, witnesses and
-//! state at the end.
+//! started later, in start order). So [`run`] keeps, per thread, the quiet points of the
+//! prefixes it ran, in a trie of their encoded operations with a root per fix, and resumes a
+//! history after the longest of them it starts with. For contracts that say how to copy a world
+//! ([`Histories::FORK`]). Every test of this crate runs each resumed history from its start too,
+//! and compares the state at the resumption and the outcomes at the end.
 
 use super::{Codec, Histories, Session, Violation};
 use crate::drive::Driver;
@@ -46,8 +44,8 @@ thread_local! {
     static KEPT: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `ops` under `fix` as a run from the start does, resuming after the longest prefix of
-/// them whose quiet point this thread kept.
+/// Runs `ops` under `fix` as a run from the start does, resuming after the longest prefix of them that
+/// this thread ran to a quiet point before.
 pub(super) fn run<M: Histories>(
     fork: &Fork<M::World>,
     fix: M::Fix,
