@@ -15,9 +15,6 @@ use std::fmt::Debug;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
-pub(crate) mod prefixes;
-pub use prefixes::Fork;
-
 /// An outcome a history reached: its first witness and the timeline up to it.
 #[derive(Clone, Debug)]
 pub struct Violation {
@@ -39,12 +36,7 @@ pub trait Histories: Model {
     type Op: Codec + Clone + Debug + Send + Sync + 'static;
     /// What the contract keeps beside the driver between operations: what the environment has
     /// been asked to do so far (the reference state of its generator).
-    type Plan: Clone + Debug + 'static;
-
-    /// How to copy a world at a quiet point, so that [`run`] resumes a history after a prefix it
-    /// ran before while nothing records (see `prefixes`). `None`: every history runs from its
-    /// start.
-    const FORK: Option<Fork<Self::World>> = None;
+    type Plan: Clone + Debug;
 
     /// The world a history starts from, with its first programs, and the initial plan.
     fn start(fix: Self::Fix, trace: &Trace) -> (Setup<Self>, Self::Plan);
@@ -192,14 +184,6 @@ impl<M: Histories> Session<M> {
 /// Runs `ops` under `fix` on the step driver; returns the outcomes reached, first witness each,
 /// in the order found. Every property checker and fuzz target calls this one function.
 pub fn run<M: Histories>(fix: M::Fix, ops: &[M::Op]) -> Vec<Violation> {
-    match &M::FORK {
-        Some(fork) if !crate::trace::recording() => prefixes::run::<M>(fork, fix, ops),
-        _ => from_start::<M>(fix, ops),
-    }
-}
-
-/// [`run`], every operation from the start.
-fn from_start<M: Histories>(fix: M::Fix, ops: &[M::Op]) -> Vec<Violation> {
     let mut session = Session::<M>::new(fix);
     for op in ops {
         session.apply(op);

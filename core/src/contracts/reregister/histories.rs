@@ -2,11 +2,9 @@
 //! operations, the generator (a reference state machine) and the `Histories` impl.
 
 use super::cluster::{apply, cluster, Op, Plan, Thread, NAMENODES};
-use super::{Fix, Reregister, World};
+use super::{Fix, Reregister};
 use crate::drive::Driver;
-use crate::histories::{
-    byte, reaches_only, sequential, Codec, Fork, Generated, Histories, Regression,
-};
+use crate::histories::{byte, reaches_only, sequential, Codec, Generated, Histories, Regression};
 use crate::model::Setup;
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -98,11 +96,6 @@ impl ReferenceStateMachine for Plan {
 impl Histories for Reregister {
     type Op = Op;
     type Plan = Plan;
-
-    const FORK: Option<Fork<World>> = Some(Fork {
-        copy: World::duplicate,
-        state: |w| format!("{w:?}"),
-    });
 
     fn start(fix: Fix, trace: &Trace) -> (Setup<Reregister>, Plan) {
         let world = Arc::new(cluster(fix, trace));
@@ -239,74 +232,7 @@ const REGRESSIONS: &[Regression<Op>] = &[
 mod tests {
     use super::super::cluster::REPORT_SEQUENCE;
     use super::*;
-    use crate::histories::{prefixes, reaches};
-    use crate::model::Model;
-
-    fn decoded(b: u8) -> Op {
-        Op::decode(&mut Unstructured::new(&[b])).expect("every byte is an operation")
-    }
-
-    /// The prefix trie keys histories by their encoding: it tells apart every two operations
-    /// a fuzz input can hold.
-    #[test]
-    fn the_encoding_tells_decoded_operations_apart() {
-        let ops: Vec<Op> = (0..=255).map(decoded).collect();
-        for a in &ops {
-            for b in &ops {
-                assert_eq!(
-                    crate::histories::encode(&[*a]) == crate::histories::encode(&[*b]),
-                    a == b
-                );
-            }
-        }
-    }
-
-    /// Histories as a fuzzer makes them (each a mutation of an earlier one: an operation
-    /// changed, inserted or removed, or the end cut), under every variant, resumed after the
-    /// prefixes run before: each resumption is at the state a run from the start reaches there,
-    /// and each history reaches the outcomes, with the witnesses, of a run from the start
-    /// (`prefixes::checked_run`).
-    #[test]
-    fn resumed_histories_reach_what_runs_from_the_start_reach() {
-        let resumed = prefixes::resumed();
-        let mut r = super::super::scheduler::SplitMix64(0x9E5_0E5);
-        let mut pool: Vec<Vec<Op>> = vec![REPORT_SEQUENCE.to_vec()];
-        pool.extend(REGRESSIONS.iter().map(|g| g.ops.to_vec()));
-        let mut reached = 0;
-        let seeds = pool.len();
-        for _ in 0..400 {
-            // Half from the seeds, which reach the outcomes, half from any earlier history.
-            let of = if r.next_u64().is_multiple_of(2) {
-                seeds
-            } else {
-                pool.len()
-            };
-            let mut ops = pool[r.next_u64() as usize % of].clone();
-            for _ in 0..1 + r.next_u64() % 2 {
-                let at = r.next_u64() as usize % (ops.len() + 1);
-                let op = decoded(r.next_u64() as u8);
-                match r.next_u64() % 5 {
-                    0 if at < ops.len() => ops[at] = op,
-                    1 if ops.len() < 64 => ops.insert(at, op),
-                    2 if at < ops.len() => drop(ops.remove(at)),
-                    // Past the outcomes a seed reaches: a resumption keeps them.
-                    3 => ops.push(op),
-                    _ => ops.truncate(at),
-                }
-            }
-            for v in Reregister::VARIANTS {
-                let fix = Reregister::fix_of(v.name).expect("a variant");
-                reached += prefixes::checked_run::<Reregister>(fix, &ops).len();
-            }
-            pool.push(ops);
-        }
-        let resumed = prefixes::resumed() - resumed;
-        println!("{resumed} histories resumed, {reached} outcomes reached");
-        assert!(
-            resumed > 1000 && reached > 200,
-            "{resumed} resumed, {reached} reached"
-        );
-    }
+    use crate::histories::reaches;
 
     /// Greedy one-operation-at-a-time shrinking of the report's sequence (run by hand with
     /// `--ignored --nocapture`; its result is the regression below).
