@@ -154,10 +154,10 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
         }
         Op::Heartbeats(nn) => {
             let running = enabled_programs(d, |dn| actor_thread(dn, nn.into()));
-            for dn in 0..DATANODES {
+            for (dn, running) in running.into_iter().enumerate() {
                 // An iteration is the only program of its thread and never blocks: the thread
                 // is running exactly when one is enabled.
-                if running[dn].is_none() {
+                if running.is_none() {
                     d.spawn(Box::new(OfferService::iteration(&trace, dn, nn.into())));
                 }
             }
@@ -165,10 +165,10 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
         Op::Commands(nn) => {
             let nn = usize::from(nn);
             let running = enabled_programs(d, |dn| command_thread(dn, nn));
-            for dn in 0..DATANODES {
+            for (dn, running) in running.into_iter().enumerate() {
                 // With a batch queued, a running command thread can step: it is running exactly
                 // when it is enabled.
-                if !world.actor(dn, nn).queue.is_empty() && running[dn].is_none() {
+                if running.is_none() && !world.actor(dn, nn).queue.is_empty() {
                     d.spawn(Box::new(ProcessCommand::new(&trace, dn, nn)));
                 }
             }
