@@ -35,7 +35,9 @@ commands:
   report [--from DIR...]    the claims matrix and target/racelab/report.{json,md} from the
                             records of `test` (or of the directories named, e.g. CI shards)
   fuzz CONTRACT [SECONDS]   fuzz one contract's target on stable (default 60 s)
-  replay FILE...            replay scenario files (see scenarios/) on their variants
+  replay FILE...            replay scenario files (see scenarios/) on their variants; exits 1
+                            when a variant reaches other outcomes than its `expect` line says,
+                            2 on a mistake in a file (FILE:LINE: problem)
   explore CONTRACT [--cases N] [--seed S]
                             run the contract's history cells with N cases each (default: each
                             claim's budget) from seed S (default: a new seed, printed)
