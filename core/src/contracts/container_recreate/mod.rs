@@ -34,7 +34,7 @@ pub mod reproductions;
 pub mod scm;
 
 use crate::claims::Claims;
-use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Then, Variant};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::Arc;
@@ -446,44 +446,18 @@ impl Program<World> for CloseThroughPipeline {
 /// The close applied on the pipeline, then SCM's force delete on the leader (SCM sends it
 /// only after it has learnt of the close: the two run in that order, on one thread here; on
 /// the datanode they are the apply executor and the command handler thread).
-#[derive(Debug)]
-pub struct CloseThenForceDelete {
-    close: CloseThroughPipeline,
-    delete: DeleteContainerCommandHandler,
-}
+pub type CloseThenForceDelete = Then<CloseThroughPipeline, DeleteContainerCommandHandler>;
 
-impl CloseThenForceDelete {
-    pub fn new(trace: &Trace, members: &'static [DnId], id: ContainerId, dn: DnId) -> Self {
-        CloseThenForceDelete {
-            close: CloseThroughPipeline::new(trace, members, id),
-            delete: DeleteContainerCommandHandler::new(trace, dn, id, true),
-        }
-    }
-}
-
-impl Program<World> for CloseThenForceDelete {
-    fn actor(&self) -> &'static str {
-        "close, then force delete"
-    }
-
-    fn is_done(&self) -> bool {
-        self.delete.is_done()
-    }
-
-    fn enabled(&self, w: &World) -> bool {
-        if self.close.is_done() {
-            self.delete.enabled(w)
-        } else {
-            self.close.enabled(w)
-        }
-    }
-
-    fn step(&mut self, w: &World) {
-        if self.close.is_done() {
-            self.delete.step(w);
-        } else {
-            self.close.step(w);
-        }
+pub fn close_then_force_delete(
+    trace: &Trace,
+    members: &'static [DnId],
+    id: ContainerId,
+    dn: DnId,
+) -> CloseThenForceDelete {
+    Then {
+        actor: "close, then force delete",
+        first: CloseThroughPipeline::new(trace, members, id),
+        second: DeleteContainerCommandHandler::new(trace, dn, id, true),
     }
 }
 
@@ -513,7 +487,7 @@ pub static WRITE_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scenario 
             w,
             vec![
                 Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
-                Box::new(CloseThenForceDelete::new(trace, LEADER_ONLY, C, LEADER)),
+                Box::new(close_then_force_delete(trace, LEADER_ONLY, C, LEADER)),
             ],
         )
     },

@@ -5,7 +5,7 @@ use super::datanode::{Res, State};
 use super::delete::DeleteContainerCommandHandler;
 use super::pipeline::{ClientResult, ClientWrite};
 use super::{
-    created_with_block, run, CloseThenForceDelete, CloseThroughPipeline, Fix, World, C, CHUNK,
+    close_then_force_delete, created_with_block, run, CloseThroughPipeline, Fix, World, C, CHUNK,
     LEADER, NEW_BLOCK, OLD_BLOCK, PIPELINE,
 };
 use crate::trace::Trace;
@@ -18,7 +18,7 @@ pub fn write_after_force_delete(fix: Fix) -> (World, ClientResult) {
     let trace = Trace::new();
     let w = World::new(fix);
     created_with_block(&trace, &w, C, OLD_BLOCK);
-    run(&w, CloseThenForceDelete::new(&trace, &PIPELINE, C, LEADER));
+    run(&w, close_then_force_delete(&trace, &PIPELINE, C, LEADER));
     run(
         &w,
         ClientWrite::new(&trace, &PIPELINE, C, NEW_BLOCK, 0, CHUNK),

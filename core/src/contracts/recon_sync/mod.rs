@@ -53,7 +53,7 @@ use service_provider::{
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
-use sync_scheduler::{TriggerSyncThread, TriggerThenFirstRun};
+use sync_scheduler::{trigger_then_first_run, TriggerSyncThread};
 use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -674,7 +674,7 @@ fn trigger_sync_after_fault(trace: &Trace, fix: Fix, shortcuts: bool) -> Setup<R
     world.om.write(&trace.actor("OM"), put(3));
     // No rebuild and no processor: neither plays a part in whether a sync takes the lock.
     let threads: Vec<Box<dyn Program<World>>> = if shortcuts {
-        vec![Box::new(sync), Box::new(TriggerThenFirstRun::new(trace, 1))]
+        vec![Box::new(sync), Box::new(trigger_then_first_run(trace, 1))]
     } else {
         let (trigger, first_run) = TriggerSyncThread::with_first_run(trace, 1);
         vec![Box::new(sync), Box::new(trigger), Box::new(first_run)]

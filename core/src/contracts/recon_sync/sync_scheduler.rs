@@ -36,7 +36,7 @@
 
 use super::service_provider::SyncThread;
 use super::World;
-use crate::model::Program;
+use crate::model::{Program, Then};
 use crate::sync::{Condvar, Mutex};
 use crate::trace::{Cx, Trace};
 
@@ -305,41 +305,14 @@ impl Program<World> for TriggerSyncThread {
 /// create. No interleaving is lost: that run cannot begin before the trigger's last step (it
 /// creates its executor), and the trigger does nothing after it. The histories run the two
 /// as two actors, as upstream does ([`TriggerSyncThread::with_first_run`]).
-#[derive(Debug)]
-pub struct TriggerThenFirstRun {
-    trigger: TriggerSyncThread,
-    first_run: SyncThread,
-}
-
-impl TriggerThenFirstRun {
-    pub fn new(trace: &Trace, next: Executor) -> Self {
-        let (trigger, first_run) = TriggerSyncThread::with_first_run(trace, next);
-        TriggerThenFirstRun { trigger, first_run }
-    }
-}
-
-impl Program<World> for TriggerThenFirstRun {
-    fn actor(&self) -> &'static str {
-        TriggerSyncThread::ACTOR
-    }
-
-    fn is_done(&self) -> bool {
-        self.first_run.is_done()
-    }
-
-    fn enabled(&self, w: &World) -> bool {
-        if self.trigger.is_done() {
-            self.first_run.enabled(w)
-        } else {
-            self.trigger.enabled(w)
-        }
-    }
-
-    fn step(&mut self, w: &World) {
-        if self.trigger.is_done() {
-            self.first_run.step(w);
-        } else {
-            self.trigger.step(w);
-        }
+pub fn trigger_then_first_run(
+    trace: &Trace,
+    next: Executor,
+) -> Then<TriggerSyncThread, SyncThread> {
+    let (first, second) = TriggerSyncThread::with_first_run(trace, next);
+    Then {
+        actor: TriggerSyncThread::ACTOR,
+        first,
+        second,
     }
 }
