@@ -48,7 +48,7 @@ pub trait Model: Sized + 'static {
     /// One switch per fix part, each read through [`crate::switches::Switch::get`].
     type Fix: Copy + fmt::Debug + Send + Sync + crate::switches::Switches + 'static;
     /// Everything the actors share.
-    type World: Send + Sync + 'static;
+    type World: crate::sync::Shared + 'static;
 
     const CONTRACT: Contract;
     const PARTS: &'static [Part];
@@ -91,7 +91,7 @@ pub trait Model: Sized + 'static {
 /// An actor's remaining work as a sequence of atomic steps: one `step` is what upstream does
 /// atomically or under one lock. Loom runs each program on its own thread to completion; the
 /// step driver interleaves programs one step at a time.
-pub trait Program<W>: Send {
+pub trait Program<W>: crate::sync::Movable {
     /// The upstream thread this program runs on.
     fn actor(&self) -> &'static str;
     fn is_done(&self) -> bool;

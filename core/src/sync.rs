@@ -1,10 +1,11 @@
 //! The one place that chooses the synchronization primitives.
 //!
 //! Under `--cfg loom` every lock, atomic and thread is loom's, so loom sees (and permutes) every
-//! synchronization point of the models; otherwise they are parking_lot's and std's, for the step
-//! driver, the property tests and the fuzz targets. The wrappers give both backends parking_lot's
-//! shape: `lock()`, `read()` and `write()` return the guard directly (as tokio's
-//! `src/loom/mocked.rs` does for loom).
+//! synchronization point of the models. In cargo fuzz's build (`--cfg fuzzing`), which runs
+//! every actor on one thread, they are that thread's cells ([`one_thread`]). Otherwise they are
+//! parking_lot's and std's, for the step driver and the property tests. The wrappers give every
+//! backend parking_lot's shape: `lock()`, `read()` and `write()` return the guard directly (as
+//! tokio's `src/loom/mocked.rs` does for loom).
 //!
 //! [`RaceCell`] stands for state upstream reads and writes without synchronization (a plain
 //! `HashMap` field, say): loom reports a data race on it as a verdict.
@@ -71,7 +72,12 @@ mod backend {
     }
 }
 
-#[cfg(not(loom))]
+#[cfg(fuzzing)]
+mod one_thread;
+#[cfg(fuzzing)]
+use one_thread as backend;
+
+#[cfg(not(any(loom, fuzzing)))]
 mod backend {
     pub use parking_lot::{Mutex, MutexGuard, RwLockReadGuard, RwLockWriteGuard};
     pub use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -127,6 +133,28 @@ pub use backend::*;
 
 mod race;
 pub use race::{track_races, RaceCell};
+pub mod unseen;
+
+/// What loom's threads share: `Send + Sync`, but in cargo fuzz's build, where nothing leaves
+/// its thread (the models' state is made of [`one_thread`]'s cells there).
+#[cfg(not(fuzzing))]
+pub trait Shared: Send + Sync {}
+#[cfg(not(fuzzing))]
+impl<T: Send + Sync + ?Sized> Shared for T {}
+#[cfg(fuzzing)]
+pub trait Shared {}
+#[cfg(fuzzing)]
+impl<T: ?Sized> Shared for T {}
+
+/// What moves onto a loom thread: `Send`, but in cargo fuzz's build (see [`Shared`]).
+#[cfg(not(fuzzing))]
+pub trait Movable: Send {}
+#[cfg(not(fuzzing))]
+impl<T: Send + ?Sized> Movable for T {}
+#[cfg(fuzzing)]
+pub trait Movable {}
+#[cfg(fuzzing)]
+impl<T: ?Sized> Movable for T {}
 
 /// A lock taken in one step and released in a later one, as a Java `ReentrantLock` or a lock
 /// object held across several upstream calls. A scoped guard cannot express that, because the

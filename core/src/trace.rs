@@ -5,9 +5,9 @@
 //! point, so observing a model adds no interleavings. Steps record inside their critical
 //! sections, so the order of events is the order in which the model's locks were taken.
 
+use crate::sync::unseen::{Arc, Mutex, MutexGuard};
 use std::cell::Cell;
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
 
 /// One step of the timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,9 +78,8 @@ impl Trace {
             .collect()
     }
 
-    fn log(&self) -> std::sync::MutexGuard<'_, Log> {
-        // A model panic (a violation) may happen while recording; the events stay valid.
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    fn log(&self) -> MutexGuard<'_, Log> {
+        self.0.lock()
     }
 }
 

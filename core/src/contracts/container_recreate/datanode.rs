@@ -27,7 +27,7 @@ use super::{ContainerId, DnId, LocalId, BLOCK_SLOTS, CONTAINER_SLOTS};
 use crate::sync::{AtomicBool, Mutex, Ordering, SpanLock};
 // std's Arc, not the shim's: which container object the set maps an ID to is model state, the
 // reference count is not, and loom's Arc would add a scheduling point to every clone.
-use std::sync::Arc;
+use crate::sync::unseen::Arc;
 
 /// `ContainerDataProto.State`, the states a replica takes in these models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

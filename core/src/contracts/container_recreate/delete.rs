@@ -18,8 +18,8 @@
 use super::datanode::{KeyValueContainer, State};
 use super::{ContainerId, DnId, Tombstone, World};
 use crate::model::Program;
+use crate::sync::unseen::Arc;
 use crate::trace::{Cx, Trace};
-use std::sync::Arc;
 
 #[derive(Debug)]
 enum Step {

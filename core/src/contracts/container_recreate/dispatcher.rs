@@ -26,10 +26,10 @@
 
 use super::datanode::{ContainerData, Datanode, KeyValueContainer, Origin, Res, State};
 use super::{ContainerId, Fix, LocalId, World};
+use crate::sync::unseen::Arc;
 use crate::trace::recording;
 use crate::trace::CxRef;
 use std::fmt;
-use std::sync::Arc;
 
 /// The two commands of a client write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

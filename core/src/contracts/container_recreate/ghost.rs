@@ -8,12 +8,7 @@ use super::dense::PairSet;
 use super::dispatcher::{Reply, Stage};
 use super::pipeline::ClientResult;
 use super::{ContainerId, DnId};
-// parking_lot's where it is available (no poisoning to handle), std's under loom.
-#[cfg(not(loom))]
-use parking_lot::{Mutex, MutexGuard};
-use std::sync::atomic::{AtomicBool, Ordering};
-#[cfg(loom)]
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use crate::sync::unseen::{AtomicBool, Mutex, MutexGuard, Ordering};
 
 /// A pipeline member's reply to a client's command: (datanode, PutBlock?, stage, reply).
 pub type MemberReply = (DnId, bool, Stage, Reply);
@@ -57,11 +52,7 @@ pub struct Ghost {
 impl Ghost {
     #[inline(never)]
     fn state(&self) -> MutexGuard<'_, GhostState> {
-        #[cfg(not(loom))]
-        return self.state.lock();
-        // A model panic (a violation) may happen while recording; the state stays valid.
-        #[cfg(loom)]
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.state.lock()
     }
 
     /// Reads the observations (they change only through the methods below, which keep the

@@ -669,7 +669,7 @@ mod tests {
         }
 
         pub fn lost(w: &World, which: fn(&Om) -> &PairSet) -> Option<String> {
-            let om = *w.om.lock().expect("om");
+            let om = *w.om.lock();
             let holders = |id: u8, block: u8| -> Vec<u8> {
                 w.dns
                     .iter()
@@ -686,7 +686,7 @@ mod tests {
                 .filter(|&k| om.blocks.contains(k))
                 .find(|k| holders(k.0, k.1).is_empty())
                 .map(|(c, b)| {
-                    let replicas = *w.scm.lock().expect("scm").replicas(c);
+                    let replicas = *w.scm.lock().replicas(c);
                     if replicas.is_empty() {
                         format!(
                             "block {b} of c{c}: OM references it, no replica left (NO_REPLICA_FOUND)"

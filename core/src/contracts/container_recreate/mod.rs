@@ -37,7 +37,7 @@ use crate::claims::Claims;
 use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Then, Variant};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
-use crate::sync::Arc;
+use crate::sync::{unseen, Arc};
 use crate::trace::{Cx, CxRef, Trace};
 use datanode::{ContainerData, Datanode, KeyValueContainer, Origin, State};
 use delete::DeleteContainerCommandHandler;
@@ -153,11 +153,11 @@ pub struct World {
     pub fix: Fix,
     pub dns: Vec<Datanode>,
     /// The pipeline's Ratis log (entry `i` at index `i + 1`). Appended only by the leader's RPC
-    /// thread, and every scenario has one client, so std's mutex (no scheduling point) serves.
-    log: std::sync::Mutex<Vec<dispatcher::Request>>,
-    /// SCM and OM: deterministic, driven by the histories only (std's mutex, see [`scm`]).
-    pub scm: std::sync::Mutex<Scm>,
-    pub om: std::sync::Mutex<Om>,
+    /// thread, and every scenario has one client, so an unseen mutex (no scheduling point) serves.
+    log: unseen::Mutex<Vec<dispatcher::Request>>,
+    /// SCM and OM: deterministic, driven by the histories only (an unseen mutex, see [`scm`]).
+    pub scm: unseen::Mutex<Scm>,
+    pub om: unseen::Mutex<Om>,
     pub ghost: Ghost,
 }
 
@@ -186,9 +186,9 @@ impl Image {
                 .map(datanode::DatanodeImage::datanode)
                 .collect(),
             // Room for a long history's entries: appending them does not reallocate.
-            log: std::sync::Mutex::new(ghost::with_room(64, &self.log)),
-            scm: std::sync::Mutex::new(self.scm),
-            om: std::sync::Mutex::new(self.om),
+            log: unseen::Mutex::new(ghost::with_room(64, &self.log)),
+            scm: unseen::Mutex::new(self.scm),
+            om: unseen::Mutex::new(self.om),
             ghost: Ghost::from_state(&self.ghost),
         }
     }
@@ -210,9 +210,9 @@ impl World {
         World {
             fix,
             dns: (1..=DATANODES).map(Datanode::new).collect(),
-            log: std::sync::Mutex::new(Vec::new()),
-            scm: std::sync::Mutex::new(Scm::default()),
-            om: std::sync::Mutex::new(Om::default()),
+            log: unseen::Mutex::new(Vec::new()),
+            scm: unseen::Mutex::new(Scm::default()),
+            om: unseen::Mutex::new(Om::default()),
             ghost: Ghost::default(),
         }
     }
@@ -224,7 +224,7 @@ impl World {
         Image {
             fix: self.fix,
             dns: self.dns.iter().map(Datanode::image).collect(),
-            log: self.log.lock().expect("log").clone(),
+            log: self.log.lock().clone(),
             scm: *self.scm_state(),
             om: *self.om(),
             ghost: self.ghost.snapshot(),
@@ -242,13 +242,13 @@ impl World {
 
     #[inline(never)]
     pub fn last_log_index(&self) -> u64 {
-        self.log.lock().expect("log").len() as u64
+        self.log.lock().len() as u64
     }
 
     /// `startTransaction` accepted the entry: Ratis appends it.
     #[inline(never)]
     pub fn append(&self, req: dispatcher::Request) {
-        let mut log = self.log.lock().expect("log");
+        let mut log = self.log.lock();
         debug_assert_eq!(req.index, log.len() as u64 + 1);
         log.push(req);
     }
@@ -260,19 +260,19 @@ impl World {
         index: u64,
         f: impl FnMut(&dispatcher::Request) -> std::ops::ControlFlow<()>,
     ) {
-        let log = self.log.lock().expect("log");
+        let log = self.log.lock();
         let _ = log.iter().filter(|r| r.index > index).try_for_each(f);
     }
 
     /// Not inlined, as the datanode's accessors (see [`datanode`]).
     #[inline(never)]
-    fn om(&self) -> std::sync::MutexGuard<'_, Om> {
-        self.om.lock().expect("om")
+    fn om(&self) -> unseen::MutexGuard<'_, Om> {
+        self.om.lock()
     }
 
     #[inline(never)]
-    fn scm_state(&self) -> std::sync::MutexGuard<'_, Scm> {
-        self.scm.lock().expect("scm")
+    fn scm_state(&self) -> unseen::MutexGuard<'_, Scm> {
+        self.scm.lock()
     }
 
     /// The first pair of `wanted`, in ascending order, whose block no replica of its

@@ -22,7 +22,7 @@ use crate::sync::RwLock;
 use crate::trace::{Cx, Trace};
 // std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
-use std::sync::Arc;
+use crate::sync::unseen::Arc;
 
 /// A `ContainerReplica` of a container on a datanode, with ghost facts about the report that
 /// put it there.

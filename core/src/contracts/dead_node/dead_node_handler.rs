@@ -36,7 +36,7 @@ use std::collections::VecDeque;
 use std::fmt;
 // std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
-use std::sync::Arc;
+use crate::sync::unseen::Arc;
 
 /// The status read the removal acts on (the first read upstream, the recheck with P2).
 #[derive(Clone, Copy, Debug)]

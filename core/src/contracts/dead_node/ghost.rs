@@ -12,13 +12,7 @@
 
 use super::ids::{slot, NodeId, NodeSet, NODE_SLOTS};
 use crate::outcome::OutcomeId;
-// A real lock, outside loom's view: parking_lot's where it is available (no poisoning, one
-// branch to release: see `Ghost::lock`), std's under loom.
-#[cfg(not(loom))]
-use parking_lot::{Mutex, MutexGuard};
-use std::sync::atomic::{AtomicBool, Ordering};
-#[cfg(loom)]
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use crate::sync::unseen::{AtomicBool, Mutex, MutexGuard, Ordering};
 
 /// A stay in DEAD: the transition into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,11 +126,7 @@ impl Ghost {
     /// take the ghost).
     #[inline(never)]
     fn lock(&self) -> MutexGuard<'_, GhostState> {
-        #[cfg(not(loom))]
-        return self.state.lock();
-        // A model panic (a violation) may happen while the ghost is held; it stays valid.
-        #[cfg(loom)]
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.state.lock()
     }
 
     /// Records the first witness of `outcome`.

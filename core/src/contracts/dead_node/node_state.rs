@@ -35,7 +35,7 @@ use crate::trace::{Cx, Trace};
 use std::fmt;
 // std's Arc, not the shim's: which `DatanodeInfo` object an entry points at is model state,
 // its reference count is not, and loom's Arc would add a scheduling point to every clone.
-use std::sync::Arc;
+use crate::sync::unseen::Arc;
 
 /// `ozone.scm.stale.node.interval`, in health-check ticks.
 pub const STALE_INTERVAL: u64 = 3;

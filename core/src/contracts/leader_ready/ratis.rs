@@ -4,9 +4,9 @@
 //! `ServerState.initElection` increments `currentTerm` when the candidacy starts,
 //! `RaftServerImpl.changeToLeader` creates the leader state when it has won.
 
+use crate::sync::unseen::{AtomicU64 as Ghost, Ordering as GhostOrdering};
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use crate::trace::Cx;
-use std::sync::atomic::{AtomicU64 as Ghost, Ordering as GhostOrdering};
 
 #[derive(Debug)]
 pub struct RaftServer {

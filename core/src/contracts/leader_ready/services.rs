@@ -9,9 +9,9 @@
 //! RUNNING, as upstream compares `clock.millis()`.
 
 use super::context::SCMContext;
+use crate::sync::unseen::{AtomicU64, Ordering};
 use crate::sync::Mutex;
 use crate::trace::Cx;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ServiceStatus {

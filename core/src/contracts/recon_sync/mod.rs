@@ -40,6 +40,7 @@ use crate::drive::Driver;
 use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
+use crate::sync::unseen::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use nssummary::ReconDb;
@@ -52,7 +53,6 @@ use service_provider::{
 };
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 use sync_scheduler::{trigger_then_first_run, TriggerSyncThread};
 use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
 

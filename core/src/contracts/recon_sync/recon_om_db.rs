@@ -3,11 +3,11 @@
 //! events against this copy before the batch is committed to it.
 
 use super::om::{Key, KeyOp, KeyTable, OmDb, WriteBatch};
+use crate::sync::unseen::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 use crate::sync::{Mutex, MutexGuard};
 use crate::trace::Cx;
 use std::fmt;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
 
 /// Ghost: the delta response a committed write batch came with (its first batch's sequence
 /// number), or [`FULL_SNAPSHOT`] for batches that arrived inside a full OM DB snapshot.

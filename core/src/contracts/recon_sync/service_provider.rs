@@ -32,11 +32,12 @@ use super::sync_scheduler::{Begin, Executor, SyncScheduler, SYNC_THREADS};
 use super::task_controller::ReInitializationReason;
 use super::World;
 use crate::model::Program;
+use crate::sync::unseen::{
+    AtomicU64 as GhostU64, AtomicU8 as GhostU8, Mutex as GhostMutex, Ordering as GhostOrdering,
+};
 use crate::sync::{AtomicBool, Ordering};
 use crate::trace::{Cx, Trace};
 use std::fmt;
-use std::sync::atomic::{AtomicU64 as GhostU64, AtomicU8 as GhostU8, Ordering as GhostOrdering};
-use std::sync::{Mutex as GhostMutex, PoisonError};
 
 /// Where the sync thread takes the hand-off lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,10 +142,7 @@ impl OzoneManagerServiceProviderImpl {
     /// The sync that committed `delta` threw before handing its events off.
     fn delta_failed_now(&self, delta: DeltaId) {
         self.version.fetch_add(1, GhostOrdering::SeqCst);
-        self.failed_deltas
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(delta);
+        self.failed_deltas.lock().push(delta);
     }
 
     /// A `triggerTaskRebuild` waits forever; the first such wait's reason stays (a later one
@@ -172,10 +170,7 @@ impl OzoneManagerServiceProviderImpl {
 
     /// Whether the sync that committed `delta` threw before handing its events off.
     pub fn delta_failed(&self, delta: DeltaId) -> bool {
-        self.failed_deltas
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .contains(&delta)
+        self.failed_deltas.lock().contains(&delta)
     }
 
     pub fn rebuilds_accepted(&self) -> u64 {
@@ -190,10 +185,7 @@ impl OzoneManagerServiceProviderImpl {
     /// A sync thread waits forever; the first such wait stays.
     fn sync_blocked_now(&self, blocked: SyncBlocked) {
         self.version.fetch_add(1, GhostOrdering::SeqCst);
-        let mut first = self
-            .sync_blocked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut first = self.sync_blocked.lock();
         first.get_or_insert(blocked);
         self.any_sync_blocked.store(1, GhostOrdering::SeqCst);
     }
@@ -203,10 +195,7 @@ impl OzoneManagerServiceProviderImpl {
         if self.any_sync_blocked.load(GhostOrdering::SeqCst) == 0 {
             return None;
         }
-        *self
-            .sync_blocked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        *self.sync_blocked.lock()
     }
 }
 

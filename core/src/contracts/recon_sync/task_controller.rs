@@ -12,13 +12,14 @@ use super::nssummary::ReconDb;
 use super::recon_om_db::{Checkpoint, OMUpdateEventBatch, ReconOMMetadataManager};
 use super::World;
 use crate::model::Program;
+use crate::sync::unseen::{
+    Arc, AtomicU64 as GhostU64, Mutex as GhostMutex, Ordering as GhostOrdering,
+};
 use crate::sync::{Mutex, MutexGuard};
 use crate::trace::{Cx, Trace};
 use std::collections::VecDeque;
 use std::fmt;
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
-use std::sync::{Arc, Mutex as GhostMutex, PoisonError};
 
 /// `ReconTaskReInitializationEvent.ReInitializationReason`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,10 +267,7 @@ impl ReconTaskControllerImpl {
             return QuiescentDb::Live(self.recon_db.lock());
         }
         let version = self.version.load(GhostOrdering::SeqCst);
-        let mut cache = self
-            .quiescent_cache
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut cache = self.quiescent_cache.lock();
         match &*cache {
             Some((v, q)) if *v == version => QuiescentDb::Computed(q.clone()),
             _ => {

@@ -4,7 +4,7 @@
 
 use super::blocks::BlockSet;
 use super::{wrote, Block};
-use std::sync::{Mutex, PoisonError};
+use crate::sync::unseen::Mutex;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -43,10 +43,7 @@ impl Default for Ghost {
 impl Ghost {
     fn push(&self, e: Event) {
         wrote();
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(e);
+        self.0.lock().push(e);
     }
 
     /// A copy, with room for the events quiescence adds (no reallocation at its first).
@@ -66,12 +63,7 @@ impl Ghost {
     /// These events, then those of `later` after its first `from`.
     pub fn followed_by(&self, later: &Ghost, from: usize) -> Self {
         let mut copy = self.duplicate();
-        later.with_events(|l| {
-            copy.0
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner)
-                .extend_from_slice(&l[from..])
-        });
+        later.with_events(|l| copy.0.get_mut().extend_from_slice(&l[from..]));
         copy
     }
 
@@ -81,7 +73,7 @@ impl Ghost {
 
     /// `f` on the events so far, without copying them.
     pub fn with_events<R>(&self, f: impl FnOnce(&[Event]) -> R) -> R {
-        f(&self.0.lock().unwrap_or_else(PoisonError::into_inner))
+        f(&self.0.lock())
     }
 
     /// Appends the events to `key` (see `World::key`), two words each: the kind, pair and flag,

@@ -10,10 +10,10 @@
 //! parallel; loom, which never reads it, runs a model on one thread).
 
 use super::World;
+use crate::sync::unseen::Arc;
 use crate::trace::Trace;
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
-use std::sync::Arc;
 
 /// Settled worlds kept before the memo starts over (a few kilobytes each).
 const CAPACITY: usize = 1 << 14;

@@ -34,6 +34,7 @@ use crate::claims::Claims;
 use crate::model::{run_to_end, Contract, Model, Part, Program, Variant};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
+use crate::sync::unseen::{self, Arc, AtomicI64, Ordering};
 use crate::trace::Trace;
 use actor::{ActorStart, BPServiceActor, OfferService};
 use blocks::BlockSet;
@@ -42,8 +43,7 @@ use fs_dataset::{FsDataset, WriterOrder};
 use ghost::{snapshot_after, Event, Ghost};
 use namenode::{HaState, NameNode};
 use scheduler::HEARTBEAT_INTERVAL;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, PoisonError};
+use std::cell::Cell;
 
 /// Logical milliseconds (Java's `long` monotonic time).
 pub type Millis = i64;
@@ -160,7 +160,7 @@ impl std::ops::Deref for Quiescent<'_> {
 /// The last answer of [`World::at_quiescence`] and the write count it was given at (real std
 /// primitives: the cache is no model state and adds no interleavings).
 #[derive(Default)]
-struct SettledCache(std::sync::Mutex<Option<Cached>>);
+struct SettledCache(unseen::Mutex<Option<Cached>>);
 
 struct Cached {
     /// [`writes`] when the answer was given.
@@ -172,17 +172,22 @@ struct Cached {
     before: Vec<u64>,
 }
 
-/// Writes to model state, counted over every world of the process: every method of a component
-/// that writes its state calls [`wrote`] (their fields are private; a world is checked when
-/// nothing writes to it). A count equal to the one seen before means no world changed since.
-static WRITES: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    /// Writes to model state, counted over every world of this thread: every method of a
+    /// component that writes its state calls [`wrote`] (their fields are private; a world is
+    /// checked when nothing writes to it). A count equal to the one seen before means no world
+    /// changed since. Per thread, since outside loom a world is built, stepped and checked on
+    /// one thread (the driver, the step checker and every history run there); a process-wide
+    /// count was one more locked read-modify-write per write.
+    static WRITES: Cell<u64> = const { Cell::new(0) };
+}
 
 pub(crate) fn wrote() {
-    WRITES.fetch_add(1, Ordering::SeqCst);
+    WRITES.set(WRITES.get() + 1);
 }
 
 fn writes() -> u64 {
-    WRITES.load(Ordering::SeqCst)
+    WRITES.get()
 }
 
 impl std::fmt::Debug for SettledCache {
@@ -313,14 +318,9 @@ impl World {
     /// state this thread settled before is not simulated again ([`memo`]). Checking changes
     /// nothing.
     pub fn at_quiescence(&self) -> Quiescent<'_> {
-        let mut cache = self
-            .settled
-            .0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        // Not under loom: the count is process-wide, and tests running in parallel would make
-        // a reuse, which skips the copy's loom objects and locks, depend on their timing (loom
-        // needs every execution of a schedule to run the same operations).
+        let mut cache = self.settled.0.lock();
+        // Not under loom: a reuse skips the copy's loom objects and locks, which loom must see
+        // alike in every execution of a schedule; the cache stays off there rather than argued.
         if let Some(c) = cache
             .as_ref()
             .filter(|c| cfg!(not(loom)) && c.writes == writes())

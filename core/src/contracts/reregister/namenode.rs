@@ -9,7 +9,7 @@
 
 use super::blocks::BlockSet;
 use super::{wrote, Block, Millis, MAX_DATANODES};
-use crate::sync::Mutex;
+use crate::sync::{unseen, Mutex};
 use crate::trace::Cx;
 
 /// `HAServiceState` as the NameNode reports it in every heartbeat response.
@@ -100,7 +100,7 @@ pub struct NameNode {
     pub id: usize,
     ns: Mutex<Namesystem>,
     /// Scenario fault: the next `blockReceivedAndDeleted` times out (not a model state).
-    fail_next_ibr: std::sync::atomic::AtomicBool,
+    fail_next_ibr: unseen::AtomicBool,
 }
 
 impl NameNode {
@@ -121,8 +121,8 @@ impl NameNode {
         NameNode {
             id: self.id,
             ns: Mutex::new(self.state()),
-            fail_next_ibr: std::sync::atomic::AtomicBool::new(
-                self.fail_next_ibr.load(std::sync::atomic::Ordering::SeqCst),
+            fail_next_ibr: unseen::AtomicBool::new(
+                self.fail_next_ibr.load(unseen::Ordering::SeqCst),
             ),
         }
     }
@@ -131,7 +131,7 @@ impl NameNode {
     /// whether it has a descriptor and a lease-manager entry, and their contents.
     pub fn key(&self, key: &mut Vec<u64>) {
         let ns = self.ns.lock();
-        let fail = self.fail_next_ibr.load(std::sync::atomic::Ordering::SeqCst);
+        let fail = self.fail_next_ibr.load(unseen::Ordering::SeqCst);
         key.extend([ns.ha.code() | u64::from(fail) << 2, ns.next_lease_id]);
         for (d, lease) in ns.datanodes.iter().zip(ns.leases) {
             key.push(u64::from(d.is_some()) | u64::from(lease.is_some()) << 1);
@@ -180,8 +180,7 @@ impl NameNode {
 
     pub fn fail_next_ibr(&self) {
         wrote();
-        self.fail_next_ibr
-            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.fail_next_ibr.store(true, unseen::Ordering::SeqCst);
     }
 
     /// `FSNamesystem.handleHeartbeat`: `DatanodeManager.handleHeartbeat` answers REGISTER for an
@@ -274,10 +273,7 @@ impl NameNode {
         blocks: BlockSet,
     ) -> Result<(), RpcTimeout> {
         wrote();
-        if self
-            .fail_next_ibr
-            .swap(false, std::sync::atomic::Ordering::SeqCst)
-        {
+        if self.fail_next_ibr.swap(false, unseen::Ordering::SeqCst) {
             cx.record(
                 "NameNodeRpcServer.blockReceivedAndDeleted",
                 format_args!("nn{}: {} timed out (NameNode busy)", self.id, blocks.list()),

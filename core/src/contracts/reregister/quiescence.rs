@@ -15,6 +15,7 @@ use crate::drive::Driver;
 use crate::model::{Model, Setup};
 use crate::outcome::Outcome;
 use crate::switches::Switch;
+use crate::sync::unseen::Arc;
 use crate::trace::Trace;
 
 fn old_o1(w: &World) -> Option<String> {
@@ -175,9 +176,7 @@ fn compare(w: &World, context: &dyn Fn() -> String, tally: &mut Tally) {
     tally.states += 1;
     match (w.at_quiescence(), w.at_quiescence()) {
         (Quiescent::Calm(_), _) => tally.calm += 1,
-        (Quiescent::Settled(a), Quiescent::Settled(b)) if std::sync::Arc::ptr_eq(&a, &b) => {
-            tally.reused += 1
-        }
+        (Quiescent::Settled(a), Quiescent::Settled(b)) if Arc::ptr_eq(&a, &b) => tally.reused += 1,
         _ => {}
     }
     for _ in 0..2 {

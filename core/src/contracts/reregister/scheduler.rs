@@ -12,7 +12,7 @@
 //! request in place.
 
 use super::{wrote, Millis, P1};
-use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering::SeqCst};
+use crate::sync::{unseen, AtomicBool, AtomicU64, Mutex, Ordering::SeqCst};
 use crate::trace::Cx;
 
 /// `dfs.heartbeat.interval`: 3 s.
@@ -38,7 +38,7 @@ pub struct Scheduler {
     epoch: AtomicU64,
     request: Mutex<()>,
     /// `ThreadLocalRandom`: per-thread upstream, so not a synchronization point.
-    rng: std::sync::Mutex<SplitMix64>,
+    rng: unseen::Mutex<SplitMix64>,
 }
 
 /// What the in-flight FBR's `scheduleNextBlockReport` did.
@@ -62,7 +62,7 @@ impl Scheduler {
             next_heartbeat_time: AtomicU64::new(next_heartbeat as u64),
             epoch: AtomicU64::new(0),
             request: Mutex::new(()),
-            rng: std::sync::Mutex::new(SplitMix64(seed)),
+            rng: unseen::Mutex::new(SplitMix64(seed)),
         }
     }
 
@@ -74,7 +74,7 @@ impl Scheduler {
             next_heartbeat_time: AtomicU64::new(self.next_heartbeat_time.load(SeqCst)),
             epoch: AtomicU64::new(self.epoch()),
             request: Mutex::new(()),
-            rng: std::sync::Mutex::new(self.rng.lock().unwrap_or_else(|e| e.into_inner()).clone()),
+            rng: unseen::Mutex::new(self.rng.lock().clone()),
         }
     }
 
@@ -86,14 +86,14 @@ impl Scheduler {
             u64::from(self.reset_block_report_time.load(SeqCst)),
             self.next_heartbeat_time.load(SeqCst),
             self.epoch(),
-            self.rng.lock().unwrap_or_else(|e| e.into_inner()).0,
+            self.rng.lock().0,
         ]);
     }
 
     /// Seeds `ThreadLocalRandom` (the delay reproduction draws over many seeds).
     pub fn reseed(&self, seed: u64) {
         wrote();
-        *self.rng.lock().unwrap_or_else(|e| e.into_inner()) = SplitMix64(seed);
+        *self.rng.lock() = SplitMix64(seed);
     }
 
     pub fn next_block_report_time(&self) -> Millis {
@@ -256,7 +256,7 @@ impl Scheduler {
     /// `ThreadLocalRandom.current().nextInt(bound)`.
     fn next_random(&self, bound: Millis) -> Millis {
         wrote();
-        let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+        let mut rng = self.rng.lock();
         (rng.next_u64() % bound as u64) as Millis
     }
 }
