@@ -134,7 +134,7 @@ pub fn run(request: &Request) -> ExitCode {
     };
     let cold = request.cold.then(|| {
         println!("== cold: the gate's phases from empty target directories");
-        for dir in ["target/loom", "fuzz/target"] {
+        for dir in ["target/loom", "target/fuzzing", "fuzz/target"] {
             let _ = std::fs::remove_dir_all(root().join(dir));
         }
         // The plain build's dependencies, but not the running gate binary itself.

@@ -24,7 +24,9 @@ pub struct Phase {
     pub args: Vec<String>,
     /// Arguments for the test binaries (after `--`).
     pub test_args: Vec<String>,
-    pub loom: bool,
+    /// A `--cfg` the phase builds with, in a target directory of its own (`target/<cfg>`), so
+    /// that it rebuilds nothing of the other phases'.
+    pub cfg: Option<&'static str>,
     /// Test processes run at once, each a share of the tests (see `racelab_loom::shard`);
     /// 1 runs them through cargo.
     pub shards: usize,
@@ -36,7 +38,7 @@ impl Phase {
             name,
             args: args.iter().map(|s| s.to_string()).collect(),
             test_args: Vec::new(),
-            loom: false,
+            cfg: None,
             shards: 1,
         }
     }
@@ -61,20 +63,42 @@ impl Phase {
             "loom suite (release)",
             &["test", "--release", "-p", "racelab-loom", "--test", "cells"],
         );
-        p.loom = true;
+        p.cfg = Some("loom");
         p.shards = 2;
         p.test_args.push("--test-threads=1".into());
         p.test_args.extend(filter.map(str::to_owned));
         p
     }
 
+    /// The models' unit tests on the primitives of cargo fuzz's build (`--cfg fuzzing`: one
+    /// thread's cells, see `racelab_core::sync`), which only the fuzz targets otherwise run.
+    /// Every check the tests make of the models (the memo's and the quiet-state cache's against
+    /// a fresh simulation, say) is then made on those primitives too. Unfiltered: the unit
+    /// tests are named by module, not by cell key, and take seconds.
+    pub fn one_thread() -> Phase {
+        let mut p = Phase::new(
+            "model tests on the fuzz build's one-thread primitives (release, --cfg fuzzing)",
+            &[
+                "test",
+                "--release",
+                "-p",
+                "racelab-core",
+                "--features",
+                "histories",
+                "--lib",
+            ],
+        );
+        p.cfg = Some("fuzzing");
+        p
+    }
+
     fn cargo(&self) -> Command {
         let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
         c.current_dir(root()).env("RUST_BACKTRACE", "0");
-        if self.loom {
+        if let Some(cfg) = self.cfg {
             let flags = std::env::var("RUSTFLAGS").unwrap_or_default();
-            c.env("RUSTFLAGS", format!("{flags} --cfg loom").trim())
-                .env("CARGO_TARGET_DIR", root().join("target/loom"));
+            c.env("RUSTFLAGS", format!("{flags} --cfg {cfg}").trim())
+                .env("CARGO_TARGET_DIR", root().join("target").join(cfg));
         }
         clean_env(&mut c);
         c

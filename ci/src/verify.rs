@@ -17,8 +17,9 @@ pub struct PhaseTime {
     pub passed: bool,
 }
 
-/// Runs the gate's phases (plain tests, the loom suite, the fuzz build) for `filter` (a
-/// contract's key prefix, or everything), with their records in `results`.
+/// Runs the gate's phases (plain tests, the loom suite, the model tests on the fuzz build's
+/// primitives, the fuzz build) for `filter` (a contract's key prefix, or everything), with
+/// their records in `results`.
 pub fn run_phases(out: &Path, results: &Path, filter: Option<&str>) -> Vec<PhaseTime> {
     let fuzz = Phase::new(
         "fuzz targets build",
@@ -28,6 +29,7 @@ pub fn run_phases(out: &Path, results: &Path, filter: Option<&str>) -> Vec<Phase
     [
         (Phase::plain(filter), "plain.log"),
         (Phase::loom_suite(filter), "loom.log"),
+        (Phase::one_thread(), "one-thread.log"),
         (fuzz, "fuzz-build.log"),
     ]
     .into_iter()
@@ -60,9 +62,9 @@ pub fn run(contracts: &[String]) -> ExitCode {
     report(contracts, &[], tests_ok, Some(started))
 }
 
-/// `cargo xtask test`: the gate's suites, once each (plain tests, the loom suite, the fuzz
-/// build), with a line per cell as it completes and every record in target/racelab/results.
-/// True when every suite passed.
+/// `cargo xtask test`: the gate's suites, once each (plain tests, the loom suite, the model
+/// tests on the fuzz build's primitives, the fuzz build), with a line per cell as it completes
+/// and every record in target/racelab/results. True when every suite passed.
 pub fn test(contracts: &[String]) -> bool {
     let out = root().join("target/racelab");
     let results = match fresh_results(&out) {

@@ -186,7 +186,7 @@ pub(crate) fn wrote() {
     WRITES.set(WRITES.get() + 1);
 }
 
-fn writes() -> u64 {
+pub(crate) fn writes() -> u64 {
     WRITES.get()
 }
 
