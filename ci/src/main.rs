@@ -30,8 +30,9 @@ commands:
   verify [CONTRACT...]      test, then report: every check and the claims matrix (all contracts
                             by default)
   test                      the test suites, once each: plain tests (models, histories, every
-                            order of whole steps, reproductions), the loom suite, the fuzz
-                            build; a record per cell in target/racelab/results
+                            order of whole steps, reproductions), the loom suite, the model
+                            tests on the fuzz build's primitives, the fuzz build; a record
+                            per cell in target/racelab/results
   report [--from DIR...]    the claims matrix and target/racelab/report.{json,md} from the
                             records of `test` (or of the directories named, e.g. CI shards)
   fuzz CONTRACT [SECONDS]   fuzz one contract's target on stable (default 60 s)

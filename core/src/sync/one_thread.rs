@@ -17,7 +17,6 @@ use std::fmt;
 pub use std::cell::{Ref as RwLockReadGuard, RefMut as MutexGuard, RefMut as RwLockWriteGuard};
 pub use std::rc::Rc as Arc;
 pub use std::sync::atomic::Ordering;
-pub use std::thread;
 
 /// A mutex on one thread: `lock` borrows the value mutably.
 #[derive(Default)]
