@@ -3,8 +3,6 @@
 //! function.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
 use racelab_core::contracts::container_recreate::{histories::Op, ContainerRecreate};
-use racelab_core::histories::{fuzz, History};
 
-fuzz_target!(|history: History<Op>| fuzz::<ContainerRecreate>(&history.0));
+racelab_fuzz::histories_target!(ContainerRecreate, Op);

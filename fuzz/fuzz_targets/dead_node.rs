@@ -3,8 +3,6 @@
 //! regressions through the same function.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
 use racelab_core::contracts::dead_node::{histories::Op, DeadNode};
-use racelab_core::histories::{fuzz, History};
 
-fuzz_target!(|history: History<Op>| fuzz::<DeadNode>(&history.0));
+racelab_fuzz::histories_target!(DeadNode, Op);

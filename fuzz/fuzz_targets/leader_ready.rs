@@ -3,8 +3,6 @@
 //! regressions through the same function.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
 use racelab_core::contracts::leader_ready::{histories::Op, LeaderReady};
-use racelab_core::histories::{fuzz, History};
 
-fuzz_target!(|history: History<Op>| fuzz::<LeaderReady>(&history.0));
+racelab_fuzz::histories_target!(LeaderReady, Op);

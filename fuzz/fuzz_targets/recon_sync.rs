@@ -4,8 +4,6 @@
 //! function.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
 use racelab_core::contracts::recon_sync::{histories::Op, ReconSync};
-use racelab_core::histories::{fuzz, History};
 
-fuzz_target!(|history: History<Op>| fuzz::<ReconSync>(&history.0));
+racelab_fuzz::histories_target!(ReconSync, Op);

@@ -3,8 +3,6 @@
 //! function.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
 use racelab_core::contracts::reregister::{cluster::Op, Reregister};
-use racelab_core::histories::{fuzz, History};
 
-fuzz_target!(|history: History<Op>| fuzz::<Reregister>(&history.0));
+racelab_fuzz::histories_target!(Reregister, Op);
