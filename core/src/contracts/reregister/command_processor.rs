@@ -225,3 +225,73 @@ impl Program<World> for ProcessCommand {
         };
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::actor::ActorStart;
+    use super::super::Fix;
+    use super::*;
+    use std::collections::HashSet;
+
+    /// The batches a queue can hold in the histories: REGISTER or not, sent under a few
+    /// registrations.
+    fn batches() -> Vec<Batch> {
+        (0..4)
+            .flat_map(|sent_under| {
+                [true, false].map(|register| Batch {
+                    register,
+                    sent_under,
+                })
+            })
+            .collect()
+    }
+
+    /// The memo and every state comparison read a queue through its key: two queues of up to
+    /// two batches that differ have different keys.
+    #[test]
+    fn the_key_tells_every_queue_apart() {
+        let cx = Trace::new().actor("test");
+        let mut queues: Vec<Vec<Batch>> = vec![vec![]];
+        for a in batches() {
+            queues.push(vec![a]);
+            queues.extend(batches().into_iter().map(|b| vec![a, b]));
+        }
+        let keys: HashSet<Vec<u64>> = queues
+            .iter()
+            .map(|batches| {
+                let queue = CommandQueue::default();
+                for &b in batches {
+                    queue.enqueue(&cx, b);
+                }
+                let mut key = Vec::new();
+                queue.key(&mut key);
+                key
+            })
+            .collect();
+        assert_eq!(keys.len(), queues.len(), "two queues share a key");
+    }
+
+    /// `queue.take()` blocks on an empty queue: the step driver must not run it then.
+    #[test]
+    fn take_is_enabled_only_with_a_batch_queued() {
+        let trace = Trace::new();
+        let start = ActorStart {
+            lease: 0,
+            state: HaState::Standby,
+            registration: 1,
+            next_block_report: 1_000_000_000,
+            reset: false,
+            next_heartbeat: 0,
+        };
+        let w = World::new(Fix::UPSTREAM, &trace, 1, &[HaState::Standby], start);
+        let processor = ProcessCommand::new(&trace, 0, 0);
+        assert!(!processor.enabled(&w), "take enabled on an empty queue");
+        w.actor(0, 0)
+            .queue
+            .enqueue(&trace.actor("test"), Batch::register(1));
+        assert!(
+            processor.enabled(&w),
+            "take not enabled with a batch queued"
+        );
+    }
+}

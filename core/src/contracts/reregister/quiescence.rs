@@ -169,11 +169,20 @@ struct Tally {
     /// A second look at a settled world found the first's copy (unless another thread wrote).
     reused: usize,
     reached: usize,
+    /// Quiet states with a command batch queued (a copy must keep it).
+    queued: usize,
 }
 
 /// Every outcome twice on `w` (the second time from the cache), against its first form.
 fn compare(w: &World, context: &dyn Fn() -> String, tally: &mut Tally) {
     tally.states += 1;
+    // Quiescence and the memo simulate on copies: a copy is the world's whole state.
+    assert!(
+        w.duplicate(&Trace::new()).state() == w.state(),
+        "a copy differs from its world: {}",
+        context()
+    );
+    tally.queued += usize::from(w.pairs().any(|(dn, nn)| !w.actor(dn, nn).queue.is_empty()));
     match (w.at_quiescence(), w.at_quiescence()) {
         (Quiescent::Calm(_), _) => tally.calm += 1,
         (Quiescent::Settled(a), Quiescent::Settled(b)) if Arc::ptr_eq(&a, &b) => tally.reused += 1,
@@ -276,6 +285,11 @@ fn at_quiescence_decides_as_the_full_simulation_on_histories() {
         "{memo} reuses of the memo, {rebased} with other events"
     );
     assert!(tally.reached > 500);
+    assert!(
+        tally.queued > 100,
+        "{} states with a batch queued",
+        tally.queued
+    );
 }
 
 #[test]
