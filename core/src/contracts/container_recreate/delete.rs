@@ -269,4 +269,31 @@ mod tests {
             }
         }
     }
+
+    /// `writeLock` blocks while another thread holds the container's lock: the step driver
+    /// must not run it then.
+    #[test]
+    fn the_write_lock_is_enabled_only_while_the_lock_is_free() {
+        let (w, trace) = (World::new(Fix::UPSTREAM), Trace::new());
+        let set = &w.dn(1).set;
+        set.add(
+            KeyValueContainer::new(1, ContainerData::open(), Origin::Pipeline),
+            true,
+        )
+        .expect("added");
+        let mut delete = DeleteContainerCommandHandler::new(&trace, 1, 1, true);
+        delete.step(&w);
+        assert!(matches!(delete.next, Step::Lock(_)), "{:?}", delete.next);
+        let container = set.get(1).expect("the container");
+        container.lock.acquire("another thread");
+        assert!(
+            !delete.enabled(&w),
+            "writeLock enabled while the lock is held"
+        );
+        container.lock.release("another thread");
+        assert!(
+            delete.enabled(&w),
+            "writeLock not enabled with the lock free"
+        );
+    }
 }
