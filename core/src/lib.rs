@@ -13,6 +13,7 @@ pub mod model;
 pub mod outcome;
 pub mod registry;
 pub mod report;
+pub mod splitmix;
 pub mod steps;
 pub mod switches;
 pub mod sync;

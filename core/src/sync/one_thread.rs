@@ -34,10 +34,6 @@ impl<T> Mutex<T> {
     pub fn get_mut(&mut self) -> &mut T {
         self.0.get_mut()
     }
-
-    pub fn into_inner(self) -> T {
-        self.0.into_inner()
-    }
 }
 
 /// A read-write lock on one thread: `read` borrows, `write` borrows mutably.

@@ -44,9 +44,5 @@ mod std_mutex {
         pub fn get_mut(&mut self) -> &mut T {
             self.0.get_mut().unwrap_or_else(PoisonError::into_inner)
         }
-
-        pub fn into_inner(self) -> T {
-            self.0.into_inner().unwrap_or_else(PoisonError::into_inner)
-        }
     }
 }

@@ -35,6 +35,7 @@
 use super::datanode::State;
 use super::dense::{IdMap, IdSet, SmallMap};
 use super::{ContainerId, DnId, CONTAINER_SLOTS, DN_SLOTS};
+use crate::splitmix::SplitMix64;
 use std::fmt;
 
 pub const REPLICATION_FACTOR: usize = 3;
@@ -157,11 +158,8 @@ impl Why {
 /// `ContainerReplica.hashCode` (`HashCodeBuilder(61, 71).append(containerID).append(datanode)`):
 /// a fixed order of the replicas that has nothing to do with their content.
 pub fn hash_code(id: ContainerId, dn: DnId) -> u64 {
-    // splitmix64 of the pair: as arbitrary as the Java hash, and stable.
-    let mut z = (u64::from(id) << 8 | u64::from(dn)).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    // SplitMix64 of the pair: as arbitrary as the Java hash, and stable.
+    SplitMix64(u64::from(id) << 8 | u64::from(dn)).next_u64()
 }
 
 /// The replicas SCM knows of one container, by datanode.

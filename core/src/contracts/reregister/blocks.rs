@@ -37,7 +37,7 @@ mod tests {
     /// The same contents, order and formatting as the `BTreeSet` and `Vec` it replaces.
     #[test]
     fn behaves_as_a_btreeset() {
-        let mut r = super::super::scheduler::SplitMix64(0xB10C);
+        let mut r = crate::splitmix::SplitMix64(0xB10C);
         for _ in 0..2000 {
             let mut set = BlockSet::EMPTY;
             let mut reference = BTreeSet::new();

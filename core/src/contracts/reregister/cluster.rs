@@ -330,7 +330,7 @@ mod tests {
     /// before every operation of seeded random histories.
     #[test]
     fn threads_are_found_by_address_as_by_name() {
-        let mut r = super::super::scheduler::SplitMix64(0xADD7);
+        let mut r = crate::splitmix::SplitMix64(0xADD7);
         let mut found = 0;
         for _ in 0..300 {
             let trace = Trace::new();
@@ -425,7 +425,7 @@ mod tests {
     /// every operation of seeded random histories, under each variant.
     #[test]
     fn apply_steps_the_threads_the_lookup_by_name_steps() {
-        let mut r = super::super::scheduler::SplitMix64(0x10C5);
+        let mut r = crate::splitmix::SplitMix64(0x10C5);
         for v in <Reregister as crate::model::Model>::VARIANTS {
             let fix = <Reregister as crate::model::Model>::fix_of(v.name).expect("a variant");
             for _ in 0..100 {

@@ -9,11 +9,11 @@ use super::ghost::{snapshot_after, Event};
 use super::scenarios::{
     DOUBLE_REGISTER_ACTIVE, DOUBLE_REGISTER_STANDBY, FAILED_IBR_VS_CLEAR, SINGLE_REGISTER_STANDBY,
 };
-use super::scheduler::SplitMix64;
 use super::{Block, Fix, Quiescent, Reregister, World, O1, O2, O3, O5, O6, P1, P2, R1};
 use crate::drive::Driver;
 use crate::model::{Model, Setup};
 use crate::outcome::Outcome;
+use crate::splitmix::SplitMix64;
 use crate::switches::Switch;
 use crate::sync::unseen::Arc;
 use crate::trace::Trace;
