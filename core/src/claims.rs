@@ -177,6 +177,7 @@ impl<M: Model> Claim<M> {
 
     pub fn expectation(&self) -> ExpectedCell {
         let parts = M::variant(self.variant).map_or(&[][..], |v| v.parts);
+        let baseline = M::variant(self.variant).map_or(crate::model::REPORT, |v| v.baseline);
         let (scenario, bound) = match self.method.loom_scenario() {
             Some((s, b)) => (Some(s.name), b),
             None => (None, None),
@@ -186,6 +187,7 @@ impl<M: Model> Claim<M> {
             report: M::CONTRACT.report,
             variant: self.variant,
             parts,
+            baseline,
             outcome: self.outcome.id,
             checker: self.checker(),
             expected: self.expected,
@@ -250,6 +252,8 @@ pub struct ExpectedCell {
     pub report: &'static str,
     pub variant: &'static str,
     pub parts: &'static [&'static str],
+    /// The baseline the variant is built on ([`crate::model::Baseline`]).
+    pub baseline: &'static str,
     pub outcome: OutcomeId,
     pub checker: Checker,
     pub expected: Verdict,

@@ -323,7 +323,7 @@ impl Busy {
 mod tests {
     use super::*;
     use crate::claims::Claims;
-    use crate::model::{Contract, Part, Variant};
+    use crate::model::{Baseline, Contract, Part, Variant};
     use crate::outcome::Outcome;
     use crate::switches::Switch;
 
@@ -362,6 +362,7 @@ mod tests {
         const PARTS: &'static [Part] = &[];
         const OUTCOMES: &'static [&'static Outcome<()>] = &[];
         const VARIANTS: &'static [Variant] = &[];
+        const BASELINES: &'static [Baseline] = &[];
         const CLAIMS: Claims<Self> = Claims {
             cells: &[],
             reproductions: &[],

@@ -28,18 +28,75 @@ pub struct Part {
     pub summary: &'static str,
 }
 
-/// A set of fix parts under a name: `upstream` (none), `proposed`, `improved`, or the parts it
-/// holds (`P1+P2`). Its switches are computed from the parts ([`Model::fix`]), so a variant
-/// cannot claim parts it does not switch on.
+/// The upstream code a row is about: a release tag or a commit. A contract's first baseline is
+/// [`REPORT`], the code its model was read from; a later one (trunk after an upstream fix) is
+/// that code with upstream's `changes` switched on, each a part of the model like a fix part.
+#[derive(Debug)]
+pub struct Baseline {
+    pub name: &'static str,
+    /// `apache/ozone` or `apache/hadoop`.
+    pub repo: &'static str,
+    /// A commit id or a release tag.
+    pub commit: &'static str,
+    /// Which code this is, in one sentence (the release, the upstream fixes it holds).
+    pub about: &'static str,
+    /// The upstream changes since the report's code, as parts of the model (`HDFS-17953`).
+    pub changes: &'static [&'static str],
+}
+
+/// The name of a contract's first baseline: the code the report and the model were read against.
+pub const REPORT: &str = "report";
+
+impl Baseline {
+    /// `apache/hadoop@2f3cdd76`.
+    pub fn code(&self) -> String {
+        format!("{}@{}", self.repo, self.commit)
+    }
+
+    /// The link to the source tree at this baseline.
+    pub fn url(&self) -> String {
+        format!("https://github.com/{}/tree/{}", self.repo, self.commit)
+    }
+}
+
+/// A set of fix parts on a baseline, under a name: `upstream` (none), `proposed`, `improved`, or
+/// the parts it holds (`P1+P2`). Its switches are computed from the baseline's changes and the
+/// parts ([`Model::fix_of`]), so a variant cannot claim parts it does not switch on.
 #[derive(Debug)]
 pub struct Variant {
     pub name: &'static str,
     pub parts: &'static [&'static str],
+    /// The [`Baseline`] it is built on.
+    pub baseline: &'static str,
 }
 
 impl Variant {
+    /// A variant on the report's code.
     pub const fn new(name: &'static str, parts: &'static [&'static str]) -> Self {
-        Variant { name, parts }
+        Variant {
+            name,
+            parts,
+            baseline: REPORT,
+        }
+    }
+
+    /// A variant on another baseline.
+    pub const fn on(
+        baseline: &'static str,
+        name: &'static str,
+        parts: &'static [&'static str],
+    ) -> Self {
+        Variant {
+            name,
+            parts,
+            baseline,
+        }
+    }
+
+    /// Whether the matrix must give this row a verdict for every outcome: upstream, each part
+    /// alone, `proposed`, `improved`, and every baseline's own row.
+    pub fn is_headline(&self) -> bool {
+        matches!(self.name, "upstream" | "proposed" | "improved") || self.parts.len() <= 1
     }
 }
 
@@ -54,6 +111,8 @@ pub trait Model: Sized + 'static {
     const PARTS: &'static [Part];
     const OUTCOMES: &'static [&'static Outcome<Self::World>];
     const VARIANTS: &'static [Variant];
+    /// The upstream code the variants are built on; the first is [`REPORT`].
+    const BASELINES: &'static [Baseline];
     const CLAIMS: Claims<Self>;
 
     /// The upstream switches with `part` switched on (parts apply in the order a variant lists
@@ -78,9 +137,31 @@ pub trait Model: Sized + 'static {
         Self::VARIANTS.iter().find(|v| v.name == name)
     }
 
+    fn baseline(name: &str) -> Option<&'static Baseline> {
+        Self::BASELINES.iter().find(|b| b.name == name)
+    }
+
+    /// The baseline a variant is built on.
+    fn baseline_of(variant: &Variant) -> &'static Baseline {
+        Self::baseline(variant.baseline).unwrap_or_else(|| {
+            panic!(
+                "{}: variant {} names unknown baseline {}",
+                Self::CONTRACT.id,
+                variant.name,
+                variant.baseline
+            )
+        })
+    }
+
+    /// The switches of a variant: its baseline's changes, then its parts.
+    fn fix_of_variant(variant: &Variant) -> Self::Fix {
+        let changes = Self::baseline_of(variant).changes;
+        Self::fix(&[changes, variant.parts].concat())
+    }
+
     /// The switches of the variant named `name`.
     fn fix_of(name: &str) -> Option<Self::Fix> {
-        Self::variant(name).map(|v| Self::fix(v.parts))
+        Self::variant(name).map(Self::fix_of_variant)
     }
 
     fn outcome(id: &str) -> Option<&'static Outcome<Self::World>> {

@@ -5,7 +5,9 @@
 
 use racelab_core::claims::Verdict::{Reachable as R, Unreachable as U};
 use racelab_core::claims::{Claim, Claims, Method, Mutant};
-use racelab_core::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+use racelab_core::model::{
+    Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant, REPORT,
+};
 use racelab_core::outcome::{Check, Outcome};
 use racelab_core::switches::Switch;
 use racelab_core::sync::{Arc, Mutex, RaceCell};
@@ -140,6 +142,13 @@ impl Model for Toy {
         },
     ];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&RACE, &DEADLOCK];
+    const BASELINES: &'static [Baseline] = &[Baseline {
+        name: REPORT,
+        repo: "racelab/toys",
+        commit: "none",
+        about: "a toy, not upstream code",
+        changes: &[],
+    }];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("fixed", &["P1", "P2"]),

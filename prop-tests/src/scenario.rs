@@ -238,7 +238,7 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
     let (mut differs, mut unchecked) = (Vec::new(), Vec::new());
     for name in variants {
         let v = M::variant(name).expect("checked above");
-        let mut session = Session::<M>::new(M::fix(v.parts));
+        let mut session = Session::<M>::new(M::fix_of_variant(v));
         let mut notes: Vec<String> = Vec::new();
         for (n, line) in &schedule {
             match line {

@@ -18,6 +18,21 @@ pub struct View {
     pub report: &'static str,
     pub title: &'static str,
     pub outcomes: Vec<(&'static str, &'static str)>,
+    /// The upstream code the rows are about.
+    pub baselines: Vec<BaselineView>,
+}
+
+/// A baseline as report.json shows it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BaselineView {
+    pub contract: &'static str,
+    pub name: &'static str,
+    pub repo: &'static str,
+    pub commit: &'static str,
+    pub url: String,
+    pub about: &'static str,
+    /// The upstream changes since the report's code that the model switches on.
+    pub changes: &'static [&'static str],
 }
 
 impl View {
@@ -30,6 +45,18 @@ impl View {
             report,
             title,
             outcomes: M::OUTCOMES.iter().map(|o| (o.id, o.summary)).collect(),
+            baselines: M::BASELINES
+                .iter()
+                .map(|b| BaselineView {
+                    contract: id,
+                    name: b.name,
+                    repo: b.repo,
+                    commit: b.commit,
+                    url: b.url(),
+                    about: b.about,
+                    changes: b.changes,
+                })
+                .collect(),
         }
     }
 }

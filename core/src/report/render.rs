@@ -61,7 +61,8 @@ pub fn sequence_diagram(events: &[Step], violation: Option<&str>) -> String {
 /// that have a cell (columns), in claim and contract order.
 struct Layout<'a> {
     mine: Vec<&'a ExpectedCell>,
-    variants: Vec<&'static str>,
+    /// Each row's variant and the baseline it is built on.
+    variants: Vec<(&'static str, &'static str)>,
     outcomes: Vec<&'static str>,
 }
 
@@ -72,10 +73,10 @@ impl Matrix {
             .iter()
             .filter(|e| e.contract == contract.id)
             .collect();
-        let mut variants: Vec<&'static str> = Vec::new();
+        let mut variants: Vec<(&'static str, &'static str)> = Vec::new();
         for e in &mine {
-            if !variants.contains(&e.variant) {
-                variants.push(e.variant);
+            if !variants.iter().any(|(v, _)| *v == e.variant) {
+                variants.push((e.variant, e.baseline));
             }
         }
         let outcomes = contract
@@ -123,12 +124,12 @@ impl Matrix {
             marks.join(" ")
         };
         let mut rows = vec![{
-            let mut header = vec!["variant".to_string()];
+            let mut header = vec!["variant".to_string(), "baseline".to_string()];
             header.extend(outcomes.iter().map(|o| o.to_string()));
             header
         }];
-        rows.extend(variants.iter().map(|v| {
-            let mut row = vec![v.to_string()];
+        rows.extend(variants.iter().map(|(v, b)| {
+            let mut row = vec![v.to_string(), b.to_string()];
             row.extend(outcomes.iter().map(|o| entry(v, o)));
             row
         }));
@@ -157,11 +158,11 @@ impl Matrix {
             outcomes,
         } = self.layout(contract);
         let mut out = format!(
-            "| variant | {} |\n|---|{}\n",
+            "| variant | baseline | {} |\n|---|---|{}\n",
             outcomes.join(" | "),
             "---|".repeat(outcomes.len())
         );
-        for v in &variants {
+        for (v, b) in &variants {
             let entries: Vec<String> = outcomes
                 .iter()
                 .map(|o| {
@@ -193,7 +194,7 @@ impl Matrix {
                     marks.join("<br>")
                 })
                 .collect();
-            writeln!(out, "| {v} | {} |", entries.join(" | ")).ok();
+            writeln!(out, "| {v} | {b} | {} |", entries.join(" | ")).ok();
         }
         let mut bounded: Vec<String> = mine
             .iter()
@@ -219,6 +220,15 @@ impl Matrix {
              F fuzz corpus replay (cases). {bounds}\n"
         )
         .ok();
+        for b in &contract.baselines {
+            writeln!(
+                out,
+                "- baseline `{}`: [{}@{}]({}): {}",
+                b.name, b.repo, b.commit, b.url, b.about
+            )
+            .ok();
+        }
+        out.push('\n');
         out
     }
 
@@ -229,6 +239,14 @@ impl Matrix {
         for c in &self.contracts {
             writeln!(out, "\n{} — {} — {}", c.id, c.report, c.title).ok();
             out.push_str(&self.grid(c));
+            for b in &c.baselines {
+                writeln!(
+                    out,
+                    "    baseline {}: {}@{}  {}",
+                    b.name, b.repo, b.commit, b.about
+                )
+                .ok();
+            }
             for (id, summary) in &c.outcomes {
                 writeln!(out, "    {id}  {summary}").ok();
             }
@@ -287,6 +305,7 @@ impl Matrix {
     pub fn to_json(&self) -> String {
         let report = serde_json::json!({
             "schema_version": SCHEMA_VERSION,
+            "baselines": self.contracts.iter().flat_map(|c| &c.baselines).collect::<Vec<_>>(),
             "cells": self.cells,
             "reproductions": self.reproductions,
             "deviations": self.deviations.iter().map(|d| d.to_string()).collect::<Vec<_>>(),

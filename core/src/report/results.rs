@@ -20,6 +20,9 @@ pub struct CellResult {
     pub report: String,
     pub variant: String,
     pub parts: Vec<String>,
+    /// The baseline the variant is built on (report.json's `baselines` says which code).
+    #[serde(default)]
+    pub baseline: String,
     pub outcome: String,
     pub checker: Checker,
     pub expected: Verdict,
@@ -67,6 +70,7 @@ impl CellResult {
             report: cell.report.into(),
             variant: cell.variant.into(),
             parts: cell.parts.iter().map(|p| p.to_string()).collect(),
+            baseline: cell.baseline.into(),
             outcome: cell.outcome.into(),
             checker: cell.checker,
             expected: cell.expected,

@@ -707,7 +707,7 @@ mod tests {
     #[test]
     fn the_start_built_from_its_image_is_the_built_one() {
         for v in ContainerRecreate::VARIANTS {
-            let fix = ContainerRecreate::fix(v.parts);
+            let fix = ContainerRecreate::fix_of_variant(v);
             let built = start_world(fix, &Trace::new());
             assert_eq!(
                 format!("{:?}", built.image().world()),
@@ -741,7 +741,7 @@ mod tests {
         histories.extend(generated(40));
         for ops in &histories {
             for v in ContainerRecreate::VARIANTS {
-                let mut s = Session::<ContainerRecreate>::new(ContainerRecreate::fix(v.parts));
+                let mut s = Session::<ContainerRecreate>::new(ContainerRecreate::fix_of_variant(v));
                 for op in ops {
                     s.apply(op);
                     let w: &World = &s.driver.world;
@@ -787,7 +787,7 @@ mod tests {
         let mut reached = BTreeSet::new();
         for ops in &histories {
             for v in ContainerRecreate::VARIANTS {
-                let mut s = Session::<ContainerRecreate>::new(ContainerRecreate::fix(v.parts));
+                let mut s = Session::<ContainerRecreate>::new(ContainerRecreate::fix_of_variant(v));
                 for op in ops {
                     s.apply(op);
                     for (o, reference) in &checks {

@@ -34,7 +34,9 @@ pub mod reproductions;
 pub mod scm;
 
 use crate::claims::Claims;
-use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Then, Variant};
+use crate::model::{
+    run_to_end, Baseline, Contract, Model, Part, Program, Scenario, Setup, Then, Variant, REPORT,
+};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::{unseen, Arc};
@@ -823,6 +825,13 @@ impl Model for ContainerRecreate {
         },
     ];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7];
+    const BASELINES: &'static [Baseline] = &[Baseline {
+        name: REPORT,
+        repo: "apache/ozone",
+        commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
+        about: "Ozone master of 2026-08-23, read for the model (the report's e345940c289 is newer and not in it)",
+        changes: &[],
+    }];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),

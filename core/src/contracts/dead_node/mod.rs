@@ -66,7 +66,9 @@ pub mod recon;
 pub mod reproductions;
 
 use crate::claims::Claims;
-use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::model::{
+    run_to_end, Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant, REPORT,
+};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::Arc;
@@ -630,6 +632,13 @@ impl Model for DeadNode {
     ];
     const OUTCOMES: &'static [&'static Outcome<World>] =
         &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &R1, &R2, &R3];
+    const BASELINES: &'static [Baseline] = &[Baseline {
+        name: REPORT,
+        repo: "apache/ozone",
+        commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
+        about: "Ozone master of 2026-08-23, read for the model (the report's 916aa1d and 14e0611fdd5 are newer; DeadNodeHandler and DatanodeInfo are the same in ozone-2.2.0, which holds HDDS-14834)",
+        changes: &[],
+    }];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),

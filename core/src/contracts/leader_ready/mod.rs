@@ -59,7 +59,9 @@ pub mod state_machine;
 
 use crate::claims::Claims;
 use crate::drive::Driver;
-use crate::model::{run_to_end, Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::model::{
+    run_to_end, Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant, REPORT,
+};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::Arc;
@@ -286,6 +288,13 @@ impl Model for LeaderReady {
         },
     ];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &R1, &R2];
+    const BASELINES: &'static [Baseline] = &[Baseline {
+        name: REPORT,
+        repo: "apache/ozone",
+        commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
+        about: "Ozone master of 2026-08-23, read for the model (the report's 424482eb and 257a71ab277 are newer and not in it; SCMContext is the same in ozone-2.2.0)",
+        changes: &[],
+    }];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),

@@ -693,7 +693,7 @@ mod tests {
         let mut reached = BTreeSet::new();
         for ops in random_histories(1500) {
             for v in ReconSync::VARIANTS {
-                let mut session = Session::<ReconSync>::new(ReconSync::fix(v.parts));
+                let mut session = Session::<ReconSync>::new(ReconSync::fix_of_variant(v));
                 for op in &ops {
                     session.apply(op);
                     if session.driver.is_quiescent() {

@@ -37,7 +37,7 @@ pub mod task_controller;
 
 use crate::claims::Claims;
 use crate::drive::Driver;
-use crate::model::{Contract, Model, Part, Program, Scenario, Setup, Variant};
+use crate::model::{Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::unseen::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
@@ -488,6 +488,13 @@ impl Model for ReconSync {
         },
     ];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7];
+    const BASELINES: &'static [Baseline] = &[Baseline {
+        name: REPORT,
+        repo: "apache/ozone",
+        commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
+        about: "Ozone master of 2026-08-23, read for the model",
+        changes: &[],
+    }];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("proposed", &["P1"]),
@@ -698,7 +705,7 @@ mod tests {
             build: |trace, fix| trigger_sync_after_fault(trace, fix, false),
         };
         for v in ReconSync::VARIANTS {
-            let fix = ReconSync::fix(v.parts);
+            let fix = ReconSync::fix_of_variant(v);
             let with = enumerate(&TRIGGER_SYNC_AFTER_FAULT, fix, &O7, every_choice);
             let without = enumerate(&WITHOUT, fix, &O7, every_choice);
             assert_eq!(with.observed, without.observed, "{}", v.name);

@@ -31,7 +31,7 @@ pub mod scenarios;
 pub mod scheduler;
 
 use crate::claims::Claims;
-use crate::model::{run_to_end, Contract, Model, Part, Program, Variant};
+use crate::model::{run_to_end, Baseline, Contract, Model, Part, Program, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::unseen::{self, Arc, AtomicI64, Ordering};
@@ -699,6 +699,13 @@ impl Model for Reregister {
         },
     ];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &R1];
+    const BASELINES: &'static [Baseline] = &[Baseline {
+        name: REPORT,
+        repo: "apache/hadoop",
+        commit: "0405974e",
+        about: "Hadoop trunk before HDFS-17953 (IncrementalBlockReportManager.clearIBRs unsynchronized, putMissing without a null check)",
+        changes: &[],
+    }];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),
