@@ -79,6 +79,28 @@ impl std::fmt::Display for Deviation {
     }
 }
 
+/// For an unreachable history cell, the first cell of the same contract, outcome and checker
+/// that reached the outcome, with the cases it ran until it did.
+fn history_twin(c: &CellResult, cells: &[CellResult]) -> Option<String> {
+    let history = matches!(
+        c.checker,
+        Checker::Proptest | Checker::Quickcheck | Checker::FuzzReplay
+    );
+    if !history || c.observed != Verdict::Unreachable {
+        return None;
+    }
+    cells
+        .iter()
+        .find(|t| {
+            t.observed == Verdict::Reachable
+                && (&t.contract, &t.outcome, t.checker) == (&c.contract, &c.outcome, c.checker)
+        })
+        .map(|t| match t.cases {
+            Some(n) => format!("{} reached it at case {n}", t.key()),
+            None => format!("{} reached it", t.key()),
+        })
+}
+
 /// The claims matrix: expectations joined with observations.
 #[derive(Debug)]
 pub struct Matrix {
@@ -103,6 +125,10 @@ impl Matrix {
             .map(|(i, c)| (c.key(), i))
             .collect();
         cells.sort_by_key(|c| order.get(&c.key()).copied().unwrap_or(usize::MAX));
+        let twins: Vec<Option<String>> = cells.iter().map(|c| history_twin(c, &cells)).collect();
+        for (c, twin) in cells.iter_mut().zip(twins) {
+            c.twin = twin;
+        }
         let observed: BTreeMap<String, &CellResult> = cells.iter().map(|c| (c.key(), c)).collect();
         let mut deviations = Vec::new();
         for e in &expected {

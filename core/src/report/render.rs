@@ -353,7 +353,10 @@ impl Matrix {
                         Some(v) => format!("{e} executions (explored under {v})"),
                         None => format!("{e} executions"),
                     }))
-                    .or(r.cases.map(|n| format!("{n} cases")))
+                    .or(r.cases.map(|n| match &r.twin {
+                        Some(t) => format!("{n} cases ({t})"),
+                        None => format!("{n} cases"),
+                    }))
                     .unwrap_or_default();
                 writeln!(
                     out,

@@ -56,6 +56,11 @@ pub struct CellResult {
     /// read, so that it explored the same executions (see [`crate::switches`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explored_by: Option<String>,
+    /// For an unreachable history cell: the cell of the same checker (the same generator) that
+    /// reaches the outcome under another variant, and the case at which it did; without one
+    /// the search is not shown able to find the outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin: Option<String>,
 }
 
 fn millis<S: serde::Serializer>(s: &f64, ser: S) -> Result<S::Ok, S::Error> {
@@ -87,6 +92,7 @@ impl CellResult {
             schedules: None,
             final_states: None,
             explored_by: None,
+            twin: None,
         }
     }
 
