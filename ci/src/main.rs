@@ -33,8 +33,12 @@ commands:
                             order of whole steps, reproductions), the loom suite, the model
                             tests on the fuzz build's primitives, the fuzz build; a record
                             per cell in target/racelab/results
-  report [--from DIR...]    the claims matrix and target/racelab/report.{json,md} from the
-                            records of `test` (or of the directories named, e.g. CI shards)
+  report [--format jira|text] [CONTRACT...] [--from DIR...]
+                            the claims matrix and target/racelab/report.{json,md} from the
+                            records of `test` (or of the directories named, e.g. CI shards);
+                            with --format, also one comment per contract to paste into JIRA
+                            (wiki markup) or an e-mail, printed and written to
+                            target/racelab/comments/CONTRACT.{jira,txt}
   fuzz CONTRACT [SECONDS]   fuzz one contract's target on stable (default 60 s)
   replay FILE...            replay scenario files (see scenarios/) on their variants; exits 1
                             when a variant reaches other outcomes than its `expect` line says,
@@ -53,11 +57,19 @@ commands:
 `cargo xtask COMMAND --help` prints this text too.
 ";
 
+/// `report`'s arguments.
+#[derive(Debug, PartialEq, Default)]
+struct Report {
+    contracts: Vec<String>,
+    from: Vec<std::path::PathBuf>,
+    format: Option<racelab_core::report::jira::Format>,
+}
+
 #[derive(Debug, PartialEq)]
 enum Cmd {
     Verify(Vec<String>),
     Test,
-    Report(Vec<std::path::PathBuf>),
+    Report(Report),
     Fuzz(String, u64),
     Replay(Vec<std::path::PathBuf>),
     Explore(explore::Request),
@@ -88,14 +100,33 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
                 .collect::<Result<_, _>>()
                 .map(Cmd::Verify),
             ("test", []) => Ok(Cmd::Test),
-            ("report", []) => Ok(Cmd::Report(Vec::new())),
-            ("report", [flag, dirs @ ..]) if flag == "--from" && !dirs.is_empty() => {
-                Ok(Cmd::Report(dirs.iter().map(Into::into).collect()))
+            ("report", rest) => {
+                let mut r = Report::default();
+                let mut rest = rest.iter();
+                while let Some(a) = rest.next() {
+                    match a.as_str() {
+                        "--format" => {
+                            let f = rest.next().ok_or("`--format` needs jira or text")?;
+                            r.format =
+                                Some(racelab_core::report::jira::Format::parse(f).ok_or_else(
+                                    || format!("unknown format `{f}` (formats: jira, text)"),
+                                )?);
+                        }
+                        "--from" => {
+                            let dirs: Vec<_> = rest.by_ref().map(Into::into).collect();
+                            if dirs.is_empty() {
+                                return Err("`--from` needs at least one directory".into());
+                            }
+                            r.from = dirs;
+                        }
+                        name => r.contracts.push(contract(&name.to_string())?),
+                    }
+                }
+                if r.contracts.is_empty() {
+                    r.contracts = known.iter().map(|s| s.to_string()).collect();
+                }
+                Ok(Cmd::Report(r))
             }
-            ("report", extra) => Err(format!(
-                "`report` takes `--from DIR...`, not `{}`",
-                extra.join(" ")
-            )),
             ("fuzz", [name]) => Ok(Cmd::Fuzz(contract(name)?, 60)),
             ("fuzz", [name, secs]) => match secs.parse::<u64>() {
                 Ok(s) if s > 0 => Ok(Cmd::Fuzz(contract(name)?, s)),
@@ -141,9 +172,12 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-        Ok(Cmd::Report(dirs)) => {
-            let all: Vec<String> = known.iter().map(|s| s.to_string()).collect();
-            verify::report(&all, &dirs, true, None)
+        Ok(Cmd::Report(r)) => {
+            let status = verify::report(&r.contracts, &r.from, true, None);
+            match r.format {
+                Some(f) => verify::comments(&r.contracts, &r.from, f).unwrap_or(status),
+                None => status,
+            }
         }
         Ok(Cmd::Fuzz(contract, seconds)) => fuzzing::fuzz(&contract, seconds),
         Ok(Cmd::Replay(files)) => replay(&files),
@@ -248,6 +282,39 @@ mod tests {
             Err("`0` is not a positive number of seconds".into())
         );
         assert_eq!(p(&["fuzz", "nope"]), Err("unknown contract `nope`".into()));
+    }
+
+    #[test]
+    fn report_takes_a_format_contracts_and_record_directories() {
+        use racelab_core::report::jira::Format;
+        assert_eq!(
+            p(&["report", "--format", "jira", "dead-node"]),
+            Ok(Cmd::Report(super::Report {
+                contracts: vec!["dead-node".into()],
+                from: vec![],
+                format: Some(Format::Jira),
+            }))
+        );
+        assert_eq!(
+            p(&["report", "--from", "a", "b"]),
+            Ok(Cmd::Report(super::Report {
+                contracts: vec!["leader-ready".into(), "dead-node".into()],
+                from: vec!["a".into(), "b".into()],
+                format: None,
+            }))
+        );
+        assert_eq!(
+            p(&["report", "--format", "html"]),
+            Err("unknown format `html` (formats: jira, text)".into())
+        );
+        assert_eq!(
+            p(&["report", "--from"]),
+            Err("`--from` needs at least one directory".into())
+        );
+        assert_eq!(
+            p(&["report", "nope"]),
+            Err("unknown contract `nope`".into())
+        );
     }
 
     #[test]

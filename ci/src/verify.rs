@@ -3,6 +3,7 @@
 use crate::phases::{root, Phase};
 use racelab_core::registry;
 use racelab_core::report::compare::ExpectedReproduction;
+use racelab_core::report::jira::Format;
 use racelab_core::report::{load_records, Matrix};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -86,15 +87,9 @@ pub fn test(contracts: &[String]) -> bool {
         .all(|p| p.passed)
 }
 
-/// `cargo xtask report [--from DIR...]`: the claims matrix, the counterexamples, report.json and
-/// report.md, from the records of the last `cargo xtask test` or of the directories named (the
-/// shards of a CI run, merged). Fails on any deviation, and when `tests_ok` is false.
-pub fn report(
-    contracts: &[String],
-    from: &[PathBuf],
-    tests_ok: bool,
-    started: Option<Instant>,
-) -> ExitCode {
+/// The claims matrix of `contracts` from the records in `from` (the last `cargo xtask test`'s
+/// when empty), and the number of reproductions claimed.
+fn build_matrix(contracts: &[String], from: &[PathBuf]) -> Result<(Matrix, usize), String> {
     let out = root().join("target/racelab");
     let dirs = if from.is_empty() {
         vec![out.join("results")]
@@ -103,18 +98,10 @@ pub fn report(
     };
     let (mut cells, mut repros) = (Vec::new(), Vec::new());
     for d in &dirs {
-        match load_records(d) {
-            Ok((c, r)) => {
-                cells.extend(c);
-                repros.extend(r);
-            }
-            Err(e) => {
-                eprintln!("error: cannot read the results: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
+        let (c, r) = load_records(d).map_err(|e| format!("cannot read the results: {e}"))?;
+        cells.extend(c);
+        repros.extend(r);
     }
-    let ok = tests_ok;
     let entries: Vec<_> = registry::all()
         .into_iter()
         .filter(|e| contracts.iter().any(|c| c == e.contract.id))
@@ -144,6 +131,64 @@ pub fn report(
             .filter(|r| contracts.contains(&r.contract))
             .collect(),
     );
+    Ok((matrix, expected_repros.len()))
+}
+
+/// `cargo xtask report --format F`: one comment per contract, printed and written to
+/// `target/racelab/comments/`. `None` when all went well, else the exit status.
+pub fn comments(contracts: &[String], from: &[PathBuf], format: Format) -> Option<ExitCode> {
+    let fail = |e: String| {
+        eprintln!("error: {e}");
+        Some(ExitCode::FAILURE)
+    };
+    let (matrix, _) = match build_matrix(contracts, from) {
+        Ok(m) => m,
+        Err(e) => return fail(e),
+    };
+    let dir = root().join("target/racelab/comments");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return fail(format!("cannot create {}: {e}", dir.display()));
+    }
+    let ext = match format {
+        Format::Jira => "jira",
+        Format::Text => "txt",
+    };
+    for c in &matrix.contracts {
+        let comment = matrix.comment(c, format);
+        let path = dir.join(format!("{}.{ext}", c.id));
+        println!(
+            "
+== {} comment: {}
+
+{comment}",
+            c.id,
+            path.display()
+        );
+        if let Err(e) = std::fs::write(&path, &comment) {
+            return fail(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    None
+}
+
+/// `cargo xtask report [--from DIR...]`: the claims matrix, the counterexamples, report.json and
+/// report.md, from the records of the last `cargo xtask test` or of the directories named (the
+/// shards of a CI run, merged). Fails on any deviation, and when `tests_ok` is false.
+pub fn report(
+    contracts: &[String],
+    from: &[PathBuf],
+    tests_ok: bool,
+    started: Option<Instant>,
+) -> ExitCode {
+    let out = root().join("target/racelab");
+    let (matrix, expected_repros) = match build_matrix(contracts, from) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let ok = tests_ok;
 
     println!("\n== counterexamples (one per reachable variant × outcome)");
     print!("{}", matrix.render_timelines());
@@ -184,7 +229,7 @@ pub fn report(
         }
     );
     // The closing line CI reads: every claimed cell and reproduction, as checks.
-    let checks = matrix.expected.len() + expected_repros.len();
+    let checks = matrix.expected.len() + expected_repros;
     let failed = matrix.deviations.len().min(checks);
     println!("{} passed, {failed} failed", checks - failed);
     if clean && ok {

@@ -12,6 +12,8 @@ const expected = {
   diagrams: (markdown.match(/^```mermaid$/gm) || []).length,
   tables: (markdown.match(/^\|---/gm) || []).length,
 };
+// Every fence opens and closes a block; the mermaid ones become diagrams, the others <pre>.
+expected.code = (markdown.match(/^```/gm) || []).length / 2 - expected.diagrams;
 
 const page = `<!doctype html><meta charset="utf-8"><title>report</title>
 <body><main id="report"></main>
@@ -37,6 +39,7 @@ const page = `<!doctype html><meta charset="utf-8"><title>report</title>
     }
     return {
       tables: root.querySelectorAll("table").length,
+      code: root.querySelectorAll("pre > code").length,
       diagrams: root.querySelectorAll("svg[aria-roledescription=sequence]").length,
       failures,
     };
@@ -63,10 +66,11 @@ const page = `<!doctype html><meta charset="utf-8"><title>report</title>
     if (seen.diagrams > 0) await first.screenshot({ path: shot });
     else await tab.screenshot({ path: shot, clip: { x: 0, y: 0, width: 1280, height: 1600 } });
     console.log(`rendered ${report}: ${seen.tables} of ${expected.tables} tables, ` +
+      `${seen.code} of ${expected.code} code blocks, ` +
       `${seen.diagrams} of ${expected.diagrams} sequence diagrams (screenshot ${shot})`);
     for (const f of seen.failures) console.log(`  diagram failed: ${f}`);
     const ok = seen.failures.length === 0 && seen.tables === expected.tables &&
-      seen.diagrams === expected.diagrams;
+      seen.code === expected.code && seen.diagrams === expected.diagrams;
     process.exitCode = ok ? 0 : 1;
   } finally {
     await browser.close();

@@ -7,6 +7,7 @@ pub mod bits;
 pub mod claims;
 pub mod contracts;
 pub mod drive;
+pub mod findings;
 #[cfg(feature = "histories")]
 pub mod histories;
 pub mod model;

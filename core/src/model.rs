@@ -113,6 +113,8 @@ pub trait Model: Sized + 'static {
     const VARIANTS: &'static [Variant];
     /// The upstream code the variants are built on; the first is [`REPORT`].
     const BASELINES: &'static [Baseline];
+    /// What the checkers found beyond the report, each with the cells that show it.
+    const FINDINGS: &'static [crate::findings::Finding] = &[];
     const CLAIMS: Claims<Self>;
 
     /// The upstream switches with `part` switched on (parts apply in the order a variant lists

@@ -207,6 +207,28 @@ pub fn problems<M: Model>() -> Vec<String> {
             ));
         }
     }
+    let keys: Vec<String> = claims
+        .cells
+        .iter()
+        .flat_map(|c| {
+            let steps = c.has_steps_twin().then(|| c.steps_expectation().key());
+            std::iter::once(c.key()).chain(steps)
+        })
+        .collect();
+    for f in M::FINDINGS {
+        if f.cells.is_empty() {
+            out.push(format!("finding {}: cites no cell", f.id));
+        }
+        for cited in f.cells {
+            let key = format!("{}/{cited}", M::CONTRACT.id);
+            if !keys.contains(&key) {
+                out.push(format!(
+                    "finding {}: cites {key}, which no claim names",
+                    f.id
+                ));
+            }
+        }
+    }
     if claims.mutants.is_empty() {
         out.push("names no mutant (a plausible broken fix the suite must catch)".into());
     }

@@ -37,6 +37,12 @@ pub enum Deviation {
         contract: String,
         what: String,
     },
+    /// A finding cites a cell that deviates or did not run: the finding no longer holds.
+    Finding {
+        contract: String,
+        id: String,
+        key: String,
+    },
     /// loom and the step checker proved the same cell with different sets of final states.
     FinalStates {
         key: String,
@@ -66,6 +72,10 @@ impl std::fmt::Display for Deviation {
             Deviation::Reproduction { contract, what, expected, observed } => write!(
                 f,
                 "{contract} reproduction `{what}`: the report gives {expected:?}, the model {observed:?}"
+            ),
+            Deviation::Finding { contract, id, key } => write!(
+                f,
+                "{contract} finding {id}: its cell {key} does not hold as claimed"
             ),
             Deviation::ReproductionMissing { contract, what } => {
                 write!(f, "{contract} reproduction `{what}`: no result")
@@ -165,6 +175,23 @@ impl Matrix {
                         only_loom,
                         only_steps,
                     });
+                }
+            }
+        }
+        for c in &contracts {
+            for f in c.findings {
+                for cited in f.cells {
+                    let key = c.cell_key(cited);
+                    let holds = expected.iter().find(|e| e.key() == key).is_some_and(|e| {
+                        observed.get(&key).is_some_and(|o| o.observed == e.expected)
+                    });
+                    if !holds {
+                        deviations.push(Deviation::Finding {
+                            contract: c.id.into(),
+                            id: f.id.into(),
+                            key,
+                        });
+                    }
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! matrix ([`render`]).
 
 pub mod compare;
+pub mod jira;
 pub mod render;
 pub mod results;
 
@@ -20,6 +21,7 @@ pub struct View {
     pub outcomes: Vec<(&'static str, &'static str)>,
     /// The upstream code the rows are about.
     pub baselines: Vec<BaselineView>,
+    pub findings: &'static [crate::findings::Finding],
 }
 
 /// A baseline as report.json shows it.
@@ -57,6 +59,12 @@ impl View {
                     changes: b.changes,
                 })
                 .collect(),
+            findings: M::FINDINGS,
         }
+    }
+
+    /// The full key of a cell a finding cites (`VARIANT/OUTCOME/CHECKER`).
+    pub fn cell_key(&self, cited: &str) -> String {
+        format!("{}/{cited}", self.id)
     }
 }

@@ -1,7 +1,7 @@
 //! The matrix as people read it: the grid per contract, the counterexamples, the text report,
 //! report.md and report.json.
 
-use super::compare::Matrix;
+use super::compare::{Deviation, Matrix};
 use super::results::{CellResult, Step};
 use super::View;
 use crate::claims::{Checker, ExpectedCell, Verdict};
@@ -301,11 +301,35 @@ impl Matrix {
         out
     }
 
+    /// Every contract's findings, each with whether all its cells hold as claimed.
+    fn findings_json(&self) -> Vec<serde_json::Value> {
+        self.contracts
+            .iter()
+            .flat_map(|c| {
+                c.findings.iter().map(move |f| {
+                    let holds = !self.deviations.iter().any(|d| {
+                        matches!(d, Deviation::Finding { contract, id, .. }
+                            if contract == c.id && id == f.id)
+                    });
+                    serde_json::json!({
+                        "contract": c.id,
+                        "id": f.id,
+                        "kind": f.kind,
+                        "statement": f.statement,
+                        "cells": f.cells.iter().map(|k| c.cell_key(k)).collect::<Vec<_>>(),
+                        "holds": holds,
+                    })
+                })
+            })
+            .collect()
+    }
+
     /// report.json.
     pub fn to_json(&self) -> String {
         let report = serde_json::json!({
             "schema_version": SCHEMA_VERSION,
             "baselines": self.contracts.iter().flat_map(|c| &c.baselines).collect::<Vec<_>>(),
+            "findings": self.findings_json(),
             "cells": self.cells,
             "reproductions": self.reproductions,
             "deviations": self.deviations.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
@@ -339,6 +363,21 @@ impl Matrix {
             .ok();
             for (id, summary) in &c.outcomes {
                 writeln!(out, "- **{id}** {summary}").ok();
+            }
+            if !c.findings.is_empty() {
+                writeln!(out, "\n**Findings**\n").ok();
+                for f in c.findings {
+                    let cells: Vec<String> = f.cells.iter().map(|k| format!("`{k}`")).collect();
+                    writeln!(
+                        out,
+                        "- **{}** ({}): {} Cells: {}.",
+                        f.id,
+                        f.kind.as_str(),
+                        f.statement,
+                        cells.join(", ")
+                    )
+                    .ok();
+                }
             }
             writeln!(
                 out,

@@ -1,0 +1,36 @@
+"""Converts JIRA comments back to Markdown and checks that nothing a reviewer reads was lost.
+
+Usage: jira-roundtrip.py COMMENT.jira... ; writes COMMENT.md beside each. Exits 1 when a
+converted comment has fewer tables or code blocks than the JIRA text it came from: a table
+header row (`||...||`) must become a Markdown table, a {noformat} pair a fenced block.
+"""
+import re
+import sys
+
+from jira2markdown import convert
+
+
+def counts_jira(text):
+    tables = len(re.findall(r"^\|\|.*\|\|$", text, re.M))
+    code = len(re.findall(r"^\{noformat\}$", text, re.M)) // 2
+    return tables, code
+
+
+def counts_markdown(text):
+    tables = len(re.findall(r"^\|---", text, re.M))
+    code = len(re.findall(r"^```", text, re.M)) // 2
+    return tables, code
+
+
+failed = False
+for path in sys.argv[1:]:
+    jira = open(path, encoding="utf-8").read()
+    markdown = convert(jira)
+    out = re.sub(r"\.jira$", "", path) + ".md"
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(markdown)
+    (jt, jc), (mt, mc) = counts_jira(jira), counts_markdown(markdown)
+    ok = (jt, jc) == (mt, mc)
+    failed |= not ok
+    print(f"{'ok' if ok else 'LOST'} {path}: {mt} of {jt} tables, {mc} of {jc} code blocks -> {out}")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,303 @@
+//! One comment per contract, ready to paste where the report is reviewed: JIRA's wiki markup
+//! (`||` tables, `{noformat}`, `h3.`), or plain text for e-mail. Short enough to read: the
+//! baselines, the matrix with its legend, what the checks prove, the findings, and only the
+//! counterexamples the findings cite; everything else is in the report artifact.
+
+use super::compare::Matrix;
+use super::results::CellResult;
+use super::View;
+use crate::claims::Verdict;
+use std::fmt::Write;
+
+/// The output a reviewer pastes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Jira,
+    Text,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "jira" => Some(Format::Jira),
+            "text" => Some(Format::Text),
+            _ => None,
+        }
+    }
+}
+
+/// Text in JIRA wiki markup: every character that starts markup is escaped with a backslash
+/// (`*bold*`, `_italic_`, `-strike-`, `+under+`, `^sup^`, `~sub~`, `{macro}`, `[link]`, `|`,
+/// `!image!`, `#` and `\` itself), so names and values print as they are.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '{' | '}' | '[' | ']' | '|' | '*' | '_' | '-' | '+' | '^' | '~' | '!' | '#'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Text inside `{noformat}`: literal, but for the closing macro itself.
+fn noformat(s: &str) -> String {
+    s.replace("{noformat}", "{ noformat}")
+}
+
+/// What the checks prove and what they do not, in three sentences.
+const SCOPE: &str = "An unreachable loom cell is a proof for its small scenario: loom explored \
+every interleaving of the real lock and atomic operations inside each step, with no preemption \
+bound unless the cell states one, and a twin row reaches the outcome at the same scenario. The \
+history checkers (proptest, quickcheck, the fuzz corpus) search long histories of many \
+operations and prove nothing by not finding. All of it is about the model, which names the \
+upstream method of every step and holds the locks upstream holds at the baseline shown; where \
+premises were checked on the released jars, they are listed with their results.";
+
+fn verdict_letter(c: &CellResult) -> &'static str {
+    match (c.observed == c.expected, c.observed) {
+        (true, Verdict::Reachable) => "R",
+        (true, Verdict::Unreachable) => "–",
+        (false, Verdict::Reachable) => "!R",
+        (false, Verdict::Unreachable) => "!–",
+    }
+}
+
+impl Matrix {
+    /// Per row of `contract`: its variant, baseline, and per outcome the verdict with the
+    /// checkers that gave it (`R (L S P)`).
+    fn rows(&self, contract: &View) -> (Vec<&'static str>, Vec<Vec<String>>) {
+        let outcomes: Vec<&'static str> = contract
+            .outcomes
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|o| {
+                self.expected
+                    .iter()
+                    .any(|e| e.contract == contract.id && e.outcome == *o)
+            })
+            .collect();
+        let mut variants: Vec<(&str, &str)> = Vec::new();
+        for e in self.expected.iter().filter(|e| e.contract == contract.id) {
+            if !variants.iter().any(|(v, _)| *v == e.variant) {
+                variants.push((e.variant, e.baseline));
+            }
+        }
+        let rows =
+            variants
+                .iter()
+                .map(|(v, b)| {
+                    let mut row = vec![v.to_string(), b.to_string()];
+                    for o in &outcomes {
+                        let mut by_verdict: Vec<(&str, Vec<&str>)> = Vec::new();
+                        for e in self.expected.iter().filter(|e| {
+                            e.contract == contract.id && e.variant == *v && e.outcome == *o
+                        }) {
+                            let (mark, tag) = match self.observed(e) {
+                                Some(c) => (verdict_letter(c), e.checker.tag()),
+                                None => ("?", e.checker.tag()),
+                            };
+                            match by_verdict.iter_mut().find(|(m, _)| *m == mark) {
+                                Some((_, tags)) => tags.push(tag),
+                                None => by_verdict.push((mark, vec![tag])),
+                            }
+                        }
+                        row.push(
+                            by_verdict
+                                .iter()
+                                .map(|(m, tags)| format!("{m} ({})", tags.join(" ")))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        );
+                    }
+                    row
+                })
+                .collect();
+        (outcomes, rows)
+    }
+
+    /// The cited cell's result, with a counterexample when it has one.
+    fn cited(&self, contract: &View, cited: &str) -> Option<&CellResult> {
+        let key = contract.cell_key(cited);
+        self.cells.iter().find(|c| c.key() == key)
+    }
+
+    /// The comment for `contract` in `format`.
+    pub fn comment(&self, contract: &View, format: Format) -> String {
+        match format {
+            Format::Jira => self.jira(contract),
+            Format::Text => self.text(contract),
+        }
+    }
+
+    fn jira(&self, c: &View) -> String {
+        let mut out = String::new();
+        let w = &mut out;
+        writeln!(w, "h3. racelab: {} — {}\n", c.report, escape(c.title)).ok();
+        writeln!(w, "*Baselines* (the upstream code each row is about):").ok();
+        for b in &c.baselines {
+            writeln!(
+                w,
+                "* {{{{{}}}}}: [{}@{}|{}] — {}",
+                b.name,
+                b.repo,
+                b.commit,
+                b.url,
+                escape(b.about)
+            )
+            .ok();
+        }
+        let (outcomes, rows) = self.rows(c);
+        writeln!(w, "\n||variant||baseline||{}||", outcomes.join("||")).ok();
+        for r in rows {
+            let cells: Vec<String> = r.iter().map(|s| escape(s)).collect();
+            writeln!(w, "|{}|", cells.join("|")).ok();
+        }
+        writeln!(
+            w,
+            "\n_R reachable, – unreachable, ! deviates from the claim, ? did not run; \
+             checkers: L loom (every interleaving of a small scenario), S every order of whole \
+             steps, P proptest, Q quickcheck, F fuzz corpus replay._\n"
+        )
+        .ok();
+        for (id, summary) in &c.outcomes {
+            writeln!(w, "* *{id}* {}", escape(summary)).ok();
+        }
+        writeln!(
+            w,
+            "\nh4. What this proves and what it does not\n{}",
+            escape(SCOPE)
+        )
+        .ok();
+        if !c.findings.is_empty() {
+            writeln!(w, "\nh4. Findings").ok();
+            for f in c.findings {
+                let cells: Vec<String> = f
+                    .cells
+                    .iter()
+                    .map(|k| {
+                        let v = self
+                            .cited(c, k)
+                            .map_or("no result".to_string(), |r| r.observed.to_string());
+                        format!("{{{{{k}}}}} {v}")
+                    })
+                    .collect();
+                writeln!(
+                    w,
+                    "* *{}* ({}): {} Cells: {}.",
+                    f.id,
+                    f.kind.as_str(),
+                    escape(f.statement),
+                    cells.join(", ")
+                )
+                .ok();
+            }
+        }
+        let shown = self.cited_counterexamples(c);
+        if !shown.is_empty() {
+            writeln!(w, "\nh4. Counterexamples").ok();
+        }
+        for r in shown {
+            writeln!(
+                w,
+                "\n*{} {}* ({}{})\n{{noformat}}\n{}\n{{noformat}}",
+                escape(&r.variant),
+                r.outcome,
+                r.checker.as_str(),
+                r.scenario
+                    .as_deref()
+                    .map_or(String::new(), |s| format!(", scenario {}", escape(s))),
+                noformat(&r.timeline.join("\n"))
+            )
+            .ok();
+        }
+        writeln!(
+            w,
+            "\nEvery cell, its counterexample and its note: report.md and report.json of the \
+             racelab run (`cargo xtask verify {}`).",
+            c.id
+        )
+        .ok();
+        out
+    }
+
+    fn text(&self, c: &View) -> String {
+        let mut out = String::new();
+        let w = &mut out;
+        writeln!(w, "racelab: {} — {}\n", c.report, c.title).ok();
+        for b in &c.baselines {
+            writeln!(
+                w,
+                "baseline {}: {}@{} — {}",
+                b.name, b.repo, b.commit, b.about
+            )
+            .ok();
+        }
+        writeln!(w).ok();
+        out.push_str(&self.grid(c));
+        let w = &mut out;
+        for (id, summary) in &c.outcomes {
+            writeln!(w, "  {id}  {summary}").ok();
+        }
+        writeln!(w, "\nWhat this proves and what it does not: {SCOPE}").ok();
+        if !c.findings.is_empty() {
+            writeln!(w, "\nFindings:").ok();
+            for f in c.findings {
+                writeln!(
+                    w,
+                    "- {} ({}): {} Cells: {}.",
+                    f.id,
+                    f.kind.as_str(),
+                    f.statement,
+                    f.cells.join(", ")
+                )
+                .ok();
+            }
+        }
+        for r in self.cited_counterexamples(c) {
+            writeln!(w, "\n{} {} ({}):", r.variant, r.outcome, r.checker.as_str()).ok();
+            for l in &r.timeline {
+                writeln!(w, "  {l}").ok();
+            }
+        }
+        out
+    }
+
+    /// The reachable cells the findings cite that have a counterexample, once each.
+    fn cited_counterexamples(&self, c: &View) -> Vec<&CellResult> {
+        let mut shown: Vec<&CellResult> = Vec::new();
+        for f in c.findings {
+            for k in f.cells {
+                if let Some(r) = self.cited(c, k) {
+                    let seen = shown
+                        .iter()
+                        .any(|s| (&s.variant, &s.outcome) == (&r.variant, &r.outcome));
+                    if !r.timeline.is_empty() && !seen {
+                        shown.push(r);
+                    }
+                }
+            }
+        }
+        shown
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn every_markup_character_is_escaped() {
+        assert_eq!(
+            escape("{a} [b] c|d *e* _f_ -g- +h+ ^i^ ~j~ !k! #l \\m"),
+            "\\{a\\} \\[b\\] c\\|d \\*e\\* \\_f\\_ \\-g\\- \\+h\\+ \\^i\\^ \\~j\\~ \\!k\\! \\#l \\\\m"
+        );
+        assert_eq!(
+            escape("dn1 OPEN→CLOSED (BCSID 7)"),
+            "dn1 OPEN→CLOSED (BCSID 7)"
+        );
+    }
+}
