@@ -11,6 +11,7 @@ pub mod drive;
 pub mod histories;
 pub mod model;
 pub mod outcome;
+pub mod premises;
 pub mod registry;
 pub mod report;
 pub mod splitmix;

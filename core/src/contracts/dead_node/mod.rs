@@ -63,6 +63,7 @@ pub mod ids;
 pub mod node_manager;
 pub mod node_state;
 pub mod recon;
+pub mod premises;
 pub mod reproductions;
 
 use crate::claims::Claims;

@@ -54,6 +54,7 @@ pub mod context;
 #[cfg(feature = "histories")]
 pub mod histories;
 pub mod ratis;
+pub mod premises;
 pub mod services;
 pub mod state_machine;
 

@@ -31,6 +31,7 @@ pub mod nssummary;
 pub mod om;
 pub mod recon_om_db;
 pub mod reentrant_lock;
+pub mod premises;
 pub mod service_provider;
 pub mod sync_scheduler;
 pub mod task_controller;

@@ -26,6 +26,7 @@ mod memo;
 pub mod namenode;
 #[cfg(all(test, not(loom)))]
 mod quiescence;
+pub mod premises;
 pub mod reproductions;
 pub mod scenarios;
 pub mod scheduler;

@@ -1,0 +1,4 @@
+//! premises
+use crate::premises::Premise;
+
+pub static PREMISES: &[Premise] = &[];
