@@ -43,12 +43,38 @@ pub fn all() -> Vec<(&'static str, &'static [Premise])> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
+    /// Every premise names cells the contracts claim, and ids are unique.
     #[test]
-    fn zz_print_cells() {
-        for e in crate::registry::all() {
-            for c in &e.cells {
-                println!("CELL {}", c.key());
+    fn premises_name_claimed_cells() {
+        let claimed: BTreeSet<String> = crate::registry::all()
+            .iter()
+            .flat_map(|e| e.cells.iter().map(|c| c.key()))
+            .collect();
+        let mut ids = BTreeSet::new();
+        for (contract, premises) in super::all() {
+            for p in premises {
+                assert!(ids.insert(p.id), "premise id {} twice", p.id);
+                assert!(!p.cells.is_empty(), "{}: no cells", p.id);
+                for cell in p.cells {
+                    assert!(
+                        cell.starts_with(&format!("{contract}/")),
+                        "{}: {cell} is not a {contract} cell",
+                        p.id
+                    );
+                    assert!(claimed.contains(*cell), "{}: {cell} is not claimed", p.id);
+                }
             }
         }
+    }
+
+    #[test]
+    fn a_test_is_named_by_its_id() {
+        let p = super::all()[4].1[0];
+        assert_eq!(p.id, "RR_P1");
+        assert!(p.is_test("RR_P1_schedulerOverwritesPendingFbr"));
+        assert!(!p.is_test("RR_P10_other"));
+        assert!(!p.is_test("RR_P1"));
     }
 }

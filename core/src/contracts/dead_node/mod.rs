@@ -62,8 +62,8 @@ pub mod histories;
 pub mod ids;
 pub mod node_manager;
 pub mod node_state;
-pub mod recon;
 pub mod premises;
+pub mod recon;
 pub mod reproductions;
 
 use crate::claims::Claims;

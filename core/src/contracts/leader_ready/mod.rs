@@ -53,8 +53,8 @@ pub mod claims;
 pub mod context;
 #[cfg(feature = "histories")]
 pub mod histories;
-pub mod ratis;
 pub mod premises;
+pub mod ratis;
 pub mod services;
 pub mod state_machine;
 

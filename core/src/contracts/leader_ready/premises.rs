@@ -53,7 +53,10 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "ReplicationManager goes RUNNING when isLeaderReady and out of safe mode, \
                     without checking isLeader",
-        cells: &["leader-ready/upstream/O1/loom", "leader-ready/upstream/O1/steps"],
+        cells: &[
+            "leader-ready/upstream/O1/loom",
+            "leader-ready/upstream/O1/steps",
+        ],
     },
     Premise {
         id: "LR_O1",

@@ -24,9 +24,9 @@ pub mod ibr_manager;
 #[cfg(not(loom))]
 mod memo;
 pub mod namenode;
+pub mod premises;
 #[cfg(all(test, not(loom)))]
 mod quiescence;
-pub mod premises;
 pub mod reproductions;
 pub mod scenarios;
 pub mod scheduler;

@@ -135,6 +135,9 @@ pub static PREMISES: &[Premise] = &[
         statement: "replay: O5 is reached on the real classes with real threads (reRegister's \
                     clearIBRs during a failed IBR RPC; putMissing throws NullPointerException; \
                     the block is not re-queued)",
-        cells: &["reregister/upstream/O5/loom", "reregister/upstream/O5/steps"],
+        cells: &[
+            "reregister/upstream/O5/loom",
+            "reregister/upstream/O5/steps",
+        ],
     },
 ];
