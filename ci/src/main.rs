@@ -11,9 +11,12 @@
 //! - `cargo xtask mutants [CONTRACT...]`: cargo-mutants on the fix code, judged by the claims.
 //! - `cargo xtask explore CONTRACT [--cases N] [--seed S]`: more history exploration than the
 //!   gate's, on request, with the seed printed.
+//! - `cargo xtask conformance [--repo DIR] [--offline]`: the models' premises as JUnit tests
+//!   on the released Hadoop and Ozone jars (`conformance/`), with a negated pass.
 #![forbid(unsafe_code)]
 
 mod bench;
+mod conformance;
 mod explore;
 mod fuzzing;
 mod install;
@@ -49,6 +52,12 @@ commands:
   bench [--cold] [--no-fuzz] the speed figures: the gate's phases (warm; cold too with --cold),
                             every loom and history cell, each fuzz target for 20 s from its
                             corpus and in upstream mode from an empty one; bench.json
+  conformance [--repo DIR] [--offline]
+                            the models' premises on the released jars: mvn test in
+                            conformance/ (JUnit, Hadoop 3.5.0, Ozone 2.2.0), then the same
+                            tests negated, each of which must flip; a result per premise in
+                            target/racelab/conformance.json; exits 1 on a broken premise;
+                            says \"skipped: java/mvn not found\" without them
   mutants [CONTRACT...]     cargo-mutants on each contract's fix code (.cargo/mutants.toml),
                             judged by its claims; fails on a missed mutant (not in the gate:
                             the scheduled workflow runs it)
@@ -75,6 +84,7 @@ enum Cmd {
     Explore(explore::Request),
     Bench(bench::Request),
     Mutants(Vec<String>),
+    Conformance(conformance::Request),
     Help,
 }
 
@@ -139,6 +149,7 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
             }
             ("explore", []) => Err("explore needs a contract".into()),
             ("bench", flags) => bench::Request::parse(flags).map(Cmd::Bench),
+            ("conformance", flags) => conformance::Request::parse(flags).map(Cmd::Conformance),
             ("mutants", []) => Ok(Cmd::Mutants(known.iter().map(|s| s.to_string()).collect())),
             ("mutants", names) => names
                 .iter()
@@ -184,6 +195,7 @@ fn main() -> ExitCode {
         Ok(Cmd::Explore(request)) => explore::run(&request),
         Ok(Cmd::Bench(request)) => bench::run(&request),
         Ok(Cmd::Mutants(contracts)) => mutants::run(&contracts),
+        Ok(Cmd::Conformance(request)) => conformance::run(&request),
         Ok(Cmd::Help) => {
             print!("{USAGE}\ncontracts: {}\n", known.join(", "));
             ExitCode::SUCCESS
@@ -347,6 +359,22 @@ mod tests {
             Err("unknown option `--fast` (options: --cases N, --seed S)".into())
         );
         assert_eq!(p(&["explore"]), Err("explore needs a contract".into()));
+    }
+
+    #[test]
+    fn conformance_takes_a_repo() {
+        assert_eq!(
+            p(&["conformance"]),
+            Ok(Cmd::Conformance(super::conformance::Request::default()))
+        );
+        assert_eq!(
+            p(&["conformance", "--repo", "/tmp/m2"]),
+            Ok(Cmd::Conformance(super::conformance::Request {
+                repo: Some("/tmp/m2".into()),
+                offline: false
+            }))
+        );
+        assert_eq!(p(&["conformance", "--help"]), Ok(Cmd::Help));
     }
 
     #[test]

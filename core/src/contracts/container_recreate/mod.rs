@@ -30,6 +30,7 @@ pub mod ghost;
 #[cfg(feature = "histories")]
 pub mod histories;
 pub mod pipeline;
+pub mod premises;
 pub mod reproductions;
 pub mod scm;
 

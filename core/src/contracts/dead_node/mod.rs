@@ -62,6 +62,7 @@ pub mod histories;
 pub mod ids;
 pub mod node_manager;
 pub mod node_state;
+pub mod premises;
 pub mod recon;
 pub mod reproductions;
 

@@ -53,6 +53,7 @@ pub mod claims;
 pub mod context;
 #[cfg(feature = "histories")]
 pub mod histories;
+pub mod premises;
 pub mod ratis;
 pub mod services;
 pub mod state_machine;

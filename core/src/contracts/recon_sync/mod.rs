@@ -29,6 +29,7 @@ pub mod claims;
 pub mod histories;
 pub mod nssummary;
 pub mod om;
+pub mod premises;
 pub mod recon_om_db;
 pub mod reentrant_lock;
 pub mod service_provider;

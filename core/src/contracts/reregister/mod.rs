@@ -24,6 +24,7 @@ pub mod ibr_manager;
 #[cfg(not(loom))]
 mod memo;
 pub mod namenode;
+pub mod premises;
 #[cfg(all(test, not(loom)))]
 mod quiescence;
 pub mod reproductions;

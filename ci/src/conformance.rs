@@ -1,0 +1,531 @@
+//! `cargo xtask conformance`: the models' premises checked on the released jars.
+//!
+//! Runs `mvn test` in `conformance/` (Hadoop 3.5.0 and Ozone 2.2.0, resolved by Maven), reads
+//! the Surefire reports into one result per premise of [`racelab_core::premises`] (held, broken
+//! or not run), then runs the suite again with every assertion negated
+//! (`-Dracelab.negate=true`) and requires every result to flip: each test can fail. Writes
+//! `target/racelab/conformance.json`. Exits 1 when a premise is broken, a test errs, or a result
+//! does not flip; 0 with "skipped: java/mvn not found" when Java or Maven is absent.
+
+use crate::phases::root;
+use racelab_core::premises::{self, Premise};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Instant;
+
+/// Options of `cargo xtask conformance`.
+#[derive(Debug, Default, PartialEq)]
+pub struct Request {
+    /// `--repo DIR`: Maven's local repository (`-Dmaven.repo.local`), e.g. a fresh one for a
+    /// cold measurement.
+    pub repo: Option<PathBuf>,
+    /// `--offline`: `mvn -o` (every artifact already in the local repository).
+    pub offline: bool,
+}
+
+impl Request {
+    pub fn parse(flags: &[String]) -> Result<Request, String> {
+        let mut r = Request::default();
+        let mut it = flags.iter();
+        while let Some(f) = it.next() {
+            match f.as_str() {
+                "--repo" => match it.next() {
+                    Some(d) => r.repo = Some(PathBuf::from(d)),
+                    None => return Err("`--repo` takes a directory".into()),
+                },
+                "--offline" => r.offline = true,
+                other => {
+                    return Err(format!(
+                        "unknown option `{other}` (options: --repo DIR, --offline)"
+                    ))
+                }
+            }
+        }
+        Ok(r)
+    }
+}
+
+/// What one JUnit test case reported.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub class: String,
+    pub name: String,
+    pub seconds: f64,
+    pub outcome: CaseOutcome,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CaseOutcome {
+    Passed,
+    /// An assertion failed (for a premise test: the statement does not hold).
+    Failed(String),
+    /// The test threw: it could not check its statement.
+    Error(String),
+    Skipped,
+}
+
+/// A premise's result, as `conformance.json` records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum State {
+    Held,
+    Broken,
+    NotRun,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PremiseResult {
+    pub contract: &'static str,
+    pub id: &'static str,
+    pub upstream: &'static str,
+    pub jar: &'static str,
+    pub statement: &'static str,
+    pub cells: &'static [&'static str],
+    pub result: State,
+    /// The test (`Class#method`), when there is one.
+    pub test: Option<String>,
+    /// The failure's message, an error, or why it did not run.
+    pub detail: Option<String>,
+    pub seconds: Option<f64>,
+    /// Whether the negated pass gave the opposite result (a test that can fail); `None` when
+    /// the premise has no test or the negated pass did not run.
+    pub negation_flips: Option<bool>,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    skipped: Option<String>,
+    premises: Vec<PremiseResult>,
+    /// Test cases in the reports that no premise names.
+    unlisted: Vec<String>,
+    seconds_pass: f64,
+    seconds_negated: f64,
+}
+
+/// `cargo xtask conformance`.
+pub fn run(req: &Request) -> ExitCode {
+    let dir = root().join("conformance");
+    let out = root().join("target/racelab/conformance.json");
+    if let Some(missing) = missing_tools() {
+        println!("conformance: skipped: java/mvn not found ({missing})");
+        write(
+            &out,
+            &Report {
+                skipped: Some(format!("java/mvn not found ({missing})")),
+                premises: Vec::new(),
+                unlisted: Vec::new(),
+                seconds_pass: 0.0,
+                seconds_negated: 0.0,
+            },
+        );
+        return ExitCode::SUCCESS;
+    }
+    println!("conformance: mvn test in {}", dir.display());
+    let t = Instant::now();
+    let pass = match maven(&dir, req, false) {
+        Ok(cases) => cases,
+        Err(e) => {
+            eprintln!("conformance: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let seconds_pass = t.elapsed().as_secs_f64();
+    println!("conformance: the same tests negated (-Dracelab.negate=true)");
+    let t = Instant::now();
+    let negated = match maven(&dir, req, true) {
+        Ok(cases) => cases,
+        Err(e) => {
+            eprintln!("conformance: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let seconds_negated = t.elapsed().as_secs_f64();
+
+    let mut results = Vec::new();
+    for (contract, list) in premises::all() {
+        for p in list {
+            results.push(judge(contract, p, &pass, &negated));
+        }
+    }
+    let unlisted: Vec<String> = pass
+        .iter()
+        .filter(|c| {
+            !premises::all()
+                .iter()
+                .any(|(_, ps)| ps.iter().any(|p| p.is_test(&c.name)))
+        })
+        .map(|c| format!("{}#{}", c.class, c.name))
+        .collect();
+
+    let mut bad = false;
+    println!();
+    for r in &results {
+        let flip = match r.negation_flips {
+            Some(true) => "",
+            Some(false) => "  NEGATION DID NOT FLIP",
+            None => "",
+        };
+        let word = match r.result {
+            State::Held => "held",
+            State::Broken => "BROKEN",
+            State::NotRun => "not run",
+        };
+        println!(
+            "{:<20} {:<7} {:<30} {}{flip}",
+            r.contract, r.id, r.jar, word
+        );
+        if r.result == State::Broken || r.negation_flips == Some(false) {
+            bad = true;
+        }
+        if r.result != State::Held {
+            if let Some(d) = &r.detail {
+                println!("    {}", first_line(d));
+            }
+            if r.result == State::Broken {
+                println!("    deviating cells: {}", r.cells.join(", "));
+            }
+        }
+        if r.test.is_some() && r.result == State::NotRun {
+            bad = true; // the test erred
+        }
+    }
+    for u in &unlisted {
+        println!("unlisted test (no premise names it): {u}");
+    }
+    let count = |h: State| results.iter().filter(|r| r.result == h).count();
+    println!(
+        "\nconformance: {} held, {} broken, {} not run; mvn {:.1} s, negated {:.1} s; {}",
+        count(State::Held),
+        count(State::Broken),
+        count(State::NotRun),
+        seconds_pass,
+        seconds_negated,
+        out.display()
+    );
+    write(
+        &out,
+        &Report {
+            skipped: None,
+            premises: results,
+            unlisted,
+            seconds_pass,
+            seconds_negated,
+        },
+    );
+    if bad {
+        println!(
+            "conformance: FAILED (a premise is broken, a test erred, or a negation did not flip)"
+        );
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+fn write(out: &Path, report: &Report) {
+    if let Some(d) = out.parent() {
+        let _ = std::fs::create_dir_all(d);
+    }
+    let text = serde_json::to_string_pretty(report).expect("serializable");
+    if let Err(e) = std::fs::write(out, text + "\n") {
+        eprintln!("conformance: cannot write {}: {e}", out.display());
+    }
+}
+
+/// `Some(name)` of the first tool that does not run.
+fn missing_tools() -> Option<&'static str> {
+    for (tool, arg) in [("java", "-version"), ("mvn", "-v")] {
+        let ok = Command::new(tool)
+            .arg(arg)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            return Some(tool);
+        }
+    }
+    None
+}
+
+/// One `mvn test` over both modules; the test cases of its Surefire reports.
+fn maven(dir: &Path, req: &Request, negate: bool) -> Result<Vec<Case>, String> {
+    for module in ["hdfs", "ozone"] {
+        let reports = dir.join(module).join("target/surefire-reports");
+        let _ = std::fs::remove_dir_all(&reports);
+    }
+    let mut c = Command::new("mvn");
+    c.current_dir(dir).args([
+        "-q",
+        "-B",
+        "-ntp",
+        "-Dstyle.color=never",
+        "test",
+        // a premise that does not hold is a result: every module runs, the reports say
+        "-Dracelab.testFailureIgnore=true",
+    ]);
+    if negate {
+        c.arg("-Dracelab.negate=true");
+    }
+    if req.offline {
+        c.arg("-o");
+    }
+    if let Some(repo) = &req.repo {
+        c.arg(format!("-Dmaven.repo.local={}", repo.display()));
+    }
+    let log = root().join(if negate {
+        "target/racelab/conformance-negated.log"
+    } else {
+        "target/racelab/conformance.log"
+    });
+    if let Some(d) = log.parent() {
+        let _ = std::fs::create_dir_all(d);
+    }
+    let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = file.try_clone().map_err(|e| e.to_string())?;
+    let status = c
+        .stdout(file)
+        .stderr(err)
+        .status()
+        .map_err(|e| format!("mvn: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "mvn test failed to build or resolve (exit {status}); see {}",
+            log.display()
+        ));
+    }
+    let mut cases = Vec::new();
+    for module in ["hdfs", "ozone"] {
+        let reports = dir.join(module).join("target/surefire-reports");
+        let Ok(entries) = std::fs::read_dir(&reports) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "xml")
+                    && p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with("TEST-"))
+            })
+            .collect();
+        files.sort();
+        for f in files {
+            let text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+            cases.extend(parse_surefire(&text));
+        }
+    }
+    Ok(cases)
+}
+
+fn judge(
+    contract: &'static str,
+    p: &'static Premise,
+    pass: &[Case],
+    negated: &[Case],
+) -> PremiseResult {
+    let mut r = PremiseResult {
+        contract,
+        id: p.id,
+        upstream: p.upstream,
+        jar: p.jar,
+        statement: p.statement,
+        cells: p.cells,
+        result: State::NotRun,
+        test: None,
+        detail: Some("no test in conformance/ names this premise".into()),
+        seconds: None,
+        negation_flips: None,
+    };
+    let Some(case) = pass.iter().find(|c| p.is_test(&c.name)) else {
+        return r;
+    };
+    r.test = Some(format!("{}#{}", case.class, case.name));
+    r.seconds = Some(case.seconds);
+    let (result, detail) = match &case.outcome {
+        CaseOutcome::Passed => (State::Held, None),
+        CaseOutcome::Failed(m) => (State::Broken, Some(m.clone())),
+        CaseOutcome::Error(m) => (State::NotRun, Some(format!("the test erred: {m}"))),
+        CaseOutcome::Skipped => (State::NotRun, Some("skipped".into())),
+    };
+    r.result = result;
+    r.detail = detail;
+    if result != State::NotRun {
+        r.negation_flips = Some(match negated.iter().find(|c| p.is_test(&c.name)) {
+            Some(n) => matches!(
+                (&result, &n.outcome),
+                (State::Held, CaseOutcome::Failed(_)) | (State::Broken, CaseOutcome::Passed)
+            ),
+            None => false,
+        });
+    }
+    r
+}
+
+/// The `<testcase>` elements of a Surefire XML report. Surefire writes a fixed shape: each
+/// test case is `<testcase name=".." classname=".." time="..">` with an optional `<failure`,
+/// `<error` or `<skipped` child, or a self-closing element when it passed with no output.
+pub fn parse_surefire(xml: &str) -> Vec<Case> {
+    let mut out = Vec::new();
+    let mut rest = xml;
+    while let Some(start) = rest.find("<testcase") {
+        let after = &rest[start..];
+        let head_end = match after.find('>') {
+            Some(i) => i,
+            None => break,
+        };
+        let head = &after[..head_end];
+        let self_closing = head.ends_with('/');
+        let body_end = if self_closing {
+            head_end + 1
+        } else {
+            after
+                .find("</testcase>")
+                .map_or(after.len(), |i| i + "</testcase>".len())
+        };
+        let body = &after[head_end..body_end];
+        let attrs = attributes(head);
+        let outcome = if self_closing {
+            CaseOutcome::Passed
+        } else if let Some(i) = body.find("<failure") {
+            CaseOutcome::Failed(message(&body[i..]))
+        } else if let Some(i) = body.find("<error") {
+            CaseOutcome::Error(message(&body[i..]))
+        } else if body.contains("<skipped") {
+            CaseOutcome::Skipped
+        } else {
+            CaseOutcome::Passed
+        };
+        out.push(Case {
+            class: attrs.get("classname").cloned().unwrap_or_default(),
+            name: attrs.get("name").cloned().unwrap_or_default(),
+            seconds: attrs
+                .get("time")
+                .and_then(|t| t.replace(',', "").parse().ok())
+                .unwrap_or(0.0),
+            outcome,
+        });
+        rest = &after[body_end..];
+    }
+    out
+}
+
+/// The `message` attribute of the element starting `elem`, or its type when it has none.
+fn message(elem: &str) -> String {
+    let head = &elem[..elem.find('>').unwrap_or(elem.len())];
+    let a = attributes(head);
+    a.get("message")
+        .or_else(|| a.get("type"))
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn attributes(head: &str) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    let mut s = head;
+    while let Some(eq) = s.find("=\"") {
+        let key = s[..eq]
+            .rsplit(|c: char| c.is_whitespace())
+            .next()
+            .unwrap_or("")
+            .to_owned();
+        let v = &s[eq + 2..];
+        let Some(end) = v.find('"') else { break };
+        m.insert(key, unescape(&v[..end]));
+        s = &v[end + 1..];
+    }
+    m
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&#10;", "\n")
+        .replace("&amp;", "&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="x" tests="4">
+  <testcase name="RR_P1_schedulerOverwritesPendingFbr" classname="a.B" time="0.024"/>
+  <testcase name="RR_P7_processReport" classname="a.C" time="2.5">
+    <failure message="premise does not hold: &quot;x&quot; &amp; y" type="org.opentest4j.AssertionFailedError"><![CDATA[trace]]></failure>
+    <system-out><![CDATA[[racelab] ...]]></system-out>
+  </testcase>
+  <testcase name="LR_P3_x" classname="a.D" time="1,234.5">
+    <error message="boom" type="java.lang.NullPointerException">trace</error>
+  </testcase>
+  <testcase name="DN_P1_y" classname="a.E" time="0.1">
+    <system-out><![CDATA[[racelab] holds]]></system-out>
+  </testcase>
+</testsuite>"#;
+
+    #[test]
+    fn surefire_cases_are_read() {
+        let c = parse_surefire(XML);
+        assert_eq!(c.len(), 4);
+        assert_eq!(c[0].name, "RR_P1_schedulerOverwritesPendingFbr");
+        assert_eq!(c[0].class, "a.B");
+        assert_eq!(c[0].outcome, CaseOutcome::Passed);
+        assert_eq!(
+            c[1].outcome,
+            CaseOutcome::Failed("premise does not hold: \"x\" & y".into())
+        );
+        assert_eq!(c[2].outcome, CaseOutcome::Error("boom".into()));
+        assert_eq!(c[2].seconds, 1234.5);
+        assert_eq!(c[3].outcome, CaseOutcome::Passed);
+    }
+
+    fn case(name: &str, outcome: CaseOutcome) -> Case {
+        Case {
+            class: "C".into(),
+            name: name.into(),
+            seconds: 0.0,
+            outcome,
+        }
+    }
+
+    #[test]
+    fn a_premise_is_judged_with_its_negation() {
+        let p = &premises::all()[4].1[0]; // RR_P1
+        let held = [case("RR_P1_a", CaseOutcome::Passed)];
+        let flipped = [case("RR_P1_a", CaseOutcome::Failed("neg".into()))];
+        let r = judge("reregister", p, &held, &flipped);
+        assert_eq!((r.result, r.negation_flips), (State::Held, Some(true)));
+        let r = judge("reregister", p, &held, &held);
+        assert_eq!((r.result, r.negation_flips), (State::Held, Some(false)));
+        let broken = [case("RR_P1_a", CaseOutcome::Failed("no".into()))];
+        let r = judge("reregister", p, &broken, &held);
+        assert_eq!((r.result, r.negation_flips), (State::Broken, Some(true)));
+        let erred = [case("RR_P1_a", CaseOutcome::Error("npe".into()))];
+        let r = judge("reregister", p, &erred, &erred);
+        assert_eq!((r.result, r.negation_flips), (State::NotRun, None));
+        let r = judge("reregister", p, &[], &[]);
+        assert_eq!((r.result, r.test), (State::NotRun, None));
+    }
+
+    #[test]
+    fn options() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(Request::parse(&[]), Ok(Request::default()));
+        assert_eq!(
+            Request::parse(&s(&["--repo", "/tmp/m2", "--offline"])),
+            Ok(Request {
+                repo: Some("/tmp/m2".into()),
+                offline: true
+            })
+        );
+        assert!(Request::parse(&s(&["--repo"])).is_err());
+        assert!(Request::parse(&s(&["--fast"])).is_err());
+    }
+}

@@ -1,0 +1,138 @@
+package org.apache.hadoop.hdfs.server.datanode;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.protocol.Block;
+import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB;
+import org.apache.hadoop.hdfs.server.datanode.metrics.DataNodeMetrics;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
+import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
+import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
+import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo.BlockStatus;
+import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
+import org.junit.jupiter.api.Test;
+import racelab.conformance.Premise;
+
+/**
+ * Replay of racelab's reregister O5 counterexample (HDFS-17969) on hadoop-hdfs 3.5.0, with real
+ * threads: a writer finalizes block X (notifyNamenodeBlock); the actor thread's sendIBRs drains X
+ * and its blockReceivedAndDeleted RPC is in flight; the command thread re-registers with a
+ * NameNode last seen STANDBY (reRegister: clearIBRs, register); the RPC then fails, and
+ * putMissing finds the storage entry gone.
+ *
+ * <p>The order is forced by latches in the collaborators only: the NameNode proxy's
+ * blockReceivedAndDeleted blocks until the re-registration has returned, then throws. The
+ * DataNode classes (BPServiceActor.reRegister, IncrementalBlockReportManager) are the released
+ * ones. Outcome predicate (the model's O5): the actor's sendIBRs throws NullPointerException
+ * from putMissing and X is in no pending IBR afterwards. On a tree with HDFS-17953
+ * (putMissing skips a removed storage) the NPE is gone but X is still not re-queued.
+ * Self-contained: it can be dropped into hadoop-hdfs's test tree (remove the Premise call).
+ */
+public class ReplayReregisterO5Test {
+
+  @Test
+  public void RR_O5_putMissingAfterConcurrentClearIBRs() throws Exception {
+    // --- a BPServiceActor around mocks (no threads of its own are started but its command
+    // processor, which stays idle) ---
+    Configuration conf = new HdfsConfiguration();
+    DataNode dn = mock(DataNode.class);
+    when(dn.getConf()).thenReturn(conf);
+    DNConf dnConf = new DNConf(dn);
+    when(dn.getDnConf()).thenReturn(dnConf);
+    when(dn.getMetrics()).thenReturn(mock(DataNodeMetrics.class));
+    when(dn.shouldRun()).thenReturn(true);
+    BPOfferService bpos = mock(BPOfferService.class);
+    when(bpos.getDataNode()).thenReturn(dn);
+    DatanodeRegistration reg = mock(DatanodeRegistration.class);
+    when(bpos.createRegistration()).thenReturn(reg);
+    BPServiceActor actor =
+        new BPServiceActor("ns1", "nn1", new InetSocketAddress("127.0.0.1", 1), null, bpos);
+    DatanodeProtocolClientSideTranslatorPB nn = mock(DatanodeProtocolClientSideTranslatorPB.class);
+    when(nn.versionRequest()).thenReturn(new NamespaceInfo(1, "cid", "bp-1", 0));
+    when(nn.registerDatanode(any(DatanodeRegistration.class)))
+        .thenAnswer(inv -> inv.getArgument(0));
+    actor.setNameNode(nn);
+    actor.state = HAServiceState.STANDBY; // the NameNode as the actor last saw it
+
+    CountDownLatch ibrRpcInFlight = new CountDownLatch(1);
+    CountDownLatch reRegistered = new CountDownLatch(1);
+    doAnswer(inv -> {
+      ibrRpcInFlight.countDown();
+      if (!reRegistered.await(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the re-registration did not run");
+      }
+      throw new IOException("blockReceivedAndDeleted failed (NameNode restarting)");
+    }).when(nn).blockReceivedAndDeleted(any(DatanodeRegistration.class), anyString(),
+        any(StorageReceivedDeletedBlocks[].class));
+
+    IncrementalBlockReportManager ibr = actor.getIbrManager();
+    DatanodeStorage storage = new DatanodeStorage("DS-1");
+    Block x = new Block(1001, 1024, 7);
+
+    // 1. writer: X finalized
+    Thread writer = new Thread(() -> ibr.notifyNamenodeBlock(
+        new ReceivedDeletedBlockInfo(x, BlockStatus.RECEIVED_BLOCK, null), storage, false),
+        "DataXceiver");
+    writer.start();
+    writer.join();
+
+    // 2. actor thread: sendIBRs drains X, the RPC is in flight
+    AtomicReference<Throwable> actorThrew = new AtomicReference<>();
+    Thread actorThread = new Thread(() -> {
+      try {
+        ibr.sendIBRs(nn, reg, "bp-1", "");
+      } catch (Throwable t) {
+        actorThrew.set(t);
+      }
+    }, "BPServiceActor");
+    actorThread.start();
+    if (!ibrRpcInFlight.await(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("the IBR RPC never started");
+    }
+
+    // 3. command thread: DNA_REGISTER -> reRegister (clearIBRs for STANDBY, then register)
+    AtomicReference<Throwable> commandThrew = new AtomicReference<>();
+    Thread command = new Thread(() -> {
+      try {
+        actor.reRegister();
+      } catch (Throwable t) {
+        commandThrew.set(t);
+      } finally {
+        reRegistered.countDown();
+      }
+    }, "Command processor");
+    command.start();
+    command.join();
+
+    // 4. the IBR RPC fails; putMissing runs on the actor thread
+    actorThread.join(30_000);
+    actor.stop();
+
+    Throwable t = actorThrew.get();
+    boolean npeInPutMissing = t instanceof NullPointerException
+        && t.getStackTrace().length > 0
+        && java.util.Arrays.stream(t.getStackTrace())
+            .anyMatch(e -> e.getMethodName().equals("putMissing"));
+    boolean xLost = ibr.getPendingIBRSize() == 0;
+    Premise.check(
+        "reregister O5 replays on hadoop-hdfs 3.5.0: putMissing after a failed IBR RPC finds "
+            + "the storage removed by reRegister's concurrent clearIBRs "
+            + "(NullPointerException) and X is not re-queued",
+        commandThrew.get() == null && npeInPutMissing && xLost,
+        "reRegister threw " + commandThrew.get() + "; sendIBRs threw " + t
+            + "; pending storages after=" + ibr.getPendingIBRSize());
+  }
+}

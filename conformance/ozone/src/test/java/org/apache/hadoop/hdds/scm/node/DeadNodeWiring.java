@@ -1,0 +1,154 @@
+package org.apache.hadoop.hdds.scm.node;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hdds.client.RatisReplicationConfig;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.protocol.DatanodeDetails;
+import org.apache.hadoop.hdds.protocol.DatanodeID;
+import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
+import org.apache.hadoop.hdds.protocol.proto.StorageContainerDatanodeProtocolProtos.ContainerReplicaProto;
+import org.apache.hadoop.hdds.protocol.proto.StorageContainerDatanodeProtocolProtos.ContainerReportsProto;
+import org.apache.hadoop.hdds.scm.ScmConfigKeys;
+import org.apache.hadoop.hdds.scm.container.ContainerID;
+import org.apache.hadoop.hdds.scm.container.ContainerInfo;
+import org.apache.hadoop.hdds.scm.container.ContainerManager;
+import org.apache.hadoop.hdds.scm.container.ContainerReplica;
+import org.apache.hadoop.hdds.scm.ha.SCMContext;
+import org.apache.hadoop.hdds.scm.net.NetworkTopologyImpl;
+import org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher.ContainerReportFromDatanode;
+import org.apache.hadoop.hdds.scm.server.SCMStorageConfig;
+import org.apache.hadoop.hdds.server.events.EventPublisher;
+import org.apache.hadoop.hdds.upgrade.HDDSLayoutVersionManager;
+import org.apache.hadoop.util.Time;
+
+/**
+ * A real SCMNodeManager (its NodeStateManager and DatanodeInfo) of Ozone 2.2.0, and a
+ * ContainerManager stand-in that keeps replicas in a map (the one piece that would need SCM's
+ * RocksDB and Ratis). The background health checker is scheduled an hour away: the tests run
+ * checkNodesHealth themselves. Written for racelab.
+ */
+final class DeadNodeWiring implements AutoCloseable {
+  final SCMNodeManager nodeManager;
+  final ContainerManager containerManager = mock(ContainerManager.class);
+  final EventPublisher publisher = mock(EventPublisher.class);
+  final Map<ContainerID, Set<ContainerReplica>> replicas = new ConcurrentHashMap<>();
+  final Map<ContainerID, ContainerInfo> containers = new ConcurrentHashMap<>();
+
+  DeadNodeWiring() throws Exception {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.setTimeDuration(ScmConfigKeys.OZONE_SCM_HEARTBEAT_PROCESS_INTERVAL, 1, TimeUnit.HOURS);
+    conf.setTimeDuration("ozone.scm.stale.node.interval", 3, TimeUnit.HOURS);
+    conf.setTimeDuration("ozone.scm.dead.node.interval", 6, TimeUnit.HOURS);
+    SCMStorageConfig storage = mock(SCMStorageConfig.class);
+    when(storage.getClusterID()).thenReturn("cluster-1");
+    HDDSLayoutVersionManager lvm = new HDDSLayoutVersionManager(storage.getLayoutVersion());
+    nodeManager = new SCMNodeManager(conf, storage, publisher, new NetworkTopologyImpl(conf),
+        SCMContext.emptyContext(), lvm);
+
+    when(containerManager.getContainer(any(ContainerID.class))).thenAnswer(inv -> {
+      ContainerInfo c = containers.get(inv.getArgument(0, ContainerID.class));
+      if (c == null) {
+        throw new org.apache.hadoop.hdds.scm.container.ContainerNotFoundException(
+            inv.getArgument(0, ContainerID.class));
+      }
+      return c;
+    });
+    when(containerManager.getContainerReplicas(any(ContainerID.class))).thenAnswer(inv ->
+        new HashSet<>(replicas.getOrDefault(inv.getArgument(0, ContainerID.class),
+            new HashSet<>())));
+    doAnswer(inv -> {
+      ContainerReplica r = inv.getArgument(1);
+      Set<ContainerReplica> set = replicas.computeIfAbsent(inv.getArgument(0),
+          k -> ConcurrentHashMap.newKeySet());
+      set.remove(r);
+      set.add(r);
+      return null;
+    }).when(containerManager).updateContainerReplica(any(ContainerID.class),
+        any(ContainerReplica.class));
+    doAnswer(inv -> {
+      Set<ContainerReplica> set = replicas.get(inv.getArgument(0, ContainerID.class));
+      if (set != null) {
+        set.remove(inv.getArgument(1, ContainerReplica.class));
+      }
+      return null;
+    }).when(containerManager).removeContainerReplica(any(ContainerID.class),
+        any(ContainerReplica.class));
+  }
+
+  static DatanodeDetails datanode(String host, String ip) {
+    return DatanodeDetails.newBuilder().setID(DatanodeID.of(UUID.randomUUID()))
+        .setHostName(host).setIpAddress(ip)
+        .addPort(DatanodeDetails.newStandalonePort(9859))
+        .addPort(DatanodeDetails.newRatisPort(9858))
+        .addPort(DatanodeDetails.newRestPort(9880))
+        .build();
+  }
+
+  /** A CLOSED Ratis/THREE container at sequence id 10. */
+  ContainerID closedContainer(long id) {
+    ContainerInfo c = new ContainerInfo.Builder().setContainerID(id)
+        .setState(HddsProtos.LifeCycleState.CLOSED)
+        .setReplicationConfig(RatisReplicationConfig.getInstance(
+            HddsProtos.ReplicationFactor.THREE))
+        .setOwner("racelab").setSequenceId(10).build();
+    containers.put(c.containerID(), c);
+    return c.containerID();
+  }
+
+  /** A full container report holding one CLOSED replica of each container. */
+  static ContainerReportsProto report(DatanodeDetails dn, ContainerID... ids) {
+    ContainerReportsProto.Builder b = ContainerReportsProto.newBuilder();
+    for (ContainerID id : ids) {
+      b.addReports(ContainerReplicaProto.newBuilder().setContainerID(id.getId())
+          .setState(ContainerReplicaProto.State.CLOSED)
+          .setOriginNodeId(dn.getUuidString()).setBlockCommitSequenceId(10)
+          .setKeyCount(1).setUsed(1024).setReadCount(0).setWriteCount(0)
+          .setReadBytes(0).setWriteBytes(0).setDeleteTransactionId(0).build());
+    }
+    return b.build();
+  }
+
+  static ContainerReportFromDatanode registrationReport(DatanodeDetails dn,
+      ContainerID... ids) {
+    return new ContainerReportFromDatanode(dn, report(dn, ids), true);
+  }
+
+  boolean hasReplica(ContainerID id, DatanodeDetails dn) {
+    return replicas.getOrDefault(id, new HashSet<>()).stream()
+        .anyMatch(r -> r.getDatanodeDetails().getID().equals(dn.getID()));
+  }
+
+  HddsProtos.NodeState health(DatanodeDetails dn) throws Exception {
+    return nodeManager.getNodeStatus(dn).getHealth();
+  }
+
+  /**
+   * The node's last heartbeat two days back (SCM raises the stale and dead intervals to at
+   * least 5 and 10 heartbeat-checker intervals: 5 h and 10 h here), then two health checks.
+   */
+  void makeDead(DatanodeDetails dn) throws Exception {
+    nodeManager.getNodeStateManager().getNode(dn)
+        .updateLastHeartbeatTime(Time.monotonicNow() - TimeUnit.DAYS.toMillis(2));
+    nodeManager.getNodeStateManager().checkNodesHealth(); // HEALTHY -> STALE
+    nodeManager.getNodeStateManager().checkNodesHealth(); // STALE -> DEAD
+  }
+
+  void checkHealth() {
+    nodeManager.getNodeStateManager().checkNodesHealth();
+  }
+
+  @Override
+  public void close() throws Exception {
+    nodeManager.close();
+  }
+}

@@ -1,0 +1,66 @@
+//! The statements about Ozone's datanode that this model rests on, each checked by a JUnit test
+//! of the same id in `conformance/ozone` (see [`crate::premises`]). CR_P3 and CR_P4 have no test
+//! yet: `cargo xtask conformance` reports them as not run.
+use crate::premises::Premise;
+
+const JAR: &str = "hdds-container-service 2.2.0";
+
+pub static PREMISES: &[Premise] = &[
+    Premise {
+        id: "CR_P1",
+        upstream: "HddsDispatcher.dispatchRequest",
+        jar: JAR,
+        statement: "a container absent from the ContainerSet is auto-created on WriteChunk \
+                    (WRITE_DATA) and on PutBlock (apply), whatever container2BCSIDMap records \
+                    for it (2.2.0 has no containerAutoCreate check)",
+        cells: &[
+            "container-recreate/upstream/O1/loom",
+            "container-recreate/upstream/O1/steps",
+            "container-recreate/upstream/O7/loom",
+            "container-recreate/upstream/O7/steps",
+            "container-recreate/P2/O1/loom",
+            "container-recreate/P2/O1/steps",
+        ],
+    },
+    Premise {
+        id: "CR_P2",
+        upstream: "KeyValueHandler.checkContainerOpen",
+        jar: JAR,
+        statement: "checkContainerOpen answers CONTAINER_INTERNAL_ERROR for a DELETED replica \
+                    (CLOSED_CONTAINER_IO for CLOSED, which the pipeline ignores)",
+        cells: &[
+            "container-recreate/upstream/O5/loom",
+            "container-recreate/upstream/O5/steps",
+            "container-recreate/P1/O5/loom",
+            "container-recreate/P1/O5/steps",
+        ],
+    },
+    Premise {
+        id: "CR_P3",
+        upstream: "KeyValueHandler.deleteInternal",
+        jar: JAR,
+        statement: "a force delete removes the container from the ContainerSet and its ID table \
+                    and leaves the pipeline's container2BCSIDMap entry (no code removes keys \
+                    from it)",
+        cells: &[
+            "container-recreate/upstream/O1/loom",
+            "container-recreate/upstream/O1/steps",
+            "container-recreate/P1/O1/loom",
+            "container-recreate/P1/O1/steps",
+        ],
+    },
+    Premise {
+        id: "CR_P4",
+        upstream: "KeyValueHandler.handleWriteChunk",
+        jar: JAR,
+        statement: "the model's step: the state check (checkContainerOpen) and the chunk write \
+                    are one step; the code does them in two (CR-1), with a close and a force \
+                    delete able to fall between",
+        cells: &[
+            "container-recreate/improved/O5/loom",
+            "container-recreate/improved/O5/steps",
+            "container-recreate/P1+P2+P7/O5/loom",
+            "container-recreate/P1+P2+P7/O5/steps",
+        ],
+    },
+];
