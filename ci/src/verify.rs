@@ -4,6 +4,7 @@ use crate::phases::{root, Phase};
 use racelab_core::registry;
 use racelab_core::report::compare::ExpectedReproduction;
 use racelab_core::report::jira::Format;
+use racelab_core::report::real_code::RealCode;
 use racelab_core::report::{load_records, Matrix};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -43,7 +44,22 @@ pub fn run_phases(out: &Path, results: &Path, filter: Option<&str>) -> Vec<Phase
             passed,
         }
     })
+    .chain(std::iter::once(real_code()))
     .collect()
+}
+
+/// The premises on the released jars (`cargo xtask conformance`), which says plainly when
+/// java or mvn is missing and then passes.
+fn real_code() -> PhaseTime {
+    println!("\n== premises on the released jars (conformance/, Maven)");
+    let started = Instant::now();
+    let passed = crate::conformance::run(&crate::conformance::Request::default())
+        == std::process::ExitCode::SUCCESS;
+    PhaseTime {
+        phase: "premises on the released jars (conformance/)",
+        seconds: started.elapsed().as_secs_f64(),
+        passed,
+    }
 }
 
 /// A fresh results directory: stale records from an earlier run must not stand in for checks
@@ -51,6 +67,8 @@ pub fn run_phases(out: &Path, results: &Path, filter: Option<&str>) -> Vec<Phase
 pub fn fresh_results(out: &Path) -> Result<PathBuf, String> {
     let results = out.join("results");
     let _ = std::fs::remove_dir_all(&results);
+    // The premises' results too: a report must not show a run that did not happen.
+    let _ = std::fs::remove_file(out.join("conformance.json"));
     std::fs::create_dir_all(&results)
         .map_err(|e| format!("cannot create {}: {e}", results.display()))?;
     Ok(results)
@@ -131,6 +149,11 @@ fn build_matrix(contracts: &[String], from: &[PathBuf]) -> Result<(Matrix, usize
             .filter(|r| contracts.contains(&r.contract))
             .collect(),
     );
+    let real = RealCode::load(&out.join("conformance.json"))?;
+    let matrix = match real {
+        Some(r) => matrix.with_real_code(r),
+        None => matrix,
+    };
     Ok((matrix, expected_repros.len()))
 }
 

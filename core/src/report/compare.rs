@@ -1,5 +1,6 @@
 //! The claims matrix: the expected cells joined with the observed ones, and every difference.
 
+use super::real_code::{PremiseRecord, PremiseState, RealCode};
 use super::results::{CellResult, ReproductionResult};
 use super::View;
 use crate::claims::{Checker, ExpectedCell, Verdict};
@@ -37,6 +38,13 @@ pub enum Deviation {
         contract: String,
         what: String,
     },
+    /// A premise about the upstream code does not hold on the released jar: the cells that
+    /// rest on it are not shown to be about the code.
+    Premise {
+        id: String,
+        jar: String,
+        cell: String,
+    },
     /// A finding cites a cell that deviates or did not run: the finding no longer holds.
     Finding {
         contract: String,
@@ -72,6 +80,10 @@ impl std::fmt::Display for Deviation {
             Deviation::Reproduction { contract, what, expected, observed } => write!(
                 f,
                 "{contract} reproduction `{what}`: the report gives {expected:?}, the model {observed:?}"
+            ),
+            Deviation::Premise { id, jar, cell } => write!(
+                f,
+                "{cell}: rests on premise {id}, which does not hold on {jar}"
             ),
             Deviation::Finding { contract, id, key } => write!(
                 f,
@@ -119,6 +131,8 @@ pub struct Matrix {
     pub cells: Vec<CellResult>,
     pub reproductions: Vec<ReproductionResult>,
     pub deviations: Vec<Deviation>,
+    /// The premises' results on the released jars, when conformance ran.
+    pub real_code: Option<RealCode>,
 }
 
 impl Matrix {
@@ -219,7 +233,59 @@ impl Matrix {
             cells,
             reproductions,
             deviations,
+            real_code: None,
         }
+    }
+
+    /// Joins the premises' results: every cell of a broken premise of these contracts is a
+    /// deviation.
+    pub fn with_real_code(mut self, mut real: RealCode) -> Matrix {
+        real.premises
+            .retain(|p| self.contracts.iter().any(|c| c.id == p.contract));
+        for p in real
+            .premises
+            .iter()
+            .filter(|p| p.result == PremiseState::Broken)
+        {
+            for cell in &p.cells {
+                self.deviations.push(Deviation::Premise {
+                    id: p.id.clone(),
+                    jar: p.jar.clone(),
+                    cell: cell.clone(),
+                });
+            }
+        }
+        self.real_code = Some(real);
+        self
+    }
+
+    /// The premises and replays of `contract`.
+    pub fn premises(&self, contract: &str) -> Vec<&PremiseRecord> {
+        self.real_code
+            .iter()
+            .flat_map(|r| &r.premises)
+            .filter(|p| p.contract == contract)
+            .collect()
+    }
+
+    /// The grid's real-code mark for a row and outcome: `RJ` where a replay reached the
+    /// outcome on the released classes, `!-J` where it did not, `?J` where it did not run.
+    pub fn real_code_mark(
+        &self,
+        contract: &str,
+        variant: &str,
+        outcome: &str,
+    ) -> Option<&'static str> {
+        let prefix = format!("{contract}/{variant}/{outcome}/");
+        let replay = self
+            .premises(contract)
+            .into_iter()
+            .find(|p| p.is_replay() && p.cells.iter().any(|c| c.starts_with(&prefix)))?;
+        Some(match replay.result {
+            PremiseState::Held => "RJ",
+            PremiseState::Broken => "!-J",
+            PremiseState::NotRun => "?J",
+        })
     }
 
     pub fn is_clean(&self) -> bool {

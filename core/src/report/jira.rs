@@ -105,13 +105,15 @@ impl Matrix {
                                 None => by_verdict.push((mark, vec![tag])),
                             }
                         }
-                        row.push(
-                            by_verdict
-                                .iter()
-                                .map(|(m, tags)| format!("{m} ({})", tags.join(" ")))
-                                .collect::<Vec<_>>()
-                                .join(", "),
+                        let mut entry: Vec<String> = by_verdict
+                            .iter()
+                            .map(|(m, tags)| format!("{m} ({})", tags.join(" ")))
+                            .collect();
+                        entry.extend(
+                            self.real_code_mark(contract.id, v, o)
+                                .map(|m| format!("{m} (replay)")),
                         );
+                        row.push(entry.join(", "));
                     }
                     row
                 })
@@ -160,7 +162,8 @@ impl Matrix {
             w,
             "\n_R reachable, – unreachable, ! deviates from the claim, ? did not run; \
              checkers: L loom (every interleaving of a small scenario), S every order of whole \
-             steps, P proptest, Q quickcheck, F fuzz corpus replay._\n"
+             steps, P proptest, Q quickcheck, F fuzz corpus replay, J replay on the released \
+             jar's classes._\n"
         )
         .ok();
         for (id, summary) in &c.outcomes {
@@ -213,6 +216,36 @@ impl Matrix {
                 noformat(&r.timeline.join("\n"))
             )
             .ok();
+        }
+        let premises = self.premises(c.id);
+        if !premises.is_empty() {
+            writeln!(w, "\nh4. Premises on the released jars\n||premise||upstream||jar||statement||result||").ok();
+            for p in premises {
+                writeln!(
+                    w,
+                    "|{}|{{{{{}}}}}|{}|{}|{}|",
+                    escape(&p.id),
+                    p.upstream,
+                    escape(&p.jar),
+                    escape(&p.statement),
+                    p.result.as_str()
+                )
+                .ok();
+            }
+            let replays: Vec<String> = self
+                .premises(c.id)
+                .iter()
+                .filter(|p| p.is_replay())
+                .filter_map(|p| p.test.as_deref().map(|t| format!("{{{{{t}}}}}")))
+                .collect();
+            if !replays.is_empty() {
+                writeln!(
+                    w,
+                    "\nJUnit replays to attach (conformance/ in the racelab repository): {}",
+                    replays.join(", ")
+                )
+                .ok();
+            }
         }
         writeln!(
             w,

@@ -121,6 +121,11 @@ impl Matrix {
                     }
                 })
                 .collect();
+            let mut marks = marks;
+            marks.extend(
+                self.real_code_mark(contract.id, variant, outcome)
+                    .map(String::from),
+            );
             marks.join(" ")
         };
         let mut rows = vec![{
@@ -191,6 +196,11 @@ impl Matrix {
                             }
                         })
                         .collect();
+                    let mut marks = marks;
+                    marks.extend(
+                        self.real_code_mark(contract.id, v, o)
+                            .map(|m| format!("{m} (replay)")),
+                    );
                     marks.join("<br>")
                 })
                 .collect();
@@ -217,7 +227,7 @@ impl Matrix {
             out,
             "\n✅ as claimed, ❌ deviates, ❓ no result; R reachable, – unreachable; L loom \
              (executions), S every order of whole steps (schedules), P proptest, Q quickcheck, \
-             F fuzz corpus replay (cases). {bounds}\n"
+             F fuzz corpus replay (cases), J a replay on the released jar's classes. {bounds}\n"
         )
         .ok();
         for b in &contract.baselines {
@@ -254,11 +264,21 @@ impl Matrix {
                 let mark = if r.matches() { "ok" } else { "!!" };
                 writeln!(out, "  {mark} reproduction: {} = {}", r.what, r.observed).ok();
             }
+            for p in self.premises(c.id) {
+                writeln!(
+                    out,
+                    "  premise {} on {}: {}",
+                    p.id,
+                    p.jar,
+                    p.result.as_str()
+                )
+                .ok();
+            }
         }
         writeln!(
             out,
             "\n  legend: R reachable, - unreachable; checker L loom, S every order of whole steps, \
-             P proptest, Q quickcheck, F fuzz replay; ! deviates from the expected verdict, ? no result"
+             P proptest, Q quickcheck, F fuzz replay, J replay on the released jar; ! deviates from the expected verdict, ? no result"
         )
         .ok();
         if self.deviations.is_empty() {
@@ -301,6 +321,39 @@ impl Matrix {
         out
     }
 
+    /// The premises of `contract` on the released jars, as a Markdown table (empty when
+    /// conformance did not run); or why nothing ran.
+    pub fn premises_table(&self, contract: &str) -> String {
+        let mut out = String::new();
+        if let Some(why) = self.real_code.as_ref().and_then(|r| r.skipped.as_deref()) {
+            writeln!(out, "\nPremises on the released jars: not run ({why}).").ok();
+            return out;
+        }
+        let premises = self.premises(contract);
+        if premises.is_empty() {
+            return out;
+        }
+        writeln!(
+            out,
+            "\n| premise | upstream | jar | statement | result | cells |\n|---|---|---|---|---|---|"
+        )
+        .ok();
+        for p in premises {
+            writeln!(
+                out,
+                "| {} | `{}` | {} | {} | {} | {} |",
+                p.id,
+                p.upstream,
+                p.jar,
+                p.statement.replace('|', "\\|"),
+                p.result.as_str(),
+                p.cells.len()
+            )
+            .ok();
+        }
+        out
+    }
+
     /// Every contract's findings, each with whether all its cells hold as claimed.
     fn findings_json(&self) -> Vec<serde_json::Value> {
         self.contracts
@@ -330,6 +383,7 @@ impl Matrix {
             "schema_version": SCHEMA_VERSION,
             "baselines": self.contracts.iter().flat_map(|c| &c.baselines).collect::<Vec<_>>(),
             "findings": self.findings_json(),
+            "real_code": self.real_code,
             "cells": self.cells,
             "reproductions": self.reproductions,
             "deviations": self.deviations.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
@@ -427,6 +481,7 @@ impl Matrix {
                     writeln!(out, "| {} | `{}` | `{}` |", r.what, r.expected, r.observed).ok();
                 }
             }
+            out.push_str(&self.premises_table(c.id));
             let shown = |r: &&CellResult| {
                 r.contract == c.id
                     && !r.timeline.is_empty()

@@ -1,0 +1,116 @@
+//! The premises' results on the released jars (`cargo xtask conformance` writes them to
+//! `target/racelab/conformance.json`): held, broken or not run, each with the cells that rest
+//! on it. A broken premise makes its cells deviations; a replay that reached its outcome on the
+//! real classes is the matrix's `J` mark for the cells it replays.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A premise's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PremiseState {
+    Held,
+    Broken,
+    NotRun,
+}
+
+impl PremiseState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PremiseState::Held => "held",
+            PremiseState::Broken => "broken",
+            PremiseState::NotRun => "not run",
+        }
+    }
+}
+
+/// One premise or replay, as conformance.json records it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PremiseRecord {
+    pub contract: String,
+    pub id: String,
+    pub upstream: String,
+    pub jar: String,
+    pub statement: String,
+    /// Full cell keys (`contract/variant/outcome/checker`).
+    pub cells: Vec<String>,
+    pub result: PremiseState,
+    #[serde(default)]
+    pub test: Option<String>,
+    #[serde(default)]
+    pub detail: Option<String>,
+    #[serde(default)]
+    pub seconds: Option<f64>,
+    #[serde(default)]
+    pub negation_flips: Option<bool>,
+}
+
+impl PremiseRecord {
+    /// A replay of an upstream counterexample (`RR_O5`), not a statement about one method.
+    pub fn is_replay(&self) -> bool {
+        self.id
+            .split_once('_')
+            .is_some_and(|(_, rest)| rest.starts_with('O'))
+    }
+}
+
+/// What conformance.json holds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RealCode {
+    /// Why nothing ran (no java or mvn), when nothing did.
+    #[serde(default)]
+    pub skipped: Option<String>,
+    #[serde(default)]
+    pub premises: Vec<PremiseRecord>,
+}
+
+impl RealCode {
+    /// The results in `path`; `None` when conformance did not run (no file).
+    pub fn load(path: &Path) -> Result<Option<RealCode>, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| format!("{}: {e}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replays_are_told_from_premises_by_their_id() {
+        let r = |id: &str| PremiseRecord {
+            contract: "reregister".into(),
+            id: id.into(),
+            upstream: String::new(),
+            jar: String::new(),
+            statement: String::new(),
+            cells: vec![],
+            result: PremiseState::Held,
+            test: None,
+            detail: None,
+            seconds: None,
+            negation_flips: None,
+        };
+        assert!(r("RR_O5").is_replay());
+        assert!(r("DN_O3").is_replay());
+        assert!(!r("RR_P7").is_replay());
+    }
+
+    #[test]
+    fn a_missing_file_means_not_run_and_a_bad_one_is_named() {
+        let dir = std::env::temp_dir().join(format!("racelab-real-code-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        assert_eq!(RealCode::load(&dir.join("none.json")), Ok(None));
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, "{").expect("write");
+        let err = RealCode::load(&bad).expect_err("not JSON");
+        assert!(err.starts_with(&format!("{}: ", bad.display())), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
