@@ -32,6 +32,7 @@ pub mod histories;
 pub mod pipeline;
 pub mod reproductions;
 pub mod scm;
+pub mod upstream;
 
 use crate::claims::Claims;
 use crate::model::{

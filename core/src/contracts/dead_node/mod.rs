@@ -64,6 +64,7 @@ pub mod node_manager;
 pub mod node_state;
 pub mod recon;
 pub mod reproductions;
+pub mod upstream;
 
 use crate::claims::Claims;
 use crate::model::{

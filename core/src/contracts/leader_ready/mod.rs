@@ -56,6 +56,7 @@ pub mod histories;
 pub mod ratis;
 pub mod services;
 pub mod state_machine;
+pub mod upstream;
 
 use crate::claims::Claims;
 use crate::drive::Driver;
