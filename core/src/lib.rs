@@ -20,6 +20,7 @@ pub mod steps;
 pub mod switches;
 pub mod sync;
 pub mod trace;
+pub mod upstream;
 
 pub use claims::{Checker, Claim, Claims, Method, Mutant, Reproduction, Verdict};
 pub use model::{Contract, Model, Part, Program, Scenario, Setup, Variant};

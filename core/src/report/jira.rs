@@ -7,6 +7,7 @@ use super::compare::Matrix;
 use super::results::CellResult;
 use super::View;
 use crate::claims::Verdict;
+use crate::upstream::Link;
 use std::fmt::Write;
 
 /// The output a reviewer pastes.
@@ -64,6 +65,39 @@ fn verdict_letter(c: &CellResult) -> &'static str {
         (false, Verdict::Reachable) => "!R",
         (false, Verdict::Unreachable) => "!–",
     }
+}
+
+/// One upstream method of a counterexample, with its link and the steps that ran it.
+struct Source {
+    method: String,
+    link: Option<Link>,
+    steps: Vec<usize>,
+}
+
+impl Source {
+    /// `step 3` or `steps 1, 4`.
+    fn steps_label(&self) -> String {
+        let steps: Vec<String> = self.steps.iter().map(usize::to_string).collect();
+        let s = if steps.len() == 1 { "" } else { "s" };
+        format!("step{s} {}", steps.join(", "))
+    }
+}
+
+/// The upstream methods of `r`'s counterexample, in the order they first run: a numbered list
+/// after the block (JIRA's `{noformat}` cannot hold links).
+fn sources(c: &View, r: &CellResult) -> Vec<Source> {
+    let mut out: Vec<Source> = Vec::new();
+    for e in &r.events {
+        match out.iter_mut().find(|s| s.method == e.method) {
+            Some(s) => s.steps.push(e.step),
+            None => out.push(Source {
+                method: e.method.clone(),
+                link: c.link(&r.baseline, &e.method),
+                steps: vec![e.step],
+            }),
+        }
+    }
+    out
 }
 
 impl Matrix {
@@ -216,6 +250,18 @@ impl Matrix {
                 noformat(&r.timeline.join("\n"))
             )
             .ok();
+            let sources = sources(c, r);
+            if !sources.is_empty() {
+                writeln!(w, "Sources of the steps (upstream, at the row's baseline):").ok();
+            }
+            for s in sources {
+                let what = match &s.link {
+                    Some(l) if l.line.is_some() => format!("[{}|{}]", s.method, l.url),
+                    Some(l) => format!("[{}|{}] (file)", s.method, l.url),
+                    None => escape(&s.method),
+                };
+                writeln!(w, "# {what} — {}", s.steps_label()).ok();
+            }
         }
         let premises = self.premises(c.id);
         if !premises.is_empty() {
@@ -294,6 +340,17 @@ impl Matrix {
             writeln!(w, "\n{} {} ({}):", r.variant, r.outcome, r.checker.as_str()).ok();
             for l in &r.timeline {
                 writeln!(w, "  {l}").ok();
+            }
+            let sources = sources(c, r);
+            if !sources.is_empty() {
+                writeln!(w, "  sources:").ok();
+            }
+            for s in sources {
+                let url = s
+                    .link
+                    .as_ref()
+                    .map_or("(not in the map)", |l| l.url.as_str());
+                writeln!(w, "    {} {url} ({})", s.method, s.steps_label()).ok();
             }
         }
         out

@@ -23,6 +23,8 @@ pub struct View {
     /// The upstream code the rows are about.
     pub baselines: Vec<BaselineView>,
     pub findings: &'static [crate::findings::Finding],
+    /// Where each recorded step is upstream.
+    pub sources: &'static crate::upstream::Sources,
 }
 
 /// A baseline as report.json shows it.
@@ -61,7 +63,19 @@ impl View {
                 })
                 .collect(),
             findings: M::FINDINGS,
+            sources: M::SOURCES,
         }
+    }
+
+    /// The upstream link of a step of `method` in a row built on `baseline` (its line at that
+    /// commit, or its class's file).
+    pub fn link(&self, baseline: &str, method: &str) -> Option<crate::upstream::Link> {
+        let b = self
+            .baselines
+            .iter()
+            .find(|b| b.name == baseline)
+            .or(self.baselines.first())?;
+        self.sources.link(b.repo, b.commit, b.name, method)
     }
 
     /// The full key of a cell a finding cites (`VARIANT/OUTCOME/CHECKER`).

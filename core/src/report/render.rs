@@ -5,54 +5,143 @@ use super::compare::{Deviation, Matrix};
 use super::results::{CellResult, Step};
 use super::View;
 use crate::claims::{Checker, ExpectedCell, Verdict};
+use crate::upstream::{Link, Sources};
 use std::fmt::Write;
 
 /// The version of report.json's shape; bumped when a field changes meaning.
 pub const SCHEMA_VERSION: u32 = 2;
 
-/// A counterexample as a Mermaid `sequenceDiagram` (GitHub draws it in report.md): the threads
-/// as participants, each step a message of its thread, the violation as a note.
-pub fn sequence_diagram(events: &[Step], violation: Option<&str>) -> String {
-    // Mermaid reads `;` as a line break and `#` as an entity; `:` ends a message's arrow part.
-    let text = |s: &str| {
-        s.chars()
-            .fold(String::with_capacity(s.len()), |mut out, c| {
-                match c {
-                    '#' => out.push_str("#35;"),
-                    ';' => out.push_str("#59;"),
-                    c => out.push(c),
-                }
-                out
-            })
-    };
-    let mut threads: Vec<&str> = Vec::new();
-    for e in events {
-        if !threads.contains(&e.thread.as_str()) {
-            threads.push(&e.thread);
-        }
+/// Mermaid reads `;` as a line break and `#` as an entity; `:` ends a message's arrow part.
+fn mermaid_text(s: &str) -> String {
+    s.chars()
+        .fold(String::with_capacity(s.len()), |mut out, c| {
+            match c {
+                '#' => out.push_str("#35;"),
+                ';' => out.push_str("#59;"),
+                c => out.push(c),
+            }
+            out
+        })
+}
+
+/// The upstream object a step reads or writes: the class of its `Class.method`, and for a class
+/// upstream has once per datanode ([`Sources`]), the datanode the step's detail begins with
+/// (`ContainerSet dn1`). A method with no class is its thread's own step.
+pub fn object_of(step: &Step, sources: &Sources) -> Option<String> {
+    let (class, _) = step.method.split_once('.')?;
+    let node = step
+        .detail
+        .split(|c: char| c.is_whitespace() || c == ':' || c == ',')
+        .next()
+        .filter(|w| {
+            w.strip_prefix("dn")
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        });
+    match (sources.class(class), node) {
+        (Some(c), Some(dn)) if c.per_datanode => Some(format!("{class} {dn}")),
+        _ => Some(class.to_owned()),
     }
-    // Thread names may hold spaces and dashes ("dn1 RaftServer-RPC"), which Mermaid's
-    // participant ids cannot: each thread is `tN` with its name as the alias.
-    let id = |thread: &str| threads.iter().position(|t| *t == thread).unwrap_or(0);
+}
+
+/// A counterexample as a Mermaid `sequenceDiagram` (GitHub draws it in report.md): the threads
+/// and the upstream objects they touch as participants, each step an arrow from its thread to
+/// its object ([`object_of`]) labelled with the method and the values, the violation a note on
+/// the objects it names (on every participant when it names none).
+pub fn sequence_diagram(events: &[Step], violation: Option<&str>, sources: &Sources) -> String {
+    let text = mermaid_text;
+    let mut threads: Vec<&str> = Vec::new();
+    let mut objects: Vec<String> = Vec::new();
+    let mut arrows: Vec<(usize, Option<usize>)> = Vec::new();
+    for e in events {
+        let t = threads
+            .iter()
+            .position(|t| *t == e.thread)
+            .unwrap_or_else(|| {
+                threads.push(&e.thread);
+                threads.len() - 1
+            });
+        let o = object_of(e, sources).map(|o| {
+            objects.iter().position(|x| *x == o).unwrap_or_else(|| {
+                objects.push(o);
+                objects.len() - 1
+            })
+        });
+        arrows.push((t, o));
+    }
+    // Thread and object names may hold spaces and dashes ("dn1 RaftServer-RPC"), which Mermaid's
+    // participant ids cannot: each thread is `tN` and each object `oN`, with its name as alias.
     let mut out = String::from("sequenceDiagram\n");
     for (i, t) in threads.iter().enumerate() {
         writeln!(out, "    participant t{i} as {}", text(t)).ok();
     }
-    for e in events {
+    for (i, o) in objects.iter().enumerate() {
+        writeln!(out, "    participant o{i} as {}", text(o)).ok();
+    }
+    for (e, (t, o)) in events.iter().zip(&arrows) {
+        let (to, label) = match o {
+            Some(o) => (
+                format!("o{o}"),
+                e.method.split_once('.').map_or(&*e.method, |(_, m)| m),
+            ),
+            None => (format!("t{t}"), &*e.method),
+        };
         writeln!(
             out,
-            "    t{n}->>t{n}: {}. {}: {}",
+            "    t{t}->>{to}: {}. {}: {}",
             e.step,
-            text(&e.method),
-            text(&e.detail),
-            n = id(&e.thread)
+            text(label),
+            text(&e.detail)
         )
         .ok();
     }
     if let Some(v) = violation {
-        if !threads.is_empty() {
-            writeln!(out, "    Note over t0,t{}: {}", threads.len() - 1, text(v)).ok();
+        // The objects whose class the violation names; every participant when it names none.
+        let named: Vec<usize> = (0..objects.len())
+            .filter(|&i| {
+                let class = objects[i].split(' ').next().unwrap_or_default();
+                v.contains(class)
+            })
+            .collect();
+        let over = match (named.first(), named.last()) {
+            (Some(a), Some(b)) if a == b => Some(format!("o{a}")),
+            (Some(a), Some(b)) => Some(format!("o{a},o{b}")),
+            _ if !objects.is_empty() => Some(format!("t0,o{}", objects.len() - 1)),
+            _ if !threads.is_empty() => Some(format!("t0,t{}", threads.len() - 1)),
+            _ => None,
+        };
+        if let Some(over) = over {
+            writeln!(out, "    Note over {over}: {}", text(v)).ok();
         }
+    }
+    out
+}
+
+/// A counterexample's steps as a Markdown table, each upstream method linked to its line at
+/// the row's baseline (or to its class's file, marked so, where the line is not known).
+pub fn markdown_steps(events: &[Step], contract: &View, baseline: &str) -> String {
+    let cell = |s: &str| {
+        let s = s.replace('|', "\\|").replace('\n', " ");
+        if s.contains('`') {
+            format!("`` {s} ``")
+        } else {
+            format!("`{s}`")
+        }
+    };
+    let mut out = String::from("| # | thread | upstream method | values |\n|---|---|---|---|\n");
+    for e in events {
+        let method = match contract.link(baseline, &e.method) {
+            Some(Link { url, line: Some(_) }) => format!("[`{}`]({url})", e.method),
+            Some(Link { url, line: None }) => format!("[`{}`]({url}) (file)", e.method),
+            None => format!("`{}`", e.method),
+        };
+        writeln!(
+            out,
+            "| {} | {} | {method} | {} |",
+            e.step,
+            e.thread.replace('|', "\\|"),
+            cell(&e.detail)
+        )
+        .ok();
     }
     out
 }
@@ -490,17 +579,31 @@ impl Matrix {
             for r in self.cells.iter().filter(shown) {
                 writeln!(
                     out,
-                    "\n### {} {} ({})\n\n```\n{}\n```",
+                    "\n### {} {} ({})\n",
                     r.variant,
                     r.outcome,
                     r.checker.as_str(),
-                    r.timeline.join("\n")
                 )
                 .ok();
-                if !r.events.is_empty() {
-                    let diagram = sequence_diagram(&r.events, r.violation.as_deref());
-                    writeln!(out, "\n```mermaid\n{diagram}```").ok();
+                if r.events.is_empty() {
+                    writeln!(out, "```\n{}\n```", r.timeline.join("\n")).ok();
+                    continue;
                 }
+                // The lines before the first step (a history's operations) stay as text.
+                let header = r
+                    .timeline
+                    .iter()
+                    .position(|l| *l == r.events[0].line)
+                    .unwrap_or(0);
+                if header > 0 {
+                    writeln!(out, "```\n{}\n```\n", r.timeline[..header].join("\n")).ok();
+                }
+                out.push_str(&markdown_steps(&r.events, c, &r.baseline));
+                if let Some(v) = &r.violation {
+                    writeln!(out, "\n✗ {}", v.replace('|', "\\|")).ok();
+                }
+                let diagram = sequence_diagram(&r.events, r.violation.as_deref(), c.sources);
+                writeln!(out, "\n```mermaid\n{diagram}```").ok();
             }
         }
         writeln!(out, "\n## Deviations\n").ok();
@@ -516,7 +619,9 @@ impl Matrix {
 
 #[cfg(test)]
 mod tests {
-    use super::{sequence_diagram, Step};
+    use super::{markdown_steps, sequence_diagram, Step};
+    use crate::report::{BaselineView, View};
+    use crate::upstream::{Class, Line, Lines, Sources, Unlinked};
 
     fn step(step: usize, thread: &str, method: &str, detail: &str) -> Step {
         Step {
@@ -528,18 +633,86 @@ mod tests {
         }
     }
 
+    static SOURCES: Sources = Sources {
+        classes: &[
+            Class::new("ContainerSet", "c/ContainerSet.java").per_datanode(),
+            Class::new("SCMContext", "s/SCMContext.java"),
+        ],
+        lines: &[Lines {
+            baseline: "report",
+            lines: &[Line {
+                method: "SCMContext.setLeaderReady",
+                line: 119,
+            }],
+        }],
+        unlinked: &[Unlinked {
+            method: "ContainerSet.helper",
+            why: "the model's name",
+        }],
+    };
+
+    /// Threads and objects are aliased participants, each step an arrow from its thread to its
+    /// object (per datanode where the class is), text is escaped, and the violation is a note
+    /// on the object it names.
     #[test]
-    fn threads_are_aliased_participants_and_text_is_escaped() {
+    fn steps_are_arrows_from_threads_to_objects() {
         let events = [
-            step(1, "dn1 RaftServer-RPC", "A.b", "x; y"),
-            step(2, "scm", "C.d", "#1"),
-            step(3, "dn1 RaftServer-RPC", "A.e", "done"),
+            step(
+                1,
+                "dn1 RaftServer-RPC",
+                "ContainerSet.helper",
+                "dn1 c5: x; y",
+            ),
+            step(2, "scm", "SCMContext.setLeaderReady", "#1"),
+            step(3, "dn2 apply", "ContainerSet.helper", "dn2: done"),
+            step(4, "scm", "Main", "no class"),
         ];
         assert_eq!(
-            sequence_diagram(&events, Some("O1: lost")),
+            sequence_diagram(&events, Some("O1: SCMContext lost"), &SOURCES),
             "sequenceDiagram\n    participant t0 as dn1 RaftServer-RPC\n    participant t1 as scm\n    \
-             t0->>t0: 1. A.b: x#59; y\n    t1->>t1: 2. C.d: #35;1\n    t0->>t0: 3. A.e: done\n    \
-             Note over t0,t1: O1: lost\n"
+             participant t2 as dn2 apply\n    participant o0 as ContainerSet dn1\n    \
+             participant o1 as SCMContext\n    participant o2 as ContainerSet dn2\n    \
+             t0->>o0: 1. helper: dn1 c5: x#59; y\n    t1->>o1: 2. setLeaderReady: #35;1\n    \
+             t2->>o2: 3. helper: dn2: done\n    t1->>t1: 4. Main: no class\n    \
+             Note over o1: O1: SCMContext lost\n"
+        );
+        let unnamed = sequence_diagram(&events[1..2], Some("O2: lost"), &SOURCES);
+        assert!(
+            unnamed.ends_with("Note over t0,o0: O2: lost\n"),
+            "{unnamed}"
+        );
+    }
+
+    #[test]
+    fn every_step_links_to_its_line_or_its_file() {
+        let view = View {
+            id: "x",
+            report: "X-1",
+            title: "t",
+            outcomes: vec![],
+            baselines: vec![BaselineView {
+                contract: "x",
+                name: "report",
+                repo: "apache/ozone",
+                commit: "abc",
+                url: String::new(),
+                about: "",
+                changes: &[],
+            }],
+            findings: &[],
+            sources: &SOURCES,
+        };
+        let events = [
+            step(1, "scm", "SCMContext.setLeaderReady", "a|b"),
+            step(2, "dn1", "ContainerSet.helper", "c"),
+            step(3, "dn1", "Other.m", "d"),
+        ];
+        assert_eq!(
+            markdown_steps(&events, &view, "report"),
+            "| # | thread | upstream method | values |\n|---|---|---|---|\n\
+             | 1 | scm | [`SCMContext.setLeaderReady`](https://github.com/apache/ozone/blob/abc/s/SCMContext.java#L119) | `a\\|b` |\n\
+             | 2 | dn1 | [`ContainerSet.helper`](https://github.com/apache/ozone/blob/abc/c/ContainerSet.java) (file) | `c` |\n\
+             | 3 | dn1 | `Other.m` | `d` |\n"
         );
     }
 }

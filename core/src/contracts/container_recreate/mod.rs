@@ -33,6 +33,7 @@ pub mod pipeline;
 pub mod premises;
 pub mod reproductions;
 pub mod scm;
+pub mod upstream;
 
 use crate::claims::Claims;
 use crate::model::{

@@ -65,6 +65,7 @@ pub mod node_state;
 pub mod premises;
 pub mod recon;
 pub mod reproductions;
+pub mod upstream;
 
 use crate::claims::Claims;
 use crate::model::{

@@ -57,6 +57,7 @@ pub mod premises;
 pub mod ratis;
 pub mod services;
 pub mod state_machine;
+pub mod upstream;
 
 use crate::claims::Claims;
 use crate::drive::Driver;

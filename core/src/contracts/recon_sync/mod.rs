@@ -35,6 +35,7 @@ pub mod reentrant_lock;
 pub mod service_provider;
 pub mod sync_scheduler;
 pub mod task_controller;
+pub mod upstream;
 
 use crate::claims::Claims;
 use crate::drive::Driver;

@@ -30,6 +30,7 @@ mod quiescence;
 pub mod reproductions;
 pub mod scenarios;
 pub mod scheduler;
+pub mod upstream;
 
 use crate::claims::Claims;
 use crate::model::{run_to_end, Baseline, Contract, Model, Part, Program, Variant, REPORT};
