@@ -39,6 +39,10 @@ pub static SOURCES: Sources = Sources {
                 line: 207,
             },
             Line {
+                method: "KeyValueHandler.checkContainerOpen",
+                line: 1373,
+            },
+            Line {
                 method: "ContainerStateMachine.loadSnapshot",
                 line: 344,
             },

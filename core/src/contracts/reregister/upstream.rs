@@ -27,6 +27,7 @@ pub static SOURCES: Sources = Sources {
         Class::new("CommandProcessingThread", "hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/datanode/BPServiceActor.java"),
         Class::new("BPOfferService", "hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/datanode/BPOfferService.java"),
         Class::new("FsDatasetImpl", "hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/datanode/fsdataset/impl/FsDatasetImpl.java"),
+        Class::new("FSNamesystem", "hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/namenode/FSNamesystem.java"),
         Class::new("NameNode", "hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/namenode/NameNode.java"),
         Class::new("NameNodeRpcServer", "hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/namenode/NameNodeRpcServer.java"),
         Class::new("BlockManager", "hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/blockmanagement/BlockManager.java"),
@@ -54,6 +55,10 @@ pub static SOURCES: Sources = Sources {
         ],
     }],
     unlinked: &[
+        Unlinked {
+            method: "FSNamesystem.handleHeartbeat",
+            why: NOT_READ,
+        },
         Unlinked {
             method: "CommandProcessingThread.enqueue",
             why: "not at 0405974e: BPServiceActor has no CommandProcessingThread there (HDFS-14997, \
