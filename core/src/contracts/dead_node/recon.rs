@@ -229,3 +229,30 @@ impl Program<World> for ReconReload {
         };
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::{Fix, Service, World};
+    use super::*;
+
+    /// A node's first heartbeat since Recon started inserts its key into the table (the write
+    /// O10 races on) and is answered `ReregisterCommand`; another node's key stays absent.
+    #[test]
+    fn a_first_heartbeat_inserts_its_key() {
+        let w = World::new(Fix::UPSTREAM, Service::Recon, &[(1, &[1]), (2, &[1])], 0, 0);
+        w.recon.started_empty();
+        let keys = |w: &World| w.recon.table.with(|t| (t.contains(1), t.contains(2)));
+        assert_eq!(keys(&w), (false, false));
+        let trace = Trace::new();
+        process_heartbeat(&trace.actor("RPC-dn1"), &w, 1);
+        assert_eq!(keys(&w), (true, false));
+        let answered = trace
+            .events()
+            .iter()
+            .any(|e| e.detail.contains("ReregisterCommand"));
+        assert!(
+            answered,
+            "the first heartbeat is answered ReregisterCommand"
+        );
+    }
+}
