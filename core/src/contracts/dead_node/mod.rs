@@ -609,7 +609,7 @@ impl Model for DeadNode {
         name: REPORT,
         repo: "apache/ozone",
         commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
-        about: "Ozone master of 2026-08-23, read for the model (the report's 916aa1d and 14e0611fdd5 are newer; DeadNodeHandler and DatanodeInfo are the same in ozone-2.2.0, which holds HDDS-14834)",
+        about: "Ozone master of 2026-08-23, read for the model (the report's 916aa1d and 14e0611fdd5 are newer); it holds HDDS-14834 (DeadNodeHandler returns unless DEAD and rechecks before the topology removal), as ozone-2.2.0 does, where DeadNodeHandler and DatanodeInfo are the same",
         changes: &[],
     }];
     const VARIANTS: &'static [Variant] = &[
