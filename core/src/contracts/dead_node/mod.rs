@@ -1,55 +1,10 @@
 //! dead-node — HDDS-17067: registration does not refresh a known datanode's heartbeat time, so
 //! the dead node handler keeps or erases its replicas wrongly (SCM and Recon).
 //!
-//! Components, as upstream splits them:
-//! - [`node_state`]: `NodeStateManager` with its `NodeStateMap` and `DatanodeInfo` objects, and
-//!   the health checker thread running `checkNodesHealth` on a logical clock;
-//! - [`node_manager`]: `SCMNodeManager.register` / `processHeartbeat`, and the datanode's calls
-//!   as the RPC handler thread serves them (the registration fires CONTAINER_REPORT);
-//! - [`recon`]: `ReconNodeManager` (re-register after a heartbeat gap, `register`, the node table
-//!   reload `loadExistingNodes`) and the SCM DB sync thread that reloads it;
-//! - [`containers`]: `ContainerManager` (replicas), `ContainerReportHandler` on the
-//!   container-report thread, and the replication check's HEALTHY / MISSING;
-//! - [`dead_node_handler`]: `DeadNodeHandler.onMessage` on the DEAD_NODE thread;
-//! - [`events`]: the event queues between them; [`ghost`]: what the predicates observe.
-//!
-//! The threads and the locks they hold: the RPC thread (`register`, `processHeartbeat`: no lock
-//! beyond the node table's), the health checker, the container-report thread (the whole report
-//! under the `DatanodeInfo` monitor), the DEAD_NODE thread (no monitor upstream; the monitor
-//! with P2), Recon's sync thread. The claims matrix is in [`claims`].
-//!
-//! How the outcomes are told apart. Whether something went wrong is a property of the state;
-//! which window let it through is a separate classification, so a broken fix cannot hide in a
-//! window's name. A replica the handler removes is wrong when, judged against the node's last
-//! transition into DEAD (ghost state, not what the handler read), that DEAD was declared although
-//! the datanode, up, had registered within the dead interval (O2), or the replica came from the
-//! report of a registration after it (the node came back). [`dead_node_handler::classify`] then
-//! names the window from the handler's decision: R3 (it held another `DatanodeInfo`'s monitor),
-//! R1 (its recheck under the monitor followed the report and read DEAD on a refreshed heartbeat
-//! time), O3 otherwise (a read older than the report, no refresh, or a removal after a read that
-//! was not DEAD). O5 is the state those removals leave, decided from the end state alone: a
-//! datanode that is up and that SCM has not (rightly) declared DEAD since its registration report
-//! lacks a replica of that report. A DEAD node that keeps replicas for good is checked by
-//! `World::stuck_dead_with_replicas` (O1: the registration came after it went DEAD; R2: before,
-//! its report applied after; O9: the node's container-ID set does not list the replica, which
-//! Recon's reload emptied through `updateNode`; any other stuck replica counts as O1). A node
-//! that went DEAD and is alive for SCM although its datanode sent nothing since, because Recon's
-//! reload wrote its heartbeat time (O4) or replaced its `DatanodeInfo` (O8, a row that differs
-//! from memory), is `World::revived_by_reload`. A DEAD written against evidence of life in SCM's
-//! own state is classified when it is written (`ghost::Against`): O2 (a registration that
-//! refreshed nothing), O6 (a refresh between the check's deadline test and its write), O7 (the
-//! object replaced between the check's status read and its write).
-//!
-//! Simplifications, each argued where it is made: the `NodeStateMap` lock and the `DatanodeInfo`
-//! internal lock are one lock ([`node_state`]; the health check still runs in its upstream
-//! sections and reads the heartbeat time of the object it listed); the history operations run a
-//! health check as one whole run (its inner windows, O6 and O7, are loom's); the `NodeStateManager` monitor and the
-//! `ContainerInfo` monitor are not modelled (no modelled actor contends for them); containers
-//! are CLOSED and RATIS/ONE, so `closeContainers` only reads and `destroyPipelines` touches no
-//! replica ([`dead_node_handler`]); every layout version matches and every node is IN_SERVICE
-//! (no maintenance, so `setNodeOperationalState` never re-fires DEAD_NODE); time is a logical
-//! clock the checker advances one tick per run (no `shouldSkipCheck`); `ReconDeadNodeHandler`'s
-//! follow-up tasks only read and report.
+//! The components ([`node_state`], [`node_manager`], [`recon`], [`containers`],
+//! [`dead_node_handler`], [`events`], [`ghost`]), the threads and locks, how the outcomes are
+//! told apart, the simplifications, the baseline and where each finding stands are in
+//! `DESIGN-NOTES.md` beside this file; the claims matrix is in [`claims`].
 
 pub mod claims;
 pub mod containers;
@@ -69,7 +24,7 @@ pub mod upstream;
 
 use crate::claims::Claims;
 use crate::model::{
-    run_to_end, Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant, REPORT,
+    run_to_end, Baseline, Contract, Model, Part, Program, Scenario, Setup, Then, Variant, REPORT,
 };
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
@@ -97,8 +52,9 @@ pub enum Service {
 pub enum Recheck {
     /// Upstream: acts on the status read at the start of `onMessage`.
     None,
-    /// A broken P2 that rereads the status right before removing, without the monitor (a
-    /// mutant the suite must catch: a report applied between the read and the removal).
+    /// P2 written as HDDS-14834 wrote its topology guard (part `P2u`): the status read again
+    /// right before removing, without the monitor (a report applied between the read and the
+    /// removal is removed; also the mutant "P2 without the monitor").
     Unlocked,
     /// P2: rereads it under the `DatanodeInfo` monitor the report handlers hold.
     UnderMonitor,
@@ -583,6 +539,16 @@ pub static O7: Outcome<World> = Outcome {
     check: Check::State(|w| w.ghost.witnessed("O7")),
 };
 
+/// O10: two first heartbeats race on Recon's `datanodeHeartbeatMap`.
+pub static O10: Outcome<World> = Outcome {
+    id: "O10",
+    summary: "(Recon, from the code) two datanodes' first heartbeats since Recon started are served on two RPC \
+                      handler threads at once, and ReconNodeManager.processHeartbeat puts both new keys into \
+                      datanodeHeartbeatMap, a plain HashMap, with no lock: a data race on the map's table (an \
+                      insert can be lost, so that node's next heartbeat is answered ReregisterCommand again)",
+    check: Check::Race,
+};
+
 /// R1: residual: the recheck before the next health check.
 pub static R1: Outcome<World> = Outcome {
     id: "R1",
@@ -627,18 +593,25 @@ impl Model for DeadNode {
         },
         Part { id: "P3", summary: "ReconNodeManager.loadExistingNodes does not register known nodes again" },
         Part {
+            id: "P2u",
+            summary: "(the precedent HDDS-14834, not a part of the fix) P2 written as upstream wrote its topology \
+                      guard: a second getNodeStatus right before removeContainerReplicas, without the DatanodeInfo \
+                      monitor",
+        },
+        Part {
             id: "P4",
             summary: "(improved) under the monitor the handler also requires the heartbeat time to be past the \
                       stale deadline: a node the next health check resurrects keeps its replicas",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] =
-        &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &R1, &R2, &R3];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[
+        &O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &O10, &R1, &R2, &R3,
+    ];
     const BASELINES: &'static [Baseline] = &[Baseline {
         name: REPORT,
         repo: "apache/ozone",
         commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
-        about: "Ozone master of 2026-08-23, read for the model (the report's 916aa1d and 14e0611fdd5 are newer; DeadNodeHandler and DatanodeInfo are the same in ozone-2.2.0, which holds HDDS-14834)",
+        about: "Ozone master of 2026-08-23, read for the model (the report's 916aa1d and 14e0611fdd5 are newer); it holds HDDS-14834 (DeadNodeHandler returns unless DEAD and rechecks before the topology removal), as ozone-2.2.0 does, where DeadNodeHandler and DatanodeInfo are the same",
         changes: &[],
     }];
     const VARIANTS: &'static [Variant] = &[
@@ -649,6 +622,7 @@ impl Model for DeadNode {
         Variant::new("P1+P2", &["P1", "P2"]),
         Variant::new("proposed", &["P1", "P2", "P3"]),
         Variant::new("improved", &["P1", "P2", "P3", "P4"]),
+        Variant::new("P1+P2u+P3", &["P1", "P2u", "P3"]),
     ];
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -703,6 +677,10 @@ impl Model for DeadNode {
             },
             "P3" => Fix {
                 reload_skips_known: Switch::new(true),
+                ..fix
+            },
+            "P2u" => Fix {
+                recheck: Switch::new(Recheck::Unlocked),
                 ..fix
             },
             "P4" => Fix {
@@ -875,6 +853,71 @@ pub static RECON_RELOAD_ROW_DIFFERS: Scenario<DeadNode> = Scenario {
             vec![
                 Box::new(ReconReload::new(trace)),
                 Box::new(HealthChecker::new(trace, 1, false)),
+            ],
+        )
+    },
+};
+
+/// O9: dn1 behind NAT registered again (its row holds its own address, memory the peer's) and
+/// stopped; Recon's reload has reinitialized the container manager. The reload's
+/// `loadExistingNodes` (whose `updateNode` replaces the `DatanodeInfo` with one whose container-ID
+/// set is empty) races the CR thread applying the registration report, then the health
+/// checker's runs to the dead deadline and the DNH thread's handling of the DEAD_NODE it fires.
+///
+/// The CR thread, the checker and the handler run in that order on one loom thread. The
+/// handler after the checker is upstream's order: the checker fires the one DEAD_NODE in its
+/// seventh run's last section, which ends it, and the handler cannot start before. The apply
+/// before the checker's runs is a restriction, argued: runs 1 to 6 touch no replica and no
+/// container-ID set, so they commute with the apply; an apply after the seventh run's DEAD
+/// leaves a stuck replica that is R2's (checked at registration-report-waits-past-dead-interval),
+/// never O9's. The reload's steps race all of it: an updateNode after the apply empties the set
+/// (O9), one during the runs gives the node a heartbeat time that the seventh run does not find
+/// past the dead deadline. With P3 the reload registers no known node, so no set is emptied in
+/// any order.
+pub static RECON_RELOAD_EMPTIES_SET: Scenario<DeadNode> = Scenario {
+    name: "recon-reload-empties-container-set",
+    about: "Recon: dn1 behind NAT registered again at t=0 (row: its own address; memory: the peer's) and \
+            stopped, its report queued; the reload has reinitialized the container manager; the sync thread's \
+            loadExistingNodes races the CR thread's apply of the report, then the checker's runs to t=7 and the \
+            DNH thread",
+    build: |trace, fix| {
+        let w = Arc::new(World::behind_nat(fix, Service::Recon, HOLDINGS, 1, 0, &[DN]));
+        run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }, DnAction::Stop]));
+        let mut reload = ReconReload::new(trace);
+        reload.step(&w); // ReconContainerManager.reinitialize: no replica until the next reports
+        let report_then_checks = Then {
+            actor: "CR-thread-dn1, then HB-checker, then DNH-thread",
+            first: ContainerReportHandler::handling(trace, DN, 1),
+            second: Then {
+                actor: "HB-checker, then DNH-thread",
+                first: HealthChecker::new(trace, 7, true),
+                second: DeadNodeHandler::new(trace, Source::Queue),
+            },
+        };
+        setup(w, vec![Box::new(reload), Box::new(report_then_checks)])
+    },
+};
+
+/// O10: Recon has just started (its node table loaded, `datanodeHeartbeatMap` empty) and dn1
+/// and dn2 send their first heartbeats, served on two RPC handler threads.
+pub static FIRST_HEARTBEATS: Scenario<DeadNode> = Scenario {
+    name: "recon-first-heartbeats",
+    about: "Recon just started: dn1 and dn2 known from the node table, datanodeHeartbeatMap empty; their first \
+            heartbeats are served on two RPC handler threads at once",
+    build: |trace, fix| {
+        let w = Arc::new(World::new(
+            fix,
+            Service::Recon,
+            &[(DN, &[CONTAINER]), (2, &[CONTAINER])],
+            0,
+            0,
+        ));
+        w.recon.started_empty();
+        setup(
+            w,
+            vec![
+                Box::new(Datanode::new(trace, DN, &[DnAction::Heartbeat])),
+                Box::new(Datanode::new(trace, 2, &[DnAction::Heartbeat])),
             ],
         )
     },

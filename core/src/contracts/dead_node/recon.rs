@@ -11,15 +11,21 @@
 //!   differs from memory (the row holds what the datanode reported, memory the RPC peer's),
 //!   `register` goes through `updateNode`.
 //!
-//! `datanodeHeartbeatMap` is a plain `HashMap` upstream, written by the heartbeat RPCs; each
-//! node's entry is written only by that node's own sequential heartbeats, modelled as one
-//! atomic per node (`put` returns the previous value: a swap).
+//! `datanodeHeartbeatMap` is a plain `HashMap` upstream, written by `processHeartbeat` on the
+//! RPC handler threads with no lock. A `put` of a key already present finds its entry and
+//! replaces the value: each node's value is written only by that node's own heartbeats, which
+//! the datanode sends one after another, modelled as one atomic per node (`put` returns the
+//! previous value: a swap). A `put` of a new key (a node's first heartbeat since Recon started)
+//! changes the table itself (a bucket, `size`, `modCount`, perhaps a resize), which every other
+//! `put` reads to find its entry: the table is a race-tracked cell, written by an insert and
+//! read by every lookup, so that two datanodes' first heartbeats on two handler threads are a
+//! data race (O10).
 
-use super::ids::{slot, ContainerId, NodeId, NODE_SLOTS};
+use super::ids::{slot, ContainerId, NodeId, NodeSet, NODE_SLOTS};
 use super::node_manager;
 use super::World;
 use crate::model::Program;
-use crate::sync::{AtomicU64, Mutex, Ordering};
+use crate::sync::{AtomicU64, Mutex, Ordering, RaceCell};
 use crate::trace::{Cx, Trace};
 use std::fmt;
 
@@ -38,8 +44,10 @@ pub type Rows = [Option<u8>; NODE_SLOTS];
 pub struct ReconNodeManager {
     /// `nodeDB`: the node table (a RocksDB table, thread-safe).
     node_db: Mutex<Rows>,
-    /// `datanodeHeartbeatMap`: last heartbeat per node (Recon's wall clock, the same ticks), by
-    /// node ID.
+    /// `datanodeHeartbeatMap`'s table: the nodes it holds a key for (see the module notes).
+    table: RaceCell<NodeSet>,
+    /// `datanodeHeartbeatMap`'s values: last heartbeat per node (Recon's wall clock, the same
+    /// ticks), by node ID; [`ABSENT`] while the table holds no key for it.
     heartbeats: [Option<AtomicU64>; NODE_SLOTS],
 }
 
@@ -57,13 +65,28 @@ impl ReconNodeManager {
             rows[slot(n)] = Some(address(n));
         }
         let node_db = Mutex::new(rows);
+        let mut keys = NodeSet::EMPTY;
+        for &(n, _) in nodes {
+            keys.insert(n);
+        }
+        let table = RaceCell::new(keys);
         let mut heartbeats: [Option<AtomicU64>; NODE_SLOTS] = Default::default();
         for &(n, _) in nodes {
             heartbeats[slot(n)] = Some(AtomicU64::new(now));
         }
         ReconNodeManager {
             node_db,
+            table,
             heartbeats,
+        }
+    }
+
+    /// Recon has just started: `datanodeHeartbeatMap` is empty (the node table is loaded, no
+    /// heartbeat has arrived yet). Run before any actor.
+    pub fn started_empty(&self) {
+        self.table.with_mut(|t| *t = NodeSet::EMPTY);
+        for h in self.heartbeats.iter().flatten() {
+            h.store(ABSENT, Ordering::SeqCst);
         }
     }
 
@@ -75,6 +98,10 @@ impl ReconNodeManager {
 /// `ReconNodeManager.processHeartbeat`.
 pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
     let now = w.clock.now();
+    // `datanodeHeartbeatMap.put`: the lookup reads the table; a new key changes it.
+    if !w.recon.table.with(|t| t.contains(node)) {
+        w.recon.table.with_mut(|t| t.insert(node));
+    }
     let last = w
         .recon
         .heartbeats
@@ -200,5 +227,32 @@ impl Program<World> for ReconReload {
             }
             ReloadStep::Done => ReloadStep::Done,
         };
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::{Fix, Service, World};
+    use super::*;
+
+    /// A node's first heartbeat since Recon started inserts its key into the table (the write
+    /// O10 races on) and is answered `ReregisterCommand`; another node's key stays absent.
+    #[test]
+    fn a_first_heartbeat_inserts_its_key() {
+        let w = World::new(Fix::UPSTREAM, Service::Recon, &[(1, &[1]), (2, &[1])], 0, 0);
+        w.recon.started_empty();
+        let keys = |w: &World| w.recon.table.with(|t| (t.contains(1), t.contains(2)));
+        assert_eq!(keys(&w), (false, false));
+        let trace = Trace::new();
+        process_heartbeat(&trace.actor("RPC-dn1"), &w, 1);
+        assert_eq!(keys(&w), (true, false));
+        let answered = trace
+            .events()
+            .iter()
+            .any(|e| e.detail.contains("ReregisterCommand"));
+        assert!(
+            answered,
+            "the first heartbeat is answered ReregisterCommand"
+        );
     }
 }

@@ -53,12 +53,18 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             note: "P1 alone leaves it: the read at the callback start returns 5, which ServerState.initElection \
                    set one vote round trip before changeToLeader; setLeaderReady(5) passes once notifyLeaderChanged ran" },
         Claim { variant: "proposed", outcome: &R2, expected: R, method: Method::loom(CANDIDACY, 2),
-            note: "issue 12 item 4, confirmed: R1 needs only the step-down and the start of the candidacy \
+            note: "R1 needs only the step-down and the start of the candidacy \
                    (initElection) before the term read; the win (changeToLeader, notifyLeaderChanged) lands \
                    during the flush and setLeaderReady(5) passes. Wider than the report's 'step down and \
                    re-election both before the read'" },
         Claim { variant: "improved", outcome: &R2, expected: U, method: Method::loom(CANDIDACY, 4),
             note: "the checked entry's term (4) is not the one a later candidacy enters: closed (twin: proposed)" },
+        Claim { variant: "upstream", outcome: &R1, expected: R, method: Method::loom(CANDIDACY, 1),
+            note: "upstream sets the flag whatever the term, so a candidacy started before the callback and won during it leaves the term-5 leader ready through the term-4 callback: R1's state (through its R2 part). At step-down-and-re-election-after-check loom does not find it for upstream: upstream's callback start reads nothing synchronized, so loom runs it before Ratis' steps; every order of whole steps does find it there (unit test upstream_reaches_r1_where_the_term_read_would_be)" },
+        Claim { variant: "P2", outcome: &R1, expected: R, method: Method::loom(CANDIDACY, 1),
+            note: "P2 alone notifies only when the flag was set, and upstream's set always succeeds: R1 as upstream" },
+        Claim { variant: "P2", outcome: &R2, expected: R, method: Method::loom(CANDIDACY, 1),
+            note: "P2 alone: R2 as upstream (the unconditional set passes whatever the term)" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 256 },
             note: "long histories of elections, step-downs and callbacks reach O1 upstream" },
         Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::Proptest { cases: 4096 },

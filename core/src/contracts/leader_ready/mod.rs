@@ -6,48 +6,9 @@
 //! `ReplicationManager` and `SCMBlockDeletingService`, and the `SCMStateMachine` callbacks in
 //! [`state_machine`], on the apply thread and the Ratis thread.
 //!
-//! ## The residual window, as the code allows it (issue 12, item 4)
-//!
-//! The patch reads `division.getInfo().getCurrentTerm()` when `notifyLeaderReady` starts:
-//! `ServerState.currentTerm`. Ratis increments it in `ServerState.initElection(ELECTION)`,
-//! when this server's candidacy starts (`RaftServerImpl.changeToCandidate` →
-//! `LeaderElection.askForVotes`, or the `LeaderElection` constructor for a forced election),
-//! and wins one vote round trip later (`RaftServerImpl.changeToLeader` → `ServerState.setLeader`
-//! → `SCMStateMachine.notifyLeaderChanged` → `updateLeaderAndTerm(true, term)`). The model
-//! runs the election in those two steps. So the early readiness the patch leaves (R1) needs
-//! only the step-down and the *start* of the candidacy between `LeaderStateImpl.checkReady`
-//! and the term read; the win may land during the flush and the reload, before
-//! `setLeaderReady`. The report's wording ("a step down and a re-election that both fit
-//! between Ratis' check and that read ... needs at least one election timeout") is narrower in
-//! two ways: the win need not precede the read (R2 is that part, reachable under the patch in
-//! loom and in histories), and a candidacy needs no election timeout when it is forced
-//! (`RaftServerImpl.startLeaderElection`, sent by a leader transferring leadership back to this
-//! SCM, calls `changeToCandidate(true)`, whose `LeaderElection.newInstance` runs `initElection`
-//! at once, with no `FollowerState` timeout and no pre-vote).
-//!
-//! The report's own claim for O2, "a step down plus a new election inside the callback fails
-//! the term check", holds for an election whose candidacy starts after the read, not for one
-//! whose candidacy started before it and whose win lands inside the callback. Classified by
-//! the report's wording of the residual, that state would count as O2, and the patch's O2
-//! cells in histories and the R2 cells would fail (checked by mutating `Window::of`).
-//!
-//! Whether an SCM was ready early is decided on the state (a leader of T whose flag was set
-//! by another term's callback, witnessed under the `SCMContext` lock); which window it fell in
-//! is a separate classification by the term Ratis had entered when that callback started
-//! ([`Window::of`]), so a read moved later (the mutant `RatisAtSet`) shows up as O2.
-//!
-//! Splitting the election changed no verdict and no pinned count of the earlier cells: loom
-//! already ran the callback between the one-step election's term store and its leader-state
-//! store, which are separate atomics. The split makes the candidacy a step of its own for the
-//! step checker, the histories and the scenario files, and gives the wider window its cells.
-//! A higher-term step-down (a transfer's vote request, `changeToFollower` →
-//! `ServerState.updateCurrentTerm`) also moves `currentTerm`, to a term this SCM never leads;
-//! the histories include it, and a unit test shows it changes no verdict.
-//!
-//! Taking `SCMContext`'s term at the callback start instead of Ratis' (the mutant
-//! `ContextAtCallbackStart`) narrows the residual to the report's wording: it closes R2, since
-//! `SCMContext` learns of the win only in `notifyLeaderChanged`, and leaves R1 (caught at
-//! improved/R1). Only the checked entry's term (P3) closes both.
+//! The residual window as the code allows it, how early readiness is classified, the
+//! baseline and where each finding stands are in `DESIGN-NOTES.md` beside this file; the
+//! claims matrix is in [`claims`].
 
 pub mod claims;
 pub mod context;
@@ -521,6 +482,19 @@ mod tests {
         assert!(reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &R1));
         assert!(reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &R2));
         assert!(!reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &O2));
+    }
+
+    /// Upstream's `notifyLeaderReady` reads no term, so its start is a step with no
+    /// synchronization: loom runs it before the Ratis thread's steps (the callback is loom's
+    /// first thread) and does not find R1 at this scenario, which the cell therefore checks at
+    /// candidacy-before-term-read. Every order of whole steps, which runs the start as a step of
+    /// its own, finds it here, for upstream and P2 alike.
+    #[test]
+    fn upstream_reaches_r1_where_the_term_read_would_be() {
+        for fix in [Fix::UPSTREAM, LeaderReady::fix(&["P2"])] {
+            assert!(reaches(&CHANGES_BEFORE_TERM_READ, fix, &R1), "{fix:?}");
+            assert!(reaches(&CHANGES_BEFORE_TERM_READ, fix, &R2), "{fix:?}");
+        }
     }
 
     /// A higher-term step-down (term 5, another candidate's) and this SCM's own election of

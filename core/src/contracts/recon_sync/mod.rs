@@ -10,19 +10,8 @@
 //! [`reentrant_lock`] (the fix's lock); [`sync_scheduler`] (the sync thread's executor, and the
 //! REST thread's `triggerSyncDataFromOMImmediately`, which replaces it).
 //!
-//! Outcomes beyond the report's: O4 and O6 split "a manual rebuild never completes" by where the
-//! lock's holder is (inside `getDBUpdates`, the report's case; anywhere else: the full-snapshot
-//! fallback's download, or after `syncDataFromOM` has returned), and together cover it. O5 is
-//! O3's loss when the sync that committed the batch did not fail. O7 is the sync's own
-//! liveness: a sync thread that waits forever for the hand-off lock (a thread that
-//! `triggerSyncDataFromOMImmediately` started, behind a hold the replaced thread leaked).
-//!
-//! Variants beyond the report's: A1, the design it rejected (the lock across the RPC); A2, a
-//! broken REST side (the lock only around the checkpoint: loses a batch with no fault, O5); A3
-//! and A4, the two sync sides a reviewer of the patch must rule out, since the report does not
-//! show how an exception releases the lock (no `finally`: the hold outlives the sync; released
-//! in `syncDataFromOM`'s `finally`: held across `executeFullSnapshot`), both O6. A2, A3 and A4
-//! are also kept as mutants of P1 that the proposed cells must catch.
+//! The outcomes and variants beyond the report's, the baseline and where each finding stands
+//! are in `DESIGN-NOTES.md` beside this file; the claims matrix is in [`claims`].
 
 pub mod claims;
 #[cfg(feature = "histories")]
@@ -396,6 +385,16 @@ pub static O7: Outcome<World> = Outcome {
     }),
 };
 
+/// O8: the `scheduler` field raced by two manual syncs.
+pub static O8: Outcome<World> = Outcome {
+    id: "O8",
+    summary: "(from the code) two GET /api/v1/triggerdbsync/om at once: both REST threads find no sync \
+              running and read (stopSyncDataFromOMThread) and write (scheduler = newScheduledThreadPool) \
+              OzoneManagerServiceProviderImpl.scheduler, a plain field, with no lock: a data race (the \
+              field keeps one executor, the other syncs on, unreferenced)",
+    check: Check::Race,
+};
+
 /// Whether the evented write batches of some delta were applied twice: all of them (`whole`,
 /// O1) or only a prefix (O2). Not inlined into each outcome, as [`never_applied`].
 #[inline(never)]
@@ -489,7 +488,7 @@ impl Model for ReconSync {
                       the buffer before and offers the rebuild after, outside the lock",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8];
     const BASELINES: &'static [Baseline] = &[Baseline {
         name: REPORT,
         repo: "apache/ozone",
@@ -690,6 +689,24 @@ fn trigger_sync_after_fault(trace: &Trace, fix: Fix, shortcuts: bool) -> Setup<R
     };
     Setup { world, threads }
 }
+
+/// O8: two REST threads call `triggerSyncDataFromOMImmediately` while no sync runs (SyncOM-0
+/// is between its runs). Only the race on the `scheduler` field is decided here (the runs the
+/// new executors would start are left out: they do not touch the field).
+pub static TWO_TRIGGERS: Scenario<ReconSync> = Scenario {
+    name: "two-manual-syncs-at-once",
+    about: "OM has file1, Recon in sync, SyncOM-0 between runs; two REST threads call \
+            triggerSyncDataFromOMImmediately at once",
+    build: |trace, fix| {
+        let world = Arc::new(World::in_sync(fix, &[put(1)]));
+        let (first, _) = TriggerSyncThread::with_first_run(trace, 1);
+        let (second, _) = TriggerSyncThread::with_first_run(trace, 2);
+        Setup {
+            world,
+            threads: vec![Box::new(first), Box::new(second)],
+        }
+    },
+};
 
 #[cfg(all(test, not(loom)))]
 mod tests {

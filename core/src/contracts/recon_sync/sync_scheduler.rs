@@ -27,17 +27,20 @@
 //!   the 35 s is not modelled either: the trigger then starts the new thread while the old run
 //!   still holds `isSyncDataFromOMRunning`, whose first run answers "already running" and
 //!   whose next run is as the one modelled here.
-//! - Two triggers at once (two REST threads) could both find no sync running, both shut down
-//!   the same executor and both create one; the `scheduler` field (a plain field the REST
-//!   threads write) keeps the last, and the other executor lives on, unreferenced, syncing on
-//!   its schedule (`isSyncDataFromOMRunning` keeps the two from overlapping). The histories
-//!   run every trigger on one REST thread, one after another, so they do not generate it: it
-//!   leaks an executor, and with the flag no outcome here differs.
+//! - Two triggers at once (two REST threads) can both find no sync running, both shut down
+//!   the same executor and both create one. The `scheduler` field is a plain field (not
+//!   volatile, no lock) that both REST threads read (`stopSyncDataFromOMThread`) and write
+//!   (`scheduler = newScheduledThreadPool`): a data race, O8, which loom finds in its own
+//!   scenario ([`super::TWO_TRIGGERS`]). What follows it (the field keeps the last write, the
+//!   other executor lives on unreferenced, syncing on its schedule, with
+//!   `isSyncDataFromOMRunning` keeping the two from overlapping) is not modelled: the
+//!   histories run every trigger on one REST thread, one after another, so they do not
+//!   generate it, and with the flag no state outcome here differs.
 
 use super::service_provider::SyncThread;
 use super::World;
 use crate::model::{Program, Then};
-use crate::sync::{Condvar, Mutex};
+use crate::sync::{Condvar, Mutex, RaceCell};
 use crate::trace::{Cx, Trace};
 
 /// The threads `threadFactory` names, by executor: `SyncOM-0` from `start`, then one per
@@ -55,8 +58,6 @@ fn bit(e: Executor) -> u8 {
 
 #[derive(Debug)]
 struct State {
-    /// The executor `scheduler` points to.
-    live: Executor,
     /// Executors created (`newScheduledThreadPool`), each a bit.
     created: u8,
     /// Executors that will never be created: their trigger found a sync running.
@@ -83,6 +84,9 @@ pub enum Begin {
 /// The executors the sync thread runs on (see the module notes).
 #[derive(Debug)]
 pub struct SyncScheduler {
+    /// The `scheduler` field: the executor it points to. A plain field upstream, read and
+    /// written by the REST threads of `triggerSyncDataFromOMImmediately` with no lock.
+    field: RaceCell<Executor>,
     state: Mutex<State>,
     /// Signalled when an executor is created or will never be, and when a run ends or hangs.
     changed: Condvar,
@@ -92,8 +96,8 @@ impl Default for SyncScheduler {
     /// `start`: executor 0, `SyncOM-0`.
     fn default() -> Self {
         SyncScheduler {
+            field: RaceCell::new(0),
             state: Mutex::new(State {
-                live: 0,
                 created: bit(0),
                 never: 0,
                 shut_down: 0,
@@ -108,7 +112,7 @@ impl Default for SyncScheduler {
 impl SyncScheduler {
     /// The executor the `scheduler` field points to: where the next scheduled run is queued.
     pub fn live(&self) -> Executor {
-        self.state.lock().live
+        self.field.with(|e| *e)
     }
 
     /// Whether a run queued on `e` can begin now (its thread exists, or never will).
@@ -145,11 +149,12 @@ impl SyncScheduler {
         self.changed.notify_all();
     }
 
-    /// `scheduler.shutdown()` of the executor the field points to; which one that was.
+    /// `scheduler.shutdown()` of the executor the field points to (an unsynchronized read of
+    /// the field); which one that was.
     fn shutdown(&self) -> Executor {
-        let mut s = self.state.lock();
-        s.shut_down |= bit(s.live);
-        s.live
+        let live = self.live();
+        self.state.lock().shut_down |= bit(live);
+        live
     }
 
     /// Whether `awaitTermination` of `e` returns now: no run is in progress on it, or the one
@@ -168,12 +173,11 @@ impl SyncScheduler {
         s.busy & bit(e) == 0
     }
 
-    /// `scheduler = newScheduledThreadPool(1, threadFactory)`: `e` is created and live.
+    /// `scheduler = newScheduledThreadPool(1, threadFactory)` (an unsynchronized write of the
+    /// field), then `startSyncDataFromOM(0)`: `e`'s thread starts with the run it queues.
     fn create(&self, e: Executor) {
-        let mut s = self.state.lock();
-        s.created |= bit(e);
-        s.live = e;
-        drop(s);
+        self.field.with_mut(|live| *live = e);
+        self.state.lock().created |= bit(e);
         self.changed.notify_all();
     }
 
