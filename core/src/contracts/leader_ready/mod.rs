@@ -255,7 +255,7 @@ impl Model for LeaderReady {
         name: REPORT,
         repo: "apache/ozone",
         commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
-        about: "Ozone master of 2026-08-23, read for the model (the report's 424482eb and 257a71ab277 are newer and not in it; SCMContext is the same in ozone-2.2.0)",
+        about: "Ozone master of 2026-08-23, read for the model, but for notifyLeaderReady's buffer flush and deleted-block summary reload before setLeaderReady, which follow the report's master 257a71ab277 (HDDS-16143; not in this commit nor in ozone-2.2.0, where notifyLeaderChanged flushes and notifyLeaderReady sets the flag alone: premise LR_P3). SCMContext is the same in ozone-2.2.0",
         changes: &[],
     }];
     const VARIANTS: &'static [Variant] = &[
