@@ -1,11 +1,16 @@
 //! `cargo xtask conformance`: the models' premises checked on the released jars.
 //!
-//! Runs `mvn test` in `conformance/` (Hadoop 3.5.0 and Ozone 2.2.0, resolved by Maven), reads
-//! the Surefire reports into one result per premise of [`racelab_core::premises`] (held, broken
-//! or not run), then runs the suite again with every assertion negated
-//! (`-Dracelab.negate=true`) and requires every result to flip: each test can fail. Writes
-//! `target/racelab/conformance.json`. Exits 1 when a premise is broken, a test errs, or a result
-//! does not flip; 0 with "skipped: java/mvn not found" when Java or Maven is absent.
+//! Runs `mvn test` in `conformance/` (Hadoop 3.5.0 and Ozone 2.2.0, resolved by Maven, the two
+//! modules side by side with `-T 2`), reads the Surefire reports into one result per premise of
+//! [`racelab_core::premises`] (held, broken or not run). Every premise test ends in
+//! `Premise.check(statement, holds, observed)`, which prints the observation before it asserts;
+//! a result counts only when its test printed that observation and ended as it says (passed on
+//! "holds", failed on "does not hold"): the result is then decided by the check, whose negation
+//! (`-Dracelab.negate=true`) gives the opposite. `--negated` runs the whole suite a second time
+//! negated and requires every result to flip (the scheduled workflow does). Writes
+//! `target/racelab/conformance.json`. Exits 1 when a premise is broken, a test errs or does not
+//! reach its check, or (with `--negated`) a result does not flip; 0 with "skipped: java/mvn not
+//! found" when Java or Maven is absent.
 
 use crate::phases::root;
 use racelab_core::premises::{self, Premise};
@@ -23,6 +28,8 @@ pub struct Request {
     pub repo: Option<PathBuf>,
     /// `--offline`: `mvn -o` (every artifact already in the local repository).
     pub offline: bool,
+    /// `--negated`: a second pass with every assertion negated; every result must flip.
+    pub negated: bool,
 }
 
 impl Request {
@@ -36,9 +43,10 @@ impl Request {
                     None => return Err("`--repo` takes a directory".into()),
                 },
                 "--offline" => r.offline = true,
+                "--negated" => r.negated = true,
                 other => {
                     return Err(format!(
-                        "unknown option `{other}` (options: --repo DIR, --offline)"
+                        "unknown option `{other}` (options: --repo DIR, --offline, --negated)"
                     ))
                 }
             }
@@ -54,6 +62,9 @@ pub struct Case {
     pub name: String,
     pub seconds: f64,
     pub outcome: CaseOutcome,
+    /// What `Premise.check` printed: `Some(true)` for "[racelab] holds:", `Some(false)` for
+    /// "[racelab] does not hold:", `None` when the test never reached its check.
+    pub observed: Option<bool>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -89,8 +100,12 @@ pub struct PremiseResult {
     /// The failure's message, an error, or why it did not run.
     pub detail: Option<String>,
     pub seconds: Option<f64>,
+    /// Whether the result was decided by the test's `Premise.check` (it printed its
+    /// observation and ended as that says), so that the negated check gives the opposite;
+    /// `None` when the premise has no test or the test erred.
+    pub decided_by_check: Option<bool>,
     /// Whether the negated pass gave the opposite result (a test that can fail); `None` when
-    /// the premise has no test or the negated pass did not run.
+    /// the premise has no test or the negated pass did not run (it runs with `--negated`).
     pub negation_flips: Option<bool>,
 }
 
@@ -101,7 +116,8 @@ struct Report {
     /// Test cases in the reports that no premise names.
     unlisted: Vec<String>,
     seconds_pass: f64,
-    seconds_negated: f64,
+    /// `None` when the negated pass did not run (without `--negated`).
+    seconds_negated: Option<f64>,
 }
 
 /// `cargo xtask conformance`.
@@ -117,7 +133,7 @@ pub fn run(req: &Request) -> ExitCode {
                 premises: Vec::new(),
                 unlisted: Vec::new(),
                 seconds_pass: 0.0,
-                seconds_negated: 0.0,
+                seconds_negated: None,
             },
         );
         return ExitCode::SUCCESS;
@@ -132,21 +148,25 @@ pub fn run(req: &Request) -> ExitCode {
         }
     };
     let seconds_pass = t.elapsed().as_secs_f64();
-    println!("conformance: the same tests negated (-Dracelab.negate=true)");
-    let t = Instant::now();
-    let negated = match maven(&dir, req, true) {
-        Ok(cases) => cases,
-        Err(e) => {
-            eprintln!("conformance: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let seconds_negated = t.elapsed().as_secs_f64();
+    let mut negated = None;
+    let mut seconds_negated = None;
+    if req.negated {
+        println!("conformance: the same tests negated (-Dracelab.negate=true)");
+        let t = Instant::now();
+        negated = match maven(&dir, req, true) {
+            Ok(cases) => Some(cases),
+            Err(e) => {
+                eprintln!("conformance: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        seconds_negated = Some(t.elapsed().as_secs_f64());
+    }
 
     let mut results = Vec::new();
     for (contract, list) in premises::all() {
         for p in list {
-            results.push(judge(contract, p, &pass, &negated));
+            results.push(judge(contract, p, &pass, negated.as_deref()));
         }
     }
     let unlisted: Vec<String> = pass
@@ -162,10 +182,10 @@ pub fn run(req: &Request) -> ExitCode {
     let mut bad = false;
     println!();
     for r in &results {
-        let flip = match r.negation_flips {
-            Some(true) => "",
-            Some(false) => "  NEGATION DID NOT FLIP",
-            None => "",
+        let flip = match (r.decided_by_check, r.negation_flips) {
+            (_, Some(false)) => "  NEGATION DID NOT FLIP",
+            (Some(false), _) => "  NOT DECIDED BY ITS CHECK",
+            _ => "",
         };
         let word = match r.result {
             State::Held => "held",
@@ -176,7 +196,10 @@ pub fn run(req: &Request) -> ExitCode {
             "{:<20} {:<7} {:<30} {}{flip}",
             r.contract, r.id, r.jar, word
         );
-        if r.result == State::Broken || r.negation_flips == Some(false) {
+        if r.result == State::Broken
+            || r.negation_flips == Some(false)
+            || r.decided_by_check == Some(false)
+        {
             bad = true;
         }
         if r.result != State::Held {
@@ -195,13 +218,16 @@ pub fn run(req: &Request) -> ExitCode {
         println!("unlisted test (no premise names it): {u}");
     }
     let count = |h: State| results.iter().filter(|r| r.result == h).count();
+    let negated_note = match seconds_negated {
+        Some(s) => format!("negated pass {s:.1} s, every result flipped unless listed above"),
+        None => "negated pass not run (--negated runs it)".into(),
+    };
     println!(
-        "\nconformance: {} held, {} broken, {} not run; mvn {:.1} s, negated {:.1} s; {}",
+        "\nconformance: {} held, {} broken, {} not run; mvn {:.1} s, {negated_note}; {}",
         count(State::Held),
         count(State::Broken),
         count(State::NotRun),
         seconds_pass,
-        seconds_negated,
         out.display()
     );
     write(
@@ -216,7 +242,8 @@ pub fn run(req: &Request) -> ExitCode {
     );
     if bad {
         println!(
-            "conformance: FAILED (a premise is broken, a test erred, or a negation did not flip)"
+            "conformance: FAILED (a premise is broken, a test erred or did not reach its check, \
+             or a negation did not flip)"
         );
         ExitCode::FAILURE
     } else {
@@ -266,6 +293,9 @@ fn maven(dir: &Path, req: &Request, negate: bool) -> Result<Vec<Case>, String> {
         "-B",
         "-ntp",
         "-Dstyle.color=never",
+        // the two modules (two JVMs) side by side
+        "-T",
+        "2",
         "test",
         // a premise that does not hold is a result: every module runs, the reports say
         "-Dracelab.testFailureIgnore=true",
@@ -327,7 +357,7 @@ fn judge(
     contract: &'static str,
     p: &'static Premise,
     pass: &[Case],
-    negated: &[Case],
+    negated: Option<&[Case]>,
 ) -> PremiseResult {
     let mut r = PremiseResult {
         contract,
@@ -340,6 +370,7 @@ fn judge(
         test: None,
         detail: Some("no test in conformance/ names this premise".into()),
         seconds: None,
+        decided_by_check: None,
         negation_flips: None,
     };
     let Some(case) = pass.iter().find(|c| p.is_test(&c.name)) else {
@@ -347,22 +378,39 @@ fn judge(
     };
     r.test = Some(format!("{}#{}", case.class, case.name));
     r.seconds = Some(case.seconds);
-    let (result, detail) = match &case.outcome {
-        CaseOutcome::Passed => (State::Held, None),
-        CaseOutcome::Failed(m) => (State::Broken, Some(m.clone())),
-        CaseOutcome::Error(m) => (State::NotRun, Some(format!("the test erred: {m}"))),
-        CaseOutcome::Skipped => (State::NotRun, Some("skipped".into())),
+    let (result, detail) = match (&case.outcome, case.observed) {
+        (CaseOutcome::Passed, _) => (State::Held, None),
+        (CaseOutcome::Failed(m), Some(false)) => (State::Broken, Some(m.clone())),
+        // an assertion of the harness (a wait that timed out), not the premise's check
+        (CaseOutcome::Failed(m), _) => (
+            State::NotRun,
+            Some(format!("the test failed outside its Premise.check: {m}")),
+        ),
+        (CaseOutcome::Error(m), _) => (State::NotRun, Some(format!("the test erred: {m}"))),
+        (CaseOutcome::Skipped, _) => (State::NotRun, Some("skipped".into())),
     };
     r.result = result;
     r.detail = detail;
     if result != State::NotRun {
-        r.negation_flips = Some(match negated.iter().find(|c| p.is_test(&c.name)) {
-            Some(n) => matches!(
-                (&result, &n.outcome),
-                (State::Held, CaseOutcome::Failed(_)) | (State::Broken, CaseOutcome::Passed)
-            ),
-            None => false,
-        });
+        // held: passed on "holds" (the negated check fails); broken: failed on "does not
+        // hold" (the negated check passes)
+        let decided = case.observed == Some(result == State::Held);
+        r.decided_by_check = Some(decided);
+        if !decided {
+            r.detail = Some(
+                "the test passed without printing its Premise.check observation: it cannot fail"
+                    .into(),
+            );
+        }
+        if let Some(negated) = negated {
+            r.negation_flips = Some(match negated.iter().find(|c| p.is_test(&c.name)) {
+                Some(n) => matches!(
+                    (&result, &n.outcome),
+                    (State::Held, CaseOutcome::Failed(_)) | (State::Broken, CaseOutcome::Passed)
+                ),
+                None => false,
+            });
+        }
     }
     r
 }
@@ -401,6 +449,15 @@ pub fn parse_surefire(xml: &str) -> Vec<Case> {
         } else {
             CaseOutcome::Passed
         };
+        let observed = match (
+            body.find("[racelab] holds:"),
+            body.find("[racelab] does not hold:"),
+        ) {
+            (Some(h), Some(n)) => Some(h < n),
+            (Some(_), None) => Some(true),
+            (None, Some(_)) => Some(false),
+            (None, None) => None,
+        };
         out.push(Case {
             class: attrs.get("classname").cloned().unwrap_or_default(),
             name: attrs.get("name").cloned().unwrap_or_default(),
@@ -409,6 +466,7 @@ pub fn parse_surefire(xml: &str) -> Vec<Case> {
                 .and_then(|t| t.replace(',', "").parse().ok())
                 .unwrap_or(0.0),
             outcome,
+            observed,
         });
         rest = &after[body_end..];
     }
@@ -460,13 +518,13 @@ mod tests {
   <testcase name="RR_P1_schedulerOverwritesPendingFbr" classname="a.B" time="0.024"/>
   <testcase name="RR_P7_processReport" classname="a.C" time="2.5">
     <failure message="premise does not hold: &quot;x&quot; &amp; y" type="org.opentest4j.AssertionFailedError"><![CDATA[trace]]></failure>
-    <system-out><![CDATA[[racelab] ...]]></system-out>
+    <system-out><![CDATA[[racelab] does not hold: x -- observed: y]]></system-out>
   </testcase>
   <testcase name="LR_P3_x" classname="a.D" time="1,234.5">
     <error message="boom" type="java.lang.NullPointerException">trace</error>
   </testcase>
   <testcase name="DN_P1_y" classname="a.E" time="0.1">
-    <system-out><![CDATA[[racelab] holds]]></system-out>
+    <system-out><![CDATA[[racelab] holds: y -- observed: z]]></system-out>
   </testcase>
 </testsuite>"#;
 
@@ -484,14 +542,22 @@ mod tests {
         assert_eq!(c[2].outcome, CaseOutcome::Error("boom".into()));
         assert_eq!(c[2].seconds, 1234.5);
         assert_eq!(c[3].outcome, CaseOutcome::Passed);
+        let seen: Vec<_> = c.iter().map(|c| c.observed).collect();
+        assert_eq!(seen, [None, Some(false), None, Some(true)]);
     }
 
     fn case(name: &str, outcome: CaseOutcome) -> Case {
+        let observed = match outcome {
+            CaseOutcome::Passed => Some(true),
+            CaseOutcome::Failed(_) => Some(false),
+            _ => None,
+        };
         Case {
             class: "C".into(),
             name: name.into(),
             seconds: 0.0,
             outcome,
+            observed,
         }
     }
 
@@ -500,18 +566,34 @@ mod tests {
         let p = &premises::all()[4].1[0]; // RR_P1
         let held = [case("RR_P1_a", CaseOutcome::Passed)];
         let flipped = [case("RR_P1_a", CaseOutcome::Failed("neg".into()))];
-        let r = judge("reregister", p, &held, &flipped);
+        let r = judge("reregister", p, &held, Some(&flipped));
         assert_eq!((r.result, r.negation_flips), (State::Held, Some(true)));
-        let r = judge("reregister", p, &held, &held);
+        assert_eq!(r.decided_by_check, Some(true));
+        let r = judge("reregister", p, &held, Some(&held));
         assert_eq!((r.result, r.negation_flips), (State::Held, Some(false)));
         let broken = [case("RR_P1_a", CaseOutcome::Failed("no".into()))];
-        let r = judge("reregister", p, &broken, &held);
+        let r = judge("reregister", p, &broken, Some(&held));
         assert_eq!((r.result, r.negation_flips), (State::Broken, Some(true)));
         let erred = [case("RR_P1_a", CaseOutcome::Error("npe".into()))];
-        let r = judge("reregister", p, &erred, &erred);
+        let r = judge("reregister", p, &erred, Some(&erred));
         assert_eq!((r.result, r.negation_flips), (State::NotRun, None));
-        let r = judge("reregister", p, &[], &[]);
+        let r = judge("reregister", p, &[], Some(&[]));
         assert_eq!((r.result, r.test), (State::NotRun, None));
+        // without --negated: decided by the check, or not
+        let r = judge("reregister", p, &held, None);
+        assert_eq!(
+            (r.result, r.decided_by_check, r.negation_flips),
+            (State::Held, Some(true), None)
+        );
+        let mut silent = case("RR_P1_a", CaseOutcome::Passed);
+        silent.observed = None;
+        let r = judge("reregister", p, &[silent], None);
+        assert_eq!((r.result, r.decided_by_check), (State::Held, Some(false)));
+        // a harness assertion (no observation printed) is not a broken premise
+        let mut timeout = case("RR_P1_a", CaseOutcome::Failed("timed out".into()));
+        timeout.observed = None;
+        let r = judge("reregister", p, &[timeout], None);
+        assert_eq!(r.result, State::NotRun);
     }
 
     #[test]
@@ -522,7 +604,15 @@ mod tests {
             Request::parse(&s(&["--repo", "/tmp/m2", "--offline"])),
             Ok(Request {
                 repo: Some("/tmp/m2".into()),
-                offline: true
+                offline: true,
+                negated: false
+            })
+        );
+        assert_eq!(
+            Request::parse(&s(&["--negated"])),
+            Ok(Request {
+                negated: true,
+                ..Request::default()
             })
         );
         assert!(Request::parse(&s(&["--repo"])).is_err());

@@ -11,8 +11,9 @@
 //! - `cargo xtask mutants [CONTRACT...]`: cargo-mutants on the fix code, judged by the claims.
 //! - `cargo xtask explore CONTRACT [--cases N] [--seed S]`: more history exploration than the
 //!   gate's, on request, with the seed printed.
-//! - `cargo xtask conformance [--repo DIR] [--offline]`: the models' premises as JUnit tests
-//!   on the released Hadoop and Ozone jars (`conformance/`), with a negated pass.
+//! - `cargo xtask conformance [--repo DIR] [--offline] [--negated]`: the models' premises as
+//!   JUnit tests on the released Hadoop and Ozone jars (`conformance/`); `--negated` adds the
+//!   pass with every assertion negated (the scheduled workflow runs it).
 #![forbid(unsafe_code)]
 
 mod bench;
@@ -52,10 +53,11 @@ commands:
   bench [--cold] [--no-fuzz] the speed figures: the gate's phases (warm; cold too with --cold),
                             every loom and history cell, each fuzz target for 20 s from its
                             corpus and in upstream mode from an empty one; bench.json
-  conformance [--repo DIR] [--offline]
+  conformance [--repo DIR] [--offline] [--negated]
                             the models' premises on the released jars: mvn test in
-                            conformance/ (JUnit, Hadoop 3.5.0, Ozone 2.2.0), then the same
-                            tests negated, each of which must flip; a result per premise in
+                            conformance/ (JUnit, Hadoop 3.5.0, Ozone 2.2.0); each result must
+                            come from its test's Premise.check; --negated runs the same tests
+                            negated too, each of which must flip; a result per premise in
                             target/racelab/conformance.json; exits 1 on a broken premise;
                             says \"skipped: java/mvn not found\" without them
   mutants [CONTRACT...]     cargo-mutants on each contract's fix code (.cargo/mutants.toml),
@@ -371,7 +373,8 @@ mod tests {
             p(&["conformance", "--repo", "/tmp/m2"]),
             Ok(Cmd::Conformance(super::conformance::Request {
                 repo: Some("/tmp/m2".into()),
-                offline: false
+                offline: false,
+                negated: false
             }))
         );
         assert_eq!(p(&["conformance", "--help"]), Ok(Cmd::Help));

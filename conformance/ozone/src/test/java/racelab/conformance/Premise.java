@@ -22,6 +22,10 @@ public final class Premise {
    * @param observed what was observed, for the report
    */
   public static void check(String statement, boolean holds, String observed) {
+    // printed first, in both modes: the report then shows the observation the assertion
+    // (plain or negated) is decided by, whichever way it goes
+    System.out.println("[racelab] " + (holds ? "holds" : "does not hold") + ": " + statement
+        + " -- observed: " + observed);
     if (negated()) {
       if (holds) {
         fail("[negated] the statement holds, so the negated assertion fails: " + statement
@@ -30,7 +34,5 @@ public final class Premise {
     } else if (!holds) {
       fail("premise does not hold: " + statement + " -- observed: " + observed);
     }
-    System.out.println("[racelab] " + (holds ? "holds" : "does not hold") + ": " + statement
-        + " -- observed: " + observed);
   }
 }

@@ -9,6 +9,7 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
@@ -22,31 +23,63 @@ import org.apache.hadoop.hdfs.server.protocol.SlowDiskReports;
 import org.apache.hadoop.hdfs.server.protocol.SlowPeerReports;
 import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import racelab.conformance.Premise;
 
 /**
  * reregister (HDFS-17969): the NameNode-side premises of the model, on a MiniDFSCluster of
- * hadoop-hdfs 3.5.0 (one NameNode, one DataNode). The DataNode's own actor is stopped (or left
- * alone) and the RPCs a premise is about are sent by the test, with the DataNode's registration.
- * Written for racelab; nothing here is copied from upstream.
+ * hadoop-hdfs 3.5.0. The DataNode's own actor is stopped (or left alone) and the RPCs a premise
+ * is about are sent by the test, with the DataNode's registration. Written for racelab; nothing
+ * here is copied from upstream.
+ *
+ * <p>One cluster for the class (a cluster start is most of a test's time): one NameNode and
+ * three DataNodes, one per test that stops or kills its DataNode, so no test sees another's.
+ * dfs.namenode.safemode.min.datanodes = 4 holds the NameNode in startup safe mode, which RR_P7
+ * (ordered first) checks; the tests after it leave safe mode first, as a NameNode with all its
+ * DataNodes would (HeartbeatManager does not remove dead nodes in startup safe mode).
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 public class ReregisterNameNodePremisesTest {
 
   private MiniDFSCluster cluster;
+  /** The DataNodes by the test that owns them (their registrations, taken at start). */
+  private DataNode forP6;
+  private DataNode forP7;
+  private DataNode forP9;
 
-  @AfterEach
+  @BeforeAll
+  public void startCluster() throws Exception {
+    Configuration conf = new HdfsConfiguration();
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_MIN_DATANODES_KEY, 4);
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(3).waitSafeMode(false).build();
+    cluster.waitActive();
+    forP6 = cluster.getDataNodes().get(0);
+    forP7 = cluster.getDataNodes().get(1);
+    forP9 = cluster.getDataNodes().get(2);
+  }
+
+  @AfterAll
   public void shutdown() {
     if (cluster != null) {
       cluster.shutdown();
     }
   }
 
-  private MiniDFSCluster start(Configuration conf) throws Exception {
-    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).waitSafeMode(false).build();
-    cluster.waitActive();
-    return cluster;
+  private void stop(DataNode dn) {
+    if (cluster.stopDataNode(dn.getDatanodeId().getXferAddr()) == null) {
+      throw new AssertionError("no such DataNode " + dn.getDatanodeId());
+    }
+  }
+
+  private void leaveSafeMode() throws Exception {
+    cluster.getNameNodeRpc().setSafeMode(HdfsConstants.SafeModeAction.SAFEMODE_LEAVE, false);
   }
 
   /**
@@ -100,12 +133,13 @@ public class ReregisterNameNodePremisesTest {
    * lease in one heartbeat answer (the model's single-registration race, O6).
    */
   @Test
+  @Order(2)
   public void RR_P6_registerAndLeaseInOneHeartbeatAnswer() throws Exception {
-    start(new HdfsConfiguration());
-    DataNode dn = cluster.getDataNodes().get(0);
+    leaveSafeMode();
+    DataNode dn = forP6;
     String bpid = cluster.getNamesystem().getBlockPoolId();
     DatanodeRegistration reg = dn.getDNRegistrationForBP(bpid);
-    cluster.stopDataNode(0);
+    stop(dn);
     BlockManager bm = cluster.getNamesystem().getBlockManager();
     DatanodeDescriptor d = bm.getDatanodeManager().getDatanode(reg);
     DFSTestUtil.setDatanodeDead(d);
@@ -125,22 +159,25 @@ public class ReregisterNameNodePremisesTest {
   /**
    * RR-P7, the model's simplification: BlockManager.processReport processes every full block
    * report of a registered node sent with a valid lease. Checked in startup safe mode (a
-   * restarted NameNode; here held there by dfs.namenode.safemode.min.datanodes = 2).
+   * restarted NameNode; here held there by dfs.namenode.safemode.min.datanodes = 4 with three
+   * DataNodes). Runs first: once left, startup safe mode does not come back.
    */
   @Test
+  @Order(1)
   public void RR_P7_processReportProcessesEveryLeasedReport() throws Exception {
-    Configuration conf = new HdfsConfiguration();
-    conf.setInt(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_MIN_DATANODES_KEY, 2);
-    start(conf);
+    if (!cluster.getNamesystem().isInStartupSafeMode()) {
+      throw new IllegalStateException("RR_P7 needs the NameNode in startup safe mode (run it "
+          + "first in its class)");
+    }
     String bpid = cluster.getNamesystem().getBlockPoolId();
-    DataNode dn = cluster.getDataNodes().get(0);
+    DataNode dn = forP7;
     DatanodeRegistration reg = dn.getDNRegistrationForBP(bpid);
     BlockManager bm = cluster.getNamesystem().getBlockManager();
     DatanodeDescriptor d = bm.getDatanodeManager().getDatanode(reg);
     waitFor(() -> d.getStorageInfos().length > 0
         && d.getStorageInfos()[0].getBlockReportCount() > 0, "the registration FBR");
     // the DataNode's own actor stays quiet from here (its next FBR is hours away)
-    cluster.stopDataNode(0);
+    stop(dn);
     String sid = d.getStorageInfos()[0].getStorageID();
     boolean startupSafeMode = cluster.getNamesystem().isInStartupSafeMode();
     int before = storageOf(d, sid).getBlockReportCount();
@@ -171,10 +208,11 @@ public class ReregisterNameNodePremisesTest {
 
   /** RR-P8 (trunk's lease check, in 3.5.0): an FBR from a node the NameNode does not know. */
   @Test
+  @Order(3)
   public void RR_P8_blockReportFromUnknownNodeAnswersRegister() throws Exception {
-    start(new HdfsConfiguration());
+    leaveSafeMode();
     String bpid = cluster.getNamesystem().getBlockPoolId();
-    DatanodeRegistration known = cluster.getDataNodes().get(0).getDNRegistrationForBP(bpid);
+    DatanodeRegistration known = forP9.getDNRegistrationForBP(bpid);
     DatanodeID id = new DatanodeID(known.getIpAddr(), known.getHostName(),
         UUID.randomUUID().toString(), known.getXferPort(), known.getInfoPort(),
         known.getInfoSecurePort(), known.getIpcPort());
@@ -193,16 +231,17 @@ public class ReregisterNameNodePremisesTest {
 
   /** RR-P9 (trunk's lease check, in 3.5.0): an FBR with a lease the NameNode did not grant. */
   @Test
+  @Order(4)
   public void RR_P9_staleLeaseIsRejected() throws Exception {
-    start(new HdfsConfiguration());
+    leaveSafeMode();
     String bpid = cluster.getNamesystem().getBlockPoolId();
-    DataNode dn = cluster.getDataNodes().get(0);
+    DataNode dn = forP9;
     DatanodeRegistration reg = dn.getDNRegistrationForBP(bpid);
     DatanodeDescriptor d = cluster.getNamesystem().getBlockManager().getDatanodeManager()
         .getDatanode(reg);
     waitFor(() -> d.getStorageInfos().length > 0
         && d.getStorageInfos()[0].getBlockReportCount() > 0, "the registration FBR");
-    cluster.stopDataNode(0);
+    stop(dn);
     DatanodeStorageInfo storage = d.getStorageInfos()[0];
     int before = storage.getBlockReportCount();
     Throwable thrown = null;

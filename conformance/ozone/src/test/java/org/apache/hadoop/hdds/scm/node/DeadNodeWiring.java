@@ -147,8 +147,14 @@ final class DeadNodeWiring implements AutoCloseable {
     nodeManager.getNodeStateManager().checkNodesHealth();
   }
 
+  /**
+   * The health check scheduled an hour away is cancelled first: NodeStateManager.close calls
+   * shutdown() and then waits up to 5 s for the executor, which a pending delayed task keeps
+   * alive; a cancelled one is dropped at shutdown and close returns at once.
+   */
   @Override
   public void close() throws Exception {
+    nodeManager.pauseHealthCheck();
     nodeManager.close();
   }
 }
