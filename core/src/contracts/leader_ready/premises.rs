@@ -37,9 +37,10 @@ pub static PREMISES: &[Premise] = &[
         id: "LR_P3",
         upstream: "SCMStateMachine.notifyLeaderReady",
         jar: JAR,
-        statement: "notifyLeaderReady flushes the transaction buffer and reloads the deleted \
-                    block summary before setLeaderReady (the report's master, HDDS-16143): the \
-                    step-down of the model's timelines falls there",
+        statement: "notifyLeaderReady, run after a step-down, sets the flag with no leadership \
+                    check and no buffer flush before it: on 2.2.0 the window is the callback's \
+                    start; the model's flush and reload before setLeaderReady are the report's \
+                    newer master (HDDS-16143), which no release holds",
         cells: &[
             "leader-ready/upstream/O1/loom",
             "leader-ready/upstream/O1/steps",

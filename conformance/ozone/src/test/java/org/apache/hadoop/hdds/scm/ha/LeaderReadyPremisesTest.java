@@ -64,23 +64,25 @@ public class LeaderReadyPremisesTest {
   }
 
   /**
-   * LR-P3, the model's order in notifyLeaderReady (the report's master, HDDS-16143): flush the
-   * transaction buffer, reload the deleted block summary, then setLeaderReady. Checked on
-   * 2.2.0's SCMStateMachine.
+   * LR-P3, the window on the released code: 2.2.0's notifyLeaderReady reads no leadership before
+   * setLeaderReady and flushes nothing first (its flush is in notifyLeaderChanged). The model's
+   * flush and summary reload before setLeaderReady are the report's newer master (HDDS-16143),
+   * which no release holds: on 2.2.0 the window is the callback's start, and a step-down there
+   * still ends leader-ready.
    */
   @Test
-  public void LR_P3_notifyLeaderReadyFlushesBeforeSettingReady() throws Exception {
+  public void LR_P3_notifyLeaderReadyAfterAStepDownSetsReadyWithoutAFlush() throws Exception {
     LeaderReadyWiring w = new LeaderReadyWiring(4);
     try {
+      w.stateMachine.notifyNotLeader(Collections.emptyList());
       w.stateMachine.notifyLeaderReady();
       long flushes = mockingDetails(w.buffer).getInvocations().stream()
           .filter(i -> i.getMethod().getName().equals("flush")).count();
       Premise.check(
-          "SCMStateMachine.notifyLeaderReady flushes the SCM transaction buffer (and reloads "
-              + "the deleted block summary) before SCMContext.setLeaderReady",
-          flushes > 0 && w.context.isLeaderReady(),
-          "flush() calls during notifyLeaderReady=" + flushes + "; after it: " + w.state()
-              + " (2.2.0 flushes in notifyLeaderChanged instead)");
+          "SCMStateMachine.notifyLeaderReady, run after a step-down, sets isLeaderReady with no "
+              + "leadership check and no transaction-buffer flush before it",
+          flushes == 0 && w.context.isLeaderReady() && !w.context.isLeader(),
+          "flush() calls=" + flushes + "; after it: " + w.state());
     } finally {
       w.close();
     }
