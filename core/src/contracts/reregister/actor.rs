@@ -8,7 +8,7 @@ use super::command_processor::{Batch, CommandQueue};
 use super::ibr_manager::{IncrementalBlockReportManager, Reports};
 use super::namenode::{HaState, NameNode, Rejected, ReportAnswer};
 use super::scheduler::{Rescheduled, Scheduler};
-use super::{actor_thread, wrote, Fix, Millis, World, P1};
+use super::{actor_thread, wrote, Fix, Millis, World, P1, P3};
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering::SeqCst};
 use crate::trace::{Cx, Trace};
@@ -39,6 +39,8 @@ pub struct ActorStart {
     pub next_block_report: Millis,
     pub reset: bool,
     pub next_heartbeat: Millis,
+    /// Whether `resetBlockReportTime` is race-tracked (the scenarios that decide O7).
+    pub plain_reset: bool,
 }
 
 impl BPServiceActor {
@@ -52,6 +54,7 @@ impl BPServiceActor {
                 start.reset,
                 start.next_heartbeat,
                 seed,
+                start.plain_reset,
             ),
             queue: CommandQueue::default(),
             lease: AtomicU64::new(start.lease),
@@ -235,9 +238,12 @@ impl OfferService {
     /// cleared entry escapes `offerService` to `run()`, which restarts it.
     fn put_missing(&self, w: &World, reports: &Reports) -> Phase {
         let actor = w.actor(self.dn, self.nn);
-        let _ = actor.ibrs.put_missing(&self.cx, reports, |lost| {
-            w.ghost.dropped(self.dn, self.nn, lost, true)
-        });
+        let trunk = w.fix.h17953.get();
+        let _ = actor
+            .ibrs
+            .put_missing(&self.cx, reports, trunk, |lost, npe| {
+                w.ghost.dropped(self.dn, self.nn, lost, npe)
+            });
         Phase::Done
     }
 }
@@ -325,7 +331,7 @@ impl Program<World> for OfferService {
                 Phase::ReportRpc(snapshot)
             }
             Phase::ReportRpc(snapshot) => {
-                Phase::Finally(nn.block_report(cx, self.dn, self.lease, snapshot))
+                Phase::Finally(nn.block_report(cx, self.dn, self.lease, snapshot, now))
             }
             Phase::Finally(result) => {
                 actor.set_lease(0);
@@ -363,7 +369,16 @@ impl Program<World> for OfferService {
                 }
             }
             Phase::EnqueueRegister => {
-                actor.queue.enqueue(cx, Batch::register(self.sent_under));
+                // P3's tag: the registration the FBR was sent under (read at its drain); the
+                // mutant reads the registration current now, after blockReport returned.
+                let tag = if w.fix.p3.get() == P3::LateTag {
+                    actor.registration()
+                } else {
+                    self.sent_under
+                };
+                actor
+                    .queue
+                    .enqueue(cx, Batch::register_tagged(tag, self.sent_under));
                 Phase::Done
             }
             Phase::Done => Phase::Done,
@@ -419,7 +434,11 @@ mod tests {
                 let (queued, scheduler) = queue_and_scheduler(&w);
                 assert_eq!(scheduler[1], 1, "REG1 asked for an FBR with reset");
                 if restarted {
-                    w.namenodes[0].restart(&trace.actor("NameNode"), HaState::Standby);
+                    w.namenodes[0].restart(
+                        &trace.actor("NameNode"),
+                        HaState::Standby,
+                        w.clock.now(),
+                    );
                 }
                 run(&w, OfferService::iteration(&trace, 0, 0));
                 let (after, scheduler) = queue_and_scheduler(&w);

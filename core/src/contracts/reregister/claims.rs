@@ -6,10 +6,13 @@
 
 use super::reproductions::{delay_distribution, report_sequence};
 use super::scenarios::{
-    DOUBLE_REGISTER_ACTIVE, DOUBLE_REGISTER_STANDBY, FAILED_IBR_VS_CLEAR, SINGLE_REGISTER_STANDBY,
+    DOUBLE_REGISTER_ACTIVE, DOUBLE_REGISTER_STANDBY, FAILED_IBR_VS_CLEAR, FBR_REGISTER_STANDBY,
+    SINGLE_REGISTER_STANDBY, TWO_NAMENODES,
 };
 use super::scheduler::HEARTBEAT_INTERVAL;
-use super::{Fix, Reregister, O1, O2, O3, O4, O5, O6, P1, P2, QUIESCENCE_HORIZON};
+use super::{
+    Fix, Reregister, O1, O2, O3, O4, O5, O6, O7, O8, O9, P1, P2, P3, QUIESCENCE_HORIZON, R1,
+};
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::Scenario;
@@ -19,11 +22,12 @@ const DOUBLE: &Scenario<Reregister> = &DOUBLE_REGISTER_STANDBY;
 const ACTIVE: &Scenario<Reregister> = &DOUBLE_REGISTER_ACTIVE;
 const SINGLE: &Scenario<Reregister> = &SINGLE_REGISTER_STANDBY;
 const FAILED_IBR: &Scenario<Reregister> = &FAILED_IBR_VS_CLEAR;
+const FBR_REG: &Scenario<Reregister> = &FBR_REGISTER_STANDBY;
+const TWO_NN: &Scenario<Reregister> = &TWO_NAMENODES;
 
 /// Every loom cell is explored unbounded: the scenarios start at the report's step 8, with
 /// the lease check and the IBR drain done on main, so that only the racing steps run
-/// concurrently (an earlier version that started them in the window explored 1 664 014
-/// executions for `proposed`'s O3, with the same verdicts).
+/// concurrently.
 const fn double(executions: u64) -> Method<Reregister> {
     Method::loom(DOUBLE, executions)
 }
@@ -36,103 +40,331 @@ const fn single(executions: u64) -> Method<Reregister> {
     Method::loom(SINGLE, executions)
 }
 
+const fn failed(executions: u64) -> Method<Reregister> {
+    Method::loom(FAILED_IBR, executions)
+}
+
+const fn fbr_reg(executions: u64) -> Method<Reregister> {
+    Method::loom(FBR_REG, executions)
+}
+
+const fn two_nn(executions: u64) -> Method<Reregister> {
+    Method::loom(TWO_NN, executions)
+}
+
 pub const CLAIMS: Claims<Reregister> = Claims {
     cells: &[
-        // O3, the missing block, in the report's sequence (STANDBY): every subset.
         Claim { variant: "upstream", outcome: &O3, expected: R, method: double(621),
-            note: "report: X, finalized after the in-flight FBR's snapshot, is cleared by REG2 and \
-                   REG2's FBR is overwritten; the NameNode does not know X until the periodic FBR" },
-        Claim { variant: "P1", outcome: &O3, expected: U, method: double(14764),
-            note: "P1 alone closes O3: REG2's request survives, and the FBR it asks for snapshots X" },
+            note: "the report's loss: X, finalized after the in-flight FBR's snapshot, is cleared by REG2 \
+                   and REG2's FBR request is overwritten; the NameNode does not know X until the periodic \
+                   FBR" },
+        Claim { variant: "P1", outcome: &O3, expected: R, method: double(3023),
+            note: "P1 keeps REG2's FBR request, but the restarted NameNode is in startup safe mode: when \
+                   the in-flight FBR reaches it after REG2's registerDatanode reset the report count, that \
+                   FBR counts as the first and P1's FBR, the one that carries X, is discarded as non- \
+                   initial (BlockManager.processReport); X was cleared, so nobody reports it" },
         Claim { variant: "P2", outcome: &O3, expected: U, method: double(16184),
-            note: "P2 alone closes O3: X stays queued and goes out as an IBR after the FBR (O2 remains)" },
+            note: "P2 alone closes it: X stays queued and goes out as an IBR after the FBR (O2 remains)" },
         Claim { variant: "P3", outcome: &O3, expected: U, method: double(28),
-            note: "P3 drops REG2 (sent under the registration REG1 replaced): nothing is cleared here; \
-                   see O6 for the race P3 leaves" },
+            note: "P3 drops REG2 (sent under the registration REG1 replaced): nothing is cleared; see O6 \
+                   for the race P3 leaves" },
         Claim { variant: "proposed", outcome: &O3, expected: U, method: double(4944),
-            note: "the smallest set that closes every outcome in every scenario" },
-        Claim { variant: "P1+P3", outcome: &O3, expected: U, method: double(28), note: "closed, as with P1" },
-        Claim { variant: "P2+P3", outcome: &O3, expected: U, method: double(28), note: "closed, as with P2" },
+            note: "closed: X stays queued (P2) whatever the NameNode does with the FBRs" },
+        Claim { variant: "P1+P3", outcome: &O3, expected: U, method: double(28),
+            note: "closed: REG2 dropped" },
+        Claim { variant: "P2+P3", outcome: &O3, expected: U, method: double(28),
+            note: "closed, as with P2" },
         Claim { variant: "P1+P2+P3", outcome: &O3, expected: U, method: double(28),
-            note: "closed; P3 adds nothing to correctness (it saves the duplicate registration's work)" },
-        // O1, the cleared IBR.
+            note: "closed; P3 adds nothing to correctness here" },
+        Claim { variant: "notify-first", outcome: &O3, expected: R, method: double(621),
+            note: "the writer-order mutant loses X as upstream does" },
+        Claim { variant: "trunk", outcome: &O3, expected: R, method: double(1201),
+            note: "trunk (HDFS-17953) still loses X: its clearIBRs is synchronized but still clears, and \
+                   the FBR request is still overwritten" },
+        Claim { variant: "trunk+P1", outcome: &O3, expected: R, method: double(6661),
+            note: "as P1 on the report's code: the startup-safe-mode discard of P1's FBR (HDFS-17953 does \
+                   not touch it)" },
+        Claim { variant: "trunk+P2", outcome: &O3, expected: U, method: double(16184),
+            note: "P2 on trunk closes it: nothing is cleared" },
+        Claim { variant: "trunk+P3", outcome: &O3, expected: U, method: double(28),
+            note: "P3 on trunk: REG2 dropped" },
+        Claim { variant: "trunk+P1+P2", outcome: &O3, expected: U, method: double(4944),
+            note: "the fix on trunk closes it" },
         Claim { variant: "upstream", outcome: &O1, expected: R, method: double(621),
-            note: "report: clearIBRs drops X and no later FBR carries it" },
+            note: "the report's cleared IBR: clearIBRs drops X and no later FBR snapshot carries it" },
         Claim { variant: "P1", outcome: &O1, expected: U, method: double(14764),
-            note: "X is still cleared, but the FBR P1 keeps due snapshots it after the drop" },
-        Claim { variant: "P2", outcome: &O1, expected: U, method: double(16184), note: "nothing is cleared" },
-        Claim { variant: "P3", outcome: &O1, expected: U, method: double(28), note: "no REG2, no clear" },
-        Claim { variant: "P1+P3", outcome: &O1, expected: U, method: double(28), note: "closed" },
-        Claim { variant: "P2+P3", outcome: &O1, expected: U, method: double(28), note: "closed" },
-        Claim { variant: "P1+P2+P3", outcome: &O1, expected: U, method: double(28), note: "closed" },
-        Claim { variant: "proposed", outcome: &O1, expected: U, method: double(4944), note: "closed" },
-        // O4, the data race on pendingIBRs.
+            note: "X is still cleared, but the FBR that P1 keeps due snapshots it after the drop (whether \
+                   the NameNode keeps that report is O3)" },
+        Claim { variant: "P2", outcome: &O1, expected: U, method: double(16184),
+            note: "nothing is cleared" },
+        Claim { variant: "P3", outcome: &O1, expected: U, method: double(28),
+            note: "no REG2, no clear" },
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: double(4944),
+            note: "nothing is cleared" },
+        Claim { variant: "P1+P3", outcome: &O1, expected: U, method: double(28),
+            note: "no REG2" },
+        Claim { variant: "P2+P3", outcome: &O1, expected: U, method: double(28),
+            note: "nothing is cleared" },
+        Claim { variant: "P1+P2+P3", outcome: &O1, expected: U, method: double(28),
+            note: "nothing is cleared" },
+        Claim { variant: "notify-first", outcome: &O1, expected: R, method: double(621),
+            note: "as upstream" },
+        Claim { variant: "trunk", outcome: &O1, expected: R, method: double(1201),
+            note: "trunk's synchronized clearIBRs drops X all the same: HDFS-17953 removed the race, not \
+                   the loss" },
+        Claim { variant: "trunk+P1", outcome: &O1, expected: U, method: double(29284),
+            note: "the FBR P1 keeps due snapshots X after the drop" },
+        Claim { variant: "trunk+P2", outcome: &O1, expected: U, method: double(16184),
+            note: "nothing is cleared" },
+        Claim { variant: "trunk+P3", outcome: &O1, expected: U, method: double(28),
+            note: "no REG2" },
+        Claim { variant: "trunk+P1+P2", outcome: &O1, expected: U, method: double(4944),
+            note: "nothing is cleared" },
         Claim { variant: "upstream", outcome: &O4, expected: R, method: double(1),
-            note: "report: clearIBRs clears the HashMap without the monitor; loom reports REG2's clear \
-                   and the writer's notifyNamenodeBlock (under the monitor) as concurrent writes" },
+            note: "the report's race: clearIBRs clears the HashMap without the monitor; loom reports REG2's \
+                   clear and the writer's notifyNamenodeBlock (under the monitor) as concurrent accesses" },
         Claim { variant: "P1", outcome: &O4, expected: R, method: double(1),
             note: "P1 does not touch the clear: the race remains" },
-        Claim { variant: "P2", outcome: &O4, expected: U, method: double(16184), note: "no clear, no race" },
+        Claim { variant: "P2", outcome: &O4, expected: U, method: double(16184),
+            note: "no clear, no race" },
         Claim { variant: "P3", outcome: &O4, expected: U, method: double(28),
-            note: "REG1's clear ran before the actors started; REG2 is dropped" },
-        Claim { variant: "P1+P3", outcome: &O4, expected: U, method: double(28), note: "REG2 dropped: no clear" },
-        Claim { variant: "P2+P3", outcome: &O4, expected: U, method: double(28), note: "no clear" },
-        Claim { variant: "P1+P2+P3", outcome: &O4, expected: U, method: double(28), note: "no clear" },
-        Claim { variant: "proposed", outcome: &O4, expected: U, method: double(4944), note: "closed" },
-        // O2, the lost FBR request, with the NameNode ACTIVE at REG2 (nothing is cleared).
-        Claim { variant: "upstream", outcome: &O2, expected: R, method: active(117),
-            note: "report: REG2's FBR request is overwritten by the in-flight FBR's \
-                   scheduleNextBlockReport; with ACTIVE, X is not cleared (O1, O3 unreachable in \
-                   every variant, so not claimed) but the registration's FBR is lost" },
+            note: "REG2 dropped: no clear" },
+        Claim { variant: "proposed", outcome: &O4, expected: U, method: double(4944),
+            note: "no clear" },
+        Claim { variant: "P1+P3", outcome: &O4, expected: U, method: double(28),
+            note: "REG2 dropped" },
+        Claim { variant: "P2+P3", outcome: &O4, expected: U, method: double(28),
+            note: "no clear" },
+        Claim { variant: "P1+P2+P3", outcome: &O4, expected: U, method: double(28),
+            note: "no clear" },
+        Claim { variant: "notify-first", outcome: &O4, expected: R, method: double(1),
+            note: "as upstream" },
+        Claim { variant: "trunk", outcome: &O4, expected: U, method: double(44758),
+            note: "HDFS-17953 made clearIBRs synchronized: the race is gone on trunk" },
+        Claim { variant: "trunk+P1", outcome: &O4, expected: U, method: double(14764),
+            note: "synchronized clear" },
+        Claim { variant: "trunk+P2", outcome: &O4, expected: U, method: double(16184),
+            note: "no clear" },
+        Claim { variant: "trunk+P3", outcome: &O4, expected: U, method: double(28),
+            note: "REG2 dropped" },
+        Claim { variant: "trunk+P1+P2", outcome: &O4, expected: U, method: double(4944),
+            note: "no clear" },
+        Claim { variant: "upstream", outcome: &R1, expected: U, method: double(44758),
+            note: "the report's wider window (a block queued between the drain and the snapshot) loses \
+                   nothing: the block was finalized before its notification, so the in-flight FBR's \
+                   snapshot carries it" },
+        Claim { variant: "P1", outcome: &R1, expected: U, method: double(14764),
+            note: "as upstream" },
+        Claim { variant: "P2", outcome: &R1, expected: U, method: double(16184),
+            note: "as upstream" },
+        Claim { variant: "P3", outcome: &R1, expected: U, method: double(28),
+            note: "as upstream" },
+        Claim { variant: "proposed", outcome: &R1, expected: U, method: double(4944),
+            note: "as upstream" },
+        Claim { variant: "notify-first", outcome: &R1, expected: R, method: double(19935),
+            note: "the twin: a writer that queues the IBR before it finalizes the replica loses a block \
+                   notified in that window (the snapshot misses it, REG2 clears it)" },
+        Claim { variant: "trunk", outcome: &R1, expected: U, method: double(89464),
+            note: "as upstream" },
+        Claim { variant: "trunk+P1", outcome: &R1, expected: U, method: double(29284),
+            note: "as upstream" },
+        Claim { variant: "trunk+P2", outcome: &R1, expected: U, method: double(16184),
+            note: "as upstream" },
+        Claim { variant: "trunk+P3", outcome: &R1, expected: U, method: double(28),
+            note: "as upstream" },
+        Claim { variant: "trunk+P1+P2", outcome: &R1, expected: U, method: double(4944),
+            note: "as upstream" },
+        Claim { variant: "upstream", outcome: &O2, expected: R, method: active(59),
+            note: "the report's lost FBR request: REG2's request is overwritten by the in-flight FBR's \
+                   scheduleNextBlockReport; with ACTIVE nothing is cleared (O1 and O3 unreachable in every \
+                   variant: a unit test) but the registration's FBR is lost" },
         Claim { variant: "P1", outcome: &O2, expected: U, method: active(4944),
             note: "the epoch read before the drain tells the in-flight FBR from REG2's" },
-        Claim { variant: "P2", outcome: &O2, expected: R, method: active(117),
+        Claim { variant: "P2", outcome: &O2, expected: R, method: active(59),
             note: "P2 does not touch the scheduler" },
-        Claim { variant: "P3", outcome: &O2, expected: U, method: active(28), note: "no REG2" },
-        Claim { variant: "proposed", outcome: &O2, expected: U, method: active(4944), note: "closed by P1" },
-        Claim { variant: "P1+P3", outcome: &O2, expected: U, method: active(28), note: "closed" },
-        Claim { variant: "P2+P3", outcome: &O2, expected: U, method: active(28), note: "closed by P3 here" },
-        Claim { variant: "P1+P2+P3", outcome: &O2, expected: U, method: active(28), note: "closed" },
-        // O6, the single-registration race (the dead-node path).
+        Claim { variant: "P3", outcome: &O2, expected: U, method: active(28),
+            note: "no REG2" },
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: active(4944),
+            note: "closed by P1" },
+        Claim { variant: "P1+P3", outcome: &O2, expected: U, method: active(28),
+            note: "closed" },
+        Claim { variant: "P2+P3", outcome: &O2, expected: U, method: active(28),
+            note: "closed by P3 here" },
+        Claim { variant: "P1+P2+P3", outcome: &O2, expected: U, method: active(28),
+            note: "closed" },
+        Claim { variant: "notify-first", outcome: &O2, expected: R, method: active(59),
+            note: "as upstream" },
+        Claim { variant: "trunk", outcome: &O2, expected: R, method: active(59),
+            note: "HDFS-17953 does not touch the scheduler: the lost request is still there on trunk" },
+        Claim { variant: "trunk+P1", outcome: &O2, expected: U, method: active(4944),
+            note: "P1 closes it on trunk" },
+        Claim { variant: "trunk+P2", outcome: &O2, expected: R, method: active(59),
+            note: "P2 does not touch the scheduler" },
+        Claim { variant: "trunk+P3", outcome: &O2, expected: U, method: active(28),
+            note: "no REG2" },
+        Claim { variant: "trunk+P1+P2", outcome: &O2, expected: U, method: active(4944),
+            note: "closed by P1" },
+        Claim { variant: "upstream", outcome: &O7, expected: R, method: active(1),
+            note: "resetBlockReportTime is a plain boolean: REG2's scheduleBlockReport writes it and the \
+                   in-flight FBR's scheduleNextBlockReport reads and clears it with no lock in common (a \
+                   JMM data race; its stale reads lose the request all the same, O2)" },
+        Claim { variant: "P1", outcome: &O7, expected: U, method: active(3612),
+            note: "P1's request lock orders every access to the flag" },
+        Claim { variant: "P2", outcome: &O7, expected: R, method: active(1),
+            note: "P2 does not touch the scheduler" },
+        Claim { variant: "P3", outcome: &O7, expected: U, method: active(28),
+            note: "REG2 dropped: only the actor thread touches the flag" },
+        Claim { variant: "proposed", outcome: &O7, expected: U, method: active(3612),
+            note: "P1's lock" },
+        Claim { variant: "notify-first", outcome: &O7, expected: R, method: active(1),
+            note: "as upstream" },
+        Claim { variant: "trunk", outcome: &O7, expected: R, method: active(1),
+            note: "HDFS-17953 does not touch the scheduler" },
+        Claim { variant: "trunk+P1", outcome: &O7, expected: U, method: active(3612),
+            note: "P1's lock" },
+        Claim { variant: "trunk+P2", outcome: &O7, expected: R, method: active(1),
+            note: "P2 does not touch the scheduler" },
+        Claim { variant: "trunk+P3", outcome: &O7, expected: U, method: active(28),
+            note: "REG2 dropped" },
+        Claim { variant: "trunk+P1+P2", outcome: &O7, expected: U, method: active(3612),
+            note: "P1's lock" },
         Claim { variant: "upstream", outcome: &O6, expected: R, method: single(1285),
-            note: "code, not the report: a dead node the NameNode kept gets REGISTER and a lease in \
-                   one answer; the FBR races the one registration" },
+            note: "the code, not the report: a dead node the NameNode kept gets REGISTER and a lease in one \
+                   answer; the FBR races the one registration" },
         Claim { variant: "P1", outcome: &O6, expected: U, method: single(5502),
-            note: "the registration's request survives the FBR that started before it" },
-        Claim { variant: "P2", outcome: &O6, expected: U, method: single(4158), note: "X stays queued" },
+            note: "the registration's request survives the FBR that started before it (no restart here: no \
+                   startup safe mode)" },
+        Claim { variant: "P2", outcome: &O6, expected: U, method: single(4158),
+            note: "X stays queued" },
         Claim { variant: "P3", outcome: &O6, expected: R, method: single(1285),
             note: "P3 alone is not a fix: the REGISTER is not stale, and the loss is the report's" },
-        Claim { variant: "proposed", outcome: &O6, expected: U, method: single(1778), note: "closed" },
-        Claim { variant: "P1+P3", outcome: &O6, expected: U, method: single(5502), note: "closed by P1" },
-        Claim { variant: "P2+P3", outcome: &O6, expected: U, method: single(4158), note: "closed by P2" },
-        Claim { variant: "P1+P2+P3", outcome: &O6, expected: U, method: single(1778), note: "closed" },
-        // O5, putMissing after a concurrent clear.
-        Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::loom(FAILED_IBR, 2),
-            note: "code, not the report: the IBR RPC times out, clearIBRs removes the storage entry, \
+        Claim { variant: "proposed", outcome: &O6, expected: U, method: single(1778),
+            note: "closed" },
+        Claim { variant: "P1+P3", outcome: &O6, expected: U, method: single(5502),
+            note: "closed by P1" },
+        Claim { variant: "P2+P3", outcome: &O6, expected: U, method: single(4158),
+            note: "closed by P2" },
+        Claim { variant: "P1+P2+P3", outcome: &O6, expected: U, method: single(1778),
+            note: "closed" },
+        Claim { variant: "notify-first", outcome: &O6, expected: R, method: single(1285),
+            note: "as upstream" },
+        Claim { variant: "trunk", outcome: &O6, expected: R, method: single(2549),
+            note: "trunk keeps the single-registration loss" },
+        Claim { variant: "trunk+P1", outcome: &O6, expected: U, method: single(8646),
+            note: "closed by P1" },
+        Claim { variant: "trunk+P2", outcome: &O6, expected: U, method: single(4158),
+            note: "closed by P2" },
+        Claim { variant: "trunk+P3", outcome: &O6, expected: R, method: single(2549),
+            note: "P3 alone is not a fix on trunk either" },
+        Claim { variant: "trunk+P1+P2", outcome: &O6, expected: U, method: single(1778),
+            note: "closed" },
+        Claim { variant: "upstream", outcome: &O5, expected: R, method: failed(2),
+            note: "the code, not the report: the IBR RPC times out, clearIBRs removes the storage entry, \
                    putMissing dereferences it (NPE): X is not re-queued" },
-        Claim { variant: "P1", outcome: &O5, expected: R, method: Method::loom(FAILED_IBR, 2),
+        Claim { variant: "P1", outcome: &O5, expected: R, method: failed(2),
             note: "P1 does not touch the IBR manager" },
-        Claim { variant: "P2", outcome: &O5, expected: U, method: Method::loom(FAILED_IBR, 1),
+        Claim { variant: "P2", outcome: &O5, expected: U, method: failed(1),
             note: "no clear; the P2-sync-only mutant (a synchronized clear) still reaches it" },
-        Claim { variant: "P3", outcome: &O5, expected: R, method: Method::loom(FAILED_IBR, 2),
+        Claim { variant: "P3", outcome: &O5, expected: R, method: failed(2),
             note: "this REGISTER is not stale" },
-        Claim { variant: "P1+P3", outcome: &O5, expected: R, method: Method::loom(FAILED_IBR, 2),
+        Claim { variant: "proposed", outcome: &O5, expected: U, method: failed(1),
+            note: "closed by P2" },
+        Claim { variant: "P1+P3", outcome: &O5, expected: R, method: failed(2),
             note: "neither part touches the clear" },
-        Claim { variant: "P2+P3", outcome: &O5, expected: U, method: Method::loom(FAILED_IBR, 1),
+        Claim { variant: "P2+P3", outcome: &O5, expected: U, method: failed(1),
             note: "closed by P2" },
-        Claim { variant: "P1+P2+P3", outcome: &O5, expected: U, method: Method::loom(FAILED_IBR, 1),
+        Claim { variant: "P1+P2+P3", outcome: &O5, expected: U, method: failed(1),
             note: "closed by P2" },
-        Claim { variant: "proposed", outcome: &O5, expected: U, method: Method::loom(FAILED_IBR, 1),
-            note: "closed by P2" },
-        // Long histories: three holders, two NameNodes.
+        Claim { variant: "notify-first", outcome: &O5, expected: R, method: failed(2),
+            note: "as upstream" },
+        Claim { variant: "trunk", outcome: &O5, expected: U, method: failed(41),
+            note: "HDFS-17953's putMissing skips the cleared storage: no NPE; the re-queued blocks are \
+                   still lost silently, and the registration's FBR covers them here (O1 unreachable in this \
+                   scenario, a unit test)" },
+        Claim { variant: "trunk+P1", outcome: &O5, expected: U, method: failed(41),
+            note: "no NPE on trunk" },
+        Claim { variant: "trunk+P2", outcome: &O5, expected: U, method: failed(1),
+            note: "no clear" },
+        Claim { variant: "trunk+P3", outcome: &O5, expected: U, method: failed(41),
+            note: "no NPE on trunk" },
+        Claim { variant: "trunk+P1+P2", outcome: &O5, expected: U, method: failed(1),
+            note: "no clear" },
+        Claim { variant: "upstream", outcome: &O8, expected: R, method: fbr_reg(1),
+            note: "P3's second path: REG2 is the REGISTER answered to an FBR sent under registration 1 (the \
+                   NameNode restarted during it); it re-registers although registration 2 has completed" },
+        Claim { variant: "P1", outcome: &O8, expected: R, method: fbr_reg(1),
+            note: "P1 does not drop REGISTERs" },
+        Claim { variant: "P2", outcome: &O8, expected: R, method: fbr_reg(1),
+            note: "P2 does not drop REGISTERs" },
+        Claim { variant: "P3", outcome: &O8, expected: U, method: fbr_reg(28),
+            note: "P3 tags the FBR's REGISTER with the registration the FBR was sent under (read at its \
+                   drain) and drops it: the P3-late-tag mutant, tagging at enqueue, re-registers" },
+        Claim { variant: "proposed", outcome: &O8, expected: R, method: fbr_reg(1),
+            note: "the proposed fix keeps the duplicate registration (harmless with P1+P2: O3 below)" },
+        Claim { variant: "P1+P3", outcome: &O8, expected: U, method: fbr_reg(28),
+            note: "dropped" },
+        Claim { variant: "P2+P3", outcome: &O8, expected: U, method: fbr_reg(28),
+            note: "dropped" },
+        Claim { variant: "P1+P2+P3", outcome: &O8, expected: U, method: fbr_reg(28),
+            note: "dropped" },
+        Claim { variant: "notify-first", outcome: &O8, expected: R, method: fbr_reg(1),
+            note: "as upstream" },
+        Claim { variant: "trunk", outcome: &O8, expected: R, method: fbr_reg(1),
+            note: "trunk answers an FBR from an unknown node with REGISTER: the duplicate registration" },
+        Claim { variant: "trunk+P1", outcome: &O8, expected: R, method: fbr_reg(1),
+            note: "P1 does not drop REGISTERs" },
+        Claim { variant: "trunk+P2", outcome: &O8, expected: R, method: fbr_reg(1),
+            note: "P2 does not drop REGISTERs" },
+        Claim { variant: "trunk+P3", outcome: &O8, expected: U, method: fbr_reg(28),
+            note: "dropped on trunk too" },
+        Claim { variant: "trunk+P1+P2", outcome: &O8, expected: R, method: fbr_reg(1),
+            note: "kept, harmless" },
+        Claim { variant: "upstream", outcome: &O9, expected: R, method: two_nn(621),
+            note: "two NameNodes: nn0 (ACTIVE) learns X by IBR while nn1, restarted, loses it: the block is \
+                   missing once nn1 is made active (the report's failover)" },
+        Claim { variant: "P1", outcome: &O9, expected: R, method: two_nn(3023),
+            note: "as O3 under P1: nn1's startup safe mode discards the FBR P1 keeps" },
+        Claim { variant: "P2", outcome: &O9, expected: U, method: two_nn(16184),
+            note: "X stays queued for nn1" },
+        Claim { variant: "P3", outcome: &O9, expected: U, method: two_nn(28),
+            note: "REG2 dropped" },
+        Claim { variant: "proposed", outcome: &O9, expected: U, method: two_nn(4944),
+            note: "closed" },
+        Claim { variant: "notify-first", outcome: &O9, expected: R, method: two_nn(621),
+            note: "as upstream" },
+        Claim { variant: "trunk", outcome: &O9, expected: R, method: two_nn(1201),
+            note: "trunk keeps the disagreement" },
+        Claim { variant: "trunk+P1", outcome: &O9, expected: R, method: two_nn(6661),
+            note: "as P1" },
+        Claim { variant: "trunk+P2", outcome: &O9, expected: U, method: two_nn(16184),
+            note: "X stays queued" },
+        Claim { variant: "trunk+P3", outcome: &O9, expected: U, method: two_nn(28),
+            note: "REG2 dropped" },
+        Claim { variant: "trunk+P1+P2", outcome: &O9, expected: U, method: two_nn(4944),
+            note: "closed" },
+        // Long histories: three DataNodes, two NameNodes, blocks at replication 3 or 1.
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::Proptest { cases: 1024 },
+            note: "the twin of proposed's cell: the same generator finds a lost block without the fix \
+                   (a block written at replication 1, lost by its one holder)" },
         Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::Proptest { cases: 1024 },
-            note: "no generated history loses a block with the fix (restarts, failovers, gaps)" },
+            note: "no generated history loses a block with the fix (restarts, failovers, gaps, \
+                   startup safe mode, replication 1 and 3)" },
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::Quickcheck { tests: 2000 },
+            note: "the twin of proposed's cell: random byte histories find a lost block without the fix" },
         Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::Quickcheck { tests: 2000 },
             note: "no random byte history loses a block with the fix" },
         Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::FuzzReplay,
-            note: "the corpus's report sequence loses block 0 on nn1; the generator does not find it" },
+            note: "the corpus's report sequence loses block 0 on nn1" },
         Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::FuzzReplay,
             note: "no corpus input or regression loses a block with the fix" },
+        Claim { variant: "upstream", outcome: &O9, expected: R, method: Method::Proptest { cases: 1024 },
+            note: "two NameNodes in long histories: one locates a block the other does not" },
+        Claim { variant: "proposed", outcome: &O9, expected: U, method: Method::Proptest { cases: 1024 },
+            note: "with the fix the two NameNodes agree at quiescence in every generated history" },
+        Claim { variant: "trunk", outcome: &O3, expected: R, method: Method::Proptest { cases: 1024 },
+            note: "the generator finds the loss on trunk too" },
+        Claim { variant: "trunk+P1+P2", outcome: &O3, expected: U, method: Method::Proptest { cases: 1024 },
+            note: "the fix on trunk holds over the same generated histories" },
     ],
     reproductions: &[
         Reproduction {
@@ -167,10 +399,20 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             name: "P1-unlocked",
             variant: "P1",
             fix: Fix { p1: Switch::new(P1::Unlocked), ..Fix::UPSTREAM },
-            caught_by: &O3,
+            caught_by: &O2,
             inside_a_step: true,
             about: "the rescheduling checks the epoch without the request lock: REG2 lands between \
                     the check and the write",
+        },
+        Mutant {
+            name: "P3-late-tag",
+            variant: "P3",
+            fix: Fix { p3: Switch::new(P3::LateTag), ..Fix::UPSTREAM },
+            caught_by: &O8,
+            inside_a_step: false,
+            about: "the REGISTER an FBR is answered with is tagged with the registration current \
+                    when blockReport returns, not the one the FBR was sent under: after a \
+                    registration completed during the FBR it looks fresh and re-registers",
         },
         Mutant {
             name: "P2-sync-only",

@@ -30,13 +30,17 @@ pub enum Thread {
 }
 
 /// One operation of a history. Byte format (one byte each): `b % 16` is the kind, `b >> 4` its
-/// argument: 0 `Write`; 1 `Heartbeats(nn)`; 2 `Commands(nn)`; 3 `Restart(nn)`; 4 `Failover(nn)`;
+/// argument: 0 `Write` (`(b >> 4) % 4` = 0) or `WriteOne(dn)` (`dn = (b >> 4) % 4 - 1`); 1 `Heartbeats(nn)`; 2 `Commands(nn)`; 3 `Restart(nn)`; 4 `Failover(nn)`;
 /// 5 `Tick`; 6 `Gap(nn)`; 7–9 `Lockstep(Actor | Command | Writer, nn)`; 10–15 `Step(b >> 4)`.
 /// A NameNode argument is `(b >> 4) % 2`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     /// A client writes the next block; each DataNode's `DataXceiver` finalizes it and notifies.
     Write,
+    /// A client writes the next block at replication 1 (a file written with `-D
+    /// dfs.replication=1`, or created with replication 1): only DataNode `dn` holds it, so one
+    /// holder losing it is a missing block.
+    WriteOne(u8),
     /// Every DataNode's actor thread for NameNode `nn` starts an `offerService` iteration.
     Heartbeats(u8),
     /// Every command thread for `nn` with a queued batch starts processing it.
@@ -54,6 +58,60 @@ pub enum Op {
     Lockstep(Thread, u8),
     /// One step of the `n`-th program that can step.
     Step(u8),
+    /// A re-registration with NameNode `nn` in one of many orders, chosen by `seed`: the
+    /// operations [`reregistration`] lists (a restart or a heartbeat gap, the first heartbeat,
+    /// then the threads' steps, the command threads started, heartbeats, a tick and a write in
+    /// a random order, the actor's steps held back by a random bias: its FBR RPC is the long
+    /// one). The generators' way to reach the report's interleavings (one byte and a seed for
+    /// the fuzz codec; proptest lists the operations themselves).
+    Reregistration { nn: u8, seed: u32 },
+}
+
+/// The operations of [`Op::Reregistration`].
+pub fn reregistration(nn: u8, seed: u32) -> Vec<Op> {
+    let mut r = crate::splitmix::SplitMix64(u64::from(seed));
+    let mut draw = |n: u64| r.next_u64() % n;
+    let restart = draw(2) == 1;
+    let write = match draw(4) as u8 {
+        0 => Op::Write,
+        dn => Op::WriteOne(dn - 1),
+    };
+    let first = 1 + draw(8) as usize;
+    let bias = draw(256) as u16;
+    let (a, c, w) = (
+        Op::Lockstep(Thread::Actor, nn),
+        Op::Lockstep(Thread::Command, nn),
+        Op::Lockstep(Thread::Writer, nn),
+    );
+    let mut ops = vec![
+        if restart {
+            Op::Restart(nn)
+        } else {
+            Op::Gap(nn)
+        },
+        Op::Heartbeats(nn),
+    ];
+    ops.extend(std::iter::repeat_n(a, first));
+    let mut chunks: Vec<(u16, Vec<Op>)> = Vec::new();
+    for _ in first..10 {
+        chunks.push((draw(256) as u16 + bias, vec![a]));
+    }
+    for _ in 0..9 {
+        chunks.push((draw(256) as u16, vec![c]));
+    }
+    for chunk in [
+        vec![write, w, w, w],
+        vec![Op::Commands(nn)],
+        vec![Op::Commands(nn)],
+        vec![Op::Heartbeats(nn)],
+        vec![Op::Heartbeats(nn)],
+        vec![Op::Tick],
+    ] {
+        chunks.push((draw(256) as u16, chunk));
+    }
+    chunks.sort_by_key(|(k, _)| *k);
+    ops.extend(chunks.into_iter().flat_map(|(_, c)| c));
+    ops
 }
 
 /// What the environment has done: the blocks written so far (the next block's id), and the
@@ -65,6 +123,10 @@ pub struct Plan {
     /// Steps the programs started on the focus NameNode (and the writers) have left, roughly:
     /// actor threads, command threads, writers. Only the generator reads them.
     pub expected: [u8; 3],
+    /// The generator's weights of the three thread kinds for this history (swarm testing:
+    /// each history draws its own, so that some let an actor thread sit in its FBR RPC while
+    /// the command thread and a writer run). Only the generator reads them.
+    pub swarm: [u8; 3],
 }
 
 impl Plan {
@@ -75,7 +137,9 @@ impl Plan {
             }
             Op::Lockstep(_, n) => usize::from(n) < NAMENODES,
             Op::Write => self.blocks < 8,
+            Op::WriteOne(dn) => self.blocks < 8 && usize::from(dn) < DATANODES,
             Op::Tick | Op::Step(_) => true,
+            Op::Reregistration { nn, .. } => usize::from(nn) < NAMENODES,
         }
     }
 
@@ -83,9 +147,9 @@ impl Plan {
         let focus = self.focus;
         let add = |e: &mut u8, n: u8| *e = e.saturating_add(n).min(16);
         match *op {
-            Op::Write => {
+            Op::Write | Op::WriteOne(_) => {
                 self.blocks += 1;
-                add(&mut self.expected[2], 2);
+                add(&mut self.expected[2], 1 + NAMENODES as u8);
             }
             Op::Restart(n) | Op::Gap(n) => {
                 self.focus = n;
@@ -114,6 +178,7 @@ pub fn cluster(fix: Fix, trace: &Trace) -> World {
         next_block_report: 600_000,
         reset: false,
         next_heartbeat: 0,
+        plain_reset: false,
     };
     let w = World::new(
         fix,
@@ -136,12 +201,24 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
     if !plan.allows(op) {
         return false;
     }
+    if let Op::Reregistration { nn, seed } = *op {
+        for op in reregistration(nn, seed) {
+            apply(d, plan, &op);
+        }
+        return true;
+    }
     let block = plan.blocks;
     *plan = plan.apply(op);
     let trace = d.trace.clone();
     let world = d.world.clone();
     let now = world.clock.now();
     match *op {
+        Op::WriteOne(dn) => d.spawn(Box::new(Writer::new(
+            &trace,
+            dn.into(),
+            block,
+            world.fix.writer.get(),
+        ))),
         Op::Write => {
             for dn in 0..DATANODES {
                 d.spawn(Box::new(Writer::new(
@@ -173,9 +250,11 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
                 }
             }
         }
-        Op::Restart(nn) => {
-            world.namenodes[usize::from(nn)].restart(&trace.actor("NameNode"), HaState::Standby)
-        }
+        Op::Restart(nn) => world.namenodes[usize::from(nn)].restart(
+            &trace.actor("NameNode"),
+            HaState::Standby,
+            now,
+        ),
         Op::Failover(nn) => {
             for (i, node) in world.namenodes.iter().enumerate() {
                 let ha = if i == usize::from(nn) {
@@ -215,6 +294,7 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
         Op::Step(n) => {
             d.step(n.into());
         }
+        Op::Reregistration { .. } => unreachable!("expanded above"),
     }
     true
 }
@@ -279,8 +359,10 @@ pub const REPORT_SEQUENCE: &[Op] = &[
     Lockstep(Actor, 1),
     Lockstep(Actor, 1),
     Lockstep(Actor, 1),
-    // A block written after the snapshot: finalized and queued for IBR on every holder.
+    // A block written after the snapshot: finalized and queued for IBR on every holder (nn0's
+    // IBR manager, then nn1's).
     Write,
+    Lockstep(Xceiver, 1),
     Lockstep(Xceiver, 1),
     Lockstep(Xceiver, 1),
     // [9] REG2: clearIBRs (STANDBY), register, FBR requested, heartbeat scheduled.

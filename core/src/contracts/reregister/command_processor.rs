@@ -7,7 +7,7 @@
 
 use super::actor::BPServiceActor;
 use super::namenode::HaState;
-use super::{command_thread, wrote, World, P1, P2};
+use super::{command_thread, wrote, World, P1, P2, P3};
 use crate::model::Program;
 use crate::sync::{Condvar, Mutex};
 use crate::trace::{Cx, Trace};
@@ -18,16 +18,26 @@ use std::collections::VecDeque;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Batch {
     pub register: bool,
-    /// P3's tag: the registration (`bpRegistration` generation) the heartbeat was sent under.
+    /// P3's tag: the registration (`bpRegistration` generation) the answered RPC was sent
+    /// under, as the DataNode records it (a P3 mutant records another).
     pub sent_under: u64,
+    /// Ghost: the registration the RPC was really sent under (what O8 reads; no step reads it).
+    pub truly_sent_under: u64,
 }
 
 impl Batch {
-    pub fn register(sent_under: u64) -> Self {
+    /// A REGISTER answered to an RPC sent under `truly_sent_under`, tagged `tag`.
+    pub fn register_tagged(tag: u64, truly_sent_under: u64) -> Self {
         Batch {
             register: true,
-            sent_under,
+            sent_under: tag,
+            truly_sent_under,
         }
+    }
+
+    /// A REGISTER tagged with the registration its RPC was sent under.
+    pub fn register(sent_under: u64) -> Self {
+        Self::register_tagged(sent_under, sent_under)
     }
 }
 
@@ -82,7 +92,7 @@ impl CommandQueue {
         key.extend(
             queue
                 .iter()
-                .map(|b| b.sent_under << 1 | u64::from(b.register)),
+                .map(|b| b.truly_sent_under << 33 | b.sent_under << 1 | u64::from(b.register)),
         );
     }
 
@@ -150,7 +160,7 @@ impl Program<World> for ProcessCommand {
             Step::Take => {
                 let batch = actor.queue.take();
                 let current = actor.registration();
-                if w.fix.p3.get() && batch.sent_under < current {
+                if w.fix.p3.get() != P3::Off && batch.sent_under < current {
                     cx.record(
                         "BPOfferService.processCommandFromActor",
                         format_args!(
@@ -160,9 +170,17 @@ impl Program<World> for ProcessCommand {
                     );
                     Step::Done
                 } else {
+                    if batch.truly_sent_under < current {
+                        w.ghost
+                            .stale_register(self.dn, self.nn, batch.truly_sent_under, current);
+                    }
                     cx.record(
                         "BPOfferService.processCommandFromActor",
-                        "DNA_REGISTER -> reRegister",
+                        format_args!(
+                            "DNA_REGISTER (sent under registration {}, current {current}) -> \
+                             reRegister",
+                            batch.sent_under
+                        ),
                     );
                     Step::ClearIbrs
                 }
@@ -180,9 +198,12 @@ impl Program<World> for ProcessCommand {
                             "BPServiceActor.reRegister",
                             format_args!("{state:?}: pendingIBRs kept (P2)"),
                         ),
-                        p2 => actor.ibrs.clear_ibrs(cx, p2 == P2::SyncOnly, |dropped| {
-                            w.ghost.dropped(self.dn, self.nn, dropped, false)
-                        }),
+                        p2 => {
+                            let synchronized = p2 == P2::SyncOnly || w.fix.h17953.get();
+                            actor.ibrs.clear_ibrs(cx, synchronized, |dropped| {
+                                w.ghost.dropped(self.dn, self.nn, dropped, false)
+                            })
+                        }
                     }
                 }
                 Step::RegisterDatanode
@@ -241,6 +262,7 @@ mod tests {
                 [true, false].map(|register| Batch {
                     register,
                     sent_under,
+                    truly_sent_under: sent_under,
                 })
             })
             .collect()
@@ -282,6 +304,7 @@ mod tests {
             next_block_report: 1_000_000_000,
             reset: false,
             next_heartbeat: 0,
+            plain_reset: false,
         };
         let w = World::new(Fix::UPSTREAM, &trace, 1, &[HaState::Standby], start);
         let processor = ProcessCommand::new(&trace, 0, 0);

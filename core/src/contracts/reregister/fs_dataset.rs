@@ -100,14 +100,20 @@ impl Writer {
             .finalize_block(&self.cx, self.block);
     }
 
-    fn notify(&self, w: &World) {
-        for (nn, actor) in w.datanodes[self.dn].actors.iter().enumerate() {
-            actor
-                .ibrs
-                .notify_namenode_block(&self.cx, self.storage, self.block, || {
-                    w.ghost.notified(self.dn, nn, self.block)
-                });
-        }
+    /// `BPOfferService.notifyNamenodeReceivedBlock`'s loop: one actor's
+    /// `notifyNamenodeBlock` (each call holds that IBR manager's monitor, and only it).
+    fn notify(&self, w: &World, nn: usize) {
+        w.datanodes[self.dn].actors[nn].ibrs.notify_namenode_block(
+            &self.cx,
+            self.storage,
+            self.block,
+            || w.ghost.notified(self.dn, nn, self.block),
+        );
+    }
+
+    /// The NameNodes this DataNode reports to.
+    fn namenodes(w: &World, dn: usize) -> usize {
+        w.datanodes[dn].actors.len()
     }
 }
 
@@ -117,16 +123,31 @@ impl Program<World> for Writer {
     }
 
     fn is_done(&self) -> bool {
-        self.next == 2
+        self.next == usize::MAX
     }
 
+    /// `finalizeBlock`, then one `notifyNamenodeBlock` per actor in `bpServices` order (the
+    /// mutant: the notifications first).
     fn step(&mut self, w: &World) {
-        let finalize_now = (self.next == 0) == (self.order == WriterOrder::FinalizeThenNotify);
-        if finalize_now {
+        let actors = Self::namenodes(w, self.dn);
+        let finalize_at = match self.order {
+            WriterOrder::FinalizeThenNotify => 0,
+            WriterOrder::NotifyThenFinalize => actors,
+        };
+        if self.next == finalize_at {
             self.finalize(w);
         } else {
-            self.notify(w);
+            let nn = if self.next < finalize_at {
+                self.next
+            } else {
+                self.next - 1
+            };
+            self.notify(w, nn);
         }
-        self.next += 1;
+        self.next = if self.next == actors {
+            usize::MAX
+        } else {
+            self.next + 1
+        };
     }
 }

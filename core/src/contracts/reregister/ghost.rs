@@ -28,6 +28,14 @@ pub enum Event {
     },
     /// `register`'s `scheduleBlockReport(delay, true)`: a registration asked for an FBR.
     Requested { dn: usize, nn: usize },
+    /// The command thread ran `reRegister` for a REGISTER answered to an RPC sent under
+    /// registration `sent_under`, while registration `current` (newer) had completed.
+    StaleRegister {
+        dn: usize,
+        nn: usize,
+        sent_under: u64,
+        current: u64,
+    },
 }
 
 #[derive(Debug)]
@@ -93,6 +101,12 @@ impl Ghost {
                     } => (2 | u64::from(npe) << 3, dn, nn, blocks.word()),
                     Event::Snapshot { dn, nn, blocks } => (4, dn, nn, blocks.word()),
                     Event::Requested { dn, nn } => (5, dn, nn, 0),
+                    Event::StaleRegister {
+                        dn,
+                        nn,
+                        sent_under,
+                        current,
+                    } => (6, dn, nn, sent_under << 32 | current),
                 };
                 key.extend([kind | (dn as u64) << 8 | (nn as u64) << 16, payload]);
             }
@@ -120,6 +134,15 @@ impl Ghost {
 
     pub fn snapshot(&self, dn: usize, nn: usize, blocks: BlockSet) {
         self.push(Event::Snapshot { dn, nn, blocks });
+    }
+
+    pub fn stale_register(&self, dn: usize, nn: usize, sent_under: u64, current: u64) {
+        self.push(Event::StaleRegister {
+            dn,
+            nn,
+            sent_under,
+            current,
+        });
     }
 
     pub fn requested(&self, dn: usize, nn: usize) {

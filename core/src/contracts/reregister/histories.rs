@@ -18,24 +18,41 @@ impl Codec for Op {
         let b = byte(u);
         let nn = (b >> 4) % 2;
         Ok(match b % 16 {
-            0 => Op::Write,
+            0 => match (b >> 4) % 4 {
+                0 => Op::Write,
+                dn => Op::WriteOne(dn - 1),
+            },
             1 => Op::Heartbeats(nn),
             2 => Op::Commands(nn),
             3 => Op::Restart(nn),
             4 => Op::Failover(nn),
             5 => Op::Tick,
             6 => Op::Gap(nn),
-            7 => Op::Lockstep(Thread::Actor, nn),
-            8 => Op::Lockstep(Thread::Command, nn),
+            7 | 10 | 11 => Op::Lockstep(Thread::Actor, nn),
+            8 | 12 | 13 => Op::Lockstep(Thread::Command, nn),
             9 => Op::Lockstep(Thread::Writer, nn),
+            14 => {
+                let seed = u32::from_le_bytes([byte(u), byte(u), byte(u), byte(u)]);
+                Op::Reregistration { nn, seed }
+            }
             _ => Op::Step(b >> 4),
         })
     }
 
     fn encode(&self, out: &mut Vec<u8>) {
+        if let Op::Reregistration { seed, .. } = *self {
+            let arg = |n: u8| (n.min(1)) << 4;
+            let Op::Reregistration { nn, .. } = *self else {
+                unreachable!()
+            };
+            out.push(14 | arg(nn));
+            out.extend(seed.to_le_bytes());
+            return;
+        }
         let arg = |n: u8| (n.min(1)) << 4;
         out.push(match *self {
             Op::Write => 0,
+            Op::WriteOne(dn) => (dn.min(2) + 1) << 4,
             Op::Heartbeats(n) => 1 | arg(n),
             Op::Commands(n) => 2 | arg(n),
             Op::Restart(n) => 3 | arg(n),
@@ -45,7 +62,8 @@ impl Codec for Op {
             Op::Lockstep(Thread::Actor, n) => 7 | arg(n),
             Op::Lockstep(Thread::Command, n) => 8 | arg(n),
             Op::Lockstep(Thread::Writer, n) => 9 | arg(n),
-            Op::Step(n) => 10 | (n.min(15) << 4),
+            Op::Step(n) => 15 | (n.min(15) << 4),
+            Op::Reregistration { .. } => unreachable!("encoded above"),
         });
     }
 }
@@ -54,8 +72,14 @@ impl ReferenceStateMachine for Plan {
     type State = Plan;
     type Transition = Op;
 
+    /// Each history draws its thread-kind weights (swarm testing).
     fn init_state() -> BoxedStrategy<Plan> {
-        Just(Plan::default()).boxed()
+        [1u8..=8, 1u8..=8, 1u8..=8]
+            .prop_map(|swarm| Plan {
+                swarm,
+                ..Plan::default()
+            })
+            .boxed()
     }
 
     /// Most operations go to the NameNode last restarted or cut off (the re-registrations happen
@@ -70,7 +94,8 @@ impl ReferenceStateMachine for Plan {
             w => Just(Op::Lockstep(Thread::Writer, focus)),
         ];
         prop_oneof![
-            2 => Just(Op::Write),
+            1 => Just(Op::Write),
+            2 => (0u8..3).prop_map(Op::WriteOne),
             3 => nn.clone().prop_map(Op::Heartbeats),
             3 => nn.clone().prop_map(Op::Commands),
             1 => (0u8..2).prop_map(Op::Restart),
@@ -112,8 +137,16 @@ impl Histories for Reregister {
         apply(d, plan, op)
     }
 
+    /// Half from the reference state machine, half re-registrations: a restart or a heartbeat
+    /// gap of one NameNode and the first heartbeat answered REGISTER, then a random order of
+    /// what the DataNodes' threads for it do next (their steps, the command threads started, a
+    /// heartbeat, a tick, one block written). The same generator for every variant.
     fn histories() -> BoxedStrategy<Generated<Op>> {
-        sequential::<Plan>(96)
+        prop_oneof![
+            sequential::<Plan>(96),
+            reregistrations().prop_map(|ops| (ops, None)),
+        ]
+        .boxed()
     }
 
     const OP_NAMES: &'static [&'static str] = &[
@@ -142,6 +175,10 @@ impl Histories for Reregister {
         };
         match words {
             ["write"] => Ok(Op::Write),
+            ["write", dn] => match dn.strip_prefix("dn").and_then(|d| d.parse::<u8>().ok()) {
+                Some(d) if usize::from(d) < super::cluster::DATANODES => Ok(Op::WriteOne(d)),
+                _ => Err(format!("`{dn}` is not a DataNode: dn0, dn1 or dn2")),
+            },
             ["tick"] => Ok(Op::Tick),
             ["heartbeats", n] => Ok(Op::Heartbeats(nn(n)?)),
             ["commands", n] => Ok(Op::Commands(nn(n)?)),
@@ -161,9 +198,10 @@ impl Histories for Reregister {
         }
     }
 
-    /// The proposed fix reaches no outcome.
+    /// The proposed fix reaches no outcome but O8: it keeps the duplicate registration (P3 is
+    /// not part of it), which loses nothing with P1 and P2.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        reaches_only::<Reregister>("proposed", &[], ops)
+        reaches_only::<Reregister>("proposed", &["O8"], ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 512;
@@ -176,6 +214,13 @@ impl Histories for Reregister {
     }
 }
 
+/// A re-registration's operations (see [`super::cluster::reregistration`]), listed.
+fn reregistrations() -> BoxedStrategy<Vec<Op>> {
+    (0u8..2, any::<u32>())
+        .prop_map(|(nn, seed)| super::cluster::reregistration(nn, seed))
+        .boxed()
+}
+
 use Op::{Commands, Gap, Heartbeats, Lockstep, Restart, Tick, Write};
 use Thread::{Actor as A, Command as C, Writer as W};
 
@@ -184,29 +229,34 @@ const REGRESSIONS: &[Regression<Op>] = &[
     Regression {
         name: "report-sequence",
         postmortem: "the report's ten steps on all three holders against nn1 (the corpus input \
-            `report-sequence`, 42 operations), shrunk to 33 by removing one operation at a time \
-            while upstream still reaches O3 (proptest's generator does not find it in 20 000 \
-            histories: it needs the same interleaving on every holder): nn1 restarts, REG1 and REG2 are queued, REG1's FBR \
+            `report-sequence`), shrunk by removing one operation at a time while upstream still \
+            reaches O3, with a third writer step (the writer notifies nn0's IBR manager, then \
+            nn1's): nn1 restarts, REG1 and REG2 are queued, REG1's FBR \
             snapshot is taken, block 0 is written, REG2 clears it from every pending IBR queue and \
             asks for an FBR that the in-flight FBR's rescheduling overwrites. nn1 locates block 0 \
-            nowhere. P1 keeps the request (the next FBR carries block 0), P2 keeps the IBRs (O2 \
-            remains: the FBR request is still lost), P3 drops REG2.",
+            nowhere (nn0 does: O9). P1 keeps the request, but nn1 is in startup safe mode and \
+            the in-flight FBR, processed after REG2's registerDatanode, was the first: the FBR \
+            P1 keeps, which carries block 0, is discarded as non-initial (O3 under P1). P2 keeps \
+            the IBRs (O2 remains: the FBR request is still lost), P3 drops REG2; trunk \
+            (HDFS-17953) loses the block as upstream does.",
         ops: &[
             Restart(1), Heartbeats(1), Lockstep(A, 1), Lockstep(A, 1), Lockstep(A, 1),
             Commands(1), Lockstep(C, 1), Tick, Heartbeats(1), Lockstep(A, 1), Lockstep(A, 1),
             Lockstep(A, 1), Lockstep(C, 1), Lockstep(C, 1), Lockstep(C, 1), Lockstep(C, 1),
             Lockstep(C, 1), Lockstep(C, 1), Heartbeats(1), Lockstep(A, 1), Lockstep(A, 1),
             Lockstep(A, 1), Lockstep(A, 1), Lockstep(A, 1), Write, Lockstep(W, 1),
-            Lockstep(W, 1), Commands(1), Lockstep(C, 1), Lockstep(C, 1), Lockstep(C, 1),
+            Lockstep(W, 1), Lockstep(W, 1), Commands(1), Lockstep(C, 1), Lockstep(C, 1), Lockstep(C, 1),
             Lockstep(C, 1), Lockstep(C, 1),
         ],
         found: ("upstream", "O3", "nn1 knows no location of block 0"),
         reaches: &[
-            ("upstream", &["O1", "O2", "O3"]),
-            ("P1", &[]),
-            ("P2", &["O2"]),
+            ("upstream", &["O8", "O1", "O2", "O3", "O9"]),
+            ("P1", &["O8", "O3", "O9"]),
+            ("P2", &["O8", "O2"]),
             ("P3", &[]),
-            ("proposed", &[]),
+            ("proposed", &["O8"]),
+            ("trunk", &["O8", "O1", "O2", "O3", "O9"]),
+            ("trunk+P1+P2", &["O8"]),
         ],
     },
     Regression {
@@ -220,16 +270,19 @@ const REGRESSIONS: &[Regression<Op>] = &[
             overwritten. P3 changes nothing (the REGISTER is not stale); P1 or P2 close the loss.",
         ops: &[
             Gap(1), Heartbeats(1), Lockstep(A, 1), Lockstep(A, 1), Lockstep(A, 1),
-            Lockstep(A, 1), Lockstep(A, 1), Write, Lockstep(W, 1), Lockstep(W, 1), Commands(1),
+            Lockstep(A, 1), Lockstep(A, 1), Write, Lockstep(W, 1), Lockstep(W, 1),
+            Lockstep(W, 1), Commands(1),
             Lockstep(C, 1), Lockstep(C, 1), Lockstep(C, 1), Lockstep(C, 1), Lockstep(C, 1),
         ],
         found: ("P3", "O6", "no DataNode registered with it twice"),
         reaches: &[
-            ("upstream", &["O1", "O2", "O3", "O6"]),
-            ("P3", &["O1", "O2", "O3", "O6"]),
+            ("upstream", &["O1", "O2", "O3", "O6", "O9"]),
+            ("P3", &["O1", "O2", "O3", "O6", "O9"]),
             ("P1", &[]),
             ("P2", &["O2"]),
             ("proposed", &[]),
+            ("trunk", &["O1", "O2", "O3", "O6", "O9"]),
+            ("trunk+P1+P2", &[]),
         ],
     },
 ];
@@ -264,6 +317,98 @@ mod tests {
         );
     }
 
+    /// How often the generator's histories reach upstream's O3 (run by hand with `--ignored
+    /// --nocapture`).
+    #[test]
+    #[ignore]
+    fn generator_hit_rate() {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{Config, TestRunner};
+        let mut runner = TestRunner::new(Config::default());
+        let strategy = <Reregister as Histories>::histories();
+        let (mut hits, n) = (0, 3000);
+        let mut first = None;
+        for i in 0..n {
+            let (ops, _) = strategy.new_tree(&mut runner).unwrap().current();
+            if reaches::<Reregister>(Fix::UPSTREAM, &ops, "O3").is_some() {
+                hits += 1;
+                first.get_or_insert(i);
+            }
+        }
+        println!("O3: {hits} of {n}, first at {first:?}");
+        let mut counts = std::collections::BTreeMap::new();
+        let rr = reregistrations();
+        for _ in 0..1000 {
+            let ops = rr.new_tree(&mut runner).unwrap().current();
+            for v in crate::histories::run::<Reregister>(Fix::UPSTREAM, &ops) {
+                *counts.entry(v.outcome).or_insert(0) += 1;
+            }
+        }
+        println!("reregistrations: {counts:?}");
+        let (mut qhits, mut qfirst) = (0, None);
+        let mut r = crate::splitmix::SplitMix64(7);
+        for i in 0..2000 {
+            let len = (r.next_u64() % 97) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| r.next_u64() as u8).collect();
+            let Some(ops) = crate::histories::decode::<Op>(&bytes) else {
+                continue;
+            };
+            if reaches::<Reregister>(Fix::UPSTREAM, &ops, "O3").is_some() {
+                qhits += 1;
+                qfirst.get_or_insert(i);
+            }
+        }
+        println!("bytes O3: {qhits} of 2000, first at {qfirst:?}");
+        use Op::*;
+        use Thread::*;
+        let manual = [
+            vec![Gap(1), Heartbeats(1)],
+            vec![Lockstep(Actor, 1); 5],
+            vec![
+                WriteOne(0),
+                Lockstep(Writer, 1),
+                Lockstep(Writer, 1),
+                Lockstep(Writer, 1),
+            ],
+            vec![Commands(1)],
+            vec![Lockstep(Command, 1); 5],
+        ]
+        .concat();
+        let found: Vec<&str> = crate::histories::run::<Reregister>(Fix::UPSTREAM, &manual)
+            .into_iter()
+            .map(|v| v.outcome)
+            .collect();
+        println!("manual: {found:?}");
+        for _ in 0..3 {
+            let (ops, _) = strategy.new_tree(&mut runner).unwrap().current();
+            println!("{ops:?}");
+        }
+    }
+
+    /// What each variant reaches on each regression (run by hand with `--ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn regression_outcomes() {
+        for r in REGRESSIONS {
+            for v in [
+                "upstream",
+                "P1",
+                "P2",
+                "P3",
+                "proposed",
+                "trunk",
+                "trunk+P1+P2",
+            ] {
+                let fix = <Reregister as crate::model::Model>::fix_of(v).unwrap();
+                let found: Vec<&str> = crate::histories::run::<Reregister>(fix, r.ops)
+                    .into_iter()
+                    .map(|f| f.outcome)
+                    .collect();
+                println!("{} {v}: {found:?}", r.name);
+            }
+        }
+    }
+
     /// Greedy one-operation-at-a-time shrinking of the report's sequence (run by hand with
     /// `--ignored --nocapture`; its result is the regression below).
     #[test]
@@ -274,7 +419,13 @@ mod tests {
         let single = [
             vec![Gap(1), Heartbeats(1)],
             vec![Lockstep(Actor, 1); 5],
-            vec![Write, Lockstep(Writer, 1), Lockstep(Writer, 1), Commands(1)],
+            vec![
+                Write,
+                Lockstep(Writer, 1),
+                Lockstep(Writer, 1),
+                Lockstep(Writer, 1),
+                Commands(1),
+            ],
             vec![Lockstep(Command, 1); 8],
             vec![Lockstep(Actor, 1); 4],
         ]

@@ -119,25 +119,32 @@ impl IncrementalBlockReportManager {
     }
 
     /// `putMissing` after a failed `blockReceivedAndDeleted`: puts the blocks back unless newer
-    /// ones are queued, under the monitor. Upstream does not check that the storage's entry is
-    /// still there.
+    /// ones are queued, under the monitor. Upstream before HDFS-17953 does not check that the
+    /// storage's entry is still there (a `NullPointerException` loses that storage's blocks and
+    /// every later one); with HDFS-17953 (`trunk`) a storage whose entry a clear removed is
+    /// skipped, and its blocks are lost silently (`ghost` gets them either way).
     pub fn put_missing(
         &self,
         cx: &Cx,
         reports: &Reports,
-        ghost: impl FnOnce(BlockSet),
+        trunk: bool,
+        ghost: impl FnOnce(BlockSet, bool),
     ) -> Result<(), PutMissingNpe> {
         wrote();
         let mut ready = self.monitor.lock();
+        let mut skipped = BlockSet::EMPTY;
         let result = self.pending_ibrs.with_mut(|p| {
             for (storage, blocks) in reports.iter() {
                 let Some(queued) = p.entry(storage) else {
+                    if trunk {
+                        skipped = skipped.union(blocks);
+                        continue;
+                    }
                     // The exception loses this storage's blocks and every one after it.
                     let lost = reports
                         .iter()
                         .skip_while(|&(s, _)| s != storage)
                         .fold(BlockSet::EMPTY, |all, (_, b)| all.union(b));
-                    ghost(lost);
                     return Err(PutMissingNpe { storage, lost });
                 };
                 *queued = queued.union(blocks);
@@ -147,25 +154,43 @@ impl IncrementalBlockReportManager {
         match &result {
             Ok(()) => {
                 *ready = !reports.is_empty();
+                if !skipped.is_empty() {
+                    ghost(skipped, false);
+                }
                 cx.record(
                     "IncrementalBlockReportManager.putMissing",
-                    format_args!("re-queued {}", reports.blocks().list()),
+                    format_args!(
+                        "re-queued {}{}",
+                        reports.blocks().difference(skipped).list(),
+                        if skipped.is_empty() {
+                            String::new()
+                        } else {
+                            format!(
+                                "; {} skipped: their storage's entry was cleared",
+                                skipped.list()
+                            )
+                        }
+                    ),
                 );
             }
-            Err(npe) => cx.record(
-                "IncrementalBlockReportManager.putMissing",
-                format_args!(
-                    "pendingIBRs.get({}) is null: NullPointerException, {} not re-queued",
-                    npe.storage,
-                    npe.lost.list()
-                ),
-            ),
+            Err(npe) => {
+                ghost(npe.lost, true);
+                cx.record(
+                    "IncrementalBlockReportManager.putMissing",
+                    format_args!(
+                        "pendingIBRs.get({}) is null: NullPointerException, {} not re-queued",
+                        npe.storage,
+                        npe.lost.list()
+                    ),
+                )
+            }
         }
         result
     }
 
-    /// `clearIBRs()`: `pendingIBRs.clear()`, without the monitor upstream (`synchronized` is
-    /// the P2-sync-only mutant).
+    /// `clearIBRs()`: `pendingIBRs.clear()`, without the monitor before HDFS-17953
+    /// (`synchronized` on trunk, and in the P2-sync-only mutant; trunk also resets
+    /// `pendingBlockCount`, which only `clearIBRsIfNeeded` reads).
     pub fn clear_ibrs(&self, cx: &Cx, synchronized: bool, ghost: impl FnOnce(BlockSet)) {
         wrote();
         let _monitor = synchronized.then(|| self.monitor.lock());

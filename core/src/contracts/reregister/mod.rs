@@ -79,24 +79,45 @@ pub enum P2 {
     SyncOnly,
 }
 
+/// P3: stale DNA_REGISTER dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P3 {
+    Off,
+    /// A REGISTER is tagged with the registration its RPC was sent under (the heartbeat's, or
+    /// the FBR's drain's), and dropped when a newer registration has completed.
+    Drop,
+    /// Mutant: the REGISTER an FBR's answer carries is tagged with the registration current
+    /// when `blockReport` returns, not the one the FBR was sent under.
+    LateTag,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub p1: Switch<P1, 0>,
     pub p2: Switch<P2, 1>,
-    /// P3: DNA_REGISTER answered to a heartbeat sent under an older registration is dropped.
-    pub p3: Switch<bool, 2>,
+    pub p3: Switch<P3, 2>,
     /// Not a part: the writer's order (upstream), or its mutant.
     pub writer: Switch<WriterOrder, 3>,
+    /// Upstream's HDFS-17953 (trunk, apache/hadoop 2f3cdd76): `clearIBRs` synchronized (and
+    /// resetting `pendingBlockCount`), `putMissing` skipping a storage entry a clear removed.
+    pub h17953: Switch<bool, 4>,
 }
 
-crate::switches!(Fix { p1, p2, p3, writer });
+crate::switches!(Fix {
+    p1,
+    p2,
+    p3,
+    writer,
+    h17953
+});
 
 impl Fix {
     pub const UPSTREAM: Fix = Fix {
         p1: Switch::new(P1::Off),
         p2: Switch::new(P2::Off),
-        p3: Switch::new(false),
+        p3: Switch::new(P3::Off),
         writer: Switch::new(WriterOrder::FinalizeThenNotify),
+        h17953: Switch::new(false),
     };
     /// P1+P2 (the variants' switches come from their parts; a test checks they agree).
     pub const PROPOSED: Fix = Fix {
@@ -271,8 +292,9 @@ impl World {
         key.extend([
             fix.p1.get() as u64
                 | (fix.p2.get() as u64) << 4
-                | u64::from(fix.p3.get()) << 8
-                | (fix.writer.get() as u64) << 12,
+                | (fix.p3.get() as u64) << 8
+                | (fix.writer.get() as u64) << 12
+                | u64::from(fix.h17953.get()) << 16,
             self.clock.now() as u64,
             (self.datanodes.len() as u64) << 8 | self.namenodes.len() as u64,
         ]);
@@ -579,6 +601,61 @@ pub static O4: Outcome<World> = Outcome {
     check: Check::Race,
 };
 
+/// O7: the data race on `resetBlockReportTime`.
+pub static O7: Outcome<World> = Outcome {
+    id: "O7",
+    summary: "data race on resetBlockReportTime: register's scheduleBlockReport (command thread) \
+              writes the plain boolean that the in-flight FBR's scheduleNextBlockReport (actor \
+              thread) reads and clears, with no lock in common",
+    check: Check::Race,
+};
+
+/// O8: a stale REGISTER re-registers (the duplicate registration the report starts from).
+pub static O8: Outcome<World> = Outcome {
+    id: "O8",
+    summary: "a REGISTER answered to an RPC sent under an older registration runs reRegister \
+              after a newer registration completed: the duplicate registration (its clearIBRs \
+              and FBR request) the report's loss starts from",
+    check: Check::State(|w| {
+        w.at_quiescence().ghost.with_events(|events| {
+            events.iter().find_map(|e| match *e {
+                Event::StaleRegister {
+                    dn,
+                    nn,
+                    sent_under,
+                    current,
+                } => Some(format!(
+                    "dn{dn}/nn{nn}: a REGISTER sent under registration {sent_under} re-registered \
+                     after registration {current}"
+                )),
+                _ => None,
+            })
+        })
+    }),
+};
+
+/// O9: two NameNodes disagree at quiescence: one locates a block the other locates nowhere.
+pub static O9: Outcome<World> = Outcome {
+    id: "O9",
+    summary: "at quiescence one NameNode locates a block that another NameNode locates nowhere: \
+              the block is missing once the second one becomes active (the report's failover)",
+    check: Check::State(|w| {
+        let w = &w.at_quiescence();
+        let located: Vec<BlockSet> = w
+            .namenodes
+            .iter()
+            .map(|n| n.with_state(|s| s.located()))
+            .collect();
+        located.iter().enumerate().find_map(|(a, la)| {
+            located.iter().enumerate().find_map(|(b, lb)| {
+                la.difference(*lb).first().map(|block| {
+                    format!("nn{a} locates block {block}, nn{b} knows no location of it")
+                })
+            })
+        })
+    }),
+};
+
 /// O5: `putMissing` after a concurrent `clearIBRs` (the code shows it, the report does not).
 pub static O5: Outcome<World> = Outcome {
     id: "O5",
@@ -700,14 +777,27 @@ impl Model for Reregister {
                       older registration than the last completed one is ignored",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &R1];
-    const BASELINES: &'static [Baseline] = &[Baseline {
-        name: REPORT,
-        repo: "apache/hadoop",
-        commit: "0405974e",
-        about: "Hadoop trunk before HDFS-17953 (IncrementalBlockReportManager.clearIBRs unsynchronized, putMissing without a null check)",
-        changes: &[],
-    }];
+    const OUTCOMES: &'static [&'static Outcome<World>] =
+        &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &R1];
+    const BASELINES: &'static [Baseline] = &[
+        Baseline {
+            name: REPORT,
+            repo: "apache/hadoop",
+            commit: "0405974e",
+            about: "Hadoop trunk before HDFS-17953 (IncrementalBlockReportManager.clearIBRs \
+                    unsynchronized, putMissing without a null check)",
+            changes: &[],
+        },
+        Baseline {
+            name: "trunk",
+            repo: "apache/hadoop",
+            commit: "2f3cdd76861dce4d2b0df5b298bb308d1975202d",
+            about: "Hadoop trunk with HDFS-17953 (PR #8626): clearIBRs synchronized and resetting \
+                    pendingBlockCount, putMissing skipping a storage a clear removed, \
+                    clearIBRsIfNeeded at dfs.datanode.ibr.max.pending.blocks",
+            changes: &["HDFS-17953"],
+        },
+    ];
     const VARIANTS: &'static [Variant] = &[
         Variant::new("upstream", &[]),
         Variant::new("P1", &["P1"]),
@@ -717,6 +807,12 @@ impl Model for Reregister {
         Variant::new("P1+P3", &["P1", "P3"]),
         Variant::new("P2+P3", &["P2", "P3"]),
         Variant::new("P1+P2+P3", &["P1", "P2", "P3"]),
+        Variant::new("notify-first", &["notify-first"]),
+        Variant::on("trunk", "trunk", &[]),
+        Variant::on("trunk", "trunk+P1", &["P1"]),
+        Variant::on("trunk", "trunk+P2", &["P2"]),
+        Variant::on("trunk", "trunk+P3", &["P3"]),
+        Variant::on("trunk", "trunk+P1+P2", &["P1", "P2"]),
     ];
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -765,7 +861,15 @@ impl Model for Reregister {
                 ..fix
             },
             "P3" => Fix {
-                p3: Switch::new(true),
+                p3: Switch::new(P3::Drop),
+                ..fix
+            },
+            "HDFS-17953" => Fix {
+                h17953: Switch::new(true),
+                ..fix
+            },
+            "notify-first" => Fix {
+                writer: Switch::new(WriterOrder::NotifyThenFinalize),
                 ..fix
             },
             _ => return None,
@@ -830,6 +934,108 @@ mod tests {
             );
             let standby = enumerate(&DOUBLE_REGISTER_STANDBY, Fix::UPSTREAM, o, every_choice);
             assert_eq!(standby.observed, Verdict::Reachable, "{}", o.id);
+        }
+    }
+
+    /// P3's tag on both REGISTER paths: the REGISTER a heartbeat is answered with carries the
+    /// registration the heartbeat was sent under; the one an FBR is answered with (trunk's
+    /// `NameNodeRpcServer.blockReport` for an unknown node) carries the registration the FBR was
+    /// sent under, read at its drain, not the one current when `blockReport` returns (the
+    /// P3-late-tag mutant). In both scenarios registration 2 has completed when REG2 is taken.
+    #[test]
+    fn a_register_is_tagged_with_the_registration_its_rpc_was_sent_under() {
+        use super::scenarios::fbr_register_start;
+        // The queue's key: its length, then per batch the true registration (bit 33 up), the
+        // tag (bit 1 up) and REGISTER (bit 0).
+        let queued = |w: &World| {
+            let mut key = Vec::new();
+            w.actor(0, 0).queue.key(&mut key);
+            key
+        };
+        for (p3, tag) in [(P3::Drop, 1), (P3::LateTag, 2)] {
+            let fix = Fix {
+                p3: Switch::new(p3),
+                ..Fix::UPSTREAM
+            };
+            let trace = Trace::new();
+            let w = fbr_register_start(fix, &trace);
+            assert_eq!(w.actor(0, 0).registration(), 2, "{p3:?}");
+            assert_eq!(
+                queued(&w),
+                vec![1, 1 << 33 | tag << 1 | 1],
+                "{p3:?}: FBR path"
+            );
+            let w = scenarios::double_register_start(fix, &trace, HaState::Standby);
+            assert_eq!(w.actor(0, 0).registration(), 2, "{p3:?}");
+            assert_eq!(
+                queued(&w),
+                vec![1, 1 << 33 | 1 << 1 | 1],
+                "{p3:?}: heartbeat path"
+            );
+        }
+    }
+
+    /// RR-4 (ConcurrentModificationException with several storages, before HDFS-17953): a CME
+    /// needs `clearIBRs` to run unsynchronized while a writer or the actor walks `pendingIBRs`.
+    /// Every headline row in which that can happen reaches O3 or O6 already in the scenario where
+    /// the clear races the writer; the trunk rows have a synchronized clear. So no headline
+    /// verdict can flip; P1+P3 (one registration, clear unsynchronized, two NameNodes) is the
+    /// row where a CME in the writer's notify loop could newly lose a block: not modelled (one
+    /// storage per DataNode), see DESIGN-NOTES.
+    #[test]
+    fn every_headline_row_with_an_unsynchronized_clear_already_loses_a_block() {
+        use crate::claims::Verdict::Reachable;
+        for v in Reregister::VARIANTS.iter().filter(|v| v.is_headline()) {
+            let fix = Reregister::fix_of_variant(v);
+            let unsynchronized = !fix.h17953.get() && fix.p2.get() == P2::Off;
+            let loses = claims::CLAIMS.cells.iter().any(|c| {
+                c.variant == v.name
+                    && matches!(c.outcome.id, "O3" | "O6")
+                    && c.expected == Reachable
+                    && c.method.loom_scenario().is_some()
+            });
+            assert!(
+                !unsynchronized || loses,
+                "{}: clearIBRs unsynchronized and no lost block claimed",
+                v.name
+            );
+        }
+    }
+
+    /// RR-1 on trunk: when the IBR RPC fails while reRegister clears, HDFS-17953's putMissing
+    /// skips the storage the clear removed: no NullPointerException (O5), but the blocks it
+    /// would have re-queued are dropped silently, in some order of whole steps. The same
+    /// registration then asks for an FBR whose snapshot carries them: O1 and O3 stay
+    /// unreachable in this scenario (the trunk/O5 cell's note).
+    #[test]
+    fn on_trunk_put_missing_drops_silently_and_the_registration_fbr_covers_it() {
+        use super::scenarios::FAILED_IBR_VS_CLEAR;
+        static SILENT: Outcome<World> = Outcome {
+            id: "silent-drop",
+            summary: "putMissing skipped a cleared storage",
+            check: Check::State(|w| {
+                w.ghost.with_events(|events| {
+                    events.iter().find_map(|e| match e {
+                        Event::Dropped {
+                            npe: false, blocks, ..
+                        } => Some(format!("{} dropped", blocks.list())),
+                        _ => None,
+                    })
+                })
+            }),
+        };
+        let trunk = Reregister::fix_of("trunk").expect("the trunk row");
+        let silent = enumerate(&FAILED_IBR_VS_CLEAR, trunk, &SILENT, every_choice);
+        assert_eq!(silent.observed, Verdict::Reachable);
+        for o in [&O1, &O3, &O5] {
+            let e = enumerate(&FAILED_IBR_VS_CLEAR, trunk, o, every_choice);
+            assert_eq!(
+                e.observed,
+                Verdict::Unreachable,
+                "{}: {:?}",
+                o.id,
+                e.counterexample
+            );
         }
     }
 

@@ -37,6 +37,10 @@ impl HaState {
 /// `dfs.namenode.heartbeat.recheck-interval` × 2 + 10 heartbeats: 10.5 min.
 pub const HEARTBEAT_EXPIRE_INTERVAL: Millis = 2 * 300_000 + 10 * 3_000;
 
+/// How long a restarted NameNode stays in startup safe mode here: `dfs.namenode.safemode.extension`
+/// (30 s), counted from the restart.
+pub const SAFEMODE_EXTENSION: Millis = 30_000;
+
 /// A `DatanodeDescriptor` and its storage's block list.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Descriptor {
@@ -59,6 +63,12 @@ pub struct Namesystem {
     /// `None`: not in the map).
     pub leases: [Option<u64>; MAX_DATANODES],
     next_lease_id: u64,
+    /// `isInStartupSafeMode()` until this time: a restart enters startup safe mode, and the
+    /// model's NameNode leaves it [`SAFEMODE_EXTENSION`] later (upstream leaves once the
+    /// reported blocks reach the threshold, then waits the extension; a restarted NameNode busy
+    /// with every DataNode's reports, the report's situation, is in it throughout the scenarios'
+    /// windows, which last a few heartbeats).
+    pub startup_safe_mode_until: Millis,
 }
 
 /// What `handleHeartbeat` answers.
@@ -112,6 +122,7 @@ impl NameNode {
                 datanodes: [None; MAX_DATANODES],
                 leases: [None; MAX_DATANODES],
                 next_lease_id: 1,
+                startup_safe_mode_until: 0,
             }),
             fail_next_ibr: Default::default(),
         }
@@ -132,7 +143,11 @@ impl NameNode {
     pub fn key(&self, key: &mut Vec<u64>) {
         let ns = self.ns.lock();
         let fail = self.fail_next_ibr.load(unseen::Ordering::SeqCst);
-        key.extend([ns.ha.code() | u64::from(fail) << 2, ns.next_lease_id]);
+        key.extend([
+            ns.ha.code() | u64::from(fail) << 2,
+            ns.next_lease_id,
+            ns.startup_safe_mode_until as u64,
+        ]);
         for (d, lease) in ns.datanodes.iter().zip(ns.leases) {
             key.push(u64::from(d.is_some()) | u64::from(lease.is_some()) << 1);
             if let Some(d) = d {
@@ -316,6 +331,7 @@ impl NameNode {
         dn: usize,
         lease: u64,
         snapshot: BlockSet,
+        now: Millis,
     ) -> Result<ReportAnswer, Rejected> {
         wrote();
         let mut ns = self.ns.lock();
@@ -343,7 +359,22 @@ impl NameNode {
             );
             return Err(Rejected::Unregistered);
         }
+        let safe_mode = now < ns.startup_safe_mode_until;
         let d = ns.datanodes[dn].as_mut().expect("known");
+        if safe_mode && d.block_report_count > 0 {
+            // BlockManager.processReport: "discarded non-initial block report ... because
+            // namenode still in startup phase"; the lease is removed and the RPC returns
+            // normally, so the DataNode takes the report as sent.
+            ns.leases[dn] = Some(0);
+            cx.record(
+                "BlockManager.processReport",
+                format_args!(
+                    "nn{}: startup safe mode, blockReportCount > 0: report of dn{dn} discarded",
+                    self.id
+                ),
+            );
+            return Ok(ReportAnswer::Processed);
+        }
         d.blocks = snapshot;
         d.block_report_count += 1;
         ns.leases[dn] = Some(0);
@@ -391,15 +422,19 @@ impl NameNode {
     }
 
     /// A restart: the datanode map, the block locations and the leases are gone.
-    pub fn restart(&self, cx: &Cx, ha: HaState) {
+    pub fn restart(&self, cx: &Cx, ha: HaState, now: Millis) {
         wrote();
         let mut ns = self.ns.lock();
         ns.datanodes = [None; MAX_DATANODES];
         ns.leases = [None; MAX_DATANODES];
         ns.ha = ha;
+        ns.startup_safe_mode_until = now + SAFEMODE_EXTENSION;
         cx.record(
             "NameNode.restart",
-            format_args!("nn{}: empty datanode map, {ha:?}", self.id),
+            format_args!(
+                "nn{}: empty datanode map, {ha:?}, startup safe mode",
+                self.id
+            ),
         );
     }
 

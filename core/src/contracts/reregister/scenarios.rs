@@ -25,12 +25,13 @@ fn running(ha: HaState) -> ActorStart {
         next_block_report: 1_000_000_000,
         reset: false,
         next_heartbeat: 0,
+        plain_reset: false,
     }
 }
 
-/// Steps of the actor thread up to (not including) `blockReport`, on main.
-fn iterate_until_block_report(w: &World, trace: &Trace) {
-    let mut it = OfferService::iteration(trace, 0, 0);
+/// Steps of the actor thread of pair (0, `nn`) up to (not including) `blockReport`, on main.
+fn iterate_until_block_report(w: &World, trace: &Trace, nn: usize) {
+    let mut it = OfferService::iteration(trace, 0, nn);
     while !it.is_done() && !it.at_block_report() {
         it.step(w);
     }
@@ -43,17 +44,22 @@ fn iterate_until_block_report(w: &World, trace: &Trace) {
 /// `blockReport` and REG2 queued.
 pub fn double_register_start(fix: Fix, trace: &Trace, ha: HaState) -> World {
     let w = World::new(fix, trace, 1, &[ha], running(ha));
-    w.namenodes[0].restart(&trace.actor("NameNode"), ha);
+    report_steps_1_to_7(&w, trace, 0, ha);
+    w
+}
+
+/// The report's steps 1-7 against NameNode `nn` (see [`double_register_start`]).
+fn report_steps_1_to_7(w: &World, trace: &Trace, nn: usize, ha: HaState) {
+    w.namenodes[nn].restart(&trace.actor("NameNode"), ha, w.clock.now());
     // [2-3] heartbeat -> REGISTER (REG1), queued.
-    iterate_until_block_report(&w, trace);
+    iterate_until_block_report(w, trace, nn);
     // [4-5] REG1 is slow; the next heartbeat is answered REGISTER again (REG2).
     w.clock.set(HEARTBEAT_INTERVAL);
-    iterate_until_block_report(&w, trace);
+    iterate_until_block_report(w, trace, nn);
     // [6] REG1 completes: FBR due now, heartbeat due now.
-    run(&w, ProcessCommand::new(trace, 0, 0));
+    run(w, ProcessCommand::new(trace, 0, nn));
     // [7] heartbeat with a lease request; granted.
-    iterate_until_block_report(&w, trace);
-    w
+    iterate_until_block_report(w, trace, nn);
 }
 
 /// Runs `fbr` on main up to its snapshot: the lease check and the IBR drain happen before the
@@ -67,12 +73,24 @@ fn until_snapshot(w: &World, fbr: &mut OfferService) {
 }
 
 fn double_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
-    let w = double_register_start(fix, trace, ha);
-    // [8] blockReport on the actor thread up to its snapshot.
-    let mut fbr = OfferService::block_report(trace, 0, 0);
+    // With the NameNode ACTIVE nothing is cleared: this scenario decides O7, the race on
+    // resetBlockReportTime, and that field is race-tracked here (and only here, so that the
+    // other scenarios' race cells are about pendingIBRs alone).
+    let start = ActorStart {
+        plain_reset: ha == HaState::Active,
+        ..running(ha)
+    };
+    let w = World::new(fix, trace, 1, &[ha], start);
+    report_steps_1_to_7(&w, trace, 0, ha);
+    fbr_against_reg2(w, trace, fix, 0)
+}
+
+/// [8] `blockReport` on the actor thread of pair (0, `nn`) up to its snapshot, [9] the command
+/// thread takes REG2 (P3 drops it here); then the FBR, REG2 and the writer of X run.
+fn fbr_against_reg2(w: World, trace: &Trace, fix: Fix, nn: usize) -> Setup<Reregister> {
+    let mut fbr = OfferService::block_report(trace, 0, nn);
     until_snapshot(&w, &mut fbr);
-    // [9] the command thread takes REG2 (P3 drops it here).
-    let mut reg2 = ProcessCommand::new(trace, 0, 0);
+    let mut reg2 = ProcessCommand::new(trace, 0, nn);
     reg2.step(&w);
     let threads: Vec<Box<dyn Program<World>>> = vec![
         Box::new(fbr),
@@ -94,7 +112,8 @@ pub static DOUBLE_REGISTER_STANDBY: Scenario<Reregister> = Scenario {
 
 pub static DOUBLE_REGISTER_ACTIVE: Scenario<Reregister> = Scenario {
     name: "double-register/active",
-    about: "the same with the NameNode ACTIVE at REG2: nothing is cleared",
+    about: "the same with the NameNode ACTIVE at REG2: nothing is cleared; resetBlockReportTime \
+            is race-tracked (O7)",
     build: |trace, fix| double_register(trace, fix, HaState::Active),
 };
 
@@ -149,7 +168,7 @@ fn failed_ibr(trace: &Trace, fix: Fix) -> Setup<Reregister> {
         running(HaState::Standby),
     );
     let nn = trace.actor("NameNode");
-    w.namenodes[0].restart(&nn, HaState::Standby);
+    w.namenodes[0].restart(&nn, HaState::Standby, w.clock.now());
     run(&w, Writer::new(trace, 0, X, fix.writer.get()));
     w.namenodes[0].fail_next_ibr();
     let mut it = OfferService::iteration(trace, 0, 0);
@@ -159,6 +178,82 @@ fn failed_ibr(trace: &Trace, fix: Fix) -> Setup<Reregister> {
         vec![Box::new(it), Box::new(ProcessCommand::new(trace, 0, 0))];
     Setup { world, threads }
 }
+
+/// P3's second path: the REGISTER that trunk's `NameNodeRpcServer.blockReport` returns for an
+/// unknown node. The NameNode marked the DataNode dead (descriptor kept), so one heartbeat
+/// answer carries REGISTER (REG1) and a lease; the FBR is sent under registration 1, and the
+/// NameNode restarts before it arrives: it is answered REGISTER (REG2), and REG1 completes
+/// (registration 2) before `blockReport` returns and enqueues REG2. REG1's FBR is then in flight
+/// while the command thread takes REG2: the report's race, with REG2 from an FBR's answer.
+pub fn fbr_register_start(fix: Fix, trace: &Trace) -> World {
+    let ha = HaState::Standby;
+    let w = World::new(
+        fix,
+        trace,
+        1,
+        &[ha],
+        ActorStart {
+            next_block_report: 0,
+            ..running(ha)
+        },
+    );
+    let nn = trace.actor("NameNode");
+    w.namenodes[0].register_datanode(&nn, 0, 0);
+    w.namenodes[0].mark_dead(0);
+    // The heartbeat (REGISTER and a lease: REG1 queued), the drain and the snapshot (sent
+    // under registration 1).
+    let mut fbr0 = OfferService::iteration(trace, 0, 0);
+    while !fbr0.at_rpc() {
+        fbr0.step(&w);
+    }
+    // The NameNode restarts; the FBR reaches it: unknown node, RegisterCommand.REGISTER.
+    w.namenodes[0].restart(&nn, ha, w.clock.now());
+    fbr0.step(&w);
+    // REG1 up to `bpRegistration = new` (registration 2).
+    let mut reg1 = ProcessCommand::new(trace, 0, 0);
+    while w.actor(0, 0).registration() < 2 {
+        reg1.step(&w);
+    }
+    // blockReport returns: rescheduled, REG2 enqueued with P3's tag.
+    run(&w, fbr0);
+    // REG1 asks for an FBR now and a heartbeat now; the heartbeat gets a lease.
+    run(&w, reg1);
+    iterate_until_block_report(&w, trace, 0);
+    w
+}
+
+fn fbr_register(trace: &Trace, fix: Fix) -> Setup<Reregister> {
+    let w = fbr_register_start(fix, trace);
+    fbr_against_reg2(w, trace, fix, 0)
+}
+
+pub static FBR_REGISTER_STANDBY: Scenario<Reregister> = Scenario {
+    name: "fbr-register/standby",
+    about: "REG2 is the REGISTER answered to an FBR sent under registration 1 (the NameNode \
+            restarted while it was in flight); REG1 completed before blockReport returned; REG1's \
+            FBR races REG2 and block X is finalized",
+    build: |trace, fix| fbr_register(trace, fix),
+};
+
+/// Two NameNodes: nn0 ACTIVE knows the DataNode and runs on; nn1, restarted STANDBY, goes
+/// through the report's sequence. The writer notifies nn0's IBR manager, then nn1's
+/// (`BPOfferService.notifyNamenodeReceivedBlock` walks `bpServices`, each call under its own
+/// monitor).
+fn two_namenodes(trace: &Trace, fix: Fix) -> Setup<Reregister> {
+    let has = [HaState::Active, HaState::Standby];
+    let w = World::new(fix, trace, 1, &has, running(HaState::Standby));
+    w.namenodes[0].register_datanode(&trace.actor("NameNode"), 0, 0);
+    w.actor(0, 0).set_state(HaState::Active);
+    report_steps_1_to_7(&w, trace, 1, HaState::Standby);
+    fbr_against_reg2(w, trace, fix, 1)
+}
+
+pub static TWO_NAMENODES: Scenario<Reregister> = Scenario {
+    name: "double-register/two-namenodes",
+    about: "the report's sequence against nn1 (restarted, STANDBY) while nn0 (ACTIVE) keeps the \
+            DataNode; the writer notifies both IBR managers in turn",
+    build: two_namenodes,
+};
 
 pub static FAILED_IBR_VS_CLEAR: Scenario<Reregister> = Scenario {
     name: "failed-ibr-vs-clear",

@@ -13,7 +13,7 @@
 
 use super::{wrote, Millis, P1};
 use crate::splitmix::SplitMix64;
-use crate::sync::{unseen, AtomicBool, AtomicU64, Mutex, Ordering::SeqCst};
+use crate::sync::{unseen, AtomicBool, AtomicU64, Mutex, Ordering::SeqCst, RaceCell};
 use crate::trace::Cx;
 
 /// `dfs.heartbeat.interval`: 3 s.
@@ -23,16 +23,54 @@ pub const BLOCK_REPORT_INTERVAL: Millis = 21_600_000;
 /// `dfs.blockreport.initialDelay`: 0, so `register` asks for an FBR at the next heartbeat.
 pub const INITIAL_BLOCK_REPORT_DELAY: Millis = 0;
 
+/// `resetBlockReportTime`: the plain field as a [`RaceCell`] (its accesses race-tracked under
+/// loom in a race cell, serialized otherwise), or as an atomic.
+#[derive(Debug)]
+enum ResetFlag {
+    Atomic(AtomicBool),
+    Plain(RaceCell<bool>),
+}
+
+impl ResetFlag {
+    fn new(value: bool, plain: bool) -> Self {
+        if plain {
+            ResetFlag::Plain(RaceCell::new(value))
+        } else {
+            ResetFlag::Atomic(AtomicBool::new(value))
+        }
+    }
+
+    fn load(&self) -> bool {
+        match self {
+            ResetFlag::Atomic(a) => a.load(SeqCst),
+            ResetFlag::Plain(c) => c.with(|v| *v),
+        }
+    }
+
+    fn store(&self, value: bool) {
+        match self {
+            ResetFlag::Atomic(a) => a.store(value, SeqCst),
+            ResetFlag::Plain(c) => c.with_mut(|v| *v = value),
+        }
+    }
+
+    fn duplicate(&self) -> Self {
+        Self::new(self.load(), matches!(self, ResetFlag::Plain(_)))
+    }
+}
+
 #[derive(Debug)]
 pub struct Scheduler {
     /// An `AtomicLong` upstream. Times are logical milliseconds (two's complement, as Java's
     /// `long`, so that `next - now <= 0` reads as upstream's).
     next_block_report_time: AtomicU64,
-    /// A plain `boolean` upstream, written by both threads without a lock. Modelled as an
-    /// atomic: the command thread only ever writes `true`, and a stale `false` read by the actor
-    /// makes `scheduleNextBlockReport` advance by a whole interval instead of a random part of
-    /// one, which loses a registration's request all the same (DESIGN-NOTES).
-    reset_block_report_time: AtomicBool,
+    /// A plain `boolean` upstream, written by both threads without a lock: a race-tracked
+    /// cell in the scenarios that decide O7 (the data race), an atomic elsewhere. Either way a
+    /// state outcome sees the same values: the command thread only ever writes `true`, and a
+    /// stale `false` read by the actor makes `scheduleNextBlockReport` advance by a whole
+    /// interval instead of a random part of one, which loses a registration's request all the
+    /// same (DESIGN-NOTES).
+    reset_block_report_time: ResetFlag,
     /// `volatile long nextHeartbeatTime`.
     next_heartbeat_time: AtomicU64,
     /// P1: registrations so far; a request and a rescheduling each hold `request`.
@@ -56,10 +94,17 @@ pub enum Rescheduled {
 impl Scheduler {
     /// The state after the actor has started: an FBR due at `next_block_report`, the next
     /// heartbeat due at `next_heartbeat`, `reset` as the last `scheduleBlockReport` left it.
-    pub fn new(next_block_report: Millis, reset: bool, next_heartbeat: Millis, seed: u64) -> Self {
+    /// With `plain_reset`, `resetBlockReportTime` is a race-tracked cell (see [`ResetFlag`]).
+    pub fn new(
+        next_block_report: Millis,
+        reset: bool,
+        next_heartbeat: Millis,
+        seed: u64,
+        plain_reset: bool,
+    ) -> Self {
         Scheduler {
             next_block_report_time: AtomicU64::new(next_block_report as u64),
-            reset_block_report_time: AtomicBool::new(reset),
+            reset_block_report_time: ResetFlag::new(reset, plain_reset),
             next_heartbeat_time: AtomicU64::new(next_heartbeat as u64),
             epoch: AtomicU64::new(0),
             request: Mutex::new(()),
@@ -71,7 +116,7 @@ impl Scheduler {
     pub fn duplicate(&self) -> Self {
         Scheduler {
             next_block_report_time: AtomicU64::new(self.next_block_report_time.load(SeqCst)),
-            reset_block_report_time: AtomicBool::new(self.reset_block_report_time.load(SeqCst)),
+            reset_block_report_time: self.reset_block_report_time.duplicate(),
             next_heartbeat_time: AtomicU64::new(self.next_heartbeat_time.load(SeqCst)),
             epoch: AtomicU64::new(self.epoch()),
             request: Mutex::new(()),
@@ -84,7 +129,7 @@ impl Scheduler {
     pub fn key(&self, key: &mut Vec<u64>) {
         key.extend([
             self.next_block_report_time.load(SeqCst),
-            u64::from(self.reset_block_report_time.load(SeqCst)),
+            u64::from(self.reset_block_report_time.load()),
             self.next_heartbeat_time.load(SeqCst),
             self.epoch(),
             self.rng.lock().0,
@@ -150,7 +195,7 @@ impl Scheduler {
     /// `scheduleBlockReport`, second write: `resetBlockReportTime = isRegistration`.
     pub fn set_reset(&self, cx: &Cx, reset: bool) {
         wrote();
-        self.reset_block_report_time.store(reset, SeqCst);
+        self.reset_block_report_time.store(reset);
         cx.record(
             "Scheduler.scheduleBlockReport",
             format_args!("resetBlockReportTime={reset}"),
@@ -163,7 +208,7 @@ impl Scheduler {
         wrote();
         let _request = self.request.lock();
         self.next_block_report_time.swap(now as u64, SeqCst);
-        self.reset_block_report_time.store(true, SeqCst);
+        self.reset_block_report_time.store(true);
         let epoch = self.epoch.fetch_add(1, SeqCst) + 1;
         ghost();
         cx.record(
@@ -178,7 +223,7 @@ impl Scheduler {
     /// `nextBlockReportTime` (a random time in the interval, or the next periodic slot). The
     /// second write (`reset = false`) is [`Scheduler::clear_reset`], a separate step.
     pub fn schedule_next_block_report_time(&self, cx: &Cx, now: Millis) -> Rescheduled {
-        let reset = self.reset_block_report_time.load(SeqCst);
+        let reset = self.reset_block_report_time.load();
         let (how, next) = self.reschedule(now, reset);
         cx.record(
             "Scheduler.scheduleNextBlockReport",
@@ -191,7 +236,7 @@ impl Scheduler {
     /// random rescheduling).
     pub fn clear_reset(&self, cx: &Cx) {
         wrote();
-        self.reset_block_report_time.store(false, SeqCst);
+        self.reset_block_report_time.store(false);
         cx.record(
             "Scheduler.scheduleNextBlockReport",
             "resetBlockReportTime=false",
@@ -223,10 +268,10 @@ impl Scheduler {
             );
             return Rescheduled::KeptNewerRequest;
         }
-        let reset = self.reset_block_report_time.load(SeqCst);
+        let reset = self.reset_block_report_time.load();
         let (how, next) = self.reschedule(now, reset);
         if reset {
-            self.reset_block_report_time.store(false, SeqCst);
+            self.reset_block_report_time.store(false);
         }
         cx.record(
             "Scheduler.scheduleNextBlockReport",
@@ -274,7 +319,7 @@ mod tests {
     fn a_periodic_rescheduling_moves_to_the_next_slot_of_the_grid() {
         let (trace, next) = (Trace::new(), 3 * BLOCK_REPORT_INTERVAL + 1_000);
         for (now, slots) in [(next, 1), (next + 5 * BLOCK_REPORT_INTERVAL / 2, 3)] {
-            let s = Scheduler::new(next, false, 0, 1);
+            let s = Scheduler::new(next, false, 0, 1, false);
             let how = s.schedule_next_block_report_time(&trace.actor("test"), now);
             assert_eq!(how, Rescheduled::Periodic);
             let expected = next + slots * BLOCK_REPORT_INTERVAL;
