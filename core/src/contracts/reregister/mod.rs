@@ -783,9 +783,11 @@ impl Model for Reregister {
         Baseline {
             name: REPORT,
             repo: "apache/hadoop",
-            commit: "0405974e",
-            about: "Hadoop trunk before HDFS-17953 (IncrementalBlockReportManager.clearIBRs \
-                    unsynchronized, putMissing without a null check)",
+            commit: "rel/release-3.5.0",
+            about: "Hadoop 3.5.0, before HDFS-17953 (IncrementalBlockReportManager.clearIBRs \
+                    unsynchronized, putMissing without a null check: premises RR_P2 and RR_P3 on \
+                    hadoop-hdfs 3.5.0), with BPServiceActor's CommandProcessingThread and \
+                    Scheduler as the model has them (premises RR_P1, RR_P4, RR_P5)",
             changes: &[],
         },
         Baseline {

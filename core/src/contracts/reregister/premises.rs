@@ -92,20 +92,18 @@ pub static PREMISES: &[Premise] = &[
         id: "RR_P7",
         upstream: "BlockManager.processReport",
         jar: JAR,
-        statement: "processReport processes every full block report of a registered DataNode \
-                    sent with a valid lease (the model has no startup-safe-mode discard of a \
-                    second report; RR-3)",
+        statement: "in startup safe mode processReport discards a leased second full block \
+                    report of a storage (count unchanged, the RPC returns normally), and \
+                    updateRegInfo's reset lets the next report through (RR-3, modelled)",
         cells: &[
-            "reregister/P1/O2/loom",
-            "reregister/P1/O2/steps",
             "reregister/P1/O3/loom",
             "reregister/P1/O3/steps",
+            "reregister/trunk+P1/O3/loom",
+            "reregister/trunk+P1/O3/steps",
+            "reregister/P1/O2/loom",
+            "reregister/P1/O2/steps",
             "reregister/P1/O6/loom",
             "reregister/P1/O6/steps",
-            "reregister/P1+P3/O3/loom",
-            "reregister/P1+P3/O3/steps",
-            "reregister/P1+P2+P3/O2/loom",
-            "reregister/P1+P2+P3/O2/steps",
             "reregister/proposed/O2/loom",
             "reregister/proposed/O2/steps",
             "reregister/proposed/O6/loom",

@@ -1,21 +1,14 @@
-//! Where reregister's steps are upstream: Hadoop at the report baseline 0405974e (full id
-//! 0405974e1f066ea4e4f1631fa7aecd7c8f9552fd, the commit the search index's `read_file` names for
-//! IncrementalBlockReportManager.java). apache/hadoop is reachable here only as pages of text
-//! without line numbers, so only IncrementalBlockReportManager (a short file, counted by hand
-//! from the page) has lines; every other step links to its class's file at that commit. See
-//! [`crate::upstream`].
+//! Where reregister's steps are upstream: Hadoop 3.5.0 (tag rel/release-3.5.0), the report
+//! baseline, whose lines were read from the released hadoop-hdfs 3.5.0 sources jar (Maven
+//! Central, the jar the premises run on). See [`crate::upstream`].
 //!
-//! The tree at 0405974e is older than the code the model follows (see
-//! `CommandProcessingThread.enqueue` below): it has no CommandProcessingThread, its Scheduler
-//! holds `volatile long` times and `scheduleBlockReport(long delay)`, and `reRegister`
-//! clears the IBRs only for a standby NameNode (HDFS-9917).
+//! An earlier baseline, 0405974e, was a tree older than the code the model follows: it has no
+//! CommandProcessingThread, its Scheduler holds `volatile long` times and
+//! `scheduleBlockReport(long delay)`, and `reRegister` clears the IBRs only for a standby
+//! NameNode (HDFS-9917). 3.5.0 has all of these as the model has them (premises RR_P1..RR_P5).
 
 use crate::model::REPORT;
 use crate::upstream::{Class, Line, Lines, Sources, Unlinked};
-
-/// Why a step of a long file has no line.
-const NOT_READ: &str = "line not read: apache/hadoop is served here as pages of text without \
-                        line numbers; the step links to its class's file at 0405974e";
 
 pub static SOURCES: Sources = Sources {
     classes: &[
@@ -37,34 +30,96 @@ pub static SOURCES: Sources = Sources {
         baseline: REPORT,
         lines: &[
             Line {
+                method: "BPOfferService.processCommandFromActor",
+                line: 671,
+            },
+            Line {
+                method: "BPServiceActor.blockReport",
+                line: 387,
+            },
+            Line {
+                method: "BPServiceActor.reRegister",
+                line: 967,
+            },
+            Line {
+                method: "BPServiceActor.register",
+                line: 838,
+            },
+            Line {
+                method: "BPServiceActor.retrieveNamespaceInfo",
+                line: 258,
+            },
+            Line {
+                method: "BlockManager.processReport",
+                line: 2909,
+            },
+            Line {
+                method: "CommandProcessingThread.enqueue",
+                line: 1486,
+            },
+            Line {
+                method: "DatanodeManager.handleHeartbeat",
+                line: 1853,
+            },
+            Line {
+                method: "DatanodeManager.registerDatanode",
+                line: 1185,
+            },
+            Line {
+                method: "DatanodeManager.removeDeadDatanode",
+                line: 918,
+            },
+            Line {
+                method: "FSNamesystem.handleHeartbeat",
+                line: 4477,
+            },
+            Line {
+                method: "FsDatasetImpl.finalizeBlock",
+                line: 2000,
+            },
+            Line {
+                method: "FsDatasetImpl.getBlockReports",
+                line: 2146,
+            },
+            Line {
+                method: "IncrementalBlockReportManager.clearIBRs",
+                line: 299,
+            },
+            Line {
                 method: "IncrementalBlockReportManager.generateIBRs",
                 line: 165,
+            },
+            Line {
+                method: "IncrementalBlockReportManager.notifyNamenodeBlock",
+                line: 262,
             },
             Line {
                 method: "IncrementalBlockReportManager.putMissing",
                 line: 186,
             },
             Line {
-                method: "IncrementalBlockReportManager.notifyNamenodeBlock",
-                line: 259,
+                method: "NameNodeRpcServer.blockReceivedAndDeleted",
+                line: 1701,
             },
             Line {
-                method: "IncrementalBlockReportManager.clearIBRs",
-                line: 296,
+                method: "NameNodeRpcServer.blockReport",
+                line: 1643,
+            },
+            Line {
+                method: "Scheduler.scheduleBlockReport",
+                line: 1298,
+            },
+            Line {
+                method: "Scheduler.scheduleHeartbeat",
+                line: 1220,
+            },
+            Line {
+                method: "Scheduler.scheduleNextBlockReport",
+                line: 1318,
             },
         ],
     }],
     unlinked: &[
-        Unlinked {
-            method: "FSNamesystem.handleHeartbeat",
-            why: NOT_READ,
-        },
-        Unlinked {
-            method: "CommandProcessingThread.enqueue",
-            why: "not at 0405974e: BPServiceActor has no CommandProcessingThread there (HDFS-14997, \
-                  Hadoop 3.3, added it); commands run on the actor thread through \
-                  BPServiceActor.processCommand and BPOfferService.processCommandFromActor",
-        },
         Unlinked {
             method: "NameNode.restart",
             why: "the model's name for a NameNode process restart: no such method upstream \
@@ -75,21 +130,5 @@ pub static SOURCES: Sources = Sources {
             why: "the model's name: upstream has NameNode.transitionToActive and \
                   NameNode.transitionToStandby (and NameNodeRpcServer's of the same names)",
         },
-        Unlinked { method: "BPOfferService.processCommandFromActor", why: NOT_READ },
-        Unlinked { method: "BPServiceActor.blockReport", why: NOT_READ },
-        Unlinked { method: "BPServiceActor.reRegister", why: NOT_READ },
-        Unlinked { method: "BPServiceActor.register", why: NOT_READ },
-        Unlinked { method: "BPServiceActor.retrieveNamespaceInfo", why: NOT_READ },
-        Unlinked { method: "Scheduler.scheduleBlockReport", why: NOT_READ },
-        Unlinked { method: "Scheduler.scheduleHeartbeat", why: NOT_READ },
-        Unlinked { method: "Scheduler.scheduleNextBlockReport", why: NOT_READ },
-        Unlinked { method: "BlockManager.processReport", why: NOT_READ },
-        Unlinked { method: "DatanodeManager.handleHeartbeat", why: NOT_READ },
-        Unlinked { method: "DatanodeManager.registerDatanode", why: NOT_READ },
-        Unlinked { method: "DatanodeManager.removeDeadDatanode", why: NOT_READ },
-        Unlinked { method: "FsDatasetImpl.finalizeBlock", why: NOT_READ },
-        Unlinked { method: "FsDatasetImpl.getBlockReports", why: NOT_READ },
-        Unlinked { method: "NameNodeRpcServer.blockReceivedAndDeleted", why: NOT_READ },
-        Unlinked { method: "NameNodeRpcServer.blockReport", why: NOT_READ },
     ],
 };

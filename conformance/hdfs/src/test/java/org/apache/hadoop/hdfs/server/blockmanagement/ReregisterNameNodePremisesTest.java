@@ -157,14 +157,15 @@ public class ReregisterNameNodePremisesTest {
   }
 
   /**
-   * RR-P7, the model's simplification: BlockManager.processReport processes every full block
-   * report of a registered node sent with a valid lease. Checked in startup safe mode (a
-   * restarted NameNode; here held there by dfs.namenode.safemode.min.datanodes = 4 with three
-   * DataNodes). Runs first: once left, startup safe mode does not come back.
+   * RR-P7 (the audit's RR-3): in startup safe mode (a restarted NameNode; here held there by
+   * dfs.namenode.safemode.min.datanodes = 4 with three DataNodes), BlockManager.processReport
+   * discards a leased full block report of a storage that has already reported, and a
+   * re-registration resets the count so that the next report is processed. Runs first: once
+   * left, startup safe mode does not come back.
    */
   @Test
   @Order(1)
-  public void RR_P7_processReportProcessesEveryLeasedReport() throws Exception {
+  public void RR_P7_startupSafeModeDiscardsASecondReportUntilReregistration() throws Exception {
     if (!cluster.getNamesystem().isInStartupSafeMode()) {
       throw new IllegalStateException("RR_P7 needs the NameNode in startup safe mode (run it "
           + "first in its class)");
@@ -196,9 +197,11 @@ public class ReregisterNameNodePremisesTest {
     System.out.println("[racelab] RR-3: after re-registration blockReportCount=" + afterRegister
         + ", after the next report=" + afterThird);
     Premise.check(
-        "BlockManager.processReport processes a full block report from a registered DataNode "
-            + "that holds a valid lease (the model has no startup-safe-mode discard)",
-        lease != 0 && after == before + 1,
+        "In startup safe mode BlockManager.processReport discards a leased second full block "
+            + "report of a storage (its count unchanged, the RPC returning normally), and a "
+            + "re-registration resets the count so that the next report is processed",
+        lease != 0 && startupSafeMode && before > 0 && after == before && afterRegister == 0
+            && afterThird == 1,
         "startup safe mode=" + startupSafeMode + ", lease=0x" + Long.toHexString(lease)
             + ", storage blockReportCount before=" + before + ", after a second leased report="
             + after + (after == before ? " (discarded)" : "") + "; after re-registration="
