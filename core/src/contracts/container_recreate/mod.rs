@@ -556,7 +556,8 @@ pub static O5: Outcome<World> = Outcome {
     id: "O5",
     summary: "the pipeline closes: a member's ContainerStateMachine is unhealthy after a result it does not \
               ignore (CONTAINER_NOT_FOUND, UNABLE_TO_FIND_CHUNK, CONTAINER_UNHEALTHY, CONTAINER_MISSING, or an \
-              exception on a DELETED replica)",
+              exception: a DELETED replica that cannot be marked, a chunk file opened after the delete moved \
+              its directory)",
     check: Check::State(|w| {
         w.dns.iter().find(|dn| !dn.csm.is_healthy()).map(|dn| {
             let replies = w.ghost.with(|g| g.replies.clone());
