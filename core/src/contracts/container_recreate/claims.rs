@@ -7,7 +7,8 @@
 
 use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
-    ContainerRecreate, Fix, Tombstone, O1, O2, O3, O4, O5, O6, O7, WRITE_RACES_CLOSE_AND_DELETE,
+    ContainerRecreate, Fix, Tombstone, WriteFailure, O1, O2, O3, O4, O5, O6, O7,
+    WRITE_RACES_CLOSE_AND_DELETE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -22,71 +23,125 @@ fn fix(variant: &str) -> Fix {
 
 pub const CLAIMS: Claims<ContainerRecreate> = Claims {
     cells: &[
+        // ---- The datanode race (loom; every loom cell has its steps twin). ----
         // O1: recreated, and the write succeeds.
-        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(RACE, 34517),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(RACE, 95878),
             note: "report: validateContainerCommand accepts a write to an absent container, WRITE_DATA auto-creates \
                    it OPEN at BCSID 0, the followers' CLOSED_CONTAINER_IO is ignored; the PutBlock commits block 2 \
                    at a BCSID above the closed replicas" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(RACE, 167735),
+        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(RACE, 436038),
             note: "report: P1 refuses the auto-create of an ID in container2BCSIDMap, in WRITE_DATA and in the \
                    PutBlock's apply" },
-        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(RACE, 167735),
+        Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(RACE, 96544),
+            note: "P2 alone refuses only at COMMIT_DATA, after WRITE_DATA has recreated the container" },
+        Claim { variant: "P4", outcome: &O1, expected: R, method: Method::loom(RACE, 95878),
+            note: "an SCM part: the datanode race is upstream's" },
+        Claim { variant: "P5", outcome: &O1, expected: R, method: Method::loom(RACE, 95878),
+            note: "an SCM part: the datanode race is upstream's" },
+        Claim { variant: "P6", outcome: &O1, expected: R, method: Method::loom(RACE, 91372),
+            note: "the leader's check alone (reject in startTransaction when absent but in the map) leaves O1: a \
+                   WriteChunk validated while the container was OPEN reaches WRITE_DATA after the close and the \
+                   delete and auto-creates. The check must stay in dispatchRequest too" },
+        Claim { variant: "P7", outcome: &O1, expected: R, method: Method::loom(RACE, 82946),
+            note: "P7 changes only the answer for a DELETED replica: nothing refuses the auto-create" },
+        Claim { variant: "P8", outcome: &O1, expected: R, method: Method::loom(RACE, 95878),
+            note: "P8 acts only on a write that fails after the check: nothing refuses the auto-create" },
+        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(RACE, 436038),
             note: "report: closed" },
-        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(RACE, 167735),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(RACE, 436038),
             note: "report: closed by P1 (proposed = P1 with the SCM defence P4, P5)" },
-        Claim { variant: "tombstone", outcome: &O1, expected: U, method: Method::loom(RACE, 167735),
+        Claim { variant: "tombstone", outcome: &O1, expected: U, method: Method::loom(RACE, 436038),
             note: "the report's alternative: the tombstone, written before containerMap.remove, is seen by every \
                    write that finds the container absent (the mutant with upstream's order is caught)" },
-        Claim { variant: "P6", outcome: &O1, expected: R, method: Method::loom(RACE, 32798),
-            note: "the issue's candidate alone (reject in startTransaction when absent but in the map) leaves O1: \
-                   a WriteChunk validated while the container was OPEN reaches WRITE_DATA after the close and the \
-                   delete and auto-creates. The check must stay in dispatchRequest too" },
-        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(RACE, 183713),
+        Claim { variant: "P2+P7+P8", outcome: &O1, expected: R, method: Method::loom(RACE, 83618),
+            note: "improved without P3: nothing refuses the auto-create (P2, P7 and P8 act at COMMIT_DATA, on a \
+                   DELETED replica, and on a write that fails after the check)" },
+        Claim { variant: "HDDS-15791", outcome: &O1, expected: U, method: Method::loom(RACE, 432566),
+            note: "HDDS-15791's answer in place of P1's refuses the same writes" },
+        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(RACE, 432566),
             note: "closed" },
         // O5: the pipeline fails.
         Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
-            note: "report: the block's WriteChunk was written to the replica before the close; the PutBlock, \
-                   validated while OPEN, is applied after the close and the delete: it auto-creates an empty \
-                   replica, finishWriteChunks finds no chunk file, UNABLE_TO_FIND_CHUNK marks the new replica \
-                   UNHEALTHY and applyTransaction fails the pipeline. The same scenario also reaches it through \
-                   a replica read DELETED (see P1+P2)" },
+            note: "report: the PutBlock, validated while OPEN, is applied after the close and the delete: it \
+                   auto-creates an empty replica, finishWriteChunks finds no chunk file, UNABLE_TO_FIND_CHUNK marks \
+                   the new replica UNHEALTHY and applyTransaction fails the pipeline. The same scenario also reaches \
+                   it through a replica read DELETED, and through a chunk file whose directory the delete moved" },
         Claim { variant: "P1", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
-            note: "report's fix alone: besides the DELETED replica, the leader's COMMIT_DATA finds no container \
-                   and answers CONTAINER_NOT_FOUND, which applyTransaction does not ignore (reference §2.5)" },
+            note: "report's fix alone: besides the DELETED replica, the leader's COMMIT_DATA finds no container and \
+                   answers CONTAINER_NOT_FOUND, which applyTransaction does not ignore (reference §2.5)" },
+        Claim { variant: "P2", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+            note: "P2 alone: the auto-created replica's PutBlock finds no chunk file (UNABLE_TO_FIND_CHUNK)" },
+        Claim { variant: "P4", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+            note: "an SCM part: the datanode race is upstream's" },
+        Claim { variant: "P5", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+            note: "an SCM part: the datanode race is upstream's" },
+        Claim { variant: "P6", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+            note: "P6 refuses only at the leader's startTransaction; a write validated before the delete fails as \
+                   upstream's does" },
+        Claim { variant: "P7", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+            note: "P7 alone: the recreated replica's PutBlock still fails UNABLE_TO_FIND_CHUNK" },
+        Claim { variant: "P8", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+            note: "P8 alone: the recreated replica's PutBlock still fails UNABLE_TO_FIND_CHUNK" },
         Claim { variant: "P1+P2", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
-            note: "code: P2 answers CONTAINER_NOT_OPEN for an absent container, but a write in flight that got \
-                   the replica object before the removal reads it DELETED (CONTAINER_INTERNAL_ERROR, then the \
+            note: "code: P2 answers CONTAINER_NOT_OPEN for an absent container, but a write in flight that got the \
+                   replica object before the removal reads it DELETED (CONTAINER_INTERNAL_ERROR, then the \
                    Preconditions.checkState exception): P7 is needed" },
-        Claim { variant: "P1+P2+P7", outcome: &O5, expected: U, method: Method::loom(RACE, 183713),
-            note: "P7 answers CONTAINER_NOT_OPEN for a DELETED replica and does not mark it: closed" },
-        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom(RACE, 183713),
-            note: "closed" },
+        Claim { variant: "P1+P2+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 24678),
+            note: "code (KeyValueHandler.handleWriteChunk): checkContainerOpen and the chunk write are separate \
+                   accesses. A WriteChunk that passed the check while the replica was OPEN opens its chunk file \
+                   after the close and the force delete moved the directory to tmp: the open throws, nothing in \
+                   handleWriteChunk or dispatchRequest catches it, and writeStateMachineData's catch marks the state \
+                   machine unhealthy. P7 cannot help: the state was OPEN at the check. P8 is needed" },
+        Claim { variant: "P1+P2+P7+P8", outcome: &O5, expected: U, method: Method::loom(RACE, 432566),
+            note: "P8 answers CONTAINER_NOT_OPEN for a write that fails after the check on a replica no longer \
+                   OPEN; a close and a delete before the check meet P7, after the write P2 at COMMIT_DATA" },
+        Claim { variant: "HDDS-15791", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+            note: "precedent: refusing the recreate with HDDS-15791's answer, CONTAINER_NOT_FOUND, fails the \
+                   pipeline: handleCommandResult ignores only SUCCESS, CONTAINER_NOT_OPEN, CLOSED_CONTAINER_IO and \
+                   CHUNK_FILE_INCONSISTENCY. The answer code matters" },
+        Claim { variant: "proposed", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
+            note: "report's fix (P1 with the SCM parts): P1's COMMIT_DATA gap (CONTAINER_NOT_FOUND) and the \
+                   in-flight write on a DELETED replica" },
+        Claim { variant: "tombstone", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
+            note: "the report's alternative as worded (reject at auto-create) leaves O5: a write in flight reads \
+                   the replica DELETED; P1's COMMIT_DATA gap (CONTAINER_NOT_FOUND) is there too" },
+        Claim { variant: "P3+P7+P8", outcome: &O5, expected: R, method: Method::loom(RACE, 15105),
+            note: "improved without P2: COMMIT_DATA of the refused WriteChunk answers CONTAINER_NOT_FOUND" },
+        Claim { variant: "P2+P3+P8", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
+            note: "improved without P7: a write in flight reads the replica DELETED and the pipeline fails" },
+        Claim { variant: "P2+P3+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 24678),
+            note: "improved without P8: the chunk file's open throws after the close and the delete land between \
+                   checkContainerOpen and the write (as P1+P2+P7)" },
+        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom(RACE, 432566),
+            note: "closed: P3 refuses every auto-create of a deleted ID, P2 answers at COMMIT_DATA, P7 for a \
+                   DELETED replica, P8 for a write that fails after the check because the close and the delete \
+                   landed in between" },
         // O7: a recreated replica exists at all.
         Claim { variant: "upstream", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
             note: "the datanode invariant of the report (a datanode never recreates a container it deleted)" },
-        Claim { variant: "P1+P2", outcome: &O7, expected: U, method: Method::loom(RACE, 167735),
+        Claim { variant: "P1", outcome: &O7, expected: U, method: Method::loom(RACE, 436038),
             note: "P1 refuses every auto-create of a remembered ID (without a restart, see the histories)" },
-        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 183713),
+        Claim { variant: "P2", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+            note: "P2 does not refuse the auto-create" },
+        Claim { variant: "P4", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+            note: "an SCM part" },
+        Claim { variant: "P5", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+            note: "an SCM part" },
+        Claim { variant: "P6", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+            note: "as O1: a write validated before the delete auto-creates" },
+        Claim { variant: "P7", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+            note: "P7 does not refuse the auto-create" },
+        Claim { variant: "P8", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+            note: "P8 does not refuse the auto-create" },
+        Claim { variant: "P1+P2", outcome: &O7, expected: U, method: Method::loom(RACE, 436038),
+            note: "P1 refuses every auto-create of a remembered ID" },
+        Claim { variant: "tombstone", outcome: &O7, expected: U, method: Method::loom(RACE, 436038),
+            note: "the tombstone refuses every auto-create of a deleted ID" },
+        Claim { variant: "proposed", outcome: &O7, expected: U, method: Method::loom(RACE, 436038),
+            note: "P1 refuses every auto-create of a remembered ID" },
+        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 432566),
             note: "closed" },
-        Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(RACE, 34757),
-            note: "P2 alone refuses only at COMMIT_DATA, after WRITE_DATA has recreated the container" },
-        Claim { variant: "tombstone", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
-            note: "the report's alternative as worded (reject at auto-create) leaves O5: loom's first \
-                   counterexample is a write in flight reading the replica DELETED; P1's COMMIT_DATA gap \
-                   (CONTAINER_NOT_FOUND) is there too (P3+P7 shows it alone)" },
-        // The ablation of improved (P2+P3+P7): each part left out once reopens an outcome.
-        Claim { variant: "P2+P7", outcome: &O1, expected: R, method: Method::loom(RACE, 36876),
-            note: "without P3 nothing refuses the auto-create: P2 and P7 act only at COMMIT_DATA and on a DELETED \
-                   replica" },
-        Claim { variant: "P3+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 10671),
-            note: "without P2 the tombstone alternative has P1's gap: COMMIT_DATA of the refused WriteChunk \
-                   answers CONTAINER_NOT_FOUND" },
-        Claim { variant: "P2+P3", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
-            note: "without P7 a write in flight reads the replica DELETED and the pipeline fails" },
-        Claim { variant: "P1+P2+P7", outcome: &O7, expected: R, method: Method::Proptest { cases: 4096 },
-            note: "the map instead of the tombstone (P1 for P3) closes every loom outcome but not the restart: \
-                   the smallest set that closes every outcome is improved's P2+P3+P7" },
-        // Histories: SCM's handling of the recreated replica, and the restart.
+        // ---- Histories: SCM's handling of the recreated replica, and the restart. ----
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 512 },
             note: "a balancer move off the leader, then the late write" },
         Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::Proptest { cases: 512 },
@@ -100,12 +155,69 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
                    ones at once (regression leader-and-follower-recreate-then-a-loss)" },
         Claim { variant: "upstream", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 },
             note: "the acknowledged block lives only on recreated replicas, which SCM may delete" },
+        Claim { variant: "upstream", outcome: &O7, expected: R, method: Method::Proptest { cases: 512 },
+            note: "the twin of the unreachable O7 history cells: the generator finds a recreate" },
+        Claim { variant: "P1", outcome: &O2, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "not in the report: a restart forgets a streamed container: the replay of its StreamInit and PutBlock puts nothing in container2BCSIDMap (only a WriteChunk's COMMIT_DATA does), so P1 no longer refuses its recreate on the live leader (regression restart-forgets-a-streamed-container); its PutBlock raises the sequence id" },
+        Claim { variant: "P1", outcome: &O3, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "not in the report: a restart forgets a streamed container: the replay of its StreamInit and PutBlock puts nothing in container2BCSIDMap (only a WriteChunk's COMMIT_DATA does), so P1 no longer refuses its recreate on the live leader (regression restart-forgets-a-streamed-container); four CLOSED replicas, the excess chosen by hashCode is a real one" },
+        Claim { variant: "P1", outcome: &O4, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "every replica SCM sees is a real one or a copy of one" },
+        Claim { variant: "P1", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "not in the report: a restart forgets a streamed container: the replay of its StreamInit and PutBlock puts nothing in container2BCSIDMap (only a WriteChunk's COMMIT_DATA does), so P1 no longer refuses its recreate on the live leader (regression restart-forgets-a-streamed-container); the acknowledged block lives only on the recreated replica" },
+        Claim { variant: "P2", outcome: &O2, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P2 does not stop the recreate" },
+        Claim { variant: "P2", outcome: &O3, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P2 does not stop the recreate" },
+        Claim { variant: "P2", outcome: &O4, expected: R, method: Method::Proptest { cases: 8192 },
+            note: "P2 does not stop the recreate" },
+        Claim { variant: "P2", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P2 does not stop the recreate" },
+        Claim { variant: "P4", outcome: &O2, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "P4 keeps the CLOSED container's sequence id" },
+        Claim { variant: "P4", outcome: &O3, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P4 alone: over-replication still chooses by hashCode, getSources still prefers the recreated \
+                   replica's own higher BCSID" },
         Claim { variant: "P4", outcome: &O4, expected: R, method: Method::Proptest { cases: 8192 },
             note: "P4 alone is not a defence: a CLOSED replica of any BCSID still counts, over-replication still \
                    deletes by hashCode, getSources still prefers the replica's own (higher) BCSID" },
+        Claim { variant: "P4", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "the acknowledged block lives only on the recreated replica" },
+        Claim { variant: "P5", outcome: &O2, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P5 does not keep the sequence id" },
+        Claim { variant: "P5", outcome: &O3, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P5 alone: with the sequence id raised, the real replicas are the mismatched ones and are deleted \
+                   first" },
         Claim { variant: "P5", outcome: &O4, expected: R, method: Method::Proptest { cases: 2048 },
             note: "P5 alone makes it worse: with the sequence id raised, the real replicas are the mismatched ones \
                    and are deleted first. Safe only with P4" },
+        Claim { variant: "P5", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "the acknowledged block lives only on the recreated replica" },
+        Claim { variant: "P6", outcome: &O2, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P6 refuses a write the leader sees absent; a write to a container the balancer moved off a \
+                   follower is not refused there" },
+        Claim { variant: "P6", outcome: &O3, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "as O2" },
+        Claim { variant: "P6", outcome: &O4, expected: U, method: Method::Proptest { cases: 8192 },
+            note: "not found in 8192 histories (upstream's twin finds it): P6 refuses the leader's write to a remembered absent container, and the recreates the generator reaches (followers, restarts) do not push out the real replicas before the keys go. A search, not a proof" },
+        Claim { variant: "P6", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "as O2" },
+        Claim { variant: "P7", outcome: &O2, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P7 does not stop the recreate" },
+        Claim { variant: "P7", outcome: &O3, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P7 does not stop the recreate" },
+        Claim { variant: "P7", outcome: &O4, expected: R, method: Method::Proptest { cases: 8192 },
+            note: "P7 does not stop the recreate" },
+        Claim { variant: "P7", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P7 does not stop the recreate" },
+        Claim { variant: "P8", outcome: &O2, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P8 does not stop the recreate" },
+        Claim { variant: "P8", outcome: &O3, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P8 does not stop the recreate" },
+        Claim { variant: "P8", outcome: &O4, expected: R, method: Method::Proptest { cases: 8192 },
+            note: "P8 does not stop the recreate" },
+        Claim { variant: "P8", outcome: &O6, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "P8 does not stop the recreate" },
         Claim { variant: "P4+P5", outcome: &O2, expected: U, method: Method::Proptest { cases: 2048 },
             note: "P4 keeps the sequence id" },
         Claim { variant: "P4+P5", outcome: &O3, expected: U, method: Method::Proptest { cases: 2048 },
@@ -117,26 +229,42 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
                    client was told was written (regression scm-defence-loses-the-acknowledged-block). Only a \
                    datanode part that refuses the write prevents it" },
         Claim { variant: "P1+P2", outcome: &O7, expected: R, method: Method::Proptest { cases: 2048 },
-            note: "report admits it (HDDS-17435): a restart rebuilds container2BCSIDMap from the last snapshot, \
-                   which predates the container; a later write recreates it on that datanode (regression \
-                   restart-forgets-the-deleted-container)" },
+            note: "report admits a restart gap (HDDS-17435); the one the histories find is wider: a restart forgets a streamed container: the replay of its StreamInit and PutBlock puts nothing in container2BCSIDMap (only a WriteChunk's COMMIT_DATA does), so P1 no longer refuses its recreate on the live leader (regression restart-forgets-a-streamed-container)" },
+        Claim { variant: "P1+P2+P7+P8", outcome: &O7, expected: R, method: Method::Proptest { cases: 4096 },
+            note: "the map instead of the tombstone (P1 for P3) closes every loom outcome but not the restart's \
+                   StreamInit replay: the smallest set that closes every outcome is improved's P2+P3+P7+P8" },
+        Claim { variant: "proposed", outcome: &O1, expected: R, method: Method::Proptest { cases: 2048 },
+            note: "not in the report: loom's race is closed (O1 U), but a restart forgets a streamed container: the replay of its StreamInit and PutBlock puts nothing in container2BCSIDMap (only a WriteChunk's COMMIT_DATA does), so P1 no longer refuses its recreate on the live leader (regression restart-forgets-a-streamed-container)" },
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "P4 keeps the sequence id" },
+        Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "P4 keeps the sequence id, so P5 flags a recreated replica (not counted, not a source, deleted first)" },
         Claim { variant: "proposed", outcome: &O4, expected: U, method: Method::Proptest { cases: 4096 },
             note: "report: the proposed fix keeps the blocks from before the close" },
+        Claim { variant: "proposed", outcome: &O6, expected: R, method: Method::Proptest { cases: 8192 },
+            note: "not in the report: a restart forgets a streamed container: the replay of its StreamInit and PutBlock puts nothing in container2BCSIDMap (only a WriteChunk's COMMIT_DATA does), so P1 no longer refuses its recreate on the live leader (regression restart-forgets-a-streamed-container); P4 keeps the sequence id and P5 deletes the recreated replica, and with it the block acknowledged to the client" },
         Claim { variant: "proposed", outcome: &O7, expected: R, method: Method::Proptest { cases: 4096 },
-            note: "report admits it: after a restart P1 no longer remembers the container" },
-        Claim { variant: "proposed", outcome: &O6, expected: U, method: Method::Proptest { cases: 8192 },
-            note: "our hypothesis was reachable (a leader restarted on an old snapshot recreates the container, \
-                   acknowledges the write, P5 deletes it); the histories refute it: a leader that forgot the \
-                   container replays its log entries after the snapshot and fails the pipeline there \
-                   (CONTAINER_NOT_FOUND, or CONTAINER_MISSING when the snapshot had it), so no later write is \
-                   acknowledged through it; a restarted follower recreates it (O7) but the leader refuses the \
-                   write" },
+            note: "report admits it: after a restart P1 no longer remembers a streamed container" },
+        Claim { variant: "tombstone", outcome: &O2, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "no recreate, so no higher BCSID" },
+        Claim { variant: "tombstone", outcome: &O3, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "no recreate" },
+        Claim { variant: "tombstone", outcome: &O4, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "no recreate" },
+        Claim { variant: "tombstone", outcome: &O6, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "no recreate" },
         Claim { variant: "tombstone", outcome: &O7, expected: U, method: Method::Proptest { cases: 4096 },
-            note: "report: the tombstone survives the restart" },
+            note: "report: the tombstone survives the restart, and the StreamInit replay is refused too" },
+        Claim { variant: "improved", outcome: &O2, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "no replica is ever recreated" },
+        Claim { variant: "improved", outcome: &O3, expected: U, method: Method::Proptest { cases: 2048 },
+            note: "no replica is ever recreated" },
         Claim { variant: "improved", outcome: &O4, expected: U, method: Method::Proptest { cases: 4096 },
             note: "no replica is ever recreated" },
         Claim { variant: "improved", outcome: &O6, expected: U, method: Method::Proptest { cases: 4096 },
             note: "no write to a deleted container is acknowledged" },
+        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::Proptest { cases: 4096 },
+            note: "the restart too: the tombstone refuses the StreamInit replay" },
         Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::Quickcheck { tests: 4000 },
             note: "random byte strings through the fuzz codec" },
         Claim { variant: "improved", outcome: &O3, expected: U, method: Method::Quickcheck { tests: 4000 },
@@ -191,13 +319,22 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         },
         Mutant {
             name: "P1 as marking the deleted ID missing",
-            variant: "P1+P2+P7",
-            fix: Fix { refuse_auto_create_in_map: Switch::new(false), mark_deleted_missing: Switch::new(true), ..P1_P2_P7 },
+            variant: "P1+P2+P7+P8",
+            fix: Fix { refuse_auto_create_in_map: Switch::new(false), mark_deleted_missing: Switch::new(true), ..P1_P2_P7_P8 },
             caught_by: &O5,
             inside_a_step: false,
             about: "the delete calls removeContainer(id, markMissing=true): auto-create is refused with \
                     CONTAINER_MISSING, which canIgnoreException passes but ContainerStateMachine does not: the \
                     pipeline fails",
+        },
+        Mutant {
+            name: "P8 catching only the checked exceptions",
+            variant: "improved",
+            fix: Fix { write_failure: Switch::new(WriteFailure::RecheckCheckedOnly), ..IMPROVED },
+            caught_by: &O5,
+            inside_a_step: false,
+            about: "a catch written for what writeChunk declares (StorageContainerException): the chunk file's \
+                    open fails with Guava's UncheckedExecutionException, which still escapes dispatchRequest",
         },
     ],
 };
@@ -206,12 +343,73 @@ const IMPROVED: Fix = Fix {
     refuse_commit_of_remembered: Switch::new(true),
     tombstone: Switch::new(Tombstone::BeforeRemove),
     deleted_not_open: Switch::new(true),
+    write_failure: Switch::new(WriteFailure::Recheck),
     ..Fix::UPSTREAM
 };
 
-const P1_P2_P7: Fix = Fix {
+const P1_P2_P7_P8: Fix = Fix {
     refuse_auto_create_in_map: Switch::new(true),
     refuse_commit_of_remembered: Switch::new(true),
     deleted_not_open: Switch::new(true),
+    write_failure: Switch::new(WriteFailure::Recheck),
     ..Fix::UPSTREAM
 };
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::datanode::Res;
+    use super::*;
+    use crate::outcome::{Check, Outcome};
+
+    /// A write result that reaches `dispatchRequest`'s marking of the replica (or an exception):
+    /// outside `canIgnoreException`, and neither CONTAINER_NOT_OPEN (P7's answer, which skips
+    /// the marking, or a refusal before the handler) nor CONTAINER_NOT_FOUND (only ever a
+    /// refusal before the handler).
+    static MARKS: Outcome<super::super::World> = Outcome {
+        id: "marks",
+        summary: "a write reaches markContainerUnhealthy or throws",
+        check: Check::State(|w| {
+            w.ghost.with(|g| {
+                g.replies.iter().find_map(|&(dn, put, stage, reply)| {
+                    let marked = match reply.res() {
+                        None => true,
+                        Some(r) => {
+                            !r.dispatcher_ignores()
+                                && r != Res::ContainerNotOpen
+                                && r != Res::ContainerNotFound
+                        }
+                    };
+                    marked.then(|| {
+                        format!(
+                            "dn{dn} {} {}: {reply}",
+                            if put { "PutBlock" } else { "WriteChunk" },
+                            stage.name()
+                        )
+                    })
+                })
+            })
+        }),
+    };
+
+    /// CR-5 (`markContainerUnhealthy` looks the ID up again under the write lock: it can block
+    /// on the delete, fail, or mark the recreated replica) cannot change a verdict of the rows
+    /// that close O5: in every order of whole steps of the race, no write of improved or of
+    /// P1+P2+P7+P8 gets a result that reaches the marking (or throws); upstream does (the
+    /// twin: the predicate finds it).
+    #[test]
+    fn cr5_no_write_of_the_closing_rows_reaches_the_marking() {
+        for (variant, reaches) in [
+            ("improved", false),
+            ("P1+P2+P7+P8", false),
+            ("upstream", true),
+        ] {
+            let e = crate::steps::enumerate(RACE, fix(variant), &MARKS, crate::steps::every_choice);
+            assert_eq!(
+                e.observed == R,
+                reaches,
+                "{variant}: {:?}",
+                e.counterexample
+            );
+        }
+    }
+}

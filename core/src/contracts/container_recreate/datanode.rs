@@ -18,13 +18,25 @@
 //!   RocksDB or files upstream, each read or written without the container lock: one mutex per
 //!   container taken for each access.
 //!
+//! Which of these loom sees: a lock or atomic that, in every loom scenario of this contract,
+//! only one loom thread touches orders nothing against another thread, so a scheduling point
+//! on it only multiplies executions. The pipeline's state (`container2BCSIDMap`,
+//! `stateMachineHealthy`, `unhealthyContainers`, the snapshot), `missingContainerSet` and
+//! `containerCreationLocks` are touched only by the client's thread there (the close and the
+//! delete never read them; the one mutant that writes the missing set is caught all the same):
+//! they are [`unseen`] primitives, the same locks without a scheduling point. The container
+//! map, the ID table, the replica's data, the container lock and the task queue are shared by
+//! the client's thread and the close-then-delete thread, and loom sees every access. (The
+//! close, [`super::CloseThroughPipeline`], and the delete, [`super::delete`], call none of the
+//! unseen ones' accessors; a scenario that adds a thread which does must make them seen.)
+//!
 //! The accessors that take a lock are not inlined: one copy of the lock's code serves all
 //! their callers (a fuzz target pays for each distinct instrumented edge a run executes, and
 //! an inlined lock and unlock are several at every call site).
 
 use super::dense::{IdMap, IdSet};
 use super::{ContainerId, DnId, LocalId, BLOCK_SLOTS, CONTAINER_SLOTS};
-use crate::sync::{AtomicBool, Mutex, Ordering, SpanLock};
+use crate::sync::{unseen, Mutex, SpanLock};
 // std's Arc, not the shim's: which container object the set maps an ID to is model state, the
 // reference count is not, and loom's Arc would add a scheduling point to every clone.
 use crate::sync::unseen::Arc;
@@ -126,6 +138,9 @@ pub struct ContainerData {
     pub blocks: IdMap<u64, BLOCK_SLOTS>,
     /// FILE_PER_BLOCK chunk files: local ID → file length.
     pub chunk_files: IdMap<u64, BLOCK_SLOTS>,
+    /// The delete moved the container's directory to the volume's tmp folder and dropped its
+    /// DB (`KeyValueContainerUtil.removeContainer`): a chunk file can no longer be opened.
+    pub moved: bool,
 }
 
 impl ContainerData {
@@ -135,6 +150,7 @@ impl ContainerData {
             bcsid: 0,
             blocks: IdMap::new(),
             chunk_files: IdMap::new(),
+            moved: false,
         }
     }
 
@@ -214,7 +230,8 @@ pub enum Row {
 #[derive(Debug, Default)]
 pub struct ContainerSet {
     container_map: Mutex<IdMap<Arc<KeyValueContainer>, CONTAINER_SLOTS>>,
-    missing: Mutex<IdSet>,
+    /// Touched by the client's thread only in the loom scenarios (see the module doc).
+    missing: unseen::Mutex<IdSet>,
     id_table: Mutex<IdMap<Row, CONTAINER_SLOTS>>,
 }
 
@@ -335,19 +352,22 @@ impl ContainerSet {
 pub struct ContainerStateMachine {
     /// `container2BCSIDMap`: every container created over the pipeline → the BCSID of its last
     /// PutBlock. Nothing ever removes a key.
-    container2bcsid: Mutex<IdMap<u64, CONTAINER_SLOTS>>,
+    container2bcsid: unseen::Mutex<IdMap<u64, CONTAINER_SLOTS>>,
     /// `stateMachineHealthy`.
-    healthy: AtomicBool,
+    healthy: unseen::AtomicBool,
+    /// `unhealthyContainers`: the containers whose write or apply failed.
+    unhealthy: unseen::Mutex<IdSet>,
     /// The last Ratis snapshot: its index, and the map as `persistContainerSet` wrote it.
-    snapshot: Mutex<(u64, IdMap<u64, CONTAINER_SLOTS>)>,
+    snapshot: unseen::Mutex<(u64, IdMap<u64, CONTAINER_SLOTS>)>,
 }
 
 impl Default for ContainerStateMachine {
     fn default() -> Self {
         ContainerStateMachine {
-            container2bcsid: Mutex::new(IdMap::new()),
-            healthy: AtomicBool::new(true),
-            snapshot: Mutex::new((0, IdMap::new())),
+            container2bcsid: unseen::Mutex::new(IdMap::new()),
+            healthy: unseen::AtomicBool::new(true),
+            unhealthy: unseen::Mutex::new(IdSet::new()),
+            snapshot: unseen::Mutex::new((0, IdMap::new())),
         }
     }
 }
@@ -373,19 +393,37 @@ impl ContainerStateMachine {
     }
 
     pub fn is_healthy(&self) -> bool {
-        self.healthy.load(Ordering::SeqCst)
+        self.healthy.load(unseen::Ordering::SeqCst)
     }
 
-    /// `stateMachineHealthy.set(false)` (and, at apply, `handleApplyTransactionFailure`).
-    pub fn fail(&self) {
-        self.healthy.store(false, Ordering::SeqCst);
+    /// `stateMachineHealthy.set(false)` and `unhealthyContainers.add(id)` (and, at apply,
+    /// `handleApplyTransactionFailure`).
+    pub fn fail(&self, id: ContainerId) {
+        self.healthy.store(false, unseen::Ordering::SeqCst);
+        self.unhealthy.lock().insert(id);
     }
 
-    /// `takeSnapshot` at the last applied `index` → `persistContainerSet`.
+    /// `checkContainerHealthy(id, skipContainerUnhealthyCheck)`: `writeStateMachineData` passes
+    /// `true` (an unhealthy state machine refuses every write), `applyTransaction` `false` (only
+    /// the containers whose write failed). `Err` is CONTAINER_UNHEALTHY, answered without
+    /// dispatching.
+    pub fn check_container_healthy(&self, id: ContainerId, any: bool) -> Result<(), Res> {
+        if !self.is_healthy() && (any || self.unhealthy.lock().contains(id)) {
+            return Err(Res::ContainerUnhealthy);
+        }
+        Ok(())
+    }
+
+    /// `takeSnapshot` at the last applied `index` → `persistContainerSet`. An unhealthy state
+    /// machine throws instead (`StateMachineException`): no snapshot is taken.
     #[inline(never)]
-    pub fn take_snapshot(&self, index: u64) {
+    pub fn take_snapshot(&self, index: u64) -> bool {
+        if !self.is_healthy() {
+            return false;
+        }
         let map = *self.container2bcsid.lock();
         *self.snapshot.lock() = (index, map);
+        true
     }
 
     #[inline(never)]
@@ -399,7 +437,8 @@ impl ContainerStateMachine {
     pub fn restart(&self) -> IdMap<u64, CONTAINER_SLOTS> {
         let snapshot = self.snapshot.lock().1;
         *self.container2bcsid.lock() = snapshot;
-        self.healthy.store(true, Ordering::SeqCst);
+        self.healthy.store(true, unseen::Ordering::SeqCst);
+        *self.unhealthy.lock() = IdSet::new();
         snapshot
     }
 }
@@ -409,8 +448,9 @@ impl ContainerStateMachine {
 pub struct Datanode {
     pub id: DnId,
     pub set: ContainerSet,
-    /// `KeyValueHandler.containerCreationLocks` (one stripe, see the module doc).
-    pub creation_lock: Mutex<()>,
+    /// `KeyValueHandler.containerCreationLocks` (one stripe, see the module doc; touched by the
+    /// client's thread only in the loom scenarios).
+    pub creation_lock: unseen::Mutex<()>,
     pub csm: ContainerStateMachine,
     /// `ContainerStateMachine.containerTaskQueues`: the applies of one container's entries
     /// run one at a time, in log order (the close's apply among them). One queue per datanode:
@@ -423,7 +463,7 @@ impl Datanode {
         Datanode {
             id,
             set: ContainerSet::default(),
-            creation_lock: Mutex::new(()),
+            creation_lock: unseen::Mutex::new(()),
             csm: ContainerStateMachine::default(),
             task_queue: SpanLock::new(),
         }
@@ -445,7 +485,21 @@ impl Datanode {
         self.set.restart();
         let snapshot = self.csm.restart();
         let mut missing = Vec::new();
+        // OzoneContainer's start: every key of the container ID table without a loaded replica
+        // is marked missing (ContainerSet.buildMissingContainerSet). Upstream deletes the row
+        // with the replica, so only P3's tombstones are left there: P3 skips them.
+        let rows = *self.set.id_table.lock();
+        for (id, row) in rows.iter() {
+            let tombstone = *row == Row::Tombstone;
+            if !(self.set.contains(id) || tombstone && skip_tombstoned) {
+                self.set.mark_missing(id);
+                missing.push(id);
+            }
+        }
         for id in snapshot.keys() {
+            if missing.contains(&id) {
+                continue;
+            }
             if !(self.set.contains(id) || skip_tombstoned && self.set.has_tombstone(id)) {
                 self.set.mark_missing(id);
                 missing.push(id);
@@ -468,6 +522,7 @@ pub struct DatanodeImage {
     id_table: IdMap<Row, CONTAINER_SLOTS>,
     container2bcsid: IdMap<u64, CONTAINER_SLOTS>,
     healthy: bool,
+    unhealthy: IdSet,
     snapshot: (u64, IdMap<u64, CONTAINER_SLOTS>),
 }
 
@@ -490,6 +545,7 @@ impl Datanode {
             id_table: *self.set.id_table.lock(),
             container2bcsid: *self.csm.container2bcsid.lock(),
             healthy: self.csm.is_healthy(),
+            unhealthy: *self.csm.unhealthy.lock(),
             snapshot: *self.csm.snapshot.lock(),
         }
     }
@@ -507,14 +563,15 @@ impl DatanodeImage {
             id: self.id,
             set: ContainerSet {
                 container_map: Mutex::new(container_map),
-                missing: Mutex::new(self.missing),
+                missing: unseen::Mutex::new(self.missing),
                 id_table: Mutex::new(self.id_table),
             },
-            creation_lock: Mutex::new(()),
+            creation_lock: unseen::Mutex::new(()),
             csm: ContainerStateMachine {
-                container2bcsid: Mutex::new(self.container2bcsid),
-                healthy: AtomicBool::new(self.healthy),
-                snapshot: Mutex::new(self.snapshot),
+                container2bcsid: unseen::Mutex::new(self.container2bcsid),
+                healthy: unseen::AtomicBool::new(self.healthy),
+                unhealthy: unseen::Mutex::new(self.unhealthy),
+                snapshot: unseen::Mutex::new(self.snapshot),
             },
             task_queue: SpanLock::new(),
         }

@@ -6,7 +6,9 @@
 //! replicas skips both checks); `markContainerForDelete` (DELETED);
 //! `ContainerSet.removeContainer(id)`, which is `containerMap.remove` and then
 //! `deleteFromContainerTable` — the ID is not added to `missingContainerSet`, and nothing
-//! touches `container2BCSIDMap`; `writeUnlock`; `sendICR`; the files go.
+//! touches `container2BCSIDMap`; `KeyValueContainerUtil.removeContainer` (the DB's prefix
+//! delete and the move of the container directory to the volume's tmp folder, still under the
+//! lock); `writeUnlock`; `sendICR`; the files in tmp go.
 //!
 //! P3 writes a tombstone row instead of deleting the row, *before* `containerMap.remove` (the
 //! order upstream already keeps for `markMissing`, for the same reason: a write that finds
@@ -30,6 +32,8 @@ enum Step {
     Tombstone,
     RemoveFromMap,
     DeleteRow,
+    /// `KeyValueContainerUtil.removeContainer`: DB prefix delete, directory to tmp.
+    MoveToTmp,
     Unlock,
     Done,
 }
@@ -205,6 +209,17 @@ impl Program<World> for DeleteContainerCommandHandler {
                 cx.record(
                     "ContainerSet.removeContainer",
                     format_args!("dn{} c{id}: {what}", dn.id),
+                );
+                Step::MoveToTmp
+            }
+            Step::MoveToTmp => {
+                self.held().data(|d| d.moved = true);
+                cx.record(
+                    "KeyValueContainerUtil.removeContainer",
+                    format_args!(
+                        "dn{} c{id}: DB rows deleted, container directory moved to tmp",
+                        dn.id
+                    ),
                 );
                 Step::Unlock
             }

@@ -1,31 +1,42 @@
 //! `HddsDispatcher` and the write half of `KeyValueHandler`, as the leader's Ratis RPC thread,
-//! a chunk executor thread (WRITE_DATA) and the apply executor (COMMIT_DATA, PutBlock) run them.
+//! a chunk executor thread (WRITE_DATA), the data stream's executor (StreamInit) and the apply
+//! executor (COMMIT_DATA, PutBlock, StreamInit) run them.
 //!
 //! `validateContainerCommand` (leader, `startTransaction`): `getContainer`; absent → accept
 //! (no check at all); present and not open to write → `ContainerNotOpenException`, which the
 //! client sees as CONTAINER_NOT_OPEN.
 //!
-//! `dispatchRequest`, in three steps (each is what upstream does between two accesses the
-//! delete can fall between):
+//! `ContainerStateMachine.checkContainerHealthy` runs first in `writeStateMachineData` (any
+//! unhealthy state machine refuses) and in `applyTransaction` (only a container whose write
+//! failed): CONTAINER_UNHEALTHY without dispatching. `stream` dispatches StreamInit without it.
+//!
+//! `dispatchRequest`, in steps (each is what upstream does between two accesses the delete
+//! can fall between):
 //! 1. [`DStep::Start`]: `getContainer` once; COMMIT_DATA of a present container missing from
 //!    the map puts it there; a missing ID → CONTAINER_MISSING; an absent container for
-//!    WriteChunk WRITE_DATA or PutBlock (any stage) goes to the auto-create branch, which
-//!    P1/P3 may refuse (CONTAINER_NOT_OPEN); an absent one at COMMIT_DATA →
-//!    CONTAINER_NOT_FOUND, or CONTAINER_NOT_OPEN with P2.
+//!    WriteChunk WRITE_DATA, StreamInit (any stage) or PutBlock (any stage) goes to the
+//!    auto-create branch, which P1/P3 may refuse (CONTAINER_NOT_OPEN; CONTAINER_NOT_FOUND with
+//!    HDDS-15791's answer); an absent one at COMMIT_DATA → CONTAINER_NOT_FOUND, or
+//!    CONTAINER_NOT_OPEN with P2.
 //! 2. [`DStep::Create`]: `createContainer` → `handleCreateContainer`: `ensureContainerNotMissing`,
 //!    then under `containerCreationLocks` `getContainer == null` → a new OPEN replica, BCSID 0,
 //!    `addContainer`; then `container2BCSIDMap.putIfAbsent(id, 0)` and `getContainer` again.
-//! 3. [`DStep::Handle`]: `KeyValueHandler.handleWriteChunk` / `handlePutBlock` on the container
-//!    object read in step 1 or 2 (a stale one if the delete removed it meanwhile):
-//!    `checkContainerOpen`; the chunk write (FILE_PER_BLOCK: the offset must equal the file
-//!    length, else CHUNK_FILE_INCONSISTENCY; COMMIT_DATA writes nothing); PutBlock's
-//!    `finishWriteChunks` (no chunk file → UNABLE_TO_FIND_CHUNK) and `persistPutBlock`. Then a
-//!    result outside `canIgnoreException` marks the replica UNHEALTHY — and when the replica is
-//!    not OPEN, upstream's `Preconditions.checkState` throws instead; SUCCESS of a PutBlock runs
-//!    `updateBCSID`.
+//! 3. [`DStep::Check`]: `KeyValueHandler.handleWriteChunk` / `handlePutBlock` /
+//!    `handleStreamInit` on the container object read in step 1 or 2 (a stale one if the delete
+//!    removed it meanwhile): `checkContainerOpen`.
+//! 4. [`DStep::Write`]: the write itself, a separate access: `FilePerBlockStrategy.writeChunk`
+//!    opens the chunk file (a directory the delete moved to tmp: the open throws, and the
+//!    exception escapes `handleWriteChunk` and `dispatchRequest`), then the offset must equal
+//!    the file length (else CHUNK_FILE_INCONSISTENCY; COMMIT_DATA writes nothing); PutBlock's
+//!    `finishWriteChunks` (no chunk file → UNABLE_TO_FIND_CHUNK) and `persistPutBlock`. P8
+//!    catches a failure here, reads the state again and answers CONTAINER_NOT_OPEN for a
+//!    replica no longer OPEN.
+//! 5. [`DStep::Finish`]: back in `dispatchRequest`, a result outside `canIgnoreException` marks
+//!    the replica UNHEALTHY — and when the replica is not OPEN, upstream's
+//!    `Preconditions.checkState` throws instead; SUCCESS of a PutBlock runs `updateBCSID`.
 
 use super::datanode::{ContainerData, Datanode, KeyValueContainer, Origin, Res, State};
-use super::{ContainerId, Fix, LocalId, World};
+use super::{ContainerId, Fix, LocalId, World, WriteFailure};
 use crate::sync::unseen::Arc;
 use crate::trace::recording;
 use crate::trace::CxRef;
@@ -41,6 +52,13 @@ pub enum Cmd {
     },
     PutBlock {
         block: LocalId,
+    },
+    /// The data stream's first request (`StreamInit`): `stream` dispatches it on every member
+    /// (in the WRITE_DATA stage, creating the chunk file the stream then writes), and the log
+    /// entry it becomes is applied like any other.
+    StreamInit {
+        block: LocalId,
+        len: u64,
     },
 }
 
@@ -76,6 +94,7 @@ impl Request {
         match self.cmd {
             Cmd::WriteChunk { .. } => "WriteChunk",
             Cmd::PutBlock { .. } => "PutBlock",
+            Cmd::StreamInit { .. } => "StreamInit",
         }
     }
 }
@@ -168,7 +187,9 @@ pub fn validate_container_command(
 enum DStep {
     Start,
     Create,
-    Handle(Arc<KeyValueContainer>),
+    Check(Arc<KeyValueContainer>),
+    Write(Arc<KeyValueContainer>),
+    Finish(Arc<KeyValueContainer>, Res),
     Done(Reply),
 }
 
@@ -200,6 +221,7 @@ impl Dispatch {
         match self.req.cmd {
             Cmd::WriteChunk { .. } => "KeyValueHandler.handleWriteChunk",
             Cmd::PutBlock { .. } => "KeyValueHandler.handlePutBlock",
+            Cmd::StreamInit { .. } => "KeyValueHandler.handleStreamInit",
         }
     }
 
@@ -208,17 +230,49 @@ impl Dispatch {
         self.next = match std::mem::replace(&mut self.next, DStep::Start) {
             DStep::Start => self.start(w, dn, cx),
             DStep::Create => self.create(w, dn, cx),
-            DStep::Handle(c) => DStep::Done(self.handle(w, dn, cx, &c)),
+            DStep::Check(c) => self.check(w, cx, c),
+            DStep::Write(c) => self.write_step(w, cx, c),
+            DStep::Finish(c, res) => DStep::Done(self.finish(w, dn, cx, &c, res)),
             done @ DStep::Done(_) => done,
         };
         self.reply()
     }
 
+    /// Runs every remaining step (nothing else runs meanwhile).
+    pub fn run(&mut self, w: &World, dn: &Datanode, cx: CxRef<'_>) -> Reply {
+        loop {
+            if let Some(r) = self.step(w, dn, cx) {
+                return r;
+            }
+        }
+    }
+
+    /// `ContainerStateMachine.checkContainerHealthy` before the dispatch: in
+    /// `writeStateMachineData` (WriteChunk WRITE_DATA) and `applyTransaction` (every apply);
+    /// `stream` (StreamInit WRITE_DATA) does not check.
+    fn csm_refuses(&self, dn: &Datanode) -> Option<Res> {
+        let any = match (self.req.cmd, self.stage) {
+            (Cmd::StreamInit { .. }, Stage::WriteData) => return None,
+            (_, Stage::WriteData) => true,
+            _ => false,
+        };
+        dn.csm
+            .check_container_healthy(self.req.container, any)
+            .err()
+    }
+
     fn start(&self, w: &World, dn: &Datanode, cx: CxRef<'_>) -> DStep {
         let id = self.req.container;
         let what = fmt::from_fn(|f| write!(f, "{} {} c{id}", self.req.name(), self.stage.name()));
+        if let Some(r) = self.csm_refuses(dn) {
+            cx.record(
+                "ContainerStateMachine.checkContainerHealthy",
+                format_args!("{what}: the state machine is unhealthy → {r}, not dispatched"),
+            );
+            return DStep::Done(Reply::Result(r));
+        }
         let container = dn.set.get(id);
-        if self.stage == Stage::CommitData {
+        if self.stage == Stage::CommitData && matches!(self.req.cmd, Cmd::WriteChunk { .. }) {
             if let Some(c) = &container {
                 if dn.csm.bcsid_of(id).is_none() {
                     let bcsid = c.data(|d| d.bcsid);
@@ -243,20 +297,24 @@ impl Dispatch {
                     "HddsDispatcher.dispatchRequest",
                     format_args!("{what}: getContainer → present"),
                 );
-                DStep::Handle(c)
+                DStep::Check(c)
             }
             None if self.auto_creates() => {
+                // P1's and P3's refusal; HDDS-15791's answer for a refused auto-create is
+                // CONTAINER_NOT_FOUND.
+                let refusal = if w.fix.refusal_not_found.get() {
+                    Res::ContainerNotFound
+                } else {
+                    Res::ContainerNotOpen
+                };
                 if w.fix.refuse_auto_create_in_map.get() && dn.csm.bcsid_of(id).is_some() {
                     return fail(
-                        Res::ContainerNotOpen,
+                        refusal,
                         "absent, in container2BCSIDMap: auto-create refused (P1)",
                     );
                 }
                 if w.fix.tombstone.get().is_on() && dn.set.has_tombstone(id) {
-                    return fail(
-                        Res::ContainerNotOpen,
-                        "absent, tombstoned: auto-create refused (P3)",
-                    );
+                    return fail(refusal, "absent, tombstoned: auto-create refused (P3)");
                 }
                 cx.record(
                     "HddsDispatcher.dispatchRequest",
@@ -274,11 +332,14 @@ impl Dispatch {
         }
     }
 
-    /// WriteChunk in WRITE_DATA, and PutBlock in any stage, auto-create a missing container.
+    /// WriteChunk in WRITE_DATA, and PutBlock and StreamInit in any stage (`isWriteStage`
+    /// holds for StreamInit whatever the stage), auto-create a missing container.
     fn auto_creates(&self) -> bool {
         matches!(
             (self.req.cmd, self.stage),
-            (Cmd::WriteChunk { .. }, Stage::WriteData) | (Cmd::PutBlock { .. }, _)
+            (Cmd::WriteChunk { .. }, Stage::WriteData)
+                | (Cmd::PutBlock { .. }, _)
+                | (Cmd::StreamInit { .. }, _)
         )
     }
 
@@ -330,7 +391,7 @@ impl Dispatch {
         }
         dn.csm.put_if_absent(id);
         match dn.set.get(id) {
-            Some(c) => DStep::Handle(c),
+            Some(c) => DStep::Check(c),
             None => {
                 cx.record(
                     "HddsDispatcher.dispatchRequest",
@@ -341,23 +402,92 @@ impl Dispatch {
         }
     }
 
-    fn handle(&self, w: &World, dn: &Datanode, cx: CxRef<'_>, c: &KeyValueContainer) -> Reply {
-        let id = self.req.container;
-        let (res, detail) = c.data(|d| {
+    /// `checkContainerOpen`.
+    fn check(&self, w: &World, cx: CxRef<'_>, c: Arc<KeyValueContainer>) -> DStep {
+        match c.data(|d| check_container_open(d.state, &w.fix)) {
+            Ok(()) => DStep::Write(c),
+            Err(r) => {
+                cx.record(
+                    self.method(),
+                    format_args!("{} c{}: checkContainerOpen → {r}", self.stage.name(), c.id),
+                );
+                DStep::Finish(c, r)
+            }
+        }
+    }
+
+    /// The write after the check: the chunk file, or the PutBlock's block table. P8 catches a
+    /// failure and reads the state again (the mutant catches only the checked one).
+    fn write_step(&self, w: &World, cx: CxRef<'_>, c: Arc<KeyValueContainer>) -> DStep {
+        let (res, before) = c.data(|d| {
             // The replica as the write found it, for the record only: not taken while nothing
             // records (a scan of the block table on every write of a fuzz run).
             let before = recording().then(|| d.summary());
-            let res = check_container_open(d.state, &w.fix).and_then(|()| self.write(d));
-            (res, before)
+            (self.write(d), before)
         });
-        let res = match res {
-            Ok(()) => Res::Success,
-            Err(r) => r,
+        let detail = fmt::from_fn(|f| before.map_or(Ok(()), |d| write!(f, "{d}")));
+        let caught = match (w.fix.write_failure.get(), res) {
+            (WriteFailure::Recheck, None | Some(Err(Res::UnableToFindChunk)))
+            | (WriteFailure::RecheckCheckedOnly, Some(Err(Res::UnableToFindChunk))) => {
+                let state = c.state();
+                (state != State::Open).then_some(state)
+            }
+            _ => None,
         };
+        if let Some(state) = caught {
+            cx.record(
+                self.method(),
+                format_args!(
+                    "{} c{} ({detail}): the write failed, the replica is now {state:?}: \
+                     CONTAINER_NOT_OPEN (P8)",
+                    self.stage.name(),
+                    c.id
+                ),
+            );
+            return DStep::Finish(c, Res::ContainerNotOpen);
+        }
+        match res {
+            None => {
+                cx.record(
+                    self.method(),
+                    format_args!(
+                        "{} c{} ({detail}): the chunk file's directory was moved to tmp: \
+                         FilePerBlockStrategy.writeChunk's open throws (UncheckedExecutionException), \
+                         not caught by handleWriteChunk or dispatchRequest",
+                        self.stage.name(),
+                        c.id
+                    ),
+                );
+                DStep::Done(Reply::Thrown)
+            }
+            Some(r) => {
+                let r = r.err().unwrap_or(Res::Success);
+                cx.record(
+                    self.method(),
+                    format_args!("{} c{} ({detail}): {r}", self.stage.name(), c.id),
+                );
+                DStep::Finish(c, r)
+            }
+        }
+    }
+
+    /// Back in `dispatchRequest` with the handler's result.
+    fn finish(
+        &self,
+        w: &World,
+        dn: &Datanode,
+        cx: CxRef<'_>,
+        c: &KeyValueContainer,
+        res: Res,
+    ) -> Reply {
+        let id = self.req.container;
         // What the record adds after the reply.
         let mut note = Note::None;
-        let reply = if res.dispatcher_ignores()
-            || (w.fix.deleted_not_open.get() && res == Res::ContainerNotOpen)
+        // P7's and P8's CONTAINER_NOT_OPEN skip the marking (no other handler result is
+        // CONTAINER_NOT_OPEN: the refusals answer before the handler).
+        let passes_not_open =
+            w.fix.deleted_not_open.get() || w.fix.write_failure.get() != WriteFailure::Upstream;
+        let reply = if res.dispatcher_ignores() || (passes_not_open && res == Res::ContainerNotOpen)
         {
             Reply::Result(res)
         } else {
@@ -385,11 +515,11 @@ impl Dispatch {
             }
         }
         cx.record(
-            self.method(),
+            "HddsDispatcher.dispatchRequest",
             format_args!(
-                "{} c{id} ({}): {reply}{}",
+                "{} {} c{id}: {reply}{}",
+                self.req.name(),
                 self.stage.name(),
-                fmt::from_fn(|f| detail.map_or(Ok(()), |d| write!(f, "{d}"))),
                 fmt::from_fn(|f| match note {
                     Note::None => Ok(()),
                     Note::MarkedUnhealthy => f.write_str(", replica marked UNHEALTHY"),
@@ -402,23 +532,37 @@ impl Dispatch {
         reply
     }
 
-    /// The chunk write or the PutBlock on an open replica.
-    fn write(&self, d: &mut ContainerData) -> Result<(), Res> {
-        match (self.req.cmd, self.stage) {
+    /// The chunk write or the PutBlock on an open replica: `None` when the open of the chunk
+    /// file throws (its directory was moved to tmp).
+    fn write(&self, d: &mut ContainerData) -> Option<Result<(), Res>> {
+        Some(match (self.req.cmd, self.stage) {
             (Cmd::WriteChunk { block, offset, len }, Stage::WriteData) => {
-                // FilePerBlockStrategy.writeChunk → ChunkUtils.validateChunkSize.
+                // FilePerBlockStrategy.writeChunk: the channel (opened here: a new block's
+                // file), then ChunkUtils.validateChunkSize.
+                if d.moved {
+                    return None;
+                }
                 let file = d.chunk_files.get_or_insert(block, 0);
                 if *file != offset {
-                    return Err(Res::ChunkFileInconsistency);
+                    return Some(Err(Res::ChunkFileInconsistency));
                 }
                 *file += len;
                 Ok(())
             }
-            (Cmd::WriteChunk { .. }, _) => Ok(()),
+            (Cmd::StreamInit { block, len }, Stage::WriteData) => {
+                // handleStreamInit → FilePerBlockStrategy.streamInit: the chunk file the
+                // stream writes (its data goes through the stream, not the log).
+                if d.moved {
+                    return None;
+                }
+                *d.chunk_files.get_or_insert(block, 0) += len;
+                Ok(())
+            }
+            (Cmd::WriteChunk { .. } | Cmd::StreamInit { .. }, _) => Ok(()),
             (Cmd::PutBlock { block }, _) => {
-                // finishWriteChunks → verifyChunkFileExists.
-                if !d.chunk_files.contains_key(block) {
-                    return Err(Res::UnableToFindChunk);
+                // finishWriteChunks → verifyChunkFileExists (a moved directory has none).
+                if d.moved || !d.chunk_files.contains_key(block) {
+                    return Some(Err(Res::UnableToFindChunk));
                 }
                 // persistPutBlock: a BCSID at or below the container's is a replay.
                 if self.req.index > d.bcsid {
@@ -427,11 +571,11 @@ impl Dispatch {
                 }
                 Ok(())
             }
-        }
+        })
     }
 }
 
-/// What `handle` did beyond the reply, for its record.
+/// What `finish` did beyond the reply, for its record.
 #[derive(Clone, Copy)]
 enum Note {
     None,
@@ -456,6 +600,21 @@ mod tests {
     use super::super::Tombstone;
     use super::*;
     use crate::switches::Switch;
+
+    /// `req` dispatched at `stage` on `dn`, which holds `c` (added if it does not).
+    fn handle(
+        w: &World,
+        dn: &Datanode,
+        cx: CxRef<'_>,
+        req: Request,
+        stage: Stage,
+        c: &Arc<KeyValueContainer>,
+    ) -> Reply {
+        if !dn.set.contains(c.id) {
+            dn.set.add(c.clone(), true).expect("added");
+        }
+        Dispatch::new(req, stage).run(w, dn, cx)
+    }
 
     /// What P2 and P6 refuse: a container in the pipeline's map, or (P3 only) tombstoned. One
     /// the datanode never had is not remembered, with P3 or without: its first write creates it.
@@ -550,7 +709,7 @@ mod tests {
                 let c = KeyValueContainer::new(1, data, Origin::Pipeline);
                 let why = format!("P7: {p7}, {from:?}");
                 assert_eq!(
-                    Dispatch::new(put_block, Stage::Apply).handle(&w, dn, cx, &c),
+                    handle(&w, dn, cx, put_block, Stage::Apply, &c),
                     reply,
                     "{why}"
                 );
@@ -577,7 +736,7 @@ mod tests {
                 cmd: Cmd::PutBlock { block },
                 index,
             };
-            Dispatch::new(req, Stage::Apply).handle(&w, dn, cx, &c);
+            handle(&w, dn, cx, req, Stage::Apply, &c);
             assert_eq!(dn.csm.bcsid_of(1), Some(bcsid), "block {block}");
         }
     }

@@ -13,8 +13,8 @@ use super::datanode::State;
 use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
 use super::{
-    created_with_block, run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix,
-    Image, World, CHUNK, DATANODES, PIPELINE,
+    run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix, Image, World, CHUNK,
+    DATANODES, PIPELINE,
 };
 use crate::drive::Driver;
 use crate::histories::{
@@ -243,11 +243,16 @@ impl World {
     /// `Op::Move`: `MoveManager.startMove`, then `handleSuccessfulAdd`.
     fn balancer_move(&self, trace: &Trace, c: ContainerId, src: DnId, tgt: DnId) -> bool {
         {
+            // MoveManager.move: only a HEALTHY container (as many replicas as the factor, every
+            // one CLOSED and counted healthy; no pending operation, which these histories never
+            // leave behind), from a datanode that holds it to one that does not.
             let scm = self.scm_state();
             let replicas = scm.replicas(c);
-            if replicas.get(src).is_none_or(|r| r.state != State::Closed)
-                || replicas.contains_key(tgt)
-            {
+            let healthy = replicas.len() == super::scm::REPLICATION_FACTOR
+                && replicas
+                    .values()
+                    .all(|r| r.state == State::Closed && !scm.unhealthy(self.fix.scm(), c, r));
+            if !healthy || !replicas.contains_key(src) || replicas.contains_key(tgt) {
                 return false;
             }
         }
@@ -265,7 +270,8 @@ impl World {
             .filter(|&(d, r)| d != src && !scm.unhealthy(self.fix.scm(), c, r))
             .count();
         drop(scm);
-        if healthy >= super::scm::REPLICATION_FACTOR {
+        // handleSuccessfulAdd: the source goes only if the container is HEALTHY without it.
+        if healthy == super::scm::REPLICATION_FACTOR {
             cx.record(
                 "MoveManager.handleSuccessfulAdd",
                 format_args!("c{c}: force delete on dn{src}"),
@@ -349,18 +355,13 @@ impl World {
         self.replay_after(from, |req| {
             let stage = match req.cmd {
                 Cmd::WriteChunk { .. } => Stage::CommitData,
-                Cmd::PutBlock { .. } => Stage::Apply,
+                Cmd::PutBlock { .. } | Cmd::StreamInit { .. } => Stage::Apply,
             };
-            let mut d = Dispatch::new(*req, stage);
-            let reply = loop {
-                if let Some(r) = d.step(self, node, cx) {
-                    break r;
-                }
-            };
+            let reply = Dispatch::new(*req, stage).run(self, node, cx);
             if reply.state_machine_ignores() {
                 return ControlFlow::Continue(());
             }
-            node.csm.fail();
+            node.csm.fail(req.container);
             cx.record(
                 "ContainerStateMachine.applyTransaction",
                 format_args!(
@@ -373,12 +374,24 @@ impl World {
     }
 }
 
+/// A client's write of `block` to `c`: container 1's clients write through WriteChunk, container
+/// 2's through the data stream (StreamInit), so that the histories run both auto-create paths,
+/// and a restart replays both kinds of entry.
+fn client_write(trace: &Trace, c: ContainerId, block: u8) -> ClientWrite {
+    if c == CONTAINERS[1] {
+        ClientWrite::streamed(trace, &PIPELINE, c, block, CHUNK)
+    } else {
+        ClientWrite::new(trace, &PIPELINE, c, block, 0, CHUNK)
+    }
+}
+
 /// The world every history starts from: both containers created over the pipeline with block
-/// 1 committed, and the creations' ICRs processed.
+/// 1 committed (container 2 through the data stream), and the creations' ICRs processed.
 fn start_world(fix: Fix, trace: &Trace) -> World {
     let world = World::new(fix);
     for c in CONTAINERS {
-        created_with_block(trace, &world, c, 1);
+        world.scm_state().allocate(c);
+        run(&world, client_write(trace, c, 1));
     }
     // The creations' ICRs.
     world.reports(trace, &PIPELINE);
@@ -425,7 +438,7 @@ impl Histories for ContainerRecreate {
         let applied = match *op {
             Op::Write(c) => {
                 let block = plan.next_block[slot(c)];
-                run(w, ClientWrite::new(trace, &PIPELINE, c, block, 0, CHUNK));
+                run(w, client_write(trace, c, block));
                 true
             }
             Op::Close(c) => {
@@ -480,6 +493,7 @@ impl Histories for ContainerRecreate {
                 true
             }
             Op::Snapshot(a) => {
+                // An unhealthy state machine's takeSnapshot throws: no snapshot.
                 w.dn(a).csm.take_snapshot(w.last_log_index());
                 true
             }
@@ -589,17 +603,39 @@ const REGRESSIONS: &[Regression<Op>] = &[
     },
     Regression {
         name: "restart-forgets-the-deleted-container",
-        postmortem: "proptest, P1+P2 O7, 5 operations: c1's keys are deleted, SCM deletes its empty replicas; \
-            dn2 restarts, and its container2BCSIDMap comes from a snapshot older than c1, so nothing remembers \
-            c1 (and its replay of c1's log entries answers CONTAINER_NOT_FOUND: O5). The late write then \
-            auto-creates c1 on dn2, which P1 no longer refuses: the gap the report admits (HDDS-17435). The \
-            tombstone survives the restart (improved).",
+        postmortem: "proptest, 5 operations: c1's keys are deleted, SCM deletes its empty replicas; dn2 restarts, \
+            and its container2BCSIDMap comes from a snapshot older than c1, so nothing remembers c1: the replay of \
+            c1's first WriteChunk answers CONTAINER_NOT_FOUND at COMMIT_DATA and dn2's state machine fails (O5). \
+            From then on checkContainerHealthy answers CONTAINER_UNHEALTHY to every write on dn2 without \
+            dispatching it, so the late write does not auto-create c1 there (P1+P2 reaches no O7 here). Upstream \
+            the leader, which deleted c1 as empty too, recreates it. The tombstone answers the replay with \
+            CONTAINER_NOT_OPEN (improved).",
         ops: &[Close(1), DeleteKeys(1), Cycle, Restart(2), Write(1)],
-        found: ("P1+P2", "O7", "dn2 holds recreated c1"),
+        found: ("P1+P2", "O5", "dn2: stateMachineHealthy = false"),
         reaches: &[
             ("upstream", &["O5", "O1", "O7"]),
-            ("P1+P2", &["O5", "O7"]),
+            ("P1+P2", &["O5"]),
             ("tombstone", &["O5"]),
+            ("improved", &[]),
+        ],
+    },
+    Regression {
+        name: "restart-forgets-a-streamed-container",
+        postmortem: "proptest, proposed O6, 5 operations: the leader restarts on no snapshot; its replay applies \
+            c2's StreamInit and PutBlock (c2 is written through the data stream), which put nothing in \
+            container2BCSIDMap: only a WriteChunk's COMMIT_DATA puts a present container back. The balancer then \
+            moves c2 off the leader and the late streamed write auto-creates it there, which P1 no longer refuses: \
+            the write is acknowledged (O1), SCM keeps the sequence id (P4) and P5 deletes the recreated replica \
+            with the acknowledged block (O6). Without the SCM parts, O2 and O3 as upstream. The tombstone survives \
+            the restart (improved).",
+        ops: &[Restart(1), Close(2), Move(2, 1, 5), Write(2), Cycle],
+        found: ("proposed", "O6", "block 2 of c2"),
+        reaches: &[
+            ("upstream", &["O1", "O7", "O2", "O3"]),
+            ("P1+P2", &["O1", "O7", "O2", "O3"]),
+            ("proposed", &["O1", "O7", "O6"]),
+            ("P1+P2+P7+P8", &["O1", "O7", "O2", "O3"]),
+            ("tombstone", &[]),
             ("improved", &[]),
         ],
     },

@@ -95,6 +95,21 @@ impl Tombstone {
     }
 }
 
+/// P8: what the write path does when the write itself fails after `checkContainerOpen`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteFailure {
+    /// Upstream: the chunk file's open throws out of `dispatchRequest`; a missing chunk file
+    /// is a result that marks the replica.
+    Upstream,
+    /// P8: the handler catches any failure of the write (the open's unchecked exception too),
+    /// reads the replica's state again, and answers CONTAINER_NOT_OPEN, without marking it,
+    /// when it is no longer OPEN.
+    Recheck,
+    /// Mutant: the same, for the `StorageContainerException`s only (as a `catch` written for
+    /// what `writeChunk` declares): the open's unchecked exception still escapes.
+    RecheckCheckedOnly,
+}
+
 /// One switch per part of the fix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fix {
@@ -118,6 +133,12 @@ pub struct Fix {
     pub deleted_not_open: Switch<bool, 6>,
     /// Mutant only: the delete marks the ID missing (`removeContainer(id, true, true)`).
     pub mark_deleted_missing: Switch<bool, 7>,
+    /// P8 (ours): a write that fails after the state check on a replica that is no longer
+    /// OPEN answers CONTAINER_NOT_OPEN (see [`WriteFailure`]).
+    pub write_failure: Switch<WriteFailure, 8>,
+    /// N (HDDS-15791's answer): a refused auto-create answers CONTAINER_NOT_FOUND, as
+    /// `dispatchRequest` does for `containerAutoCreate=false`, instead of CONTAINER_NOT_OPEN.
+    pub refusal_not_found: Switch<bool, 9>,
 }
 
 crate::switches!(Fix {
@@ -129,6 +150,8 @@ crate::switches!(Fix {
     leader_refuses_remembered,
     deleted_not_open,
     mark_deleted_missing,
+    write_failure,
+    refusal_not_found,
 });
 
 impl Fix {
@@ -141,6 +164,8 @@ impl Fix {
         leader_refuses_remembered: Switch::new(false),
         deleted_not_open: Switch::new(false),
         mark_deleted_missing: Switch::new(false),
+        write_failure: Switch::new(WriteFailure::Upstream),
+        refusal_not_found: Switch::new(false),
     };
 
     pub fn scm(&self) -> ScmFix {
@@ -533,7 +558,8 @@ pub static O5: Outcome<World> = Outcome {
     id: "O5",
     summary: "the pipeline closes: a member's ContainerStateMachine is unhealthy after a result it does not \
               ignore (CONTAINER_NOT_FOUND, UNABLE_TO_FIND_CHUNK, CONTAINER_UNHEALTHY, CONTAINER_MISSING, or an \
-              exception on a DELETED replica)",
+              exception: a DELETED replica that cannot be marked, a chunk file opened after the delete moved \
+              its directory)",
     check: Check::State(|w| {
         w.dns.iter().find(|dn| !dn.csm.is_healthy()).map(|dn| {
             let replies = w.ghost.with(|g| g.replies.clone());
@@ -689,7 +715,7 @@ impl World {
                         }
                     }
                     cx.record(
-                        "ReplicationManager.sendReplicateCommand",
+                        "ReplicationManager.sendThrottledReplicationCommand",
                         format_args!("c{id}: dn{src} → dn{tgt}"),
                     );
                     self.replicate(trace, id, src, tgt);
@@ -825,6 +851,18 @@ impl Model for ContainerRecreate {
             summary: "(ours) checkContainerOpen answers CONTAINER_NOT_OPEN for a DELETED replica, which \
                       canIgnoreException passes, instead of CONTAINER_INTERNAL_ERROR",
         },
+        Part {
+            id: "P8",
+            summary: "(ours) handleWriteChunk, handlePutBlock and handleStreamInit catch any failure of the write \
+                      after checkContainerOpen (the chunk file's open throwing an unchecked exception, a missing \
+                      chunk file), read the replica's state again and, when it is no longer OPEN (a close and a \
+                      force delete landed in between), answer CONTAINER_NOT_OPEN without marking it",
+        },
+        Part {
+            id: "N",
+            summary: "(HDDS-15791's answer) a refused auto-create answers CONTAINER_NOT_FOUND, as dispatchRequest \
+                      does for containerAutoCreate=false, instead of CONTAINER_NOT_OPEN",
+        },
     ];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7];
     const BASELINES: &'static [Baseline] = &[Baseline {
@@ -845,12 +883,18 @@ impl Model for ContainerRecreate {
         Variant::new("P4+P5", &["P4", "P5"]),
         Variant::new("proposed", &["P1", "P4", "P5"]),
         Variant::new("tombstone", &["P3"]),
+        Variant::new("P7", &["P7"]),
+        Variant::new("P8", &["P8"]),
         Variant::new("P1+P2+P7", &["P1", "P2", "P7"]),
+        Variant::new("P1+P2+P7+P8", &["P1", "P2", "P7", "P8"]),
+        // HDDS-15791's refusal (CONTAINER_NOT_FOUND) in place of P1's answer.
+        Variant::new("HDDS-15791", &["P1", "P2", "P7", "P8", "N"]),
         // The ablation of improved: each of its parts left out once.
-        Variant::new("P3+P7", &["P3", "P7"]),
-        Variant::new("P2+P7", &["P2", "P7"]),
-        Variant::new("P2+P3", &["P2", "P3"]),
-        Variant::new("improved", &["P2", "P3", "P7"]),
+        Variant::new("P3+P7+P8", &["P3", "P7", "P8"]),
+        Variant::new("P2+P7+P8", &["P2", "P7", "P8"]),
+        Variant::new("P2+P3+P8", &["P2", "P3", "P8"]),
+        Variant::new("P2+P3+P7", &["P2", "P3", "P7"]),
+        Variant::new("improved", &["P2", "P3", "P7", "P8"]),
     ];
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -887,6 +931,14 @@ impl Model for ContainerRecreate {
             },
             "P7" => Fix {
                 deleted_not_open: Switch::new(true),
+                ..fix
+            },
+            "P8" => Fix {
+                write_failure: Switch::new(WriteFailure::Recheck),
+                ..fix
+            },
+            "N" => Fix {
+                refusal_not_found: Switch::new(true),
                 ..fix
             },
             _ => return None,

@@ -108,10 +108,40 @@ impl ClientWrite {
         offset: u64,
         len: u64,
     ) -> Self {
+        Self::with_first(
+            trace,
+            members,
+            id,
+            block,
+            Cmd::WriteChunk { block, offset, len },
+        )
+    }
+
+    /// A write through the data stream (`BlockDataStreamOutput`): StreamInit instead of the
+    /// WriteChunk. `stream` dispatches it on every member (WRITE_DATA stage: the container is
+    /// auto-created if absent, the chunk file created and the stream's data written to it);
+    /// its log entry is applied like a WriteChunk's; then the PutBlock.
+    pub fn streamed(
+        trace: &Trace,
+        members: &'static [DnId],
+        id: ContainerId,
+        block: LocalId,
+        len: u64,
+    ) -> Self {
+        Self::with_first(trace, members, id, block, Cmd::StreamInit { block, len })
+    }
+
+    fn with_first(
+        trace: &Trace,
+        members: &'static [DnId],
+        id: ContainerId,
+        block: LocalId,
+        first: Cmd,
+    ) -> Self {
         ClientWrite {
             trace: trace.clone(),
             members,
-            chunk: Cmd::WriteChunk { block, offset, len },
+            chunk: first,
             put: Cmd::PutBlock { block },
             id,
             indices: [0; 2],
@@ -154,7 +184,13 @@ impl ClientWrite {
     /// What follows the last member's step for `which` in `stage`.
     fn after(&self, which: Which, stage: Stage) -> Step {
         match (which, stage) {
-            (Which::WriteChunk, Stage::WriteData) => self.dispatch(which, Stage::CommitData),
+            (Which::WriteChunk, Stage::WriteData) => {
+                let apply = match self.chunk {
+                    Cmd::StreamInit { .. } => Stage::Apply,
+                    _ => Stage::CommitData,
+                };
+                self.dispatch(which, apply)
+            }
             (Which::WriteChunk, _) => Step::Validate(Which::PutBlock),
             (Which::PutBlock, _) => Step::Done,
         }
@@ -285,7 +321,7 @@ impl Program<World> for ClientWrite {
                 self.replies
                     .push((dn.id, which == Which::PutBlock, stage, reply));
                 if !reply.state_machine_ignores() {
-                    dn.csm.fail();
+                    dn.csm.fail(self.id);
                     cx.record(
                         if stage == Stage::WriteData {
                             "ContainerStateMachine.handleCommandResult"

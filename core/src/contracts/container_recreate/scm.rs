@@ -456,4 +456,127 @@ mod tests {
             assert_eq!(log(1, 3), raised(Some((2, 3)), closed), "{why}");
         }
     }
+
+    /// SCM at the close's BCSID 2 with `replicas` (datanode, BCSID) reported CLOSED, in order.
+    fn reported(fix: ScmFix, replicas: &[(DnId, u64)]) -> Scm {
+        let mut scm = Scm::default();
+        scm.allocate(1);
+        scm.close(1, 2);
+        for &(dn, bcsid) in replicas {
+            let r = ReplicaProto {
+                id: 1,
+                state: State::Closed,
+                bcsid,
+                empty: false,
+            };
+            scm.process_replica(fix, dn, r);
+        }
+        scm
+    }
+
+    /// The replicas `RatisContainerReplicaCount` counts as unhealthy, and the commands of one
+    /// replication-manager pass (the handler chain, then the processors).
+    fn decide(fix: ScmFix, replicas: &[(DnId, u64)]) -> (Vec<DnId>, Vec<Command>) {
+        let mut scm = reported(fix, replicas);
+        let flagged = scm
+            .replicas(1)
+            .iter()
+            .filter(|(_, r)| scm.unhealthy(fix, 1, r))
+            .map(|(dn, _)| dn)
+            .collect();
+        let mut commands = scm.check(fix, 1);
+        commands.extend(scm.process(fix).into_iter().flat_map(|(_, c)| c));
+        (flagged, commands)
+    }
+
+    const FIXES: [(&str, ScmFix); 4] = [
+        (
+            "upstream",
+            ScmFix {
+                keep_closed_seq: false,
+                seq_mismatch_unhealthy: false,
+            },
+        ),
+        (
+            "P4",
+            ScmFix {
+                keep_closed_seq: true,
+                seq_mismatch_unhealthy: false,
+            },
+        ),
+        (
+            "P5",
+            ScmFix {
+                keep_closed_seq: false,
+                seq_mismatch_unhealthy: true,
+            },
+        ),
+        (
+            "P4+P5",
+            ScmFix {
+                keep_closed_seq: true,
+                seq_mismatch_unhealthy: true,
+            },
+        ),
+    ];
+
+    /// SCM's decisions with four CLOSED replicas, dn1's recreated (BCSID 9 after its late
+    /// PutBlock) and three real ones at the close's BCSID 2 (dn2, dn3, dn4): which replicas P5
+    /// flags and which one the replication manager deletes. P4+P5 flags the recreated replica
+    /// alone and deletes it (as unhealthy, the others being three); P5 without P4 flags the
+    /// three real ones, the sequence id having been raised to 9, and copies from the recreated
+    /// one; upstream and P4 flag nothing and delete one excess replica in hashCode order,
+    /// whatever its BCSID. A P5 that flags the wrong replicas fails here.
+    #[test]
+    fn p5_flags_the_replicas_whose_bcsid_differs_and_over_replication_deletes_them() {
+        let replicas = [(1, 9), (2, 2), (3, 2), (4, 2)];
+        for (name, fix) in FIXES {
+            let (flagged, commands) = decide(fix, &replicas);
+            let (want_flagged, want): (Vec<DnId>, Vec<Command>) = match name {
+                "P4+P5" => (
+                    vec![1],
+                    vec![Command::Delete {
+                        dn: 1,
+                        force: true,
+                        why: Why::Unhealthy,
+                    }],
+                ),
+                "P5" => (vec![2, 3, 4], vec![Command::Replicate { src: 1, tgt: 5 }]),
+                _ => {
+                    let first = [1, 2, 3, 4]
+                        .into_iter()
+                        .min_by_key(|&dn| hash_code(1, dn))
+                        .expect("four replicas");
+                    (
+                        vec![],
+                        vec![Command::Delete {
+                            dn: first,
+                            force: true,
+                            why: Why::Excess,
+                        }],
+                    )
+                }
+            };
+            assert_eq!(flagged, want_flagged, "{name}: the replicas flagged");
+            assert_eq!(commands, want, "{name}: the commands");
+        }
+    }
+
+    /// `getSources` with one real replica (dn2, BCSID 2) and the recreated one (dn1, BCSID 9):
+    /// upstream and P4 copy from the highest sequence id, the recreated replica; P4+P5 from
+    /// the real one, the recreated one being flagged; P5 without P4 from the recreated one,
+    /// the real one being the mismatched replica once the sequence id was raised.
+    #[test]
+    fn under_replication_copies_from_the_replica_each_part_keeps() {
+        let replicas = [(1, 9), (2, 2)];
+        for (name, fix) in FIXES {
+            let (_, commands) = decide(fix, &replicas);
+            let src = commands.iter().find_map(|c| match c {
+                Command::Replicate { src, .. } => Some(*src),
+                _ => None,
+            });
+            let want = if name == "P4+P5" { 2 } else { 1 };
+            assert_eq!(src, Some(want), "{name}: the copy source, in {commands:?}");
+        }
+    }
 }
