@@ -3,7 +3,7 @@
 //! [`crate::upstream`].
 
 use crate::model::REPORT;
-use crate::upstream::{Class, Line, Lines, Sources, Unlinked};
+use crate::upstream::{Class, Line, Lines, Sources};
 
 pub static SOURCES: Sources = Sources {
     classes: &[
@@ -14,6 +14,7 @@ pub static SOURCES: Sources = Sources {
         Class::new("KeyValueContainer", "hadoop-hdds/container-service/src/main/java/org/apache/hadoop/ozone/container/keyvalue/KeyValueContainer.java").per_datanode(),
         Class::new("ContainerController", "hadoop-hdds/container-service/src/main/java/org/apache/hadoop/ozone/container/ozoneimpl/ContainerController.java").per_datanode(),
         Class::new("AbstractContainerReportHandler", "hadoop-hdds/server-scm/src/main/java/org/apache/hadoop/hdds/scm/container/AbstractContainerReportHandler.java"),
+        Class::new("KeyValueContainerUtil", "hadoop-hdds/container-service/src/main/java/org/apache/hadoop/ozone/container/keyvalue/helpers/KeyValueContainerUtil.java").per_datanode(),
         Class::new("ReplicationManager", "hadoop-hdds/server-scm/src/main/java/org/apache/hadoop/hdds/scm/container/replication/ReplicationManager.java"),
         Class::new("EmptyContainerHandler", "hadoop-hdds/server-scm/src/main/java/org/apache/hadoop/hdds/scm/container/replication/health/EmptyContainerHandler.java"),
         Class::new("MismatchedReplicasHandler", "hadoop-hdds/server-scm/src/main/java/org/apache/hadoop/hdds/scm/container/replication/health/MismatchedReplicasHandler.java"),
@@ -114,12 +115,23 @@ pub static SOURCES: Sources = Sources {
                 method: "MoveManager.handleSuccessfulAdd",
                 line: 375,
             },
+            Line {
+                method: "KeyValueContainerUtil.removeContainer",
+                line: 131,
+            },
+            Line {
+                method: "KeyValueHandler.handleStreamInit",
+                line: 413,
+            },
+            Line {
+                method: "ContainerStateMachine.checkContainerHealthy",
+                line: 402,
+            },
+            Line {
+                method: "ReplicationManager.sendThrottledReplicationCommand",
+                line: 515,
+            },
         ],
     }],
-    unlinked: &[Unlinked {
-        method: "ReplicationManager.sendReplicateCommand",
-        why: "no such method at 78d5650c: ReplicationManager sends a replication with \
-              sendThrottledReplicationCommand (L515) or sendLowPriorityReplicateContainerCommand \
-              (L626)",
-    }],
+    unlinked: &[],
 };
