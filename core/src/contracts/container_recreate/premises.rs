@@ -63,4 +63,19 @@ pub static PREMISES: &[Premise] = &[
             "container-recreate/P1+P2+P7/O5/steps",
         ],
     },
+    Premise {
+        id: "CR_O5",
+        upstream: "KeyValueHandler.handleWriteChunk",
+        jar: JAR,
+        statement: "replay of CR-1 (not written yet): a WriteChunk that passed checkContainerOpen \
+                    meets a close and a force delete before its chunk file opens, and the open \
+                    fails the pipeline. In 2.2.0 KeyValueHandler builds its chunk manager in its \
+                    own constructor, so no collaborator can hold the write between the two \
+                    steps; the replay needs a real KeyValueContainer on a volume in a temporary \
+                    directory",
+        cells: &[
+            "container-recreate/upstream/O5/loom",
+            "container-recreate/P1+P2+P7/O5/loom",
+        ],
+    },
 ];
