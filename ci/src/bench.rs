@@ -338,7 +338,7 @@ fn count_instructions() -> Option<Counted> {
     if !has_valgrind() {
         return None;
     }
-    let exe = std::fs::read_dir(root().join("target/loom/release/deps"))
+    let exe = std::fs::read_dir(root().join("target/loom/debug/deps"))
         .ok()?
         .flatten()
         .map(|e| e.path())

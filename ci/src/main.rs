@@ -1,7 +1,7 @@
 //! The racelab gate.
 //!
 //! - `cargo xtask verify [CONTRACT...]`: plain tests (models, property histories, fuzz corpus
-//!   replay, reproductions), the loom suite in release, and a build of the fuzz targets; a line
+//!   replay, reproductions), the loom suite (optimized test profile), and a build of the fuzz targets; a line
 //!   per cell as it completes; then the claims matrix with the counterexample timelines, and
 //!   `target/racelab/report.json` / `report.md`. Exits 1 when any verdict or reproduction
 //!   deviates from its claim or any check fails.
