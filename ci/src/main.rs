@@ -16,6 +16,7 @@
 mod bench;
 mod explore;
 mod fuzzing;
+mod gate_bench;
 mod install;
 mod mutants;
 mod phases;
@@ -45,6 +46,10 @@ commands:
   bench [--cold] [--no-fuzz] the speed figures: the gate's phases (warm; cold too with --cold),
                             every loom and history cell, each fuzz target for 20 s from its
                             corpus and in upstream mode from an empty one; bench.json
+  bench --gate [--against REV]
+                            the CI gate (.ci/run) cold then warm, each section timed, loom
+                            cell-seconds per contract, the slowest cell; with --against, REV's
+                            gate first, in the same run, and every figure as a ratio to it
   mutants [CONTRACT...]     cargo-mutants on each contract's fix code (.cargo/mutants.toml),
                             judged by its claims; fails on a missed mutant (not in the gate:
                             the scheduled workflow runs it)
