@@ -38,6 +38,10 @@ const COUNTED_CELL: &str = "recon-sync/proposed/O1/loom";
 pub struct Request {
     pub cold: bool,
     pub fuzz: bool,
+    /// `--gate`: the CI gate itself, cold and warm (see `gate_bench`), instead of the figures.
+    pub gate: bool,
+    /// `--against REV`: with `--gate`, the gate of REV too, back to back, as ratios.
+    pub against: Option<String>,
 }
 
 impl Request {
@@ -45,17 +49,26 @@ impl Request {
         let mut r = Request {
             cold: false,
             fuzz: true,
+            gate: false,
+            against: None,
         };
-        for f in flags {
+        let mut flags = flags.iter();
+        while let Some(f) = flags.next() {
             match f.as_str() {
                 "--cold" => r.cold = true,
                 "--no-fuzz" => r.fuzz = false,
-                other => {
-                    return Err(format!(
-                        "unknown option `{other}` (options: --cold, --no-fuzz)"
-                    ))
-                }
+                "--gate" => r.gate = true,
+                "--against" => match flags.next() {
+                    Some(rev) => r.against = Some(rev.clone()),
+                    None => return Err("`--against` needs a revision".into()),
+                },
+                other => return Err(format!(
+                    "unknown option `{other}` (options: --cold, --no-fuzz, --gate, --against REV)"
+                )),
             }
+        }
+        if r.against.is_some() && !r.gate {
+            return Err("`--against REV` compares gates: add `--gate`".into());
         }
         Ok(r)
     }
@@ -123,6 +136,9 @@ fn rate(cell: String, work: u64, seconds: f64) -> Rate {
 }
 
 pub fn run(request: &Request) -> ExitCode {
+    if request.gate {
+        return crate::gate_bench::run(request.against.as_deref());
+    }
     let out = root().join("target/racelab");
     let bench_dir = out.join("bench");
     let results = match fresh_results(&bench_dir) {
@@ -338,7 +354,7 @@ fn count_instructions() -> Option<Counted> {
     if !has_valgrind() {
         return None;
     }
-    let exe = std::fs::read_dir(root().join("target/loom/release/deps"))
+    let exe = std::fs::read_dir(root().join("target/loom/debug/deps"))
         .ok()?
         .flatten()
         .map(|e| e.path())
@@ -441,7 +457,26 @@ fn print(b: &Bench) {
 
 #[cfg(test)]
 mod tests {
-    use super::median;
+    use super::{median, Request};
+
+    fn parse(flags: &[&str]) -> Result<Request, String> {
+        Request::parse(&flags.iter().map(|f| f.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn a_gate_comparison_names_its_revision() {
+        let r = parse(&["--gate", "--against", "main~1"]).expect("valid");
+        assert!(r.gate);
+        assert_eq!(r.against.as_deref(), Some("main~1"));
+        assert_eq!(
+            parse(&["--gate", "--against"]).unwrap_err(),
+            "`--against` needs a revision"
+        );
+        assert_eq!(
+            parse(&["--against", "main"]).unwrap_err(),
+            "`--against REV` compares gates: add `--gate`"
+        );
+    }
 
     #[test]
     fn median_of_counts_needs_every_count() {

@@ -1,7 +1,7 @@
 //! The racelab gate.
 //!
 //! - `cargo xtask verify [CONTRACT...]`: plain tests (models, property histories, fuzz corpus
-//!   replay, reproductions), the loom suite in release, and a build of the fuzz targets; a line
+//!   replay, reproductions), the loom suite (optimized test profile), and a build of the fuzz targets; a line
 //!   per cell as it completes; then the claims matrix with the counterexample timelines, and
 //!   `target/racelab/report.json` / `report.md`. Exits 1 when any verdict or reproduction
 //!   deviates from its claim or any check fails.
@@ -20,6 +20,7 @@ mod bench;
 mod conformance;
 mod explore;
 mod fuzzing;
+mod gate_bench;
 mod install;
 mod mutants;
 mod phases;
@@ -53,6 +54,10 @@ commands:
   bench [--cold] [--no-fuzz] the speed figures: the gate's phases (warm; cold too with --cold),
                             every loom and history cell, each fuzz target for 20 s from its
                             corpus and in upstream mode from an empty one; bench.json
+  bench --gate [--against REV]
+                            the CI gate (.ci/run) cold then warm, each section timed, loom
+                            cell-seconds per contract, the slowest cell; with --against, REV's
+                            gate first, in the same run, and every figure as a ratio to it
   conformance [--repo DIR] [--offline] [--negated]
                             the models' premises on the released jars: mvn test in
                             conformance/ (JUnit, Hadoop 3.5.0, Ozone 2.2.0); each result must

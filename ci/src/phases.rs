@@ -55,19 +55,38 @@ impl Phase {
         p
     }
 
-    /// The loom suite (release), in two processes at once on two cores: loom scales across
-    /// processes, not across threads of one (measured: dead-node's cells took 115 s with two
-    /// threads in one process and 54 s with one).
+    /// The loom cells, in two processes at once on two cores: loom scales across processes,
+    /// not across threads of one (measured: dead-node's cells took 115 s with two threads in
+    /// one process and 54 s with one). Built with the test profile (optimized, see Cargo.toml),
+    /// the build of `RUSTFLAGS="--cfg loom" cargo test`, whose other tests
+    /// [`Phase::loom_rest`] runs.
     pub fn loom_suite(filter: Option<&str>) -> Phase {
         let mut p = Phase::new(
-            "loom suite (release)",
-            &["test", "--release", "-p", "racelab-loom", "--test", "cells"],
+            "loom cells (test profile, --cfg loom)",
+            &["test", "-p", "racelab-loom", "--test", "cells"],
         );
         p.cfg = Some("loom");
         p.shards = 2;
         p.test_args.push("--test-threads=1".into());
         p.test_args.extend(filter.map(str::to_owned));
         p
+    }
+
+    /// The rest of `RUSTFLAGS="--cfg loom" cargo test`, on the loom cells' build: every other
+    /// test target and the doctests (rustdoc gets no `RUSTFLAGS`, which once broke that command
+    /// unseen). Unfiltered: seconds.
+    pub fn loom_rest() -> [Phase; 2] {
+        let mut tests = Phase::new(
+            "the rest of RUSTFLAGS=\"--cfg loom\" cargo test: unit tests, history claims",
+            &["test", "--workspace", "--lib", "--bins", "--test", "claims"],
+        );
+        tests.cfg = Some("loom");
+        let mut docs = Phase::new(
+            "the rest of RUSTFLAGS=\"--cfg loom\" cargo test: doctests",
+            &["test", "--workspace", "--doc"],
+        );
+        docs.cfg = Some("loom");
+        [tests, docs]
     }
 
     /// The models' unit tests on the primitives of cargo fuzz's build (`--cfg fuzzing`: one

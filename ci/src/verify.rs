@@ -28,9 +28,12 @@ pub fn run_phases(out: &Path, results: &Path, filter: Option<&str>) -> Vec<Phase
         &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
     );
     let mut seen = BTreeSet::new();
+    let [loom_tests, loom_docs] = Phase::loom_rest();
     [
         (Phase::plain(filter), "plain.log"),
         (Phase::loom_suite(filter), "loom.log"),
+        (loom_tests, "loom-rest.log"),
+        (loom_docs, "loom-doc.log"),
         (Phase::one_thread(), "one-thread.log"),
         (fuzz, "fuzz-build.log"),
     ]
