@@ -62,9 +62,11 @@ impl Request {
                     Some(rev) => r.against = Some(rev.clone()),
                     None => return Err("`--against` needs a revision".into()),
                 },
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "unknown option `{other}` (options: --cold, --no-fuzz, --gate, --against REV)"
-                )),
+                ))
+                }
             }
         }
         if r.against.is_some() && !r.gate {
