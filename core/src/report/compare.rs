@@ -195,11 +195,13 @@ impl Matrix {
         for c in &contracts {
             for f in c.findings {
                 for cited in f.cells {
+                    // A cell outside this matrix, or without a result (already a `Missing`
+                    // deviation), adds nothing here; a verdict other than the claim's does.
                     let key = c.cell_key(cited);
-                    let holds = expected.iter().find(|e| e.key() == key).is_some_and(|e| {
-                        observed.get(&key).is_some_and(|o| o.observed == e.expected)
+                    let deviates = expected.iter().find(|e| e.key() == key).is_some_and(|e| {
+                        observed.get(&key).is_some_and(|o| o.observed != e.expected)
                     });
-                    if !holds {
+                    if deviates {
                         deviations.push(Deviation::Finding {
                             contract: c.id.into(),
                             id: f.id.into(),

@@ -1,7 +1,7 @@
 //! The matrix as people read it: the grid per contract, the counterexamples, the text report,
 //! report.md and report.json.
 
-use super::compare::{Deviation, Matrix};
+use super::compare::Matrix;
 use super::results::{CellResult, Step};
 use super::View;
 use crate::claims::{Checker, ExpectedCell, Verdict};
@@ -449,9 +449,12 @@ impl Matrix {
             .iter()
             .flat_map(|c| {
                 c.findings.iter().map(move |f| {
-                    let holds = !self.deviations.iter().any(|d| {
-                        matches!(d, Deviation::Finding { contract, id, .. }
-                            if contract == c.id && id == f.id)
+                    // Every cited cell has a result, and it is the claim's.
+                    let holds = f.cells.iter().all(|k| {
+                        let key = c.cell_key(k);
+                        let e = self.expected.iter().find(|e| e.key() == key);
+                        e.zip(self.cells.iter().find(|r| r.key() == key))
+                            .is_some_and(|(e, r)| r.observed == e.expected)
                     });
                     serde_json::json!({
                         "contract": c.id,
