@@ -47,7 +47,7 @@ pub fn run_phases(out: &Path, results: &Path, filter: Option<&str>) -> Vec<Phase
             passed,
         }
     })
-    .chain(std::iter::once(real_code()))
+    .chain(std::iter::once_with(real_code))
     .collect()
 }
 
