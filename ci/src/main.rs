@@ -68,6 +68,8 @@ commands:
   mutants [CONTRACT...]     cargo-mutants on each contract's fix code (.cargo/mutants.toml),
                             judged by its claims; fails on a missed mutant (not in the gate:
                             the scheduled workflow runs it)
+  readme                    rewrites README.md's findings section from each contract's
+                            findings (a test fails while it is stale)
   help                      this text
 
 `cargo xtask COMMAND --help` prints this text too.
@@ -92,6 +94,7 @@ enum Cmd {
     Bench(bench::Request),
     Mutants(Vec<String>),
     Conformance(conformance::Request),
+    Readme,
     Help,
 }
 
@@ -163,8 +166,9 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
                 .map(contract)
                 .collect::<Result<_, _>>()
                 .map(Cmd::Mutants),
+            ("readme", []) => Ok(Cmd::Readme),
             ("help" | "--help" | "-h", []) => Ok(Cmd::Help),
-            (c @ ("test" | "fuzz" | "help"), extra) => {
+            (c @ ("test" | "fuzz" | "readme" | "help"), extra) => {
                 Err(format!("`{c}` does not take `{}`", extra.join(" ")))
             }
             (other, _) => Err(format!("unknown command `{other}`")),
@@ -203,6 +207,7 @@ fn main() -> ExitCode {
         Ok(Cmd::Bench(request)) => bench::run(&request),
         Ok(Cmd::Mutants(contracts)) => mutants::run(&contracts),
         Ok(Cmd::Conformance(request)) => conformance::run(&request),
+        Ok(Cmd::Readme) => readme(),
         Ok(Cmd::Help) => {
             print!("{USAGE}\ncontracts: {}\n", known.join(", "));
             ExitCode::SUCCESS
@@ -210,6 +215,41 @@ fn main() -> ExitCode {
         Err(msg) => {
             eprintln!("error: {msg}\n\n{USAGE}\ncontracts: {}", known.join(", "));
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `cargo xtask readme`: README.md's findings section, generated again.
+fn readme() -> ExitCode {
+    use racelab_core::report::readme;
+    let path = phases::root().join("README.md");
+    let views: Vec<_> = racelab_core::registry::all()
+        .into_iter()
+        .map(|e| e.view)
+        .collect();
+    let result = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))
+        .and_then(|old| {
+            let new = readme::splice(&old, &readme::section(&views))?;
+            if new != old {
+                std::fs::write(&path, &new).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            Ok(new != old)
+        });
+    match result {
+        Ok(changed) => {
+            let n: usize = views.iter().map(|v| v.findings.len()).sum();
+            let what = if changed {
+                "rewritten"
+            } else {
+                "already up to date"
+            };
+            println!("README.md: the findings section ({n} findings) {what}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
 }

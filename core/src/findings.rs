@@ -38,3 +38,17 @@ pub struct Finding {
     pub statement: &'static str,
     pub cells: &'static [&'static str],
 }
+
+impl Finding {
+    /// The finding as a Markdown list item, as report.md and the README show it.
+    pub fn markdown(&self) -> String {
+        let cells: Vec<String> = self.cells.iter().map(|k| format!("`{k}`")).collect();
+        format!(
+            "- **{}** ({}): {} Cells: {}.",
+            self.id,
+            self.kind.as_str(),
+            self.statement,
+            cells.join(", ")
+        )
+    }
+}

@@ -95,6 +95,21 @@ fn main() -> std::process::ExitCode {
     let mut trials = Trials(Vec::new());
     registry::visit(&mut trials);
     let mut trials = trials.0;
+    trials.push(Trial::test("README/findings", || {
+        use racelab_core::report::readme;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+        let committed = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        let views: Vec<_> = registry::all().into_iter().map(|e| e.view).collect();
+        if readme::splice(&committed, &readme::section(&views))? == committed {
+            Ok(())
+        } else {
+            Err(
+                "README.md: the findings section differs from the contracts' FINDINGS; \
+                 run `cargo xtask readme`"
+                    .into(),
+            )
+        }
+    }));
     for path in racelab_props::tidy::scenario_files() {
         let name = format!(
             "scenarios/{}",

@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod jira;
+pub mod readme;
 pub mod real_code;
 pub mod render;
 pub mod results;

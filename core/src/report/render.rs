@@ -513,16 +513,7 @@ impl Matrix {
             if !c.findings.is_empty() {
                 writeln!(out, "\n**Findings**\n").ok();
                 for f in c.findings {
-                    let cells: Vec<String> = f.cells.iter().map(|k| format!("`{k}`")).collect();
-                    writeln!(
-                        out,
-                        "- **{}** ({}): {} Cells: {}.",
-                        f.id,
-                        f.kind.as_str(),
-                        f.statement,
-                        cells.join(", ")
-                    )
-                    .ok();
+                    writeln!(out, "{}", f.markdown()).ok();
                 }
             }
             writeln!(
