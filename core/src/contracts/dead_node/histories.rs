@@ -10,7 +10,7 @@
 use super::containers::ContainerReportHandler;
 use super::datanode::{Datanode, DnAction};
 use super::dead_node_handler::{DeadNodeHandler, Source};
-use super::node_state::HealthChecker;
+use super::health_checker::HealthChecker;
 use super::recon::ReconReload;
 use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
 use crate::drive::Driver;

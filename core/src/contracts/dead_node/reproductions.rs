@@ -10,7 +10,8 @@
 
 use super::datanode::DnAction::{Heartbeat, Register, Stop};
 use super::datanode::{Datanode, DnAction};
-use super::node_state::{HealthChecker, NodeState, DEAD_INTERVAL};
+use super::health_checker::HealthChecker;
+use super::node_state::{NodeState, DEAD_INTERVAL};
 use super::{
     ContainerReportHandler, DeadNode, DeadNodeHandler, Fix, ReconReload, Service, Source, World,
     CONTAINER, DN, HOLDINGS,

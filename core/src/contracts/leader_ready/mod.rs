@@ -16,24 +16,23 @@ pub mod context;
 pub mod histories;
 pub mod premises;
 pub mod ratis;
+pub mod reproductions;
+pub mod scenarios;
 pub mod services;
 pub mod state_machine;
 pub mod upstream;
 
+pub use reproductions::*;
+pub use scenarios::*;
+
 use crate::claims::Claims;
-use crate::drive::Driver;
 use crate::findings::{Finding, Kind};
-use crate::model::{
-    run_to_end, Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant, REPORT,
-};
+use crate::model::{Baseline, Contract, Model, Part, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
-use crate::sync::Arc;
-use crate::trace::Trace;
 use context::SCMContext;
 use ratis::RaftServer;
 use services::SCMServiceManager;
-use state_machine::{Change, LeaderReadyCallback, RatisThread};
 
 /// How `setLeaderReady` decides (P1 is [`ReadyGuard::LeaderOfTerm`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,159 +326,13 @@ impl Model for LeaderReady {
     }
 }
 
-/// Ratis has checked the term-4 startup entry; the step-down lands inside `notifyLeaderReady`.
-pub static STEP_DOWN_DURING_CALLBACK: Scenario<LeaderReady> = Scenario {
-    name: "step-down-during-callback",
-    about: "leader of term 4; Ratis checked the startup entry; apply runs notifyLeaderReady \
-            while ratis steps down",
-    build: |trace, fix| callback_against(trace, fix, false, &[Change::StepDown]),
-};
-
-/// The callback has read its term; a step-down and a re-election land inside it.
-pub static CHANGES_AFTER_TERM_READ: Scenario<LeaderReady> = Scenario {
-    name: "step-down-and-re-election-after-term-read",
-    about: "leader of term 4; notifyLeaderReady has started (term read); ratis steps down and \
-            wins term 5 while it flushes",
-    build: |trace, fix| callback_against(trace, fix, true, &[Change::StepDown, Change::Elected(5)]),
-};
-
-/// A step-down and a re-election, each step of which may fall before the callback reads its
-/// term (R1) or after.
-pub static CHANGES_BEFORE_TERM_READ: Scenario<LeaderReady> = Scenario {
-    name: "step-down-and-re-election-after-check",
-    about: "leader of term 4; Ratis checked the startup entry; ratis steps down and wins term 5 \
-            while apply starts notifyLeaderReady",
-    build: |trace, fix| {
-        callback_against(trace, fix, false, &[Change::StepDown, Change::Elected(5)])
-    },
-};
-
-/// The part of R1 the report's wording leaves out: the candidacy entered term 5 before the
-/// callback read its term, and the win comes one vote round trip later, during the callback.
-pub static CANDIDACY_BEFORE_TERM_READ: Scenario<LeaderReady> = Scenario {
-    name: "candidacy-before-term-read-win-during-callback",
-    about: "leader of term 4; Ratis checked the startup entry; ratis stepped down and started \
-            its candidacy for term 5 (initElection); notifyLeaderReady has started (term read); \
-            the win lands while it flushes",
-    build: |trace, fix| {
-        let mut setup =
-            callback_against(trace, fix, false, &[Change::StepDown, Change::Elected(5)]);
-        let world = &setup.world;
-        let [apply, ratis] = &mut setup.threads[..] else {
-            unreachable!("two threads")
-        };
-        for _ in 0..4 {
-            ratis.step(world); // changeToFollower, notifyNotLeader, services, initElection
-        }
-        apply.step(world); // notifyLeaderReady starts and reads its term
-        setup
-    },
-};
-
-/// A leader of term 4 whose apply thread has passed `checkReady` (and read its term when
-/// `started`), against a Ratis thread carrying out `changes`.
-fn callback_against(
-    trace: &Trace,
-    fix: Fix,
-    started: bool,
-    changes: &[Change],
-) -> Setup<LeaderReady> {
-    let world = Arc::new(World::leader_of(fix, 4));
-    let mut apply = LeaderReadyCallback::new(trace, 4);
-    apply.step(&world); // LeaderStateImpl.checkReady
-    if started {
-        apply.step(&world); // notifyLeaderReady reads its term
-    }
-    Setup {
-        world,
-        threads: vec![Box::new(apply), Box::new(RatisThread::new(trace, changes))],
-    }
-}
-
-/// The observable state with the services' `shouldRun` once the safe-mode wait has passed.
-fn with_services(world: &World) -> String {
-    let wait = 5 * 60 * 1000; // hdds.scm.wait.time.after.safemode.exit
-    world.services.advance_clock(wait);
-    let services = &world.services;
-    format!(
-        "{} ReplicationManager.shouldRun={} SCMBlockDeletingService.shouldRun={}",
-        world.observed(),
-        services
-            .replication_manager
-            .should_run(services.now(), wait),
-        services
-            .block_deleting_service
-            .should_run(services.now(), wait)
-    )
-}
-
-/// The path every fix must keep: an SCM elected for term 4, with no leadership change while its
-/// callback runs, ends leader-ready with both services running.
-pub fn undisturbed(fix: Fix) -> String {
-    let trace = Trace::new();
-    let world = World::leader_of(fix, 4);
-    run_to_end(&mut LeaderReadyCallback::new(&trace, 4), &world);
-    with_services(&world)
-}
-
-/// The same after a step-down and a re-election in term 5, with the term-5 startup entry already
-/// queued on the apply thread: the apply thread reaches it only once Ratis has won the term, and
-/// the driver runs the first actor that can step, the callback first.
-pub fn re_elected_with_the_entry_queued(fix: Fix) -> String {
-    let trace = Trace::new();
-    let changes = &[Change::StepDown, Change::Elected(5)];
-    let mut d = Driver::<LeaderReady>::new(
-        trace.clone(),
-        Setup {
-            world: Arc::new(World::leader_of(fix, 4)),
-            threads: vec![
-                Box::new(LeaderReadyCallback::new(&trace, 5)),
-                Box::new(RatisThread::new(&trace, changes)),
-            ],
-        },
-    );
-    match d.finish() {
-        Ok(()) => with_services(&d.world),
-        Err(stuck) => stuck,
-    }
-}
-
-/// The report's reproduction, step by step through the driver: the apply thread is held after
-/// the flush and reload while leadership moves away, then (with `re_elect`) comes back in term 5
-/// and the term-5 callback is observed right after it starts. Returns the state strings.
-pub fn reproduce(fix: Fix) -> (String, String, String) {
-    let trace = Trace::new();
-    let world = Arc::new(World::leader_of(fix, 4));
-    let mut d = Driver::<LeaderReady>::new(
-        trace.clone(),
-        Setup {
-            world,
-            threads: vec![Box::new(LeaderReadyCallback::new(&trace, 4))],
-        },
-    );
-    let held = |d: &mut Driver<LeaderReady>, actor: usize, steps: usize| {
-        for _ in 0..steps {
-            d.step_actor(actor);
-        }
-    };
-    held(&mut d, 0, 4); // checkReady, start, flush, reload: held at the INFO line
-                        // The first election, held at the same point.
-    let first = d.world.observed();
-    d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown])));
-    held(&mut d, 1, 3);
-    held(&mut d, 0, 2); // setLeaderReady, notifyStatusChanged
-    let after_step_down = with_services(&d.world);
-    d.spawn(Box::new(RatisThread::new(&trace, &[Change::Elected(5)])));
-    held(&mut d, 2, 3); // initElection, changeToLeader, notifyLeaderChanged
-    d.spawn(Box::new(LeaderReadyCallback::new(&trace, 5)));
-    held(&mut d, 3, 2); // checkReady, start: inside the term-5 notifyLeaderReady
-    (first, after_step_down, d.world.observed())
-}
-
 #[cfg(all(test, not(loom)))]
 mod tests {
+    use super::scenarios::callback_against;
+    use super::state_machine::Change;
     use super::*;
     use crate::claims::Verdict;
+    use crate::model::Scenario;
     use crate::steps::{enumerate, every_choice};
 
     #[test]

@@ -21,32 +21,32 @@ pub mod om;
 pub mod premises;
 pub mod recon_om_db;
 pub mod reentrant_lock;
+pub mod reproductions;
+pub mod scenarios;
 pub mod service_provider;
 pub mod sync_scheduler;
 pub mod task_controller;
 pub mod upstream;
 
+pub use reproductions::*;
+pub use scenarios::*;
+
 use crate::claims::Claims;
-use crate::drive::Driver;
 use crate::findings::{Finding, Kind};
-use crate::model::{Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant, REPORT};
+use crate::model::{Baseline, Contract, Model, Part, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::unseen::{AtomicU64 as GhostU64, Ordering as GhostOrdering};
-use crate::sync::Arc;
-use crate::trace::Trace;
 use nssummary::ReconDb;
 use om::{Key, KeyOp, OmDb, OzoneManager};
 use recon_om_db::{DeltaId, ReconOMMetadataManager, ReconOmDbState, FULL_SNAPSHOT};
 use reentrant_lock::Forever;
 use service_provider::{
-    HandOffLock, LockFrom, LockUntil, OzoneManagerServiceProviderImpl, RestSpan, RestThread,
-    SyncFaults, SyncThread,
+    HandOffLock, LockFrom, LockUntil, OzoneManagerServiceProviderImpl, RestSpan,
 };
 use std::collections::BTreeMap;
 use std::fmt;
-use sync_scheduler::{trigger_then_first_run, TriggerSyncThread};
-use task_controller::{EventProcessor, ReconEvent, ReconTaskControllerImpl};
+use task_controller::ReconTaskControllerImpl;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fix {
@@ -574,276 +574,5 @@ impl Model for ReconSync {
             "A4" => Some(Fix::ACROSS_FULL_SNAPSHOT),
             _ => None,
         }
-    }
-}
-
-/// OM has `/vol1/bucket1/file1`, Recon is in sync; OM writes `writes` (one write batch each);
-/// the sync thread starts and runs up to its first step that takes the hand-off lock or
-/// commits (upstream and P1: its RPC has returned all of them in one delta; A1: before the RPC,
-/// which then runs concurrently under the lock); from there it applies the delta while the REST
-/// thread requests a rebuild and the event processor polls once. Running the start and the RPC
-/// before the concurrency removes no behaviour: they touch only OM's DB, which no actor here
-/// writes, and the sync thread's own state. A sync thread whose RPC hangs parks in it there.
-fn rebuild_during_sync(
-    trace: &Trace,
-    fix: Fix,
-    writes: &[KeyOp],
-    faults: SyncFaults,
-) -> Setup<ReconSync> {
-    let (world, sync) = sync_until_concurrency(trace, fix, writes, faults);
-    let rest = RestThread::new(trace, &world);
-    // One poll covers every behaviour: the only event that can be in the buffer before the
-    // REST thread's drain is the sync thread's batch; later polls only apply what is left in
-    // FIFO order, which `quiescent` does.
-    let processor = EventProcessor::new(trace, 1);
-    let threads: Vec<Box<dyn Program<World>>> = if sync.is_done() {
-        vec![Box::new(rest), Box::new(processor)]
-    } else {
-        vec![Box::new(sync), Box::new(rest), Box::new(processor)]
-    };
-    Setup { world, threads }
-}
-
-/// The world and `SyncOM-0`'s run of [`rebuild_during_sync`], before the concurrency.
-fn sync_until_concurrency(
-    trace: &Trace,
-    fix: Fix,
-    writes: &[KeyOp],
-    faults: SyncFaults,
-) -> (Arc<World>, SyncThread) {
-    let world = Arc::new(World::in_sync(fix, &[put(1)]));
-    let om = trace.actor("OM");
-    for op in writes {
-        world.om.write(&om, *op);
-    }
-    let mut sync = SyncThread::new(trace, faults);
-    while !sync.is_done() && (faults.rpc_hangs || !sync.before_lock_or_commit()) {
-        sync.step(&world);
-    }
-    (world, sync)
-}
-
-/// The report's trigger: a delta of one write batch (put file2).
-pub static REBUILD_DURING_SYNC: Scenario<ReconSync> = Scenario {
-    name: "rebuild-during-one-batch-delta",
-    about: "OM has file1, Recon in sync; OM writes file2; SyncOM applies the delta while REST \
-            requests a rebuild; the processor polls once",
-    build: |trace, fix| rebuild_during_sync(trace, fix, &[put(2)], SyncFaults::default()),
-};
-
-/// A delta of two write batches (put file2, put file3).
-pub static REBUILD_DURING_TWO_BATCH_SYNC: Scenario<ReconSync> = Scenario {
-    name: "rebuild-during-two-batch-delta",
-    about: "OM has file1, Recon in sync; OM writes file2 and file3 (one delta, two write \
-            batches); SyncOM applies it while REST requests a rebuild; the processor polls once",
-    build: |trace, fix| rebuild_during_sync(trace, fix, &[put(2), put(3)], SyncFaults::default()),
-};
-
-/// The sync fails between the commit and the hand-off, and its full-snapshot fallback cannot
-/// reach OM, while REST requests a rebuild.
-pub static FAULT_BEFORE_HAND_OFF: Scenario<ReconSync> = Scenario {
-    name: "fault-between-commit-and-hand-off",
-    about: "OM has file1, Recon in sync; OM writes file2; SyncOM commits it, then throws before \
-            the hand-off and its full-snapshot download fails; REST requests a rebuild; the \
-            processor polls once",
-    build: |trace, fix| {
-        let faults = SyncFaults {
-            throw_before_hand_off: true,
-            snapshot_download_fails: true,
-            ..SyncFaults::default()
-        };
-        rebuild_during_sync(trace, fix, &[put(2)], faults)
-    },
-};
-
-/// The sync fails between the commit and the hand-off, and its full-snapshot fallback never
-/// returns (OM became unreachable, or a large OM DB downloads for hours), while REST requests a
-/// rebuild: the bootstrapping case the endpoint exists for, reached through the fallback.
-pub static HANG_AFTER_FAULT: Scenario<ReconSync> = Scenario {
-    name: "fault-then-snapshot-download-hangs",
-    about: "OM has file1, Recon in sync; OM writes file2; SyncOM commits it, then throws before \
-            the hand-off and its full-snapshot download never returns; REST requests a rebuild; \
-            the processor polls once",
-    build: |trace, fix| {
-        let faults = SyncFaults {
-            throw_before_hand_off: true,
-            snapshot_download_hangs: true,
-            ..SyncFaults::default()
-        };
-        rebuild_during_sync(trace, fix, &[put(2)], faults)
-    },
-};
-
-/// OM is unreachable: the sync thread is inside `getDBUpdates` and never returns (it entered it
-/// before the concurrency starts, holding what the variant holds there); REST requests a
-/// rebuild; the processor polls once.
-pub static REBUILD_WHILE_RPC_HANGS: Scenario<ReconSync> = Scenario {
-    name: "rebuild-while-om-rpc-hangs",
-    about: "OM has file1 and file2, Recon has file1; SyncOM is stuck forever in getDBUpdates; \
-            REST requests a rebuild; the processor polls once",
-    build: |trace, fix| {
-        let faults = SyncFaults {
-            rpc_hangs: true,
-            ..SyncFaults::default()
-        };
-        rebuild_during_sync(trace, fix, &[put(2)], faults)
-    },
-};
-
-/// The sync fails between the commit and the hand-off, its full-snapshot download fails, and
-/// OM writes on; `GET /api/v1/triggerdbsync/om` asks for a sync now, which replaces the
-/// scheduler's thread when no sync is running, and the new thread syncs at once.
-pub static TRIGGER_SYNC_AFTER_FAULT: Scenario<ReconSync> = Scenario {
-    name: "fault-then-trigger-sync",
-    about: "OM has file1, Recon in sync; OM writes file2; SyncOM-0 commits it, then throws before \
-            the hand-off and its full-snapshot download fails; OM writes file3; SyncOM-0 returns \
-            from syncDataFromOM while REST-sync calls triggerSyncDataFromOMImmediately, and \
-            SyncOM-1, if it creates it, syncs at once",
-    build: |trace, fix| trigger_sync_after_fault(trace, fix, true),
-};
-
-/// [`TRIGGER_SYNC_AFTER_FAULT`]; without `shortcuts`, SyncOM-0 runs concurrently from its RPC on
-/// (as in [`FAULT_BEFORE_HAND_OFF`]) and SyncOM-1's first run on a thread of its own: the
-/// shortcuts remove no final state (a test checks it), and loom explores 53 executions instead
-/// of 37,156.
-fn trigger_sync_after_fault(trace: &Trace, fix: Fix, shortcuts: bool) -> Setup<ReconSync> {
-    let faults = SyncFaults {
-        throw_before_hand_off: true,
-        snapshot_download_fails: true,
-        ..SyncFaults::default()
-    };
-    let (world, mut sync) = sync_until_concurrency(trace, fix, &[put(2)], faults);
-    // A1 takes the lock before its RPC: SyncOM-0 runs its RPC before the concurrency in every
-    // variant (no other actor takes the lock before SyncOM-0 has returned).
-    while !sync.fetched() {
-        sync.step(&world);
-    }
-    // SyncOM-0 runs up to its return before the concurrency. That removes no behaviour: the
-    // trigger reads isSyncDataFromOMRunning, which from here only that return writes, and
-    // touches nothing else SyncOM-0 does; SyncOM-1 runs only once the trigger found it false.
-    while shortcuts && !sync.returning() {
-        sync.step(&world);
-    }
-    // From here only SyncOM-1's RPC reads OM's DB, so a write before the concurrency is the
-    // one order that matters (it is there for that RPC to fetch).
-    world.om.write(&trace.actor("OM"), put(3));
-    // No rebuild and no processor: neither plays a part in whether a sync takes the lock.
-    let threads: Vec<Box<dyn Program<World>>> = if shortcuts {
-        vec![Box::new(sync), Box::new(trigger_then_first_run(trace, 1))]
-    } else {
-        let (trigger, first_run) = TriggerSyncThread::with_first_run(trace, 1);
-        vec![Box::new(sync), Box::new(trigger), Box::new(first_run)]
-    };
-    Setup { world, threads }
-}
-
-/// O8: two REST threads call `triggerSyncDataFromOMImmediately` while no sync runs (SyncOM-0
-/// is between its runs). Only the race on the `scheduler` field is decided here (the runs the
-/// new executors would start are left out: they do not touch the field).
-pub static TWO_TRIGGERS: Scenario<ReconSync> = Scenario {
-    name: "two-manual-syncs-at-once",
-    about: "OM has file1, Recon in sync, SyncOM-0 between runs; two REST threads call \
-            triggerSyncDataFromOMImmediately at once",
-    build: |trace, fix| {
-        let world = Arc::new(World::in_sync(fix, &[put(1)]));
-        let (first, _) = TriggerSyncThread::with_first_run(trace, 1);
-        let (second, _) = TriggerSyncThread::with_first_run(trace, 2);
-        Setup {
-            world,
-            threads: vec![Box::new(first), Box::new(second)],
-        }
-    },
-};
-
-#[cfg(all(test, not(loom)))]
-mod tests {
-    use super::*;
-    use crate::steps::{enumerate, every_choice};
-
-    /// The shortcuts of [`TRIGGER_SYNC_AFTER_FAULT`] lose no final state: every order of whole
-    /// steps reaches the same final states with them as without, in every variant that does
-    /// not reach O7 (which stops the enumeration at its first schedule), and the same verdict.
-    #[test]
-    fn the_trigger_scenarios_shortcuts_lose_no_final_state() {
-        static WITHOUT: Scenario<ReconSync> = Scenario {
-            name: "fault-then-trigger-sync-without-shortcuts",
-            about: "",
-            build: |trace, fix| trigger_sync_after_fault(trace, fix, false),
-        };
-        for v in ReconSync::VARIANTS {
-            let fix = ReconSync::fix_of_variant(v);
-            let with = enumerate(&TRIGGER_SYNC_AFTER_FAULT, fix, &O7, every_choice);
-            let without = enumerate(&WITHOUT, fix, &O7, every_choice);
-            assert_eq!(with.observed, without.observed, "{}", v.name);
-            assert_eq!((with.stuck, without.stuck), (0, 0), "{}", v.name);
-            if with.counterexample.is_none() {
-                assert_eq!(with.final_states, without.final_states, "{}", v.name);
-                assert!(with.schedules < without.schedules, "{}", v.name);
-            }
-        }
-    }
-}
-
-/// What the report's reproduction observes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Repro {
-    /// `rebuildQueuedInWindow`: the rebuild was queued while the sync thread was paused between
-    /// its commit and its hand-off.
-    pub queued_in_window: bool,
-    /// After the rebuild and the replayed batch.
-    pub after_rebuild: String,
-    /// After one more ordinary sync of one more put.
-    pub after_next_sync: String,
-}
-
-/// Runs actor `i` while it can step.
-fn run(d: &mut Driver<ReconSync>, i: usize) {
-    while d.enabled().contains(&i) {
-        d.step_actor(i);
-    }
-}
-
-/// The report's reproduction through the step driver: Recon in sync with OM (`initial`); OM
-/// performs `op`; the sync thread runs until it is paused in `updateOMMetadataManager`,
-/// between the commit and the hand-off; a rebuild is requested from a second thread (with P1
-/// it is not enabled until the hand-off); then the processor applies everything; then OM writes
-/// file9 and one more ordinary sync runs.
-pub fn reproduce(fix: Fix, initial: &[KeyOp], op: KeyOp) -> Repro {
-    let trace = Trace::new();
-    let world = Arc::new(World::in_sync(fix, initial));
-    let om = trace.actor("OM");
-    world.om.write(&om, op);
-    let mut sync = SyncThread::new(&trace, SyncFaults::default());
-    while !sync.at_hand_off() {
-        sync.step(&world);
-    }
-    let rest = RestThread::new(&trace, &world);
-    let threads: Vec<Box<dyn Program<World>>> = vec![Box::new(sync), Box::new(rest)];
-    let mut d = Driver::<ReconSync>::new(trace.clone(), Setup { world, threads });
-    // 1: the REST thread, while 0, the sync thread, is paused.
-    run(&mut d, 1);
-    let queued_in_window = d
-        .world
-        .controller
-        .pending()
-        .iter()
-        .any(|e| matches!(e, ReconEvent::ReInitialization(..)));
-    run(&mut d, 0);
-    run(&mut d, 1);
-    // 2: the event processor, polling until the buffer is empty.
-    let polls = d.world.controller.pending().len();
-    d.spawn(Box::new(EventProcessor::new(&trace, polls)));
-    run(&mut d, 2);
-    let after_rebuild = d.world.observed();
-    // 3: one more ordinary sync of one more put, and 4: the processor again.
-    d.world.om.write(&om, put(9));
-    d.spawn(Box::new(SyncThread::new(&trace, SyncFaults::default())));
-    run(&mut d, 3);
-    d.spawn(Box::new(EventProcessor::new(&trace, 1)));
-    run(&mut d, 4);
-    Repro {
-        queued_in_window,
-        after_rebuild,
-        after_next_sync: d.world.observed(),
     }
 }
