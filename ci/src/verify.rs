@@ -197,6 +197,23 @@ pub fn comments(contracts: &[String], from: &[PathBuf], format: Format) -> Optio
     None
 }
 
+/// The step checker's counterexamples as scenario files under `out/counterexamples/`, the old
+/// ones removed first (a file left from an earlier run would name a schedule no cell has now).
+fn write_counterexamples(out: &Path, matrix: &Matrix) -> std::io::Result<()> {
+    let dir = out.join("counterexamples");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir)?;
+    }
+    for (path, text) in matrix.counterexample_files() {
+        let path = out.join(path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, text)?;
+    }
+    Ok(())
+}
+
 /// `cargo xtask report [--from DIR...]`: the claims matrix, the counterexamples, report.json and
 /// report.md, from the records of the last `cargo xtask test` or of the directories named (the
 /// shards of a CI run, merged). Fails on any deviation, and when `tests_ok` is false.
@@ -228,7 +245,7 @@ pub fn report(
     let written = std::fs::write(out.join("report.json"), matrix.to_json())
         .and_then(|()| std::fs::write(out.join("report.md"), matrix.to_markdown()))
         .and_then(|()| std::fs::write(out.join("summary.md"), matrix.to_summary()));
-    if let Err(e) = written {
+    if let Err(e) = written.and_then(|()| write_counterexamples(&out, &matrix)) {
         eprintln!("error: cannot write the reports: {e}");
         return ExitCode::FAILURE;
     }

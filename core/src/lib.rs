@@ -15,6 +15,7 @@ pub mod outcome;
 pub mod premises;
 pub mod registry;
 pub mod report;
+pub mod schedule;
 pub mod splitmix;
 pub mod steps;
 pub mod switches;

@@ -30,6 +30,10 @@ pub struct Enumeration {
     pub stuck: u64,
     pub seconds: f64,
     pub counterexample: Option<Timeline>,
+    /// The counterexample's schedule: the actor of each step.
+    pub schedule: Vec<&'static str>,
+    /// Every outcome the counterexample's final state shows, the one searched for first.
+    pub reached: Vec<&'static str>,
     /// The final states ([`Model::describe`]) of every schedule explored.
     pub final_states: BTreeSet<String>,
 }
@@ -56,6 +60,8 @@ pub fn enumerate<M: Model>(
         stuck: 0,
         seconds: 0.0,
         counterexample: None,
+        schedule: Vec::new(),
+        reached: Vec::new(),
         final_states: BTreeSet::new(),
     };
     // The schedule in progress: at each depth, the choice taken and the last one to try.
@@ -64,6 +70,7 @@ pub fn enumerate<M: Model>(
         let trace = Trace::new();
         let mut d = Driver::<M>::new(trace.clone(), (scenario.build)(&trace, fix));
         let mut depth = 0;
+        let mut actors = Vec::new();
         loop {
             let enabled = d.enabled();
             if enabled.is_empty() {
@@ -76,7 +83,9 @@ pub fn enumerate<M: Model>(
                 }
                 stack.push((range.start, range.end - 1));
             }
-            d.step_actor(enabled[stack[depth].0]);
+            let chosen = enabled[stack[depth].0];
+            actors.push(d.actor(chosen));
+            d.step_actor(chosen);
             depth += 1;
         }
         found.schedules += 1;
@@ -94,6 +103,15 @@ pub fn enumerate<M: Model>(
         if let Some(w) = witness {
             found.observed = Verdict::Reachable;
             found.counterexample = Some(d.timeline(Some(violation(outcome.id, &w))));
+            found.schedule = actors;
+            found.reached = std::iter::once(outcome.id)
+                .chain(
+                    M::OUTCOMES
+                        .iter()
+                        .filter(|o| o.id != outcome.id && shows(o, &d.world, stuck))
+                        .map(|o| o.id),
+                )
+                .collect();
             break;
         }
         // The next schedule: the deepest choice with an alternative left.
@@ -112,6 +130,16 @@ pub fn enumerate<M: Model>(
     found
 }
 
+/// Whether a schedule's end shows `outcome` (`stuck`: some actor can never step), as loom decides
+/// it at the end of an execution: a state outcome on a finished world, a deadlock when stuck.
+pub fn shows<W>(outcome: &Outcome<W>, world: &W, stuck: bool) -> bool {
+    match outcome.check {
+        Check::State(_) => !stuck && outcome.holds(world).is_some(),
+        Check::Deadlock => stuck,
+        Check::Race => false,
+    }
+}
+
 /// The step checker's cell for a loom claim: its result record (saved for the gate), or what
 /// differs from the claim.
 pub fn verify<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
@@ -125,6 +153,14 @@ pub fn verify<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
     r.seconds = e.seconds;
     if let Some(t) = &e.counterexample {
         r.set_counterexample(Vec::new(), t);
+        let file = crate::schedule::Counterexample {
+            contract: M::CONTRACT.id,
+            scenario: scenario.name,
+            variant: claim.variant,
+            reached: &e.reached,
+            steps: &e.schedule,
+        };
+        r.replay = Some(file.to_file());
     }
     if e.observed == Verdict::Unreachable {
         r.final_states = Some(e.final_states.into_iter().collect());

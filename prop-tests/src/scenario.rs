@@ -12,13 +12,20 @@
 //! step ratis 3
 //! ```
 //!
+//! A file may start from a loom scenario instead of the contract's history start: a
+//! `scenario NAME` line after `contract`, then only `step` lines (the step checker writes its
+//! counterexamples this way). An actor whose name holds a space is written in double quotes:
+//! `step "close, then force delete" 2`.
+//!
 //! Every line is checked before anything runs; a mistake is reported with its line number. The
 //! replay runs the schedule on each variant, finishes the remaining programs in start order,
 //! and prints the timeline, the final state and the outcomes reached. An `expect` line that
 //! the replay contradicts is reported with its line ([`Replay::differs`]): the committed files
 //! expect something of every variant they replay, so that a test replaying them can fail.
 
+use racelab_core::drive::Driver;
 use racelab_core::histories::{Histories, Session, STUCK};
+use racelab_core::model::{Model, Scenario};
 use racelab_core::registry::{self, Registered, Visitor};
 use std::fmt::Write;
 
@@ -79,25 +86,65 @@ fn err<T>(line: usize, problem: impl Into<String>) -> Result<T, ScenarioError> {
     })
 }
 
-/// The meaningful lines of `text`: (line number, words), comments and blanks dropped.
-fn lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
-    text.lines().enumerate().filter_map(|(i, l)| {
-        let words: Vec<&str> = l
-            .split('#')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .collect();
-        (!words.is_empty()).then_some((i + 1, words))
-    })
+/// The meaningful lines of `text`: (line number, words), comments and blanks dropped. A word in
+/// double quotes may hold spaces and `#`; an unclosed quote is a mistake on its line.
+fn lines(text: &str) -> Result<Vec<(usize, Vec<&str>)>, ScenarioError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut words = Vec::new();
+        let mut rest = line.trim_start();
+        while !rest.is_empty() && !rest.starts_with('#') {
+            let (word, after) = match rest.strip_prefix('"') {
+                Some(quoted) => match quoted.find('"') {
+                    Some(end) => (&quoted[..end], &quoted[end + 1..]),
+                    None => return err(i + 1, "a double quote is not closed"),
+                },
+                None => {
+                    let end = rest.find(|c: char| c.is_whitespace() || c == '#');
+                    rest.split_at(end.unwrap_or(rest.len()))
+                }
+            };
+            words.push(word);
+            rest = after.trim_start();
+        }
+        if !words.is_empty() {
+            out.push((i + 1, words));
+        }
+    }
+    Ok(out)
 }
 
 /// The contract a scenario names on its first line.
 pub fn contract_of(text: &str) -> Result<String, ScenarioError> {
-    match lines(text).next() {
+    match lines(text)?.first() {
         Some((_, w)) if w.len() == 2 && w[0] == "contract" => Ok(w[1].to_owned()),
-        Some((n, _)) => err(n, "the first line must be `contract NAME`"),
+        Some((n, _)) => err(*n, "the first line must be `contract NAME`"),
         None => err(0, "the scenario is empty"),
+    }
+}
+
+/// The loom scenario `name` of `M` (one that some claim explores), or the mistake of naming it
+/// on line `n`.
+fn loom_scenario<M: Histories>(
+    n: usize,
+    name: &str,
+) -> Result<&'static Scenario<M>, ScenarioError> {
+    let mut known: Vec<&'static Scenario<M>> = M::CLAIMS
+        .cells
+        .iter()
+        .filter_map(|c| c.method.loom_scenario().map(|(s, _)| s))
+        .collect();
+    known.sort_by_key(|s| s.name);
+    known.dedup_by_key(|s| s.name);
+    match known.iter().find(|s| s.name == name) {
+        Some(s) => Ok(s),
+        None => {
+            let names: Vec<&str> = known.iter().map(|s| s.name).collect();
+            err(
+                n,
+                format!("unknown scenario `{name}` (known: {})", names.join(", ")),
+            )
+        }
     }
 }
 
@@ -152,8 +199,20 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
     let mut variants: Option<Vec<&'static str>> = None;
     let mut expects: Vec<Expect> = Vec::new();
     let mut schedule: Vec<(usize, Line<M::Op>)> = Vec::new();
-    for (n, words) in lines(text).skip(1) {
+    let mut start: Option<&'static Scenario<M>> = None;
+    for (n, words) in lines(text)?.into_iter().skip(1) {
         match words.as_slice() {
+            ["scenario", name]
+                if schedule.is_empty()
+                    && variants.is_none()
+                    && expects.is_empty()
+                    && start.is_none() =>
+            {
+                start = Some(loom_scenario::<M>(n, name)?);
+            }
+            ["scenario", ..] => {
+                return err(n, "`scenario NAME` must come once, right after `contract`")
+            }
             ["variants", names @ ..]
                 if schedule.is_empty() && variants.is_none() && expects.is_empty() =>
             {
@@ -216,6 +275,15 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
                     "`step` takes an actor and an optional count: `step ACTOR [N]`",
                 )
             }
+            op if start.is_some() => {
+                return err(
+                    n,
+                    format!(
+                        "`{}`: a file that starts from a loom scenario has only `step` lines",
+                        op.join(" ")
+                    ),
+                )
+            }
             op => match M::parse_op(op) {
                 Ok(o) => schedule.push((n, Line::Op(o))),
                 Err(e) => {
@@ -238,48 +306,12 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
     let (mut differs, mut unchecked) = (Vec::new(), Vec::new());
     for name in variants {
         let v = M::variant(name).expect("checked above");
-        let mut session = Session::<M>::new(M::fix_of_variant(v));
+        let fix = M::fix_of_variant(v);
         let mut notes: Vec<String> = Vec::new();
-        for (n, line) in &schedule {
-            match line {
-                Line::Op(op) => {
-                    if !session.apply(op) {
-                        return err(
-                            *n,
-                            format!("`{op:?}` is not possible at this point of the schedule"),
-                        );
-                    }
-                }
-                Line::Step { actor, times } => {
-                    let started = session.driver.actors();
-                    if !started.contains(&actor.as_str()) {
-                        let started = if started.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            started.join(", ")
-                        };
-                        return err(
-                            *n,
-                            format!("no actor `{actor}` has been started (started: {started})"),
-                        );
-                    }
-                    // The order the file asks for may be impossible in this variant (its fix
-                    // makes the actor wait): say so, and leave the rest to the finish.
-                    for i in 0..*times {
-                        if let Err(e) = session.step_named(actor) {
-                            notes.push(format!(
-                                "line {n}: {e}; {} step(s) left to the finish",
-                                times - i
-                            ));
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        let trace = session.driver.trace.clone();
-        let world = session.driver.world.clone();
-        let found = session.finish();
+        let (trace, world, found) = match start {
+            Some(scenario) => run_from_scenario::<M>(scenario, fix, &schedule, &mut notes)?,
+            None => run_history::<M>(fix, &schedule, &mut notes)?,
+        };
         let parts = if v.parts.is_empty() {
             "none".to_owned()
         } else {
@@ -306,19 +338,19 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
         if found.is_empty() {
             writeln!(out, "verdict: no outcome reached").ok();
         }
-        for f in &found {
-            let what = if f.outcome == STUCK {
+        for (outcome, witness) in &found {
+            let what = if *outcome == STUCK {
                 "stuck"
             } else {
                 "reaches"
             };
-            writeln!(out, "verdict: {what} {}: {}", f.outcome, f.witness).ok();
+            writeln!(out, "verdict: {what} {outcome}: {witness}").ok();
         }
         let Some(e) = expects.iter().find(|e| e.variant == name) else {
             unchecked.push(name);
             continue;
         };
-        let mut reached: Vec<String> = found.iter().map(|f| f.outcome.to_owned()).collect();
+        let mut reached: Vec<String> = found.iter().map(|f| f.0.to_owned()).collect();
         reached.sort();
         let holds = reached == e.outcomes;
         let how = if holds { "as replayed" } else { "DIFFERS" };
@@ -339,6 +371,119 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
         differs,
         unchecked,
     })
+}
+
+/// What one variant's replay leaves: the trace, the world, and each outcome reached with its
+/// witness.
+type Ran<M> = (
+    racelab_core::trace::Trace,
+    racelab_core::sync::Arc<<M as Model>::World>,
+    Vec<(&'static str, String)>,
+);
+
+/// Runs `schedule` (operations and steps) on a history's start, then finishes it.
+fn run_history<M: Histories>(
+    fix: M::Fix,
+    schedule: &[(usize, Line<M::Op>)],
+    notes: &mut Vec<String>,
+) -> Result<Ran<M>, ScenarioError> {
+    let mut session = Session::<M>::new(fix);
+    for (n, line) in schedule {
+        match line {
+            Line::Op(op) => {
+                if !session.apply(op) {
+                    return err(
+                        *n,
+                        format!("`{op:?}` is not possible at this point of the schedule"),
+                    );
+                }
+            }
+            Line::Step { actor, times } => {
+                steps(&mut session.driver, *n, actor, *times, notes)?;
+            }
+        }
+    }
+    let trace = session.driver.trace.clone();
+    let world = session.driver.world.clone();
+    let found = session.finish();
+    Ok((
+        trace,
+        world,
+        found.into_iter().map(|f| (f.outcome, f.witness)).collect(),
+    ))
+}
+
+/// Runs the `step` lines from a loom scenario's start, finishes the actors left in start order,
+/// and decides every outcome on the end as the exhaustive checkers do.
+fn run_from_scenario<M: Histories>(
+    scenario: &Scenario<M>,
+    fix: M::Fix,
+    schedule: &[(usize, Line<M::Op>)],
+    notes: &mut Vec<String>,
+) -> Result<Ran<M>, ScenarioError> {
+    let trace = racelab_core::trace::Trace::new();
+    let mut d = Driver::<M>::new(trace.clone(), (scenario.build)(&trace, fix));
+    for (n, line) in schedule {
+        if let Line::Step { actor, times } = line {
+            steps(&mut d, *n, actor, *times, notes)?;
+        }
+    }
+    let stuck = d.finish().err();
+    let found = M::OUTCOMES
+        .iter()
+        .filter(|o| racelab_core::steps::shows(o, &d.world, stuck.is_some()))
+        .map(|o| {
+            let witness = o.holds(&d.world).or(stuck.clone()).unwrap_or_default();
+            (o.id, witness)
+        })
+        .collect();
+    Ok((trace, d.world.clone(), found))
+}
+
+/// `step ACTOR N` on line `n`. The order the file asks for may be impossible in this variant
+/// (its fix makes the actor wait): that is noted, and the rest is left to the finish.
+fn steps<M: Model>(
+    d: &mut Driver<M>,
+    n: usize,
+    actor: &str,
+    times: usize,
+    notes: &mut Vec<String>,
+) -> Result<(), ScenarioError> {
+    let started = d.actors();
+    if !started.contains(&actor) {
+        let started = if started.is_empty() {
+            "none".to_owned()
+        } else {
+            started.join(", ")
+        };
+        return err(
+            n,
+            format!("no actor `{actor}` has been started (started: {started})"),
+        );
+    }
+    for i in 0..times {
+        if let Err(e) = d.step_named(actor) {
+            notes.push(format!(
+                "line {n}: {e}; {} step(s) left to the finish",
+                times - i
+            ));
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Replays a file that expects something of every variant it replays, and fails unless each
+/// reaches exactly what it expects: what a written counterexample must do.
+pub fn replays_as_written(text: &str) -> Result<(), String> {
+    let r = replay_any(text).map_err(|e| format!("does not parse: {e}"))?;
+    if let Some(v) = r.unchecked.first() {
+        return Err(format!("expects nothing of variant {v}"));
+    }
+    match r.differs.first() {
+        Some(e) => Err(format!("does not replay: {e}\n{}", r.out)),
+        None => Ok(()),
+    }
 }
 
 /// Replays a scenario of any registered contract (named on its first line).
@@ -503,6 +648,68 @@ step ratis 3
         assert_eq!(
             contract_of("step apply\n").unwrap_err().to_string(),
             "line 1: the first line must be `contract NAME`"
+        );
+    }
+
+    #[test]
+    fn a_written_counterexample_replays_and_a_wrong_one_does_not() {
+        use racelab_core::contracts::leader_ready::{O1, STEP_DOWN_DURING_CALLBACK};
+        use racelab_core::schedule::Counterexample;
+        use racelab_core::steps::{enumerate, every_choice};
+        let e = enumerate(
+            &STEP_DOWN_DURING_CALLBACK,
+            LeaderReady::UPSTREAM,
+            &O1,
+            every_choice,
+        );
+        let written = |reached: &[&str], steps: &[&str]| {
+            Counterexample {
+                contract: "leader-ready",
+                scenario: STEP_DOWN_DURING_CALLBACK.name,
+                variant: "upstream",
+                reached,
+                steps,
+            }
+            .to_file()
+        };
+        let file = written(&e.reached, &e.schedule);
+        assert_eq!(replays_as_written(&file), Ok(()), "{file}");
+        // Expecting too little, or replaying only the first step (the finish then runs the
+        // rest in start order, which does not reach O1 here), is caught.
+        let wrong = written(&["O2"], &e.schedule);
+        let got = replays_as_written(&wrong).unwrap_err();
+        assert!(
+            got.starts_with("does not replay: line 6: variant upstream reaches O1"),
+            "{got}"
+        );
+        let cut = written(&e.reached, &e.schedule[..1]);
+        assert!(replays_as_written(&cut).is_err(), "{cut}");
+    }
+
+    #[test]
+    fn a_loom_scenario_start_takes_only_steps_and_quoted_actors() {
+        let bad = |text: &str| replay::<LeaderReady>(text).unwrap_err().to_string();
+        assert_eq!(
+            bad("contract leader-ready\nscenario nowhere\nstep apply\n"),
+            "line 2: unknown scenario `nowhere` (known: \
+             candidacy-before-term-read-win-during-callback, step-down-and-re-election-after-check, \
+             step-down-and-re-election-after-term-read, step-down-during-callback)"
+        );
+        assert_eq!(
+            bad("contract leader-ready\nscenario step-down-during-callback\nstep-down\n"),
+            "line 3: `step-down`: a file that starts from a loom scenario has only `step` lines"
+        );
+        assert_eq!(
+            bad("contract leader-ready\nvariants upstream\nscenario step-down-during-callback\n"),
+            "line 3: `scenario NAME` must come once, right after `contract`"
+        );
+        assert_eq!(
+            bad("contract leader-ready\nscenario step-down-during-callback\nstep \"apply 2\n"),
+            "line 3: a double quote is not closed"
+        );
+        assert_eq!(
+            bad("contract leader-ready\nscenario step-down-during-callback\nstep \"no one\" 2\n"),
+            "line 3: no actor `no one` has been started (started: apply, ratis)"
         );
     }
 }

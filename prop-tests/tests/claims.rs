@@ -1,6 +1,7 @@
 //! Every non-loom claim of every registered contract, as one test each, named by its key:
 //!
-//! - `CONTRACT/VARIANT/OUTCOME/steps`: every order of whole steps of a loom cell's scenario;
+//! - `CONTRACT/VARIANT/OUTCOME/steps`: every order of whole steps of a loom cell's scenario,
+//!   and the counterexample it writes as a scenario file, replayed;
 //! - `CONTRACT/mutant/NAME/steps`: the same order of whole steps catches each mutant;
 //! - `CONTRACT/VARIANT/OUTCOME/CHECKER`: a history cell (proptest, quickcheck, fuzz replay);
 //! - `CONTRACT/fix-property/histories` and `.../committed-inputs`: what the fuzz target checks;
@@ -26,9 +27,15 @@ fn main() -> std::process::ExitCode {
             for claim in M::CLAIMS.cells.iter().filter(|c| c.has_steps_twin()) {
                 self.0
                     .push(Trial::test(claim.steps_expectation().key(), move || {
-                        racelab_core::steps::verify(claim)
-                            .map(drop)
-                            .map_err(Into::into)
+                        let r = racelab_core::steps::verify(claim)?;
+                        match &r.replay {
+                            Some(file) => racelab_props::scenario::replays_as_written(file)
+                                .map_err(|e| {
+                                    format!("{}: its counterexample file {e}\n{file}", r.key())
+                                        .into()
+                                }),
+                            None => Ok(()),
+                        }
                     }));
             }
             // Whole steps cannot show a data race: a mutant caught by one is loom's alone.

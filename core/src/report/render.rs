@@ -483,6 +483,35 @@ impl Matrix {
         serde_json::to_string_pretty(&report).expect("the report serializes")
     }
 
+    /// The step checker's counterexample file of `r`'s cell (its own, or its step twin's for a
+    /// loom cell): its path under `target/racelab/`, and its text.
+    pub fn counterexample_file(&self, r: &CellResult) -> Option<(String, &str)> {
+        self.cells
+            .iter()
+            .find(|x| {
+                x.contract == r.contract
+                    && x.variant == r.variant
+                    && x.outcome == r.outcome
+                    && x.replay.is_some()
+            })
+            .and_then(|x| {
+                let path = crate::schedule::file_name(&x.contract, &x.variant, &x.outcome);
+                Some((path, x.replay.as_deref()?))
+            })
+    }
+
+    /// Every counterexample file, once each: what `cargo xtask report` writes.
+    pub fn counterexample_files(&self) -> Vec<(String, &str)> {
+        let mut files: Vec<(String, &str)> = self
+            .cells
+            .iter()
+            .filter_map(|r| self.counterexample_file(r))
+            .collect();
+        files.sort();
+        files.dedup();
+        files
+    }
+
     /// report.md: the matrices, every cell, and each counterexample as a timeline and a
     /// sequence diagram.
     pub fn to_markdown(&self) -> String {
@@ -598,6 +627,14 @@ impl Matrix {
                 }
                 let diagram = sequence_diagram(&r.events, r.violation.as_deref(), c.sources);
                 writeln!(out, "\n```mermaid\n{diagram}```").ok();
+                if let Some((path, _)) = self.counterexample_file(r) {
+                    writeln!(
+                        out,
+                        "\nThe same order of whole steps as a scenario file: \
+                         `cargo xtask replay target/racelab/{path}`"
+                    )
+                    .ok();
+                }
             }
         }
         writeln!(out, "\n## Deviations\n").ok();

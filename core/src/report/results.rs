@@ -56,6 +56,10 @@ pub struct CellResult {
     /// read, so that it explored the same executions (see [`crate::switches`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explored_by: Option<String>,
+    /// The counterexample as a scenario file (the step checker's), which `cargo xtask replay`
+    /// runs again; `cargo xtask report` writes it to `target/racelab/counterexamples/`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
     /// For an unreachable history cell: the cell of the same checker (the same generator) that
     /// reaches the outcome under another variant, and the case at which it did; without one
     /// the search is not shown able to find the outcome.
@@ -92,6 +96,7 @@ impl CellResult {
             schedules: None,
             final_states: None,
             explored_by: None,
+            replay: None,
             twin: None,
         }
     }
