@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod bless;
 mod conformance;
 mod explore;
 mod fuzzing;
@@ -68,6 +69,9 @@ commands:
   mutants [CONTRACT...]     cargo-mutants on each contract's fix code (.cargo/mutants.toml),
                             judged by its claims; fails on a missed mutant (not in the gate:
                             the scheduled workflow runs it)
+  bless [CONTRACT...]       re-pins the loom cells' execution counts from the records of the
+                            last `test` or `verify`, after a reviewed model change; prints
+                            old → new for each; refuses a cell whose verdict deviates
   readme                    rewrites README.md's findings section from each contract's
                             findings (a test fails while it is stale)
   help                      this text
@@ -95,6 +99,7 @@ enum Cmd {
     Mutants(Vec<String>),
     Conformance(conformance::Request),
     Readme,
+    Bless(Vec<String>),
     Help,
 }
 
@@ -167,6 +172,12 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
                 .collect::<Result<_, _>>()
                 .map(Cmd::Mutants),
             ("readme", []) => Ok(Cmd::Readme),
+            ("bless", []) => Ok(Cmd::Bless(known.iter().map(|s| s.to_string()).collect())),
+            ("bless", names) => names
+                .iter()
+                .map(contract)
+                .collect::<Result<_, _>>()
+                .map(Cmd::Bless),
             ("help" | "--help" | "-h", []) => Ok(Cmd::Help),
             (c @ ("test" | "fuzz" | "readme" | "help"), extra) => {
                 Err(format!("`{c}` does not take `{}`", extra.join(" ")))
@@ -208,6 +219,7 @@ fn main() -> ExitCode {
         Ok(Cmd::Mutants(contracts)) => mutants::run(&contracts),
         Ok(Cmd::Conformance(request)) => conformance::run(&request),
         Ok(Cmd::Readme) => readme(),
+        Ok(Cmd::Bless(contracts)) => bless::run(&contracts),
         Ok(Cmd::Help) => {
             print!("{USAGE}\ncontracts: {}\n", known.join(", "));
             ExitCode::SUCCESS

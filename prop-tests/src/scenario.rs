@@ -399,7 +399,13 @@ fn run_history<M: Histories>(
                 }
             }
             Line::Step { actor, times } => {
-                steps(&mut session.driver, *n, actor, *times, notes)?;
+                let started = session.driver.actors();
+                steps(
+                    &started,
+                    |a| session.step_named(a),
+                    (*n, actor, *times),
+                    notes,
+                )?;
             }
         }
     }
@@ -425,7 +431,8 @@ fn run_from_scenario<M: Histories>(
     let mut d = Driver::<M>::new(trace.clone(), (scenario.build)(&trace, fix));
     for (n, line) in schedule {
         if let Line::Step { actor, times } = line {
-            steps(&mut d, *n, actor, *times, notes)?;
+            let started = d.actors();
+            steps(&started, |a| d.step_named(a), (*n, actor, *times), notes)?;
         }
     }
     let stuck = d.finish().err();
@@ -440,16 +447,16 @@ fn run_from_scenario<M: Histories>(
     Ok((trace, d.world.clone(), found))
 }
 
-/// `step ACTOR N` on line `n`. The order the file asks for may be impossible in this variant
-/// (its fix makes the actor wait): that is noted, and the rest is left to the finish.
-fn steps<M: Model>(
-    d: &mut Driver<M>,
-    n: usize,
-    actor: &str,
-    times: usize,
+/// `step ACTOR N` on line `n`, each step through `step` (a history's steps are checked at every
+/// quiet point, a loom scenario's at its end). The order the file asks for may be impossible in
+/// this variant (its fix makes the actor wait): that is noted, and the rest is left to the
+/// finish.
+fn steps(
+    started: &[&str],
+    mut step: impl FnMut(&str) -> Result<(), String>,
+    (n, actor, times): (usize, &str, usize),
     notes: &mut Vec<String>,
 ) -> Result<(), ScenarioError> {
-    let started = d.actors();
     if !started.contains(&actor) {
         let started = if started.is_empty() {
             "none".to_owned()
@@ -462,7 +469,7 @@ fn steps<M: Model>(
         );
     }
     for i in 0..times {
-        if let Err(e) = d.step_named(actor) {
+        if let Err(e) = step(actor) {
             notes.push(format!(
                 "line {n}: {e}; {} step(s) left to the finish",
                 times - i

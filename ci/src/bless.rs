@@ -1,0 +1,253 @@
+//! `cargo xtask bless [CONTRACT...]`: re-pins the loom cells' execution counts after a reviewed
+//! model change, from the records the last `cargo xtask test` (or `verify`) left, printing
+//! old → new for each cell it changes. A pinned count is the tripwire that says "the model or
+//! the scenario changed"; blessing is the review's last step, never its first, so a cell whose
+//! verdict deviates from its claim is not re-pinned.
+
+use crate::phases::root;
+use racelab_core::claims::Checker;
+use racelab_core::report::{load_records, CellResult};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// One re-pin: the claim's cell and its pinned count, before and after.
+#[derive(Debug, PartialEq)]
+pub struct Repin {
+    pub variant: String,
+    pub outcome: String,
+    pub old: u64,
+    pub new: u64,
+}
+
+/// The span of each `Claim { ... }` literal in a claims file, braces balanced.
+fn claim_blocks(source: &str) -> Vec<(usize, usize)> {
+    let mut blocks = Vec::new();
+    let mut from = 0;
+    while let Some(i) = source[from..].find("Claim {") {
+        let start = from + i;
+        let mut depth = 0usize;
+        let mut end = None;
+        for (j, c) in source[start..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(start + j + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        blocks.push((start, end));
+        from = end;
+    }
+    blocks
+}
+
+/// The text of a field `name: VALUE` in a claim block, up to the next `,` at depth 0.
+fn field<'a>(block: &'a str, name: &str) -> Option<(usize, &'a str)> {
+    let at = block.find(&format!("{name}: "))? + name.len() + 2;
+    let mut depth = 0i32;
+    let mut in_string = false;
+    for (i, c) in block[at..].char_indices() {
+        match c {
+            '"' => in_string = !in_string,
+            '(' | '[' | '{' if !in_string => depth += 1,
+            ')' | ']' | '}' if !in_string => {
+                if depth == 0 {
+                    return Some((at, &block[at..at + i]));
+                }
+                depth -= 1;
+            }
+            ',' if !in_string && depth == 0 => return Some((at, &block[at..at + i])),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The last integer literal of `text` (the pinned count of a loom method call), with its span.
+fn last_integer(text: &str) -> Option<(usize, usize, u64)> {
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    while end > 0 && !bytes[end - 1].is_ascii_digit() {
+        end -= 1;
+    }
+    let mut start = end;
+    while start > 0 && (bytes[start - 1].is_ascii_digit() || bytes[start - 1] == b'_') {
+        start -= 1;
+    }
+    let value = text[start..end].replace('_', "").parse().ok()?;
+    Some((start, end, value))
+}
+
+/// `source` with the pinned count of the loom claim `variant`/`outcome` set to `new`: the old
+/// count, and the new text. `None` when no such claim is written as a literal with a
+/// `Method::loom`-style call in its `method` field (then it is re-pinned by hand).
+pub fn repin(source: &str, variant: &str, outcome: &str, new: u64) -> Option<(u64, String)> {
+    let wanted_variant = format!("\"{variant}\"");
+    let wanted_outcome = format!("&{outcome}");
+    for (start, end) in claim_blocks(source) {
+        let block = &source[start..end];
+        let (Some((_, v)), Some((_, o))) = (field(block, "variant"), field(block, "outcome"))
+        else {
+            continue;
+        };
+        if v.trim() != wanted_variant || o.trim() != wanted_outcome {
+            continue;
+        }
+        let (at, method) = field(block, "method")?;
+        if method.contains("Proptest") || method.contains("Quickcheck") || method.contains("Fuzz") {
+            continue;
+        }
+        let (from, to, old) = last_integer(method)?;
+        let at = start + at;
+        let text = format!("{}{new}{}", &source[..at + from], &source[at + to..]);
+        return Some((old, text));
+    }
+    None
+}
+
+/// Re-pins every loom cell of `contracts` whose record's count differs from its pin.
+pub fn run(contracts: &[String]) -> ExitCode {
+    let results = root().join("target/racelab/results");
+    let cells = match load_records(&results) {
+        Ok((cells, _)) => cells,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let loom: Vec<&CellResult> = cells
+        .iter()
+        .filter(|c| c.checker == Checker::Loom && contracts.contains(&c.contract))
+        .collect();
+    if loom.is_empty() {
+        eprintln!(
+            "error: no loom record in {}: run `cargo xtask test` (or `verify`) first",
+            results.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let mut failed = false;
+    let mut changed = 0;
+    for entry in racelab_core::registry::all() {
+        if !contracts.iter().any(|c| c == entry.contract.id) {
+            continue;
+        }
+        let path = root()
+            .join("core/src/contracts")
+            .join(entry.contract.module)
+            .join("claims.rs");
+        match bless_file(
+            &path,
+            loom.iter().filter(|c| c.contract == entry.contract.id),
+        ) {
+            Ok(repins) => {
+                for r in &repins {
+                    println!(
+                        "{} {}/{}: {} → {} executions",
+                        entry.contract.id, r.variant, r.outcome, r.old, r.new
+                    );
+                }
+                changed += repins.len();
+            }
+            Err(problems) => {
+                for p in problems {
+                    eprintln!("error: {p}");
+                }
+                failed = true;
+            }
+        }
+    }
+    println!("{changed} pin(s) changed");
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Re-pins the cells of one claims file; writes it only when every cell could be re-pinned.
+fn bless_file<'a>(
+    path: &Path,
+    records: impl Iterator<Item = &'a &'a CellResult>,
+) -> Result<Vec<Repin>, Vec<String>> {
+    let file = path.display();
+    let mut source = std::fs::read_to_string(path).map_err(|e| vec![format!("{file}: {e}")])?;
+    let (mut repins, mut problems) = (Vec::new(), Vec::new());
+    for r in records {
+        let Some(new) = r.executions else { continue };
+        if r.observed != r.expected {
+            problems.push(format!(
+                "{file}: {}/{} is not re-pinned: loom observed {}, the claim says {} (review the \
+                 verdict first)",
+                r.variant, r.outcome, r.observed, r.expected
+            ));
+            continue;
+        }
+        match repin(&source, &r.variant, &r.outcome, new) {
+            Some((old, _)) if old == new => {}
+            Some((old, text)) => {
+                source = text;
+                repins.push(Repin {
+                    variant: r.variant.clone(),
+                    outcome: r.outcome.clone(),
+                    old,
+                    new,
+                });
+            }
+            None => problems.push(format!(
+                "{file}: no literal `Claim {{ variant: \"{}\", outcome: &{}, method: …(…, N) }}` \
+                 to re-pin to {new}: re-pin it by hand",
+                r.variant, r.outcome
+            )),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    if !repins.is_empty() {
+        std::fs::write(path, source).map_err(|e| vec![format!("{file}: {e}")])?;
+    }
+    Ok(repins)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repin;
+
+    const CLAIMS: &str = r#"
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(RACE, 95_878),
+            note: "report: closed, {braces} and (parens)" },
+        Claim { variant: "P1", outcome: &O1, expected: U, method: double(621), note: "x" },
+        Claim { variant: "P1", outcome: &O2, expected: U, method: Method::loom_bounded(S, 3, 40),
+            note: "y" },
+        Claim { variant: "P1", outcome: &O3, expected: R, method: Method::Proptest { cases: 256 },
+            note: "z" },
+    "#;
+
+    #[test]
+    fn the_pin_of_the_named_claim_changes_and_nothing_else() {
+        let (old, text) = repin(CLAIMS, "upstream", "O1", 96_000).unwrap();
+        assert_eq!(old, 95_878);
+        assert_eq!(text, CLAIMS.replace("95_878", "96000"));
+        let (old, text) = repin(CLAIMS, "P1", "O1", 7).unwrap();
+        assert_eq!(
+            (old, text),
+            (621, CLAIMS.replace("double(621)", "double(7)"))
+        );
+        let (old, text) = repin(CLAIMS, "P1", "O2", 41).unwrap();
+        assert_eq!((old, text), (40, CLAIMS.replace("3, 40)", "3, 41)")));
+    }
+
+    #[test]
+    fn a_history_cell_or_a_missing_claim_is_not_touched() {
+        assert_eq!(repin(CLAIMS, "P1", "O3", 1), None);
+        assert_eq!(repin(CLAIMS, "P2", "O1", 1), None);
+        assert_eq!(repin(CLAIMS, "upstream", "O11", 1), None);
+    }
+}
