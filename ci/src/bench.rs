@@ -167,11 +167,11 @@ pub fn run(request: &Request) -> ExitCode {
                 "racelab-props",
             ])
             .status();
-        run_phases(&bench_dir, &results, None)
+        run_phases(&bench_dir, &results, &[])
     });
     println!("== warm: the gate's phases");
     let results = fresh_results(&bench_dir).unwrap_or(results);
-    let warm = run_phases(&bench_dir, &results, None);
+    let warm = run_phases(&bench_dir, &results, &[]);
     let (cells, _) = load_records(&results).unwrap_or_default();
     let (loom, history): (Vec<&CellResult>, Vec<&CellResult>) =
         cells.iter().partition(|c| c.checker == Checker::Loom);

@@ -20,35 +20,51 @@ pub struct PhaseTime {
 }
 
 /// Runs the gate's phases (plain tests, the loom suite, the model tests on the fuzz build's
-/// primitives, the fuzz build) for `filter` (a contract's key prefix, or everything), with
-/// their records in `results`.
-pub fn run_phases(out: &Path, results: &Path, filter: Option<&str>) -> Vec<PhaseTime> {
+/// primitives, the fuzz build) for `contracts` (each contract's tests by its key prefix, one
+/// filtered run of the plain and loom suites per contract; none: everything), with their
+/// records in `results`.
+pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<PhaseTime> {
     let fuzz = Phase::new(
         "fuzz targets build",
         &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
     );
     let mut seen = BTreeSet::new();
     let [loom_tests, loom_docs] = Phase::loom_rest();
-    [
-        (Phase::plain(filter), "plain.log"),
-        (Phase::loom_suite(filter), "loom.log"),
-        (loom_tests, "loom-rest.log"),
-        (loom_docs, "loom-doc.log"),
-        (Phase::one_thread(), "one-thread.log"),
-        (fuzz, "fuzz-build.log"),
-    ]
-    .into_iter()
-    .map(|(phase, log)| {
-        let started = Instant::now();
-        let passed = phase.run_logged(&out.join(log), results, &mut seen);
-        PhaseTime {
-            phase: phase.name,
-            seconds: started.elapsed().as_secs_f64(),
-            passed,
-        }
-    })
-    .chain(std::iter::once_with(real_code))
-    .collect()
+    let filters: Vec<Option<String>> = if contracts.is_empty() {
+        vec![None]
+    } else {
+        contracts.iter().map(|c| Some(format!("{c}/"))).collect()
+    };
+    let log = |suite: &str, filter: &Option<String>| match filter {
+        Some(f) => format!("{suite}.{}.log", f.trim_end_matches('/')),
+        None => format!("{suite}.log"),
+    };
+    let filtered = |suite: fn(Option<&str>) -> Phase, name: &str| {
+        filters
+            .iter()
+            .map(|f| (suite(f.as_deref()), log(name, f)))
+            .collect::<Vec<_>>()
+    };
+    filtered(Phase::plain, "plain")
+        .into_iter()
+        .chain(filtered(Phase::loom_suite, "loom"))
+        .chain([
+            (loom_tests, "loom-rest.log".to_owned()),
+            (loom_docs, "loom-doc.log".to_owned()),
+            (Phase::one_thread(), "one-thread.log".to_owned()),
+            (fuzz, "fuzz-build.log".to_owned()),
+        ])
+        .map(|(phase, log)| {
+            let started = Instant::now();
+            let passed = phase.run_logged(&out.join(log), results, &mut seen);
+            PhaseTime {
+                phase: phase.name,
+                seconds: started.elapsed().as_secs_f64(),
+                passed,
+            }
+        })
+        .chain(std::iter::once_with(real_code))
+        .collect()
 }
 
 /// The premises on the released jars (`cargo xtask conformance`), which says plainly when
@@ -96,14 +112,9 @@ pub fn test(contracts: &[String]) -> bool {
             return false;
         }
     };
+    // Some of the contracts: each one's tests by its key prefix. All: the whole suites.
     let all = contracts.len() == registry::all().len();
-    // One contract: the generated tests are filtered by its key prefix. Several, or all: the
-    // whole suites (the records of other contracts are left out of the report).
-    let filter = match contracts {
-        [one] if !all => Some(format!("{one}/")),
-        _ => None,
-    };
-    run_phases(&out, &results, filter.as_deref())
+    run_phases(&out, &results, if all { &[] } else { contracts })
         .iter()
         .all(|p| p.passed)
 }
