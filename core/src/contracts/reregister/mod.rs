@@ -20,6 +20,8 @@ pub mod fs_dataset;
 pub mod ghost;
 #[cfg(feature = "histories")]
 pub mod histories;
+#[cfg(all(test, not(loom)))]
+mod ibr_cap;
 pub mod ibr_manager;
 #[cfg(not(loom))]
 mod memo;
