@@ -16,6 +16,7 @@ pub mod blocks;
 pub mod claims;
 pub mod cluster;
 pub mod command_processor;
+pub mod findings;
 pub mod fs_dataset;
 pub mod ghost;
 #[cfg(feature = "histories")]
@@ -818,6 +819,7 @@ impl Model for Reregister {
         Variant::on("trunk", "trunk+P3", &["P3"]),
         Variant::on("trunk", "trunk+P1+P2", &["P1", "P2"]),
     ];
+    const FINDINGS: &'static [crate::findings::Finding] = findings::FINDINGS;
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
