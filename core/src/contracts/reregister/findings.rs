@@ -3,7 +3,7 @@
 //!
 //! Two findings of the notes have no cell and are argued by unit tests instead: the cap clear
 //! of HDFS-17953 (`ibr_cap`) and the ConcurrentModificationException of several storages
-//! (`every_headline_row_with_an_unsynchronized_clear_already_loses_a_block`).
+//! (`every_row_with_an_unsynchronized_clear_but_p1_p3_already_loses_a_block`).
 
 use crate::findings::{Finding, Kind};
 
