@@ -88,7 +88,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             note: "as P1 on the report's code: the startup-safe-mode discard of P1's FBR (HDFS-17953 does \
                    not touch it)" },
         Claim { variant: "trunk+P2", outcome: &O3, expected: U, method: double(16184),
-            note: "P2 on trunk: reRegister no longer clears, so X goes out as an IBR after REG2" },
+            note: "P2 on trunk: reRegister does not clear, so X goes out as an IBR after REG2" },
         Claim { variant: "trunk+P3", outcome: &O3, expected: U, method: double(28),
             note: "P3 on trunk drops REG2 as it does on the report's code: nothing is cleared" },
         Claim { variant: "trunk+P1+P2", outcome: &O3, expected: U, method: double(4944),
