@@ -11,10 +11,13 @@
 //!
 //! Every order of whole steps of the in-flight FBR (snapshot, then `scheduleNextBlockReport`,
 //! as [`super::actor`] splits it) and of the cap's clear-then-request is run on a
-//! [`Scheduler`]: the clear on the actor thread (between two `blockReport`s, the only places
-//! that thread can run it) is never overwritten; the clear on any other thread (the writer's
-//! `notifyNamenodeBlock` walks the actors on the DataXceiver thread) is, and P1 as built covers
-//! it only if the cap's request bumps P1's epoch as a registration does.
+//! [`Scheduler`]: the clear on the actor thread is never overwritten. On that thread it runs
+//! between two `blockReport`s, or inside one's IBR send after `putMissing` (the count grows
+//! there only when the IBR RPC failed, and `sendIBRs` then throws out of `blockReport` before
+//! its snapshot and its rescheduling), so no rescheduling follows it. The clear on any other
+//! thread (the writer's `notifyNamenodeBlock` walks the actors on the DataXceiver thread) is
+//! overwritten, and P1 as built covers it only if the cap's request bumps P1's epoch as a
+//! registration does.
 //!
 //! Reaching the cap during an in-flight FBR needs the FBR's own IBR drain to have succeeded
 //! (`generateIBRs` resets `pendingBlockCount`; a failed IBR RPC re-queues and throws before
