@@ -12,14 +12,13 @@ pub const FINDINGS: &[Finding] = &[
         id: "RR-F1",
         kind: Kind::Precedent,
         statement: "HDFS-17953 (trunk) closes the race on pendingIBRs (O4) and putMissing's \
-                    NullPointerException (O5) and nothing else: trunk still clears the IBRs, \
-                    still loses the registration's FBR request, and still loses the block.",
+                    NullPointerException (O5) and nothing else: trunk still clears the IBRs and \
+                    still loses the block.",
         cells: &[
             "upstream/O4/loom",
             "trunk/O4/loom",
             "upstream/O5/loom",
             "trunk/O5/loom",
-            "trunk/O2/loom",
             "trunk/O3/loom",
         ],
     },
@@ -105,10 +104,9 @@ pub const FINDINGS: &[Finding] = &[
         id: "RR-F9",
         kind: Kind::DisagreesWithReport,
         statement: "reRegister clears the IBRs before it registers, and only when the actor \
-                    last saw the NameNode as STANDBY or OBSERVER (where the IBRs are lost, O1); \
-                    against an ACTIVE NameNode nothing is cleared, and the registration's FBR \
-                    request is still lost (O2), with or without the IBRs kept.",
-        cells: &["upstream/O2/loom", "upstream/O1/loom"],
+                    last saw the NameNode as STANDBY or OBSERVER: against an ACTIVE NameNode \
+                    nothing is cleared, and the registration's FBR request is still lost (O2).",
+        cells: &["upstream/O2/loom"],
     },
     Finding {
         id: "RR-F10",
