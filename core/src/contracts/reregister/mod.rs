@@ -16,10 +16,13 @@ pub mod blocks;
 pub mod claims;
 pub mod cluster;
 pub mod command_processor;
+pub mod findings;
 pub mod fs_dataset;
 pub mod ghost;
 #[cfg(feature = "histories")]
 pub mod histories;
+#[cfg(all(test, not(loom)))]
+mod ibr_cap;
 pub mod ibr_manager;
 #[cfg(not(loom))]
 mod memo;
@@ -816,6 +819,7 @@ impl Model for Reregister {
         Variant::on("trunk", "trunk+P3", &["P3"]),
         Variant::on("trunk", "trunk+P1+P2", &["P1", "P2"]),
     ];
+    const FINDINGS: &'static [crate::findings::Finding] = findings::FINDINGS;
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
@@ -977,31 +981,33 @@ mod tests {
         }
     }
 
-    /// RR-4 (ConcurrentModificationException with several storages, before HDFS-17953): a CME
-    /// needs `clearIBRs` to run unsynchronized while a writer or the actor walks `pendingIBRs`.
-    /// Every headline row in which that can happen reaches O3 or O6 already in the scenario where
-    /// the clear races the writer; the trunk rows have a synchronized clear. So no headline
-    /// verdict can flip; P1+P3 (one registration, clear unsynchronized, two NameNodes) is the
-    /// row where a CME in the writer's notify loop could newly lose a block: not modelled (one
-    /// storage per DataNode), see DESIGN-NOTES.
+    /// RR-4 (ConcurrentModificationException, before HDFS-17953): a CME needs `clearIBRs` to
+    /// run unsynchronized while a writer or the actor walks `pendingIBRs`; the model has one
+    /// storage and no CME. Every row in which that can happen already reaches O3 or O6 in the
+    /// scenario where the clear races the writer, but for P1+P3: there a CME in the writer's
+    /// walk over the actors (`BPOfferService.notifyNamenodeBlock`) would skip the later
+    /// NameNodes' queues, a loss no cell of that row shows. P1+P3 is argued not a fix on the
+    /// report's code (DESIGN-NOTES, RR-4); the rows with P2 and the trunk rows have no
+    /// unsynchronized clear. A new row in that gap fails here.
     #[test]
-    fn every_headline_row_with_an_unsynchronized_clear_already_loses_a_block() {
+    fn every_row_with_an_unsynchronized_clear_but_p1_p3_already_loses_a_block() {
         use crate::claims::Verdict::Reachable;
-        for v in Reregister::VARIANTS.iter().filter(|v| v.is_headline()) {
-            let fix = Reregister::fix_of_variant(v);
-            let unsynchronized = !fix.h17953.get() && fix.p2.get() == P2::Off;
-            let loses = claims::CLAIMS.cells.iter().any(|c| {
-                c.variant == v.name
-                    && matches!(c.outcome.id, "O3" | "O6")
-                    && c.expected == Reachable
-                    && c.method.loom_scenario().is_some()
-            });
-            assert!(
-                !unsynchronized || loses,
-                "{}: clearIBRs unsynchronized and no lost block claimed",
-                v.name
-            );
-        }
+        let gap: Vec<&str> = Reregister::VARIANTS
+            .iter()
+            .filter(|v| {
+                let fix = Reregister::fix_of_variant(v);
+                let unsynchronized = !fix.h17953.get() && fix.p2.get() == P2::Off;
+                let loses = claims::CLAIMS.cells.iter().any(|c| {
+                    c.variant == v.name
+                        && matches!(c.outcome.id, "O3" | "O6")
+                        && c.expected == Reachable
+                        && c.method.loom_scenario().is_some()
+                });
+                unsynchronized && !loses
+            })
+            .map(|v| v.name)
+            .collect();
+        assert_eq!(gap, ["P1+P3"]);
     }
 
     /// RR-1 on trunk: when the IBR RPC fails while reRegister clears, HDFS-17953's putMissing
