@@ -1,18 +1,20 @@
 //! Deadlock cells run in a child process: loom aborts the process that finds a deadlock. The
 //! parent re-runs its own test binary with [`CHILD_ENV`] naming the cell; the child explores
-//! it and prints its result, which on a deadlock the panic hook ([`crate::hook`]) prints
+//! it and prints its result, which on a deadlock the panic hook ([`crate::hook`]) has it print
 //! before loom aborts.
 
 use crate::explore::{explore, Exploration};
+use crate::hook::{self, Current, DEADLOCK};
 use racelab_core::claims::{Claim, Verdict};
 use racelab_core::model::Model;
 use racelab_core::trace::{violation, Timeline};
 use std::collections::BTreeSet;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// The environment variable that makes a loom test binary explore one deadlock cell and exit.
 pub const CHILD_ENV: &str = "RACELAB_LOOM_CHILD";
-pub(crate) const CHILD_RESULT: &str = "racelab-child: ";
+const CHILD_RESULT: &str = "racelab-child: ";
 
 /// In a child process: explores the loom cell `key` and prints its result for the parent. On a
 /// deadlock loom aborts the process; the panic hook prints the result first.
@@ -21,6 +23,7 @@ pub fn child_main<M: Model>(claim: &Claim<M>) -> ! {
         .method
         .loom_scenario()
         .expect("a child explores a loom cell");
+    hook::on_deadlock(report_deadlock);
     let e = explore(scenario, claim.fix(), claim.outcome, bound, claim.expected);
     println!("{CHILD_RESULT}unreachable {}", e.executions);
     std::process::exit(0)
@@ -98,4 +101,38 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
 /// Actor and method names come back from the child as text; the timeline holds `&'static str`.
 fn leak(s: &str) -> &'static str {
     Box::leak(s.to_owned().into_boxed_str())
+}
+
+/// Prints the deadlock's result for the parent: the executions, the blocked actors, and the
+/// timeline up to the deadlock.
+fn report_deadlock(message: &str, current: &Current) {
+    // loom lists `(Id(n), State)` per thread; thread n runs the scenario's actor n.
+    let blocked: Vec<String> = message
+        .trim_start_matches(DEADLOCK)
+        .split("), (")
+        .filter(|t| t.contains("Blocked"))
+        .filter_map(|t| {
+            let n: usize = t
+                .chars()
+                .skip_while(|c| !c.is_ascii_digit())
+                .take_while(|c| c.is_ascii_digit())
+                .collect::<String>()
+                .parse()
+                .ok()?;
+            Some(
+                current
+                    .actors
+                    .get(n)
+                    .map_or(format!("thread {n}"), |a| a.to_string()),
+            )
+        })
+        .collect();
+    for e in current.trace.events() {
+        println!("racelab-event: {}\t{}\t{}", e.actor, e.method, e.detail);
+    }
+    println!(
+        "{CHILD_RESULT}deadlock {} {}",
+        current.executions.load(Ordering::Relaxed),
+        blocked.join(", ")
+    );
 }

@@ -3,20 +3,19 @@
 //! loom reports what it finds by panicking: a data race as a causality violation, a deadlock
 //! as a panic right before it aborts the process; the runner stops an exploration by panicking
 //! itself ([`ALL_FOUND`]). These are results, not failures, so the hook keeps them off stderr,
-//! and in a deadlock cell's child process ([`crate::child`]) it prints the result for the
-//! parent before loom aborts.
+//! and in a deadlock cell's child process it hands the deadlock to the child's reporter
+//! ([`on_deadlock`], set by [`crate::child`]) before loom aborts.
 
-use crate::child::{CHILD_ENV, CHILD_RESULT};
 use racelab_core::trace::Trace;
 use std::cell::RefCell;
 use std::panic;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Once, OnceLock};
 
 /// loom's message for two unordered accesses to an `UnsafeCell`.
 pub(crate) const CAUSALITY: &str = "Causality violation";
 /// loom's message when no thread can run.
-const DEADLOCK: &str = "deadlock; threads = ";
+pub(crate) const DEADLOCK: &str = "deadlock; threads = ";
 /// The runner's stop once every outcome of an exploration has been found.
 pub(crate) const ALL_FOUND: &str = "racelab: every outcome found";
 
@@ -30,6 +29,16 @@ pub(crate) struct Current {
 
 thread_local! {
     static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+}
+
+/// What reports a deadlock (with loom's message and the exploration in progress) in a child
+/// process, before loom aborts it.
+type Reporter = fn(&str, &Current);
+static ON_DEADLOCK: OnceLock<Reporter> = OnceLock::new();
+
+/// Makes this process report a deadlock with `reporter`: the child process of a deadlock cell.
+pub(crate) fn on_deadlock(reporter: Reporter) {
+    ON_DEADLOCK.get_or_init(|| reporter);
 }
 
 /// Sets (or, with `None`, clears) this thread's exploration in progress.
@@ -67,58 +76,16 @@ pub(crate) fn install() {
                 .map(String::as_str)
                 .or_else(|| info.payload().downcast_ref::<&str>().copied())
                 .unwrap_or("");
-            if message.starts_with(DEADLOCK) && std::env::var_os(CHILD_ENV).is_some() {
-                report_deadlock(message);
+            if let Some(report) = ON_DEADLOCK.get().filter(|_| message.starts_with(DEADLOCK)) {
+                CURRENT.with(|c| {
+                    if let Some(current) = c.try_borrow().ok().as_ref().and_then(|c| c.as_ref()) {
+                        report(message, current);
+                    }
+                });
             }
             if !message.contains(CAUSALITY) && message != ALL_FOUND {
                 default(info);
             }
         }));
-    });
-}
-
-/// Prints the deadlock's result for the parent: the executions, the blocked actors, and the
-/// timeline up to the deadlock.
-fn report_deadlock(message: &str) {
-    CURRENT.with(|c| {
-        let Ok(current) = c.try_borrow() else {
-            return;
-        };
-        let Some(Current {
-            executions,
-            trace,
-            actors,
-        }) = current.as_ref()
-        else {
-            return;
-        };
-        // loom lists `(Id(n), State)` per thread; thread n runs the scenario's actor n.
-        let blocked: Vec<String> = message
-            .trim_start_matches(DEADLOCK)
-            .split("), (")
-            .filter(|t| t.contains("Blocked"))
-            .filter_map(|t| {
-                let n: usize = t
-                    .chars()
-                    .skip_while(|c| !c.is_ascii_digit())
-                    .take_while(|c| c.is_ascii_digit())
-                    .collect::<String>()
-                    .parse()
-                    .ok()?;
-                Some(
-                    actors
-                        .get(n)
-                        .map_or(format!("thread {n}"), |a| a.to_string()),
-                )
-            })
-            .collect();
-        for e in trace.events() {
-            println!("racelab-event: {}\t{}\t{}", e.actor, e.method, e.detail);
-        }
-        println!(
-            "{CHILD_RESULT}deadlock {} {}",
-            executions.load(Ordering::Relaxed),
-            blocked.join(", ")
-        );
     });
 }

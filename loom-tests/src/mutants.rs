@@ -6,6 +6,7 @@ use crate::cache::By;
 use crate::cells::check;
 use racelab_core::claims::{Claim, Mutant};
 use racelab_core::model::Model;
+use racelab_core::registry;
 use racelab_core::report::{Matrix, View};
 
 /// Runs the loom cells of `m`'s variant with `m`'s switches in place of the variant's, and
@@ -24,7 +25,7 @@ pub fn matrix_with<M: Model>(m: &Mutant<M>) -> Result<Matrix, String> {
         .collect::<Result<_, _>>()?;
     let expected = loom_cells.iter().map(|c| c.expectation()).collect();
     Ok(Matrix::build(
-        vec![View::of::<M>()],
+        vec![View::of::<M>(registry::sources(M::CONTRACT.id))],
         expected,
         &[],
         results,

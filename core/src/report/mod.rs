@@ -41,7 +41,8 @@ pub struct BaselineView {
 }
 
 impl View {
-    pub fn of<M: Model>() -> View {
+    /// The view of `M`, whose steps are found upstream in `sources`.
+    pub fn of<M: Model>(sources: &'static crate::upstream::Sources) -> View {
         let Contract {
             id, report, title, ..
         } = M::CONTRACT;
@@ -63,7 +64,7 @@ impl View {
                 })
                 .collect(),
             findings: M::FINDINGS,
-            sources: M::SOURCES,
+            sources,
         }
     }
 
