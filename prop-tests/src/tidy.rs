@@ -1,6 +1,7 @@
 //! What a contract needs outside its folder, checked: its fuzz target and `[[bin]]` line, its
 //! seed corpus, its regressions (each named by a regression of the contract), a scenario
-//! example, and well-formed claims (a mutant among them). And for the workspace: no import
+//! example, well-formed claims (a mutant among them), and its place in every other list of
+//! contracts (the registry's premises, the scheduled CI job, cargo-mutants' files). And for the workspace: no import
 //! circle between files ([`imports`]).
 
 pub mod imports;
@@ -76,6 +77,41 @@ pub fn missing<M: Histories>() -> Vec<String> {
     if !has_scenario {
         out.push(format!(
             "a scenario example in scenarios/ (`{contract_line}`)"
+        ));
+    }
+    out.extend(unlisted::<M>());
+    out
+}
+
+/// The lists of contracts outside the registry's `visit` that leave out contract `M`: each
+/// would skip it silently.
+fn unlisted<M: Histories>() -> Vec<String> {
+    let (id, module) = (M::CONTRACT.id, M::CONTRACT.module);
+    let mut out = Vec::new();
+    if !registry::premises().iter().any(|(c, _)| *c == id) {
+        out.push(format!(
+            "its premises in `registry::premises` (core/src/registry.rs)"
+        ));
+    }
+    // The scheduled job fuzzes and mutates each contract of its matrix.
+    let workflow =
+        std::fs::read_to_string(root().join(".github/workflows/ci.yml")).unwrap_or_default();
+    let in_matrix = workflow.lines().any(|l| {
+        l.trim()
+            .strip_prefix("contract: [")
+            .and_then(|l| l.strip_suffix(']'))
+            .is_some_and(|list| list.split(',').any(|c| c.trim() == id))
+    });
+    if !in_matrix {
+        out.push(format!(
+            "{id} in the scheduled job's `contract: [...]` matrix (.github/workflows/ci.yml)"
+        ));
+    }
+    // cargo-mutants examines only the files listed: a contract without one is never mutated.
+    let mutants = std::fs::read_to_string(root().join(".cargo/mutants.toml")).unwrap_or_default();
+    if !mutants.contains(&format!("\"core/src/contracts/{module}/")) {
+        out.push(format!(
+            "its fix code in .cargo/mutants.toml's examine_globs (core/src/contracts/{module}/...)"
         ));
     }
     out
