@@ -150,7 +150,7 @@ pub fn verify<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
     Ok(r)
 }
 
-/// The step checker's half of a mutant's check (loom's is `racelab_loom::runner::verify_mutant`):
+/// The step checker's half of a mutant's check (loom's is `racelab_loom::mutants::verify_mutant`):
 /// with the mutant's switches in place of its variant's, every order of whole steps of the
 /// catching cell's scenario reaches the outcome that cell claims unreachable (or, for a mutant
 /// that acts inside a step, does not: that one is loom's to catch).
