@@ -13,7 +13,8 @@
 //! found" when Java or Maven is absent.
 
 use crate::phases::root;
-use racelab_core::premises::{self, Premise};
+use racelab_core::premises::Premise;
+use racelab_core::registry;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -164,7 +165,7 @@ pub fn run(req: &Request) -> ExitCode {
     }
 
     let mut results = Vec::new();
-    for (contract, list) in premises::all() {
+    for (contract, list) in registry::premises() {
         for p in list {
             results.push(judge(contract, p, &pass, negated.as_deref()));
         }
@@ -172,7 +173,7 @@ pub fn run(req: &Request) -> ExitCode {
     let unlisted: Vec<String> = pass
         .iter()
         .filter(|c| {
-            !premises::all()
+            !registry::premises()
                 .iter()
                 .any(|(_, ps)| ps.iter().any(|p| p.is_test(&c.name)))
         })
@@ -563,7 +564,7 @@ mod tests {
 
     #[test]
     fn a_premise_is_judged_with_its_negation() {
-        let p = &premises::all()[4].1[0]; // RR_P1
+        let p = &registry::premises()[4].1[0]; // RR_P1
         let held = [case("RR_P1_a", CaseOutcome::Passed)];
         let flipped = [case("RR_P1_a", CaseOutcome::Failed("neg".into()))];
         let r = judge("reregister", p, &held, Some(&flipped));

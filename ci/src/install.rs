@@ -11,7 +11,7 @@ pub struct Tool {
     pub takes: &'static str,
 }
 
-/// cargo-fuzz (TOOLCHAIN.md: 0.13.2 resolves here).
+/// cargo-fuzz (0.13.2 resolves with this workspace's dependencies; docs/DESIGN.md).
 pub const CARGO_FUZZ: Tool = Tool {
     command: "fuzz",
     krate: "cargo-fuzz",

@@ -115,9 +115,6 @@ pub trait Model: Sized + 'static {
     const BASELINES: &'static [Baseline];
     /// What the checkers found beyond the report, each with the cells that show it.
     const FINDINGS: &'static [crate::findings::Finding] = &[];
-    /// Where each recorded `Class.method` is upstream (`contracts/<contract>/upstream.rs`): what
-    /// the reports link every timeline step to.
-    const SOURCES: &'static crate::upstream::Sources = crate::upstream::of(Self::CONTRACT.id);
     const CLAIMS: Claims<Self>;
 
     /// The upstream switches with `part` switched on (parts apply in the order a variant lists

@@ -6,6 +6,9 @@
 //! Replays of upstream counterexamples on the real classes are premises too: their statement
 //! is that the outcome is reached there, and their cells are the `upstream` cells of that
 //! outcome.
+//!
+//! Each contract lists its premises in `contracts/<contract>/premises.rs` as `PREMISES`; the
+//! registry gathers them ([`crate::registry::premises`]).
 
 /// One statement about the upstream code, with the cells that rest on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,50 +32,17 @@ impl Premise {
     }
 }
 
-/// Every contract's premises, in report order, by contract id.
-pub fn all() -> Vec<(&'static str, &'static [Premise])> {
-    use crate::contracts::*;
-    vec![
-        ("leader-ready", leader_ready::premises::PREMISES),
-        ("recon-sync", recon_sync::premises::PREMISES),
-        ("dead-node", dead_node::premises::PREMISES),
-        ("container-recreate", container_recreate::premises::PREMISES),
-        ("reregister", reregister::premises::PREMISES),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
-    /// Every premise names cells the contracts claim, and ids are unique.
-    #[test]
-    fn premises_name_claimed_cells() {
-        let claimed: BTreeSet<String> = crate::registry::all()
-            .iter()
-            .flat_map(|e| e.cells.iter().map(|c| c.key()))
-            .collect();
-        let mut ids = BTreeSet::new();
-        for (contract, premises) in super::all() {
-            for p in premises {
-                assert!(ids.insert(p.id), "premise id {} twice", p.id);
-                assert!(!p.cells.is_empty(), "{}: no cells", p.id);
-                for cell in p.cells {
-                    assert!(
-                        cell.starts_with(&format!("{contract}/")),
-                        "{}: {cell} is not a {contract} cell",
-                        p.id
-                    );
-                    assert!(claimed.contains(*cell), "{}: {cell} is not claimed", p.id);
-                }
-            }
-        }
-    }
-
     #[test]
     fn a_test_is_named_by_its_id() {
-        let p = super::all()[4].1[0];
-        assert_eq!(p.id, "RR_P1");
+        let p = super::Premise {
+            id: "RR_P1",
+            upstream: "Class.method",
+            jar: "a jar",
+            statement: "a statement",
+            cells: &[],
+        };
         assert!(p.is_test("RR_P1_schedulerOverwritesPendingFbr"));
         assert!(!p.is_test("RR_P10_other"));
         assert!(!p.is_test("RR_P1"));

@@ -1,5 +1,5 @@
 //! The contracts without their types. Every checker, the scenario replay, the gate and the
-//! tests read the one list, [`visit`] (in `contracts/mod.rs`, beside the modules it lists).
+//! tests read the one list, [`visit`].
 
 use crate::claims::{Claims, ExpectedCell, Method, Verdict};
 use crate::model::{Contract, Model};
@@ -22,7 +22,41 @@ pub trait Visitor {
     fn visit<M: Registered>(&mut self);
 }
 
-pub use crate::contracts::visit;
+/// Every contract, in report order: the one list every checker, the replay and the gate read.
+pub fn visit(v: &mut impl Visitor) {
+    v.visit::<crate::contracts::leader_ready::LeaderReady>();
+    v.visit::<crate::contracts::recon_sync::ReconSync>();
+    v.visit::<crate::contracts::dead_node::DeadNode>();
+    v.visit::<crate::contracts::container_recreate::ContainerRecreate>();
+    v.visit::<crate::contracts::reregister::Reregister>();
+}
+
+/// Where each contract's recorded steps are upstream (`contracts/<contract>/upstream.rs`): what
+/// the reports link every timeline step to. Empty for an id no contract has.
+pub fn sources(id: &str) -> &'static crate::upstream::Sources {
+    use crate::contracts::*;
+    match id {
+        "leader-ready" => &leader_ready::upstream::SOURCES,
+        "recon-sync" => &recon_sync::upstream::SOURCES,
+        "dead-node" => &dead_node::upstream::SOURCES,
+        "container-recreate" => &container_recreate::upstream::SOURCES,
+        "reregister" => &reregister::upstream::SOURCES,
+        _ => &crate::upstream::Sources::EMPTY,
+    }
+}
+
+/// Every contract's premises (`contracts/<contract>/premises.rs`), in report order, by
+/// contract id.
+pub fn premises() -> Vec<(&'static str, &'static [crate::premises::Premise])> {
+    use crate::contracts::*;
+    vec![
+        ("leader-ready", leader_ready::premises::PREMISES),
+        ("recon-sync", recon_sync::premises::PREMISES),
+        ("dead-node", dead_node::premises::PREMISES),
+        ("container-recreate", container_recreate::premises::PREMISES),
+        ("reregister", reregister::premises::PREMISES),
+    ]
+}
 
 /// A contract without its model type: what the gate and the reports need.
 pub struct Entry {
@@ -38,7 +72,7 @@ impl Entry {
     fn of<M: Model>() -> Entry {
         Entry {
             contract: &M::CONTRACT,
-            view: View::of::<M>(),
+            view: View::of::<M>(sources(M::CONTRACT.id)),
             cells: M::CLAIMS
                 .cells
                 .iter()
@@ -237,6 +271,32 @@ pub fn problems<M: Model>() -> Vec<String> {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
+    use std::collections::BTreeSet;
+
+    /// Every premise names cells the contracts claim, and ids are unique.
+    #[test]
+    fn premises_name_claimed_cells() {
+        let claimed: BTreeSet<String> = super::all()
+            .iter()
+            .flat_map(|e| e.cells.iter().map(|c| c.key()))
+            .collect();
+        let mut ids = BTreeSet::new();
+        for (contract, premises) in super::premises() {
+            for p in premises {
+                assert!(ids.insert(p.id), "premise id {} twice", p.id);
+                assert!(!p.cells.is_empty(), "{}: no cells", p.id);
+                for cell in p.cells {
+                    assert!(
+                        cell.starts_with(&format!("{contract}/")),
+                        "{}: {cell} is not a {contract} cell",
+                        p.id
+                    );
+                    assert!(claimed.contains(*cell), "{}: {cell} is not claimed", p.id);
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_claims_of_every_contract_are_well_formed() {
         let problems: Vec<String> = super::all()

@@ -186,7 +186,7 @@ pub fn verify<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
     Ok(r)
 }
 
-/// The step checker's half of a mutant's check (loom's is `racelab_loom::runner::verify_mutant`):
+/// The step checker's half of a mutant's check (loom's is `racelab_loom::mutants::verify_mutant`):
 /// with the mutant's switches in place of its variant's, every order of whole steps of the
 /// catching cell's scenario reaches the outcome that cell claims unreachable (or, for a mutant
 /// that acts inside a step, does not: that one is loom's to catch).
@@ -219,13 +219,91 @@ pub fn verify_mutant<M: Model>(m: &Mutant<M>) -> Result<(), String> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::contracts::leader_ready::{LeaderReady, O1, STEP_DOWN_DURING_CALLBACK};
-    use crate::model::Model;
+    use crate::claims::Claims;
+    use crate::model::{Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant};
     use crate::outcome::{Check, Outcome};
     use crate::report::compare::final_states_differ;
+    use crate::switches::Switch;
+    use crate::sync::Arc;
+    use std::sync::Mutex;
+
+    /// The harness's own model: actors that append their names to a log, one per step.
+    struct Log;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Fix {
+        none: Switch<bool, 0>,
+    }
+    crate::switches!(Fix { none });
+
+    type World = Mutex<Vec<&'static str>>;
+
+    struct Append(&'static str, u8);
+
+    impl Program<World> for Append {
+        fn actor(&self) -> &'static str {
+            self.0
+        }
+        fn is_done(&self) -> bool {
+            self.1 == 0
+        }
+        fn step(&mut self, w: &World) {
+            w.lock().expect("no step panics").push(self.0);
+            self.1 -= 1;
+        }
+    }
+
+    impl Model for Log {
+        type Fix = Fix;
+        type World = World;
+        const CONTRACT: Contract = Contract {
+            id: "log",
+            module: "log",
+            report: "-",
+            title: "the step checker's own test",
+        };
+        const PARTS: &'static [Part] = &[];
+        const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1];
+        const VARIANTS: &'static [Variant] = &[];
+        const BASELINES: &'static [Baseline] = &[];
+        const CLAIMS: Claims<Self> = Claims {
+            cells: &[],
+            reproductions: &[],
+            mutants: &[],
+        };
+        const UPSTREAM: Fix = Fix {
+            none: Switch::new(false),
+        };
+        fn with(_: Fix, _: &str) -> Option<Fix> {
+            None
+        }
+        fn describe(w: &World) -> String {
+            w.lock().expect("no step panics").join("")
+        }
+    }
+
+    /// `A` appends twice, `B` once: three orders, three final logs.
+    static TWO_AND_ONE: Scenario<Log> = Scenario {
+        name: "two-and-one",
+        about: "A appends twice, B once",
+        build: |_, _| Setup {
+            world: Arc::new(Mutex::new(Vec::new())),
+            threads: vec![Box::new(Append("A", 2)), Box::new(Append("B", 1))],
+        },
+    };
+
+    /// `B` appends before `A` has finished: reachable by whole steps.
+    static O1: Outcome<World> = Outcome {
+        id: "O1",
+        summary: "B interleaves A",
+        check: Check::State(|w| {
+            let log = Log::describe(w);
+            (log != "AAB").then_some(log)
+        }),
+    };
 
     /// Never holds: the enumeration runs to its end and collects every final state.
-    static NOTHING: Outcome<crate::contracts::leader_ready::World> = Outcome {
+    static NOTHING: Outcome<World> = Outcome {
         id: "none",
         summary: "never",
         check: Check::State(|_| None),
@@ -233,17 +311,14 @@ mod tests {
 
     #[test]
     fn every_order_is_enumerated_and_a_pruned_exploration_is_caught() {
-        let fix = LeaderReady::UPSTREAM;
-        let full = enumerate(&STEP_DOWN_DURING_CALLBACK, fix, &NOTHING, every_choice);
+        let fix = Log::UPSTREAM;
+        let full = enumerate(&TWO_AND_ONE, fix, &NOTHING, every_choice);
         assert_eq!(full.observed, Verdict::Unreachable);
         assert_eq!(full.stuck, 0);
-        assert!(full.final_states.len() > 1, "{:?}", full.final_states);
+        assert_eq!(full.final_states.len(), 3, "{:?}", full.final_states);
         // A checker that never lets the last enabled actor go while another can: it misses
-        // orders, and here a final state. (Skipping one alternative at one choice is not
-        // enough to lose a state in these scenarios: other orders reach the same ends.)
-        let broken = enumerate(&STEP_DOWN_DURING_CALLBACK, fix, &NOTHING, |_, n| {
-            0..n.max(2) - 1
-        });
+        // orders, and here the final states where B is not last.
+        let broken = enumerate(&TWO_AND_ONE, fix, &NOTHING, |_, n| 0..n.max(2) - 1);
         assert!(broken.schedules < full.schedules);
         let (only_full, only_broken) =
             final_states_differ(&full.final_states, &broken.final_states)
@@ -256,15 +331,10 @@ mod tests {
     }
 
     #[test]
-    fn the_upstream_bug_is_found_by_whole_steps() {
-        let e = enumerate(
-            &STEP_DOWN_DURING_CALLBACK,
-            LeaderReady::UPSTREAM,
-            &O1,
-            every_choice,
-        );
+    fn an_outcome_is_found_by_whole_steps() {
+        let e = enumerate(&TWO_AND_ONE, Log::UPSTREAM, &O1, every_choice);
         assert_eq!(e.observed, Verdict::Reachable);
         let t = e.counterexample.expect("a timeline").to_string();
-        assert!(t.contains("violation: O1: follower is leader-ready"), "{t}");
+        assert!(t.contains("violation: O1: AB"), "{t}");
     }
 }

@@ -232,12 +232,21 @@ static LOST_WRITE: Outcome<World> = Outcome {
     }),
 };
 
-/// The runner's reuse of an exploration across variants (`explore_reusing`): the two writers
+/// The cache's reuse of an exploration across switches ([`crate::cache`]): the two writers
 /// never read `ordered`, so switching it on explores nothing new, while switching `locked` on
 /// (which they read) explores anew and finds other executions.
 pub fn reuse_self_test() -> Result<(), String> {
+    use crate::cache::{explore, By, Subject};
     let outcomes = [(&LOST_WRITE, U)];
-    let run = |fix| crate::runner::explore_reusing("upstream", &TWO_WRITERS, fix, &outcomes, None);
+    let run = |by, fix| {
+        let subject = Subject {
+            scenario: &TWO_WRITERS,
+            bound: None,
+            fix,
+            by,
+        };
+        explore(&subject, &outcomes)
+    };
     let ordered = Fix {
         ordered: Switch::new(true),
         ..Toy::UPSTREAM
@@ -246,11 +255,11 @@ pub fn reuse_self_test() -> Result<(), String> {
         locked: Switch::new(true),
         ..Toy::UPSTREAM
     };
-    let first = run(Toy::UPSTREAM).remove(0);
-    let reused = run(ordered).remove(0);
-    let fresh = crate::runner::explore_all(&TWO_WRITERS, ordered, &outcomes, None).remove(0);
-    let other = run(locked).remove(0);
-    let summary = |e: &crate::runner::Exploration| (e.observed, e.executions, e.explored_by);
+    let first = run(By::Variant("upstream"), Toy::UPSTREAM).remove(0);
+    let reused = run(By::Mutant("ordered"), ordered).remove(0);
+    let fresh = crate::explore::explore_all(&TWO_WRITERS, ordered, &outcomes, None).remove(0);
+    let other = run(By::Mutant("locked"), locked).remove(0);
+    let summary = |e: &crate::explore::Exploration| (e.observed, e.executions, e.explored_by);
     let want = [
         (U, first.executions, None),
         (U, first.executions, Some("upstream")),

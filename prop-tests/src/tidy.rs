@@ -1,6 +1,10 @@
 //! What a contract needs outside its folder, checked: its fuzz target and `[[bin]]` line, its
 //! seed corpus, its regressions (each named by a regression of the contract), a scenario
-//! example, and well-formed claims (a mutant among them).
+//! example, well-formed claims (a mutant among them), and its place in every other list of
+//! contracts (the registry's premises, the scheduled CI job, cargo-mutants' files). And for the workspace: no import
+//! circle between files ([`imports`]).
+
+pub mod imports;
 
 use racelab_core::histories::Histories;
 use racelab_core::registry;
@@ -74,6 +78,116 @@ pub fn missing<M: Histories>() -> Vec<String> {
         out.push(format!(
             "a scenario example in scenarios/ (`{contract_line}`)"
         ));
+    }
+    out.extend(unlisted::<M>());
+    out
+}
+
+/// The lists of contracts outside the registry's `visit` that leave out contract `M`: each
+/// would skip it silently.
+fn unlisted<M: Histories>() -> Vec<String> {
+    let (id, module) = (M::CONTRACT.id, M::CONTRACT.module);
+    let mut out = Vec::new();
+    if !registry::premises().iter().any(|(c, _)| *c == id) {
+        out.push(format!(
+            "its premises in `registry::premises` (core/src/registry.rs)"
+        ));
+    }
+    // The scheduled job fuzzes and mutates each contract of its matrix.
+    let workflow =
+        std::fs::read_to_string(root().join(".github/workflows/ci.yml")).unwrap_or_default();
+    let in_matrix = workflow.lines().any(|l| {
+        l.trim()
+            .strip_prefix("contract: [")
+            .and_then(|l| l.strip_suffix(']'))
+            .is_some_and(|list| list.split(',').any(|c| c.trim() == id))
+    });
+    if !in_matrix {
+        out.push(format!(
+            "{id} in the scheduled job's `contract: [...]` matrix (.github/workflows/ci.yml)"
+        ));
+    }
+    // cargo-mutants examines only the files listed: a contract without one is never mutated.
+    let mutants = std::fs::read_to_string(root().join(".cargo/mutants.toml")).unwrap_or_default();
+    if !mutants.contains(&format!("\"core/src/contracts/{module}/")) {
+        out.push(format!(
+            "its fix code in .cargo/mutants.toml's examine_globs (core/src/contracts/{module}/...)"
+        ));
+    }
+    out
+}
+
+/// The crates whose files must not import each other in a circle, by source folder.
+const CRATES: &[&str] = &[
+    "core/src",
+    "loom-tests/src",
+    "prop-tests/src",
+    "ci/src",
+    "fuzz/src",
+];
+
+/// The import circles that remain, each named by its files, each broken only by a change
+/// inside the contracts (whose owners will make it): the check fails on any circle not listed here and on any listed circle that no
+/// longer exists, so this list can only shrink.
+const KNOWN_CIRCLES: &[&[&str]] = &[
+    // `Model::CLAIMS`: the trait names `Claims`, whose cells name the model's scenarios. Goes
+    // when each contract's `const CLAIMS` moves out of its `impl Model` into a trait of its
+    // own (a change in every contract's mod.rs).
+    &["core/src/claims.rs", "core/src/model.rs"],
+    // `ClientResult` is defined in ghost.rs and returned by pipeline.rs's steps, whose
+    // pipeline state ghost.rs reads.
+    &[
+        "core/src/contracts/container_recreate/ghost.rs",
+        "core/src/contracts/container_recreate/pipeline.rs",
+    ],
+    // `TriggerSyncThread` lives in sync_scheduler.rs and is started by service_provider.rs,
+    // whose snapshot state the scheduler reads.
+    &[
+        "core/src/contracts/recon_sync/service_provider.rs",
+        "core/src/contracts/recon_sync/sync_scheduler.rs",
+    ],
+    // The datanode actor, its command processor and the scenarios that drive them name each
+    // other's types.
+    &[
+        "core/src/contracts/reregister/actor.rs",
+        "core/src/contracts/reregister/command_processor.rs",
+        "core/src/contracts/reregister/scenarios.rs",
+    ],
+];
+
+/// Every import circle between the files of one crate that [`KNOWN_CIRCLES`] does not list,
+/// with the edges to cut, and every listed circle that no longer exists (empty when none).
+pub fn import_circles() -> Vec<String> {
+    let root = root();
+    let mut found = Vec::new();
+    let mut out = Vec::new();
+    for krate in CRATES {
+        let graph = match imports::graph(&root, &root.join(krate)) {
+            Ok(g) => g,
+            Err(e) => {
+                out.push(e);
+                continue;
+            }
+        };
+        for circle in imports::circles(&graph) {
+            if !KNOWN_CIRCLES.iter().any(|k| *k == circle) {
+                out.push(format!(
+                    "an import circle between {}:\n    {}",
+                    circle.join(", "),
+                    imports::edges_in(&graph, &circle).join("\n    ")
+                ));
+            }
+            found.push(circle);
+        }
+    }
+    for known in KNOWN_CIRCLES {
+        if !found.iter().any(|c| c == known) {
+            out.push(format!(
+                "the circle between {} no longer exists: remove it from KNOWN_CIRCLES \
+                 (prop-tests/src/tidy.rs)",
+                known.join(", ")
+            ));
+        }
     }
     out
 }

@@ -8,6 +8,8 @@
 //! - `CONTRACT/regression/NAME`: a shrunk counterexample and its committed file;
 //! - `CONTRACT/reproduction/WHAT`: an observable result the report gives;
 //! - `CONTRACT/tidy`: the files a contract needs outside its folder;
+//! - `tidy/import-circles`: no import circle between the files of a crate (but the listed
+//!   ones, which may only go);
 //! - `scenarios/FILE`: a committed scenario file replays, each variant reaching what its
 //!   `expect` line says.
 //!
@@ -115,6 +117,14 @@ fn main() -> std::process::ExitCode {
                  run `cargo xtask readme`"
                     .into(),
             )
+        }
+    }));
+    trials.push(Trial::test("tidy/import-circles", || {
+        let problems = racelab_props::tidy::import_circles();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n").into())
         }
     }));
     for path in racelab_props::tidy::scenario_files() {

@@ -42,7 +42,8 @@ pub struct BaselineView {
 }
 
 impl View {
-    pub fn of<M: Model>() -> View {
+    /// The view of `M`, whose steps are found upstream in `sources`.
+    pub fn of<M: Model>(sources: &'static crate::upstream::Sources) -> View {
         let Contract {
             id, report, title, ..
         } = M::CONTRACT;
@@ -64,7 +65,7 @@ impl View {
                 })
                 .collect(),
             findings: M::FINDINGS,
-            sources: M::SOURCES,
+            sources,
         }
     }
 

@@ -7,7 +7,7 @@
 //! serialized in every order loom can choose, so that a state outcome is decided on the
 //! results a racy program can give when its accesses do not tear.
 //!
-//! This is the one module allowed `unsafe` (DESIGN.md): loom's `UnsafeCell` hands out raw
+//! This is the one module allowed `unsafe` (docs/DESIGN.md): loom's `UnsafeCell` hands out raw
 //! pointers, and the safe closures below are the only way the models touch them.
 #![allow(unsafe_code)]
 

@@ -1,0 +1,55 @@
+//! The mutant matrix: a mutant (a deliberately broken fix) runs its variant's loom cells under
+//! its own switches, and must show up in the matrix the gate prints as the deviation its claim
+//! names.
+
+use crate::cache::By;
+use crate::cells::check;
+use racelab_core::claims::{Claim, Mutant};
+use racelab_core::model::Model;
+use racelab_core::registry;
+use racelab_core::report::{Matrix, View};
+
+/// Runs the loom cells of `m`'s variant with `m`'s switches in place of the variant's, and
+/// returns the matrix the gate would print for them (the other variants' cells are unchanged
+/// by a mutant, and checked by their own tests). Cells that share an exploration share it
+/// under the mutant too.
+pub fn matrix_with<M: Model>(m: &Mutant<M>) -> Result<Matrix, String> {
+    let loom_cells: Vec<&Claim<M>> = M::CLAIMS
+        .cells
+        .iter()
+        .filter(|c| c.variant == m.variant && c.method.loom_scenario().is_some())
+        .collect();
+    let results = loom_cells
+        .iter()
+        .map(|c| check(c, By::Mutant(m.name), m.fix))
+        .collect::<Result<_, _>>()?;
+    let expected = loom_cells.iter().map(|c| c.expectation()).collect();
+    Ok(Matrix::build(
+        vec![View::of::<M>(registry::sources(M::CONTRACT.id))],
+        expected,
+        &[],
+        results,
+        Vec::new(),
+    ))
+}
+
+/// A mutant must show up in the matrix the gate prints, as the deviation its claim names.
+pub fn verify_mutant<M: Model>(m: &Mutant<M>) -> Result<(), String> {
+    let matrix = matrix_with(m)?;
+    let key = format!("{}/{}/{}/loom", M::CONTRACT.id, m.variant, m.caught_by.id);
+    let expected = format!("{key}: expected unreachable, observed reachable");
+    if !matrix.deviations.iter().any(|d| d.to_string() == expected) {
+        return Err(format!(
+            "mutant `{}` was not caught at {key}; deviations: {:?}",
+            m.name, matrix.deviations
+        ));
+    }
+    let text = matrix.render_text();
+    if !text.contains("!RL") {
+        return Err(format!(
+            "the printed matrix does not flag mutant `{}`:\n{text}",
+            m.name
+        ));
+    }
+    Ok(())
+}
