@@ -140,19 +140,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "core/src/contracts/container_recreate/ghost.rs",
         "core/src/contracts/container_recreate/pipeline.rs",
     ],
-    // `TriggerSyncThread` lives in sync_scheduler.rs and is started by service_provider.rs,
-    // whose snapshot state the scheduler reads.
-    &[
-        "core/src/contracts/recon_sync/service_provider.rs",
-        "core/src/contracts/recon_sync/sync_scheduler.rs",
-    ],
-    // The datanode actor, its command processor and the scenarios that drive them name each
-    // other's types.
-    &[
-        "core/src/contracts/reregister/actor.rs",
-        "core/src/contracts/reregister/command_processor.rs",
-        "core/src/contracts/reregister/scenarios.rs",
-    ],
 ];
 
 /// Every import circle between the files of one crate that [`KNOWN_CIRCLES`] does not list,

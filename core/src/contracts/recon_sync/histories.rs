@@ -5,8 +5,9 @@
 
 use super::om::KeyOp;
 use super::service_provider::{RestThread, SyncFaults, SyncThread};
-use super::sync_scheduler::{Executor, TriggerSyncThread, SYNC_THREADS};
+use super::sync_scheduler::{Executor, SYNC_THREADS};
 use super::task_controller::EventProcessor;
+use super::trigger_sync::TriggerSyncThread;
 use super::{delete, file, put, Fix, ReconSync, World};
 use crate::drive::Driver;
 use crate::histories::{byte, sequential, Codec, Generated, Histories, Regression, Session};

@@ -26,6 +26,7 @@ pub mod scenarios;
 pub mod service_provider;
 pub mod sync_scheduler;
 pub mod task_controller;
+pub mod trigger_sync;
 pub mod upstream;
 
 pub use reproductions::*;

@@ -3,8 +3,8 @@
 //! threads that race there.
 
 use super::service_provider::{RestThread, SyncFaults, SyncThread};
-use super::sync_scheduler::{trigger_then_first_run, TriggerSyncThread};
 use super::task_controller::EventProcessor;
+use super::trigger_sync::{trigger_then_first_run, TriggerSyncThread};
 use super::{put, Fix, KeyOp, ReconSync, World};
 use crate::model::{Program, Scenario, Setup};
 use crate::sync::Arc;

@@ -13,7 +13,8 @@
 //! kept.
 //!
 //! [`SyncScheduler`] models the executors: which one the `scheduler` field points to, which
-//! were shut down, which have a run in progress; [`TriggerSyncThread`] the REST thread. The
+//! were shut down, which have a run in progress; [`TriggerSyncThread`](super::trigger_sync::TriggerSyncThread) the REST
+//! thread (in [`trigger_sync`](super::trigger_sync)). The
 //! executors' threads are [`super::service_provider::SyncThread`]s queued on an executor by its
 //! number (`SyncOM-n` is the n-th trigger's thread: upstream the factory numbers only the
 //! threads it creates, a naming difference only).
@@ -37,11 +38,7 @@
 //!   histories run every trigger on one REST thread, one after another, so they do not
 //!   generate it, and with the flag no state outcome here differs.
 
-use super::service_provider::SyncThread;
-use super::World;
-use crate::model::{Program, Then};
 use crate::sync::{Condvar, Mutex, RaceCell};
-use crate::trace::{Cx, Trace};
 
 /// The threads `threadFactory` names, by executor: `SyncOM-0` from `start`, then one per
 /// trigger that replaced the scheduler.
@@ -151,7 +148,7 @@ impl SyncScheduler {
 
     /// `scheduler.shutdown()` of the executor the field points to (an unsynchronized read of
     /// the field); which one that was.
-    fn shutdown(&self) -> Executor {
+    pub(super) fn shutdown(&self) -> Executor {
         let live = self.live();
         self.state.lock().shut_down |= bit(live);
         live
@@ -165,7 +162,7 @@ impl SyncScheduler {
     }
 
     /// `awaitTermination` of `e`: true when it terminated, false when the waits timed out.
-    fn await_termination(&self, e: Executor) -> bool {
+    pub(super) fn await_termination(&self, e: Executor) -> bool {
         let mut s = self.state.lock();
         while (s.busy & !s.hung) & bit(e) != 0 {
             s = self.changed.wait(s);
@@ -175,148 +172,15 @@ impl SyncScheduler {
 
     /// `scheduler = newScheduledThreadPool(1, threadFactory)` (an unsynchronized write of the
     /// field), then `startSyncDataFromOM(0)`: `e`'s thread starts with the run it queues.
-    fn create(&self, e: Executor) {
+    pub(super) fn create(&self, e: Executor) {
         self.field.with_mut(|live| *live = e);
         self.state.lock().created |= bit(e);
         self.changed.notify_all();
     }
 
     /// `e` will never be created (its thread's queued run ends without running).
-    fn never_create(&self, e: Executor) {
+    pub(super) fn never_create(&self, e: Executor) {
         self.state.lock().never |= bit(e);
         self.changed.notify_all();
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    Check,
-    Shutdown,
-    AwaitTermination(Executor),
-    Create,
-    Done,
-}
-
-/// The REST thread of `GET /api/v1/triggerdbsync/om`: `triggerSyncDataFromOMImmediately`,
-/// which creates executor `next` (whose first run is a [`SyncThread`] queued on it, a thread of
-/// its own) or answers that a sync is running.
-#[derive(Debug)]
-pub struct TriggerSyncThread {
-    cx: Cx,
-    next: Executor,
-    step: Step,
-}
-
-const METHOD: &str = "OzoneManagerServiceProviderImpl.triggerSyncDataFromOMImmediately";
-
-impl TriggerSyncThread {
-    pub const ACTOR: &'static str = "REST-sync";
-
-    /// The trigger, and the first run of the thread it would create: both start together, the
-    /// run waiting for its executor.
-    pub fn with_first_run(trace: &Trace, next: Executor) -> (Self, SyncThread) {
-        let trigger = TriggerSyncThread {
-            cx: trace.actor(Self::ACTOR),
-            next,
-            step: Step::Check,
-        };
-        (trigger, SyncThread::on(trace, Default::default(), next))
-    }
-}
-
-impl Program<World> for TriggerSyncThread {
-    fn actor(&self) -> &'static str {
-        Self::ACTOR
-    }
-
-    fn is_done(&self) -> bool {
-        self.step == Step::Done
-    }
-
-    fn enabled(&self, w: &World) -> bool {
-        match self.step {
-            Step::AwaitTermination(e) => w.provider.scheduler.terminated_or_hung(e),
-            step => step != Step::Done,
-        }
-    }
-
-    fn step(&mut self, w: &World) {
-        let scheduler = &w.provider.scheduler;
-        let cx = &self.cx;
-        self.step = match self.step {
-            Step::Check => {
-                if w.provider.is_sync_running() {
-                    cx.record(
-                        METHOD,
-                        "isSyncDataFromOMRunning: OM DB sync is already running; returns false",
-                    );
-                    scheduler.never_create(self.next);
-                    cx.record("TriggerDBSyncEndpoint.triggerOMDBSync", "200 false");
-                    Step::Done
-                } else {
-                    cx.record(METHOD, "isSyncDataFromOMRunning=false");
-                    Step::Shutdown
-                }
-            }
-            Step::Shutdown => {
-                let old = scheduler.shutdown();
-                cx.record(
-                    "OzoneManagerServiceProviderImpl.stopSyncDataFromOMThread",
-                    format_args!(
-                        "scheduler.shutdown() ({}'s executor: a run not yet begun is cancelled)",
-                        SYNC_THREADS[usize::from(old)]
-                    ),
-                );
-                Step::AwaitTermination(old)
-            }
-            Step::AwaitTermination(old) => {
-                let thread = SYNC_THREADS[usize::from(old)];
-                if scheduler.await_termination(old) {
-                    cx.record(
-                        "OzoneManagerServiceProviderImpl.stopSyncDataFromOMThread",
-                        format_args!("awaitTermination: {thread} has exited"),
-                    );
-                } else {
-                    cx.record(
-                        "OzoneManagerServiceProviderImpl.stopSyncDataFromOMThread",
-                        format_args!(
-                            "awaitTermination timed out, shutdownNow, timed out again: \
-                             {thread} failed to terminate"
-                        ),
-                    );
-                }
-                Step::Create
-            }
-            Step::Create => {
-                scheduler.create(self.next);
-                cx.record(
-                    METHOD,
-                    format_args!(
-                        "newScheduledThreadPool(1, threadFactory), startSyncDataFromOM(0): \
-                         {} syncs now; returns true",
-                        SYNC_THREADS[usize::from(self.next)]
-                    ),
-                );
-                cx.record("TriggerDBSyncEndpoint.triggerOMDBSync", "200 true");
-                Step::Done
-            }
-            Step::Done => Step::Done,
-        };
-    }
-}
-
-/// A trigger and, on the same thread of a loom scenario, the first run of the thread it would
-/// create. No interleaving is lost: that run cannot begin before the trigger's last step (it
-/// creates its executor), and the trigger does nothing after it. The histories run the two
-/// as two actors, as upstream does ([`TriggerSyncThread::with_first_run`]).
-pub fn trigger_then_first_run(
-    trace: &Trace,
-    next: Executor,
-) -> Then<TriggerSyncThread, SyncThread> {
-    let (first, second) = TriggerSyncThread::with_first_run(trace, next);
-    Then {
-        actor: TriggerSyncThread::ACTOR,
-        first,
-        second,
     }
 }

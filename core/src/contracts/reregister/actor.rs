@@ -4,7 +4,7 @@
 //! thread (the report's "BRThread"; HDFS-17121 proposed one and was not merged).
 
 use super::blocks::BlockSet;
-use super::command_processor::{Batch, CommandQueue};
+use super::command_queue::{Batch, CommandQueue};
 use super::ibr_manager::{IncrementalBlockReportManager, Reports};
 use super::namenode::{HaState, NameNode, Rejected, ReportAnswer};
 use super::scheduler::{Rescheduled, Scheduler};
@@ -404,55 +404,5 @@ fn reschedule(
             .scheduler
             .schedule_next_block_report_since(cx, now, fix.p1.get(), epoch_at_start);
         Phase::Done
-    }
-}
-
-#[cfg(all(test, not(loom)))]
-mod tests {
-    use super::super::scenarios::double_register_start;
-    use super::super::{run, Fix, World};
-    use super::*;
-
-    /// The FBR that REG1 asked for (`resetBlockReportTime` set), run to its end: its
-    /// `scheduleNextBlockReport` draws a random time and clears the flag, with P1 or without;
-    /// when the NameNode restarted during it and answers REGISTER (the node is unknown),
-    /// `processCommand` enqueues that command after the rescheduling.
-    #[test]
-    fn a_block_report_clears_the_reset_and_enqueues_the_register_it_is_answered() {
-        // What `World::key` keeps of DataNode 0's actor for nn0: its command queue (the count,
-        // then each batch, REGISTER in the low bit) and its scheduler (the reset flag second).
-        let queue_and_scheduler = |w: &World| {
-            let (mut queue, mut scheduler) = (Vec::new(), Vec::new());
-            w.actor(0, 0).queue.key(&mut queue);
-            w.actor(0, 0).scheduler.key(&mut scheduler);
-            (queue, scheduler)
-        };
-        for fix in [Fix::UPSTREAM, Fix::PROPOSED] {
-            for restarted in [false, true] {
-                let trace = Trace::new();
-                let w = double_register_start(fix, &trace, HaState::Standby);
-                let (queued, scheduler) = queue_and_scheduler(&w);
-                assert_eq!(scheduler[1], 1, "REG1 asked for an FBR with reset");
-                if restarted {
-                    w.namenodes[0].restart(
-                        &trace.actor("NameNode"),
-                        HaState::Standby,
-                        w.clock.now(),
-                    );
-                }
-                run(&w, OfferService::iteration(&trace, 0, 0));
-                let (after, scheduler) = queue_and_scheduler(&w);
-                let why = format!("{fix:?}, restarted: {restarted}");
-                assert_eq!(scheduler[1], 0, "{why}: resetBlockReportTime cleared");
-                assert_eq!(
-                    after[0],
-                    queued[0] + u64::from(restarted),
-                    "{why}: {after:?}"
-                );
-                if restarted {
-                    assert_eq!(after.last().map(|b| b & 1), Some(1), "{why}: REGISTER");
-                }
-            }
-        }
     }
 }

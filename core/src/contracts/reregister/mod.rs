@@ -16,6 +16,7 @@ pub mod blocks;
 pub mod claims;
 pub mod cluster;
 pub mod command_processor;
+pub mod command_queue;
 pub mod findings;
 pub mod fs_dataset;
 pub mod ghost;
