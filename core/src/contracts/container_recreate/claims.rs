@@ -357,7 +357,8 @@ const P1_P2_P7_P8: Fix = Fix {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::super::datanode::Res;
+    use super::super::datanode::{Res, State};
+    use super::super::World;
     use super::*;
     use crate::outcome::{Check, Outcome};
 
@@ -390,6 +391,145 @@ mod tests {
             })
         }),
     };
+
+    /// CR-3: SCM's close as upstream splits it. `CloseContainerCommandHandler` marks the
+    /// leader's replica CLOSING (its own lock section; `validateContainerCommand` refuses writes
+    /// from then on) before it submits the close, and the close's apply is two lock sections,
+    /// `markContainerForClose` and `closeContainer`, in the task queue. The force delete still
+    /// follows the close: SCM sends it only after the replica's CLOSED report.
+    #[derive(Debug)]
+    struct CloseInSections {
+        cx: crate::trace::Cx,
+        step: u8,
+    }
+
+    impl CloseInSections {
+        const ACTOR: &'static str = "close in sections";
+
+        fn section(&self, w: &World, to: State, method: &'static str) {
+            let dn = w.dn(super::super::LEADER);
+            let Some(c) = dn.set.get(super::super::C) else {
+                return;
+            };
+            c.lock.acquire(Self::ACTOR);
+            let from = c.data(|d| {
+                let from = d.state;
+                if from == State::Open || from == State::Closing {
+                    d.state = to;
+                }
+                from
+            });
+            c.lock.release(Self::ACTOR);
+            self.cx
+                .record(method, format_args!("dn1 c1: {from:?} → {to:?}"));
+        }
+    }
+
+    impl crate::model::Program<World> for CloseInSections {
+        fn actor(&self) -> &'static str {
+            Self::ACTOR
+        }
+
+        fn is_done(&self) -> bool {
+            self.step == 3
+        }
+
+        fn enabled(&self, w: &World) -> bool {
+            let dn = w.dn(super::super::LEADER);
+            let free = dn
+                .set
+                .get(super::super::C)
+                .is_none_or(|c| !c.lock.is_held());
+            !self.is_done() && free && (self.step != 1 || !dn.task_queue.is_held())
+        }
+
+        fn step(&mut self, w: &World) {
+            let dn = w.dn(super::super::LEADER);
+            match self.step {
+                0 => self.section(w, State::Closing, "CloseContainerCommandHandler.handle"),
+                1 => {
+                    dn.task_queue.acquire(Self::ACTOR);
+                    self.section(w, State::Closing, "KeyValueHandler.markContainerForClose");
+                }
+                _ => {
+                    self.section(w, State::Closed, "KeyValueHandler.closeContainer");
+                    dn.task_queue.release(Self::ACTOR);
+                    let seq = dn
+                        .set
+                        .get(super::super::C)
+                        .map_or(0, |c| c.data(|d| d.bcsid));
+                    w.scm_state().close(super::super::C, seq);
+                    w.om().closed.insert(super::super::C);
+                }
+            }
+            self.step += 1;
+        }
+    }
+
+    static CLOSE_IN_SECTIONS: Scenario<ContainerRecreate> = Scenario {
+        name: "write-races-close-in-sections-and-force-delete",
+        about: "the race, with SCM's close as upstream splits it (CR-3)",
+        build: |trace, fix| {
+            use super::super::{open_container, pipeline::ClientWrite, setup, LEADER, LEADER_ONLY};
+            use super::super::{C, CHUNK, NEW_BLOCK};
+            use crate::model::Then;
+            let w = open_container(trace, fix);
+            setup(
+                w,
+                vec![
+                    Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
+                    Box::new(Then {
+                        actor: "close in sections, then force delete",
+                        first: CloseInSections {
+                            cx: trace.actor(CloseInSections::ACTOR),
+                            step: 0,
+                        },
+                        second: super::super::delete::DeleteContainerCommandHandler::new(
+                            trace, LEADER, C, true,
+                        ),
+                    }),
+                ],
+            )
+        },
+    };
+
+    /// CR-3 cannot change a verdict of the race: with the close split as upstream splits it,
+    /// every order of whole steps gives the rows that close outcomes, and their twins, the
+    /// verdict on O1, O5 and O7 of their loom cells on the one-step close. The splits only add
+    /// states in which the replica is CLOSING: the leader's validate refuses a write there
+    /// (nothing appended, no outcome), and a write already appended passes
+    /// `checkContainerOpen` as on an OPEN replica. Both verdicts occur, so the comparison can
+    /// fail either way.
+    #[test]
+    fn cr3_the_close_in_sections_gives_the_one_step_verdicts() {
+        let mut seen = std::collections::BTreeSet::new();
+        for variant in ["upstream", "P1+P2", "P1+P2+P7+P8", "improved"] {
+            for o in [&O1, &O5, &O7] {
+                // The rows' loom cells (P1+P2+P7+P8 has one for O5 only).
+                let Some(one_step) = CLAIMS.cells.iter().find(|c| {
+                    c.variant == variant
+                        && c.outcome.id == o.id
+                        && matches!(c.method, Method::Loom { .. })
+                }) else {
+                    continue;
+                };
+                let one_step = one_step.expected;
+                let split = crate::steps::enumerate(
+                    &CLOSE_IN_SECTIONS,
+                    fix(variant),
+                    o,
+                    crate::steps::every_choice,
+                );
+                assert_eq!(
+                    split.observed, one_step,
+                    "{variant} {}: {:?}",
+                    o.id, split.counterexample
+                );
+                seen.insert(split.observed == R);
+            }
+        }
+        assert_eq!(seen.len(), 2, "every cell gives the same verdict");
+    }
 
     /// CR-5 (`markContainerUnhealthy` looks the ID up again under the write lock: it can block
     /// on the delete, fail, or mark the recreated replica) cannot change a verdict of the rows

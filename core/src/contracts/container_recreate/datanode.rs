@@ -45,13 +45,19 @@ use crate::sync::unseen::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum State {
     Open,
+    /// `markContainerForClose`: SCM's close command reached the datanode; writes the leader
+    /// already appended are still applied (`checkContainerOpen` passes CLOSING).
+    Closing,
+    /// `quasiCloseContainer`: closed without the pipeline (no Ratis group to submit through).
+    QuasiClosed,
     Closed,
     Unhealthy,
     Deleted,
 }
 
 impl State {
-    /// `HddsUtils.isOpenToWriteState` (OPEN, CLOSING, RECOVERING; only OPEN occurs here).
+    /// `HddsUtils.isOpenToWriteState` (OPEN, RECOVERING; RECOVERING, an EC state, does not
+    /// occur here).
     pub fn is_open_to_write(self) -> bool {
         self == State::Open
     }

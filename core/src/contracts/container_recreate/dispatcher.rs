@@ -493,7 +493,7 @@ impl Dispatch {
         } else {
             // Mark the replica UNHEALTHY; upstream first checks it is OPEN/CLOSING/RECOVERING.
             let marked = c.data(|d| {
-                if d.state == State::Open {
+                if matches!(d.state, State::Open | State::Closing) {
                     d.state = State::Unhealthy;
                     true
                 } else {
@@ -586,8 +586,9 @@ enum Note {
 /// `KeyValueHandler.checkContainerOpen`.
 fn check_container_open(state: State, fix: &Fix) -> Result<(), Res> {
     match state {
-        State::Open => Ok(()),
-        State::Closed => Err(Res::ClosedContainerIo),
+        // A follower applies what the leader appended before it closed.
+        State::Open | State::Closing => Ok(()),
+        State::Closed | State::QuasiClosed => Err(Res::ClosedContainerIo),
         State::Unhealthy => Err(Res::ContainerUnhealthy),
         // Upstream's default branch; P7 answers CONTAINER_NOT_OPEN for a replica being deleted.
         State::Deleted if fix.deleted_not_open.get() => Err(Res::ContainerNotOpen),
