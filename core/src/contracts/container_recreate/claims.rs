@@ -7,8 +7,8 @@
 
 use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
-    ContainerRecreate, Fix, Tombstone, WriteFailure, O1, O2, O3, O4, O5, O6, O7,
-    WRITE_RACES_CLOSE_AND_DELETE,
+    ContainerRecreate, Fix, Tombstone, WriteFailure, O1, O2, O3, O4, O5, O6, O7, O8,
+    REPORT_RACES_PUT_BLOCK, WRITE_RACES_CLOSE_AND_DELETE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -16,6 +16,7 @@ use crate::model::{Model, Scenario};
 use crate::switches::Switch;
 
 const RACE: &Scenario<ContainerRecreate> = &WRITE_RACES_CLOSE_AND_DELETE;
+const REPORT: &Scenario<ContainerRecreate> = &REPORT_RACES_PUT_BLOCK;
 
 fn fix(variant: &str) -> Fix {
     ContainerRecreate::fix_of(variant).expect("a variant")
@@ -141,6 +142,32 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "P1 refuses every auto-create of a remembered ID" },
         Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 432566),
             note: "closed" },
+        // O8: the race on blockCommitSequenceId (no part touches it).
+        Claim { variant: "upstream", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "the PutBlock's apply writes KeyValueContainerData.blockCommitSequenceId (a plain long) in \
+                   persistPutBlock while the container report thread reads it in buildContainerReplicaProto, \
+                   neither under a lock: loom reports the data race" },
+        Claim { variant: "P1", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P1 changes the auto-create branch, not the BCSID's accesses: as upstream" },
+        Claim { variant: "P2", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P2 changes COMMIT_DATA of an absent container: as upstream" },
+        Claim { variant: "tombstone", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P3 changes the delete and the auto-create: as upstream" },
+        Claim { variant: "P4", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "an SCM part: as upstream" },
+        Claim { variant: "P5", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "an SCM part: as upstream" },
+        Claim { variant: "P6", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P6 changes the leader's validation: as upstream" },
+        Claim { variant: "P7", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P7 changes checkContainerOpen's answer for a DELETED replica: as upstream" },
+        Claim { variant: "P8", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P8 changes a failed write's answer: as upstream" },
+        Claim { variant: "proposed", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "the report's fix does not touch the BCSID's accesses: the race stays" },
+        Claim { variant: "improved", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "improved does not touch them either: the race stays (harmless for these outcomes: SCM's next \
+                   report reads the new value)" },
         // ---- Histories: SCM's handling of the recreated replica, and the restart. ----
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 512 },
             note: "a balancer move off the leader, then the late write" },

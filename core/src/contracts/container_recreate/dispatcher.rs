@@ -419,12 +419,17 @@ impl Dispatch {
     /// The write after the check: the chunk file, or the PutBlock's block table. P8 catches a
     /// failure and reads the state again (the mutant catches only the checked one).
     fn write_step(&self, w: &World, cx: CxRef<'_>, c: Arc<KeyValueContainer>) -> DStep {
-        let (res, before) = c.data(|d| {
+        let (res, before, bcsid_updated) = c.data(|d| {
             // The replica as the write found it, for the record only: not taken while nothing
             // records (a scan of the block table on every write of a fuzz run).
             let before = recording().then(|| d.summary());
-            (self.write(d), before)
+            let bcsid = d.bcsid;
+            (self.write(d), before, d.bcsid != bcsid)
         });
+        if bcsid_updated {
+            // persistPutBlock's updateBlockCommitSequenceId: a plain field, no lock.
+            c.bcsid_written();
+        }
         let detail = fmt::from_fn(|f| before.map_or(Ok(()), |d| write!(f, "{d}")));
         let caught = match (w.fix.write_failure.get(), res) {
             (WriteFailure::Recheck, None | Some(Err(Res::UnableToFindChunk)))

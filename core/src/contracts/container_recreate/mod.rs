@@ -531,6 +531,76 @@ pub static WRITE_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scenario 
     },
 };
 
+/// The datanode's container report thread (`ContainerReportPublisher` →
+/// `ContainerSet.getContainerReport` → `KeyValueContainer.getContainerReport`): for each
+/// replica, the state (`ContainerData.getState`, synchronized) and the BCSID
+/// (`getBlockCommitSequenceId`, a plain read), with no container lock.
+#[derive(Debug)]
+pub struct ContainerReport {
+    cx: Cx,
+    dn: DnId,
+    done: bool,
+}
+
+impl ContainerReport {
+    pub const ACTOR: &'static str = "ContainerReportPublisher";
+
+    pub fn new(trace: &Trace, dn: DnId) -> Self {
+        ContainerReport {
+            cx: trace.actor(Self::ACTOR),
+            dn,
+            done: false,
+        }
+    }
+}
+
+impl Program<World> for ContainerReport {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        self.done
+    }
+
+    fn step(&mut self, w: &World) {
+        for c in w.dn(self.dn).set.replicas() {
+            let state = c.state();
+            let bcsid = c.bcsid_read();
+            self.cx.record(
+                "KeyValueContainerData.buildContainerReplicaProto",
+                format_args!("dn{} c{}: {state:?} BCSID {bcsid}", self.dn, c.id),
+            );
+        }
+        self.done = true;
+    }
+}
+
+/// O8: the report thread reads the BCSID while the PutBlock's apply writes it.
+pub static REPORT_RACES_PUT_BLOCK: Scenario<ContainerRecreate> = Scenario {
+    name: "report-races-put-block-apply",
+    about: "c1 OPEN at BCSID 2 on dn1 (leader); the client writes block 2 (WriteChunk, PutBlock) while \
+            dn1's report thread builds its container report",
+    build: |trace, fix| {
+        let w = open_container(trace, fix);
+        setup(
+            w,
+            vec![
+                Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
+                Box::new(ContainerReport::new(trace, LEADER)),
+            ],
+        )
+    },
+};
+
+/// O8: a data race on `KeyValueContainerData.blockCommitSequenceId`.
+pub static O8: Outcome<World> = Outcome {
+    id: "O8",
+    summary: "(from the code) data race: the container report reads blockCommitSequenceId, a plain long, \
+              while the PutBlock's apply writes it (a stale, or by JLS 17.7 torn, BCSID in the report)",
+    check: Check::Race,
+};
+
 pub struct ContainerRecreate;
 
 /// O1: the leader recreates the container and the client's write succeeds on it.
@@ -958,7 +1028,7 @@ impl Model for ContainerRecreate {
                       does for containerAutoCreate=false, instead of CONTAINER_NOT_OPEN",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8];
     const BASELINES: &'static [Baseline] = &[Baseline {
         name: REPORT,
         repo: "apache/ozone",
@@ -1111,6 +1181,14 @@ impl Model for ContainerRecreate {
                         deletes by hashCode and getSources still prefers the recreated replica's own higher \
                         BCSID; P4 with P5 marks it unhealthy, deleted first and never a source.",
             cells: &["P4/O3/proptest", "P4/O4/proptest", "P4+P5/O3/proptest"],
+        },
+        Finding {
+            id: "CR-F13",
+            kind: Kind::BeyondReport,
+            statement: "KeyValueContainerData.blockCommitSequenceId is a plain long that the PutBlock's apply \
+                        writes and the container report thread reads with no lock: a data race no part of any \
+                        fix touches (a report can carry a stale BCSID; SCM's next report corrects it).",
+            cells: &["upstream/O8/loom", "proposed/O8/loom", "improved/O8/loom"],
         },
     ];
     const CLAIMS: Claims<Self> = claims::CLAIMS;
