@@ -558,6 +558,121 @@ mod tests {
         assert_eq!(seen.len(), 2, "every cell gives the same verdict");
     }
 
+    /// The loom cell of `variant` on `o` in the race, if the matrix has one.
+    fn loom_cell(variant: &str, o: &Outcome<World>) -> Option<crate::claims::Verdict> {
+        CLAIMS
+            .cells
+            .iter()
+            .find(|c| {
+                c.variant == variant
+                    && c.outcome.id == o.id
+                    && matches!(c.method, Method::Loom { scenario, .. } if scenario.name == RACE.name)
+            })
+            .map(|c| c.expected)
+    }
+
+    static INTERMEDIATE_PUT_BLOCK: Scenario<ContainerRecreate> = Scenario {
+        name: "intermediate-put-block-races-close-and-force-delete",
+        about: "the race, with the client's PutBlock an intermediate one (eof=false, CR-6)",
+        build: |trace, fix| {
+            use super::super::{close_then_force_delete, open_container, pipeline::ClientWrite};
+            use super::super::{setup, C, CHUNK, LEADER, LEADER_ONLY, NEW_BLOCK};
+            let w = open_container(trace, fix);
+            setup(
+                w,
+                vec![
+                    Box::new(
+                        ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK).intermediate(),
+                    ),
+                    Box::new(close_then_force_delete(trace, LEADER_ONLY, C, LEADER)),
+                ],
+            )
+        },
+    };
+
+    /// CR-6: an intermediate PutBlock (`eof` false) does not check the chunk file, so it
+    /// succeeds on an empty recreated replica. Clients send both kinds, so it can only add
+    /// schedules: in every order of whole steps it opens none of the race's unreachable cells
+    /// of the rows that close outcomes; upstream reaches O1 with it (the twin).
+    #[test]
+    fn cr6_an_intermediate_put_block_opens_no_closed_cell() {
+        for variant in ["P1+P2", "P1+P2+P7+P8", "improved"] {
+            for o in [&O1, &O5, &O7] {
+                if loom_cell(variant, o) != Some(U) {
+                    continue;
+                }
+                let e = crate::steps::enumerate(
+                    &INTERMEDIATE_PUT_BLOCK,
+                    fix(variant),
+                    o,
+                    crate::steps::every_choice,
+                );
+                assert_eq!(e.observed, U, "{variant} {}: {:?}", o.id, e.counterexample);
+            }
+        }
+        let upstream = crate::steps::enumerate(
+            &INTERMEDIATE_PUT_BLOCK,
+            fix("upstream"),
+            &O1,
+            crate::steps::every_choice,
+        );
+        assert_eq!(upstream.observed, R);
+    }
+
+    static WRITE_AFTER_DELETE: Scenario<ContainerRecreate> = Scenario {
+        name: "write-after-close-and-force-delete",
+        about:
+            "the repro test's order: the close, the force delete to its end (the directory moved), \
+                then the client's write",
+        build: |trace, fix| {
+            use super::super::{close_then_force_delete, open_container, pipeline::ClientWrite};
+            use super::super::{setup, C, CHUNK, LEADER, LEADER_ONLY, NEW_BLOCK};
+            use crate::model::Then;
+            let w = open_container(trace, fix);
+            setup(
+                w,
+                vec![Box::new(Then {
+                    actor: "close, force delete, then the write",
+                    first: close_then_force_delete(trace, LEADER_ONLY, C, LEADER),
+                    second: ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK),
+                })],
+            )
+        },
+    };
+
+    /// CR-9: an auto-create between the delete's `containerMap.remove` and its directory move
+    /// fails CONTAINER_ALREADY_EXISTS (not ignored by `handleCommandResult`): it can only add
+    /// O5 and take away the O7 witnesses inside that window. It cannot change a verdict:
+    /// every row whose race reaches O7 also reaches it with the create after the move (the
+    /// repro test's order, where the window is closed), except P6, whose leader refuses a
+    /// write validated after the delete (its O7 rests on a write validated before); and the
+    /// rows that close O5 never auto-create in any order, so never enter the window.
+    #[test]
+    fn cr9_the_already_exists_window_changes_no_verdict() {
+        use crate::model::Model;
+        let mut outside = Vec::new();
+        for v in ContainerRecreate::VARIANTS {
+            let Some(race) = loom_cell(v.name, &O7) else {
+                continue;
+            };
+            let after = crate::steps::enumerate(
+                &WRITE_AFTER_DELETE,
+                ContainerRecreate::fix_of_variant(v),
+                &O7,
+                crate::steps::every_choice,
+            );
+            if after.observed != race {
+                outside.push(v.name);
+            }
+        }
+        assert_eq!(outside, ["P6"], "rows whose O7 needs the window");
+        for variant in ["P1+P2+P7+P8", "improved"] {
+            assert_eq!(loom_cell(variant, &O5).expect("an O5 cell"), U);
+            let e = crate::steps::enumerate(RACE, fix(variant), &O7, crate::steps::every_choice);
+            assert_eq!(e.observed, U, "{variant}: {:?}", e.counterexample);
+        }
+    }
+
     /// CR-5 (`markContainerUnhealthy` looks the ID up again under the write lock: it can block
     /// on the delete, fail, or mark the recreated replica) cannot change a verdict of the rows
     /// that close O5: in every order of whole steps of the race, no write of improved or of

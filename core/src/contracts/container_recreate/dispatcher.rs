@@ -52,14 +52,14 @@ pub enum Cmd {
     },
     PutBlock {
         block: LocalId,
+        /// The request's `eof`: absent or true on the block's last PutBlock. An intermediate
+        /// one (false, a flush) does not check the chunk file (`handlePutBlock`, CR-6).
+        eof: bool,
     },
     /// The data stream's first request (`StreamInit`): `stream` dispatches it on every member
     /// (in the WRITE_DATA stage, creating the chunk file the stream then writes), and the log
     /// entry it becomes is applied like any other.
-    StreamInit {
-        block: LocalId,
-        len: u64,
-    },
+    StreamInit { block: LocalId, len: u64 },
 }
 
 /// `DispatcherContext`'s stage (`WriteChunkStage`); PutBlock has only its apply.
@@ -564,9 +564,10 @@ impl Dispatch {
                 Ok(())
             }
             (Cmd::WriteChunk { .. } | Cmd::StreamInit { .. }, _) => Ok(()),
-            (Cmd::PutBlock { block }, _) => {
-                // finishWriteChunks → verifyChunkFileExists (a moved directory has none).
-                if d.moved || !d.chunk_files.contains_key(block) {
+            (Cmd::PutBlock { block, eof }, _) => {
+                // finishWriteChunks → verifyChunkFileExists (a moved directory has none), only
+                // when eof is absent or true.
+                if eof && (d.moved || !d.chunk_files.contains_key(block)) {
                     return Some(Err(Res::UnableToFindChunk));
                 }
                 // persistPutBlock: a BCSID at or below the container's is a replay.
@@ -652,7 +653,10 @@ mod tests {
             offset: 0,
             len: 1,
         };
-        let put_block = Cmd::PutBlock { block: 1 };
+        let put_block = Cmd::PutBlock {
+            block: 1,
+            eof: true,
+        };
         for (cmd, stage, mapped) in [
             (chunk, Stage::WriteData, false),
             (chunk, Stage::CommitData, true),
@@ -683,7 +687,10 @@ mod tests {
         let cx = CxRef::new(&trace, "test");
         let put_block = Request {
             container: 1,
-            cmd: Cmd::PutBlock { block: 1 },
+            cmd: Cmd::PutBlock {
+                block: 1,
+                eof: true,
+            },
             index: 1,
         };
         for p7 in [false, true] {
@@ -739,7 +746,7 @@ mod tests {
         for (block, index, bcsid) in [(1, 5, 5), (2, 6, 5)] {
             let req = Request {
                 container: 1,
-                cmd: Cmd::PutBlock { block },
+                cmd: Cmd::PutBlock { block, eof: true },
                 index,
             };
             handle(&w, dn, cx, req, Stage::Apply, &c);
@@ -756,7 +763,10 @@ mod tests {
         let cx = CxRef::new(&trace, "test");
         let write = |container| Request {
             container,
-            cmd: Cmd::PutBlock { block: 1 },
+            cmd: Cmd::PutBlock {
+                block: 1,
+                eof: true,
+            },
             index: 1,
         };
         for p6 in [false, true] {
