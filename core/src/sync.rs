@@ -132,7 +132,7 @@ mod backend {
 pub use backend::*;
 
 mod race;
-pub use race::{track_races, RaceCell};
+pub use race::{track_races, tracking_races, RaceCell};
 pub mod unseen;
 
 /// What loom's threads share: `Send + Sync`, but in cargo fuzz's build, where nothing leaves

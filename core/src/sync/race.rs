@@ -26,6 +26,12 @@ pub fn track_races(on: bool) {
     TRACK.with(|t| t.set(on));
 }
 
+/// Whether cells built now on this thread are race-tracked: a model whose racy field it keeps
+/// elsewhere builds its tracking cell only then, so that no other cell sees a new primitive.
+pub fn tracking_races() -> bool {
+    cfg!(loom) && TRACK.with(Cell::get)
+}
+
 pub struct RaceCell<T>(Inner<T>);
 
 enum Inner<T> {

@@ -7,8 +7,8 @@
 
 use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
-    ContainerRecreate, Fix, Tombstone, WriteFailure, O1, O2, O3, O4, O5, O6, O7,
-    WRITE_RACES_CLOSE_AND_DELETE,
+    ContainerRecreate, Fix, Tombstone, WriteFailure, O1, O2, O3, O4, O5, O6, O7, O8,
+    REPORT_RACES_PUT_BLOCK, WRITE_RACES_CLOSE_AND_DELETE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -16,6 +16,7 @@ use crate::model::{Model, Scenario};
 use crate::switches::Switch;
 
 const RACE: &Scenario<ContainerRecreate> = &WRITE_RACES_CLOSE_AND_DELETE;
+const REPORT: &Scenario<ContainerRecreate> = &REPORT_RACES_PUT_BLOCK;
 
 fn fix(variant: &str) -> Fix {
     ContainerRecreate::fix_of(variant).expect("a variant")
@@ -141,6 +142,32 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "P1 refuses every auto-create of a remembered ID" },
         Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 432566),
             note: "closed" },
+        // O8: the race on blockCommitSequenceId (no part touches it).
+        Claim { variant: "upstream", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "the PutBlock's apply writes KeyValueContainerData.blockCommitSequenceId (a plain long) in \
+                   persistPutBlock while the container report thread reads it in buildContainerReplicaProto, \
+                   neither under a lock: loom reports the data race" },
+        Claim { variant: "P1", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P1 changes the auto-create branch, not the BCSID's accesses: as upstream" },
+        Claim { variant: "P2", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P2 changes COMMIT_DATA of an absent container: as upstream" },
+        Claim { variant: "tombstone", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P3 changes the delete and the auto-create: as upstream" },
+        Claim { variant: "P4", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "an SCM part: as upstream" },
+        Claim { variant: "P5", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "an SCM part: as upstream" },
+        Claim { variant: "P6", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P6 changes the leader's validation: as upstream" },
+        Claim { variant: "P7", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P7 changes checkContainerOpen's answer for a DELETED replica: as upstream" },
+        Claim { variant: "P8", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "P8 changes a failed write's answer: as upstream" },
+        Claim { variant: "proposed", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "the report's fix does not touch the BCSID's accesses: the race stays" },
+        Claim { variant: "improved", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
+            note: "improved does not touch them either: the race stays (harmless for these outcomes: SCM's next \
+                   report reads the new value)" },
         // ---- Histories: SCM's handling of the recreated replica, and the restart. ----
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 512 },
             note: "a balancer move off the leader, then the late write" },
@@ -357,7 +384,8 @@ const P1_P2_P7_P8: Fix = Fix {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::super::datanode::Res;
+    use super::super::datanode::{Res, State};
+    use super::super::World;
     use super::*;
     use crate::outcome::{Check, Outcome};
 
@@ -390,6 +418,260 @@ mod tests {
             })
         }),
     };
+
+    /// CR-3: SCM's close as upstream splits it. `CloseContainerCommandHandler` marks the
+    /// leader's replica CLOSING (its own lock section; `validateContainerCommand` refuses writes
+    /// from then on) before it submits the close, and the close's apply is two lock sections,
+    /// `markContainerForClose` and `closeContainer`, in the task queue. The force delete still
+    /// follows the close: SCM sends it only after the replica's CLOSED report.
+    #[derive(Debug)]
+    struct CloseInSections {
+        cx: crate::trace::Cx,
+        step: u8,
+    }
+
+    impl CloseInSections {
+        const ACTOR: &'static str = "close in sections";
+
+        fn section(&self, w: &World, to: State, method: &'static str) {
+            let dn = w.dn(super::super::LEADER);
+            let Some(c) = dn.set.get(super::super::C) else {
+                return;
+            };
+            c.lock.acquire(Self::ACTOR);
+            let from = c.data(|d| {
+                let from = d.state;
+                if from == State::Open || from == State::Closing {
+                    d.state = to;
+                }
+                from
+            });
+            c.lock.release(Self::ACTOR);
+            self.cx
+                .record(method, format_args!("dn1 c1: {from:?} → {to:?}"));
+        }
+    }
+
+    impl crate::model::Program<World> for CloseInSections {
+        fn actor(&self) -> &'static str {
+            Self::ACTOR
+        }
+
+        fn is_done(&self) -> bool {
+            self.step == 3
+        }
+
+        fn enabled(&self, w: &World) -> bool {
+            let dn = w.dn(super::super::LEADER);
+            let free = dn
+                .set
+                .get(super::super::C)
+                .is_none_or(|c| !c.lock.is_held());
+            !self.is_done() && free && (self.step != 1 || !dn.task_queue.is_held())
+        }
+
+        fn step(&mut self, w: &World) {
+            let dn = w.dn(super::super::LEADER);
+            match self.step {
+                0 => self.section(w, State::Closing, "CloseContainerCommandHandler.handle"),
+                1 => {
+                    dn.task_queue.acquire(Self::ACTOR);
+                    self.section(w, State::Closing, "KeyValueHandler.markContainerForClose");
+                }
+                _ => {
+                    self.section(w, State::Closed, "KeyValueHandler.closeContainer");
+                    dn.task_queue.release(Self::ACTOR);
+                    let seq = dn
+                        .set
+                        .get(super::super::C)
+                        .map_or(0, |c| c.data(|d| d.bcsid));
+                    w.scm_state().close(super::super::C, seq);
+                    w.om().closed.insert(super::super::C);
+                }
+            }
+            self.step += 1;
+        }
+    }
+
+    static CLOSE_IN_SECTIONS: Scenario<ContainerRecreate> = Scenario {
+        name: "write-races-close-in-sections-and-force-delete",
+        about: "the race, with SCM's close as upstream splits it (CR-3)",
+        build: |trace, fix| {
+            use super::super::{open_container, pipeline::ClientWrite, setup, LEADER, LEADER_ONLY};
+            use super::super::{C, CHUNK, NEW_BLOCK};
+            use crate::model::Then;
+            let w = open_container(trace, fix);
+            setup(
+                w,
+                vec![
+                    Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
+                    Box::new(Then {
+                        actor: "close in sections, then force delete",
+                        first: CloseInSections {
+                            cx: trace.actor(CloseInSections::ACTOR),
+                            step: 0,
+                        },
+                        second: super::super::delete::DeleteContainerCommandHandler::new(
+                            trace, LEADER, C, true,
+                        ),
+                    }),
+                ],
+            )
+        },
+    };
+
+    /// CR-3 cannot change a verdict of the race: with the close split as upstream splits it,
+    /// every order of whole steps gives the rows that close outcomes, and their twins, the
+    /// verdict on O1, O5 and O7 of their loom cells on the one-step close. The splits only add
+    /// states in which the replica is CLOSING: the leader's validate refuses a write there
+    /// (nothing appended, no outcome), and a write already appended passes
+    /// `checkContainerOpen` as on an OPEN replica. Both verdicts occur, so the comparison can
+    /// fail either way.
+    #[test]
+    fn cr3_the_close_in_sections_gives_the_one_step_verdicts() {
+        let mut seen = std::collections::BTreeSet::new();
+        for variant in ["upstream", "P1+P2", "P1+P2+P7+P8", "improved"] {
+            for o in [&O1, &O5, &O7] {
+                // The rows' loom cells (P1+P2+P7+P8 has one for O5 only).
+                let Some(one_step) = CLAIMS.cells.iter().find(|c| {
+                    c.variant == variant
+                        && c.outcome.id == o.id
+                        && matches!(c.method, Method::Loom { .. })
+                }) else {
+                    continue;
+                };
+                let one_step = one_step.expected;
+                let split = crate::steps::enumerate(
+                    &CLOSE_IN_SECTIONS,
+                    fix(variant),
+                    o,
+                    crate::steps::every_choice,
+                );
+                assert_eq!(
+                    split.observed, one_step,
+                    "{variant} {}: {:?}",
+                    o.id, split.counterexample
+                );
+                seen.insert(split.observed == R);
+            }
+        }
+        assert_eq!(seen.len(), 2, "every cell gives the same verdict");
+    }
+
+    /// The loom cell of `variant` on `o` in the race, if the matrix has one.
+    fn loom_cell(variant: &str, o: &Outcome<World>) -> Option<crate::claims::Verdict> {
+        CLAIMS
+            .cells
+            .iter()
+            .find(|c| {
+                c.variant == variant
+                    && c.outcome.id == o.id
+                    && matches!(c.method, Method::Loom { scenario, .. } if scenario.name == RACE.name)
+            })
+            .map(|c| c.expected)
+    }
+
+    static INTERMEDIATE_PUT_BLOCK: Scenario<ContainerRecreate> = Scenario {
+        name: "intermediate-put-block-races-close-and-force-delete",
+        about: "the race, with the client's PutBlock an intermediate one (eof=false, CR-6)",
+        build: |trace, fix| {
+            use super::super::{close_then_force_delete, open_container, pipeline::ClientWrite};
+            use super::super::{setup, C, CHUNK, LEADER, LEADER_ONLY, NEW_BLOCK};
+            let w = open_container(trace, fix);
+            setup(
+                w,
+                vec![
+                    Box::new(
+                        ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK).intermediate(),
+                    ),
+                    Box::new(close_then_force_delete(trace, LEADER_ONLY, C, LEADER)),
+                ],
+            )
+        },
+    };
+
+    /// CR-6: an intermediate PutBlock (`eof` false) does not check the chunk file, so it
+    /// succeeds on an empty recreated replica. Clients send both kinds, so it can only add
+    /// schedules: in every order of whole steps it opens none of the race's unreachable cells
+    /// of the rows that close outcomes; upstream reaches O1 with it (the twin).
+    #[test]
+    fn cr6_an_intermediate_put_block_opens_no_closed_cell() {
+        for variant in ["P1+P2", "P1+P2+P7+P8", "improved"] {
+            for o in [&O1, &O5, &O7] {
+                if loom_cell(variant, o) != Some(U) {
+                    continue;
+                }
+                let e = crate::steps::enumerate(
+                    &INTERMEDIATE_PUT_BLOCK,
+                    fix(variant),
+                    o,
+                    crate::steps::every_choice,
+                );
+                assert_eq!(e.observed, U, "{variant} {}: {:?}", o.id, e.counterexample);
+            }
+        }
+        let upstream = crate::steps::enumerate(
+            &INTERMEDIATE_PUT_BLOCK,
+            fix("upstream"),
+            &O1,
+            crate::steps::every_choice,
+        );
+        assert_eq!(upstream.observed, R);
+    }
+
+    static WRITE_AFTER_DELETE: Scenario<ContainerRecreate> = Scenario {
+        name: "write-after-close-and-force-delete",
+        about:
+            "the repro test's order: the close, the force delete to its end (the directory moved), \
+                then the client's write",
+        build: |trace, fix| {
+            use super::super::{close_then_force_delete, open_container, pipeline::ClientWrite};
+            use super::super::{setup, C, CHUNK, LEADER, LEADER_ONLY, NEW_BLOCK};
+            use crate::model::Then;
+            let w = open_container(trace, fix);
+            setup(
+                w,
+                vec![Box::new(Then {
+                    actor: "close, force delete, then the write",
+                    first: close_then_force_delete(trace, LEADER_ONLY, C, LEADER),
+                    second: ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK),
+                })],
+            )
+        },
+    };
+
+    /// CR-9: an auto-create between the delete's `containerMap.remove` and its directory move
+    /// fails CONTAINER_ALREADY_EXISTS (not ignored by `handleCommandResult`): it can only add
+    /// O5 and take away the O7 witnesses inside that window. It cannot change a verdict:
+    /// every row whose race reaches O7 also reaches it with the create after the move (the
+    /// repro test's order, where the window is closed), except P6, whose leader refuses a
+    /// write validated after the delete (its O7 rests on a write validated before); and the
+    /// rows that close O5 never auto-create in any order, so never enter the window.
+    #[test]
+    fn cr9_the_already_exists_window_changes_no_verdict() {
+        use crate::model::Model;
+        let mut outside = Vec::new();
+        for v in ContainerRecreate::VARIANTS {
+            let Some(race) = loom_cell(v.name, &O7) else {
+                continue;
+            };
+            let after = crate::steps::enumerate(
+                &WRITE_AFTER_DELETE,
+                ContainerRecreate::fix_of_variant(v),
+                &O7,
+                crate::steps::every_choice,
+            );
+            if after.observed != race {
+                outside.push(v.name);
+            }
+        }
+        assert_eq!(outside, ["P6"], "rows whose O7 needs the window");
+        for variant in ["P1+P2+P7+P8", "improved"] {
+            assert_eq!(loom_cell(variant, &O5).expect("an O5 cell"), U);
+            let e = crate::steps::enumerate(RACE, fix(variant), &O7, crate::steps::every_choice);
+            assert_eq!(e.observed, U, "{variant}: {:?}", e.counterexample);
+        }
+    }
 
     /// CR-5 (`markContainerUnhealthy` looks the ID up again under the write lock: it can block
     /// on the delete, fail, or mark the recreated replica) cannot change a verdict of the rows

@@ -36,7 +36,7 @@
 
 use super::dense::{IdMap, IdSet};
 use super::{ContainerId, DnId, LocalId, BLOCK_SLOTS, CONTAINER_SLOTS};
-use crate::sync::{unseen, Mutex, SpanLock};
+use crate::sync::{tracking_races, unseen, Mutex, RaceCell, SpanLock};
 // std's Arc, not the shim's: which container object the set maps an ID to is model state, the
 // reference count is not, and loom's Arc would add a scheduling point to every clone.
 use crate::sync::unseen::Arc;
@@ -45,13 +45,19 @@ use crate::sync::unseen::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum State {
     Open,
+    /// `markContainerForClose`: SCM's close command reached the datanode; writes the leader
+    /// already appended are still applied (`checkContainerOpen` passes CLOSING).
+    Closing,
+    /// `quasiCloseContainer`: closed without the pipeline (no Ratis group to submit through).
+    QuasiClosed,
     Closed,
     Unhealthy,
     Deleted,
 }
 
 impl State {
-    /// `HddsUtils.isOpenToWriteState` (OPEN, CLOSING, RECOVERING; only OPEN occurs here).
+    /// `HddsUtils.isOpenToWriteState` (OPEN, RECOVERING; RECOVERING, an EC state, does not
+    /// occur here).
     pub fn is_open_to_write(self) -> bool {
         self == State::Open
     }
@@ -195,6 +201,11 @@ pub struct KeyValueContainer {
     pub lock: SpanLock,
     data: Mutex<ContainerData>,
     pub origin: Origin,
+    /// `KeyValueContainerData.blockCommitSequenceId` is a plain `long`: the PutBlock's apply
+    /// writes it and the container report reads it with no lock. The value is the data's
+    /// `bcsid`; this cell, built only in a race cell (so no other cell sees a new primitive),
+    /// shows loom those two accesses outside the data's lock.
+    bcsid_access: Option<RaceCell<()>>,
 }
 
 impl KeyValueContainer {
@@ -204,7 +215,23 @@ impl KeyValueContainer {
             lock: SpanLock::new(),
             data: Mutex::new(data),
             origin,
+            bcsid_access: tracking_races().then(|| RaceCell::new(())),
         })
+    }
+
+    /// `updateBlockCommitSequenceId`: the unsynchronized write (its value is in the data).
+    pub fn bcsid_written(&self) {
+        if let Some(cell) = &self.bcsid_access {
+            cell.with_mut(|_| ());
+        }
+    }
+
+    /// `getBlockCommitSequenceId`: the unsynchronized read.
+    pub fn bcsid_read(&self) -> u64 {
+        if let Some(cell) = &self.bcsid_access {
+            cell.with(|_| ());
+        }
+        self.data(|d| d.bcsid)
     }
 
     /// One access to the container's data (one field read or write upstream).

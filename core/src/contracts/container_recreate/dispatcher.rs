@@ -52,14 +52,14 @@ pub enum Cmd {
     },
     PutBlock {
         block: LocalId,
+        /// The request's `eof`: absent or true on the block's last PutBlock. An intermediate
+        /// one (false, a flush) does not check the chunk file (`handlePutBlock`, CR-6).
+        eof: bool,
     },
     /// The data stream's first request (`StreamInit`): `stream` dispatches it on every member
     /// (in the WRITE_DATA stage, creating the chunk file the stream then writes), and the log
     /// entry it becomes is applied like any other.
-    StreamInit {
-        block: LocalId,
-        len: u64,
-    },
+    StreamInit { block: LocalId, len: u64 },
 }
 
 /// `DispatcherContext`'s stage (`WriteChunkStage`); PutBlock has only its apply.
@@ -419,12 +419,17 @@ impl Dispatch {
     /// The write after the check: the chunk file, or the PutBlock's block table. P8 catches a
     /// failure and reads the state again (the mutant catches only the checked one).
     fn write_step(&self, w: &World, cx: CxRef<'_>, c: Arc<KeyValueContainer>) -> DStep {
-        let (res, before) = c.data(|d| {
+        let (res, before, bcsid_updated) = c.data(|d| {
             // The replica as the write found it, for the record only: not taken while nothing
             // records (a scan of the block table on every write of a fuzz run).
             let before = recording().then(|| d.summary());
-            (self.write(d), before)
+            let bcsid = d.bcsid;
+            (self.write(d), before, d.bcsid != bcsid)
         });
+        if bcsid_updated {
+            // persistPutBlock's updateBlockCommitSequenceId: a plain field, no lock.
+            c.bcsid_written();
+        }
         let detail = fmt::from_fn(|f| before.map_or(Ok(()), |d| write!(f, "{d}")));
         let caught = match (w.fix.write_failure.get(), res) {
             (WriteFailure::Recheck, None | Some(Err(Res::UnableToFindChunk)))
@@ -493,7 +498,7 @@ impl Dispatch {
         } else {
             // Mark the replica UNHEALTHY; upstream first checks it is OPEN/CLOSING/RECOVERING.
             let marked = c.data(|d| {
-                if d.state == State::Open {
+                if matches!(d.state, State::Open | State::Closing) {
                     d.state = State::Unhealthy;
                     true
                 } else {
@@ -559,9 +564,10 @@ impl Dispatch {
                 Ok(())
             }
             (Cmd::WriteChunk { .. } | Cmd::StreamInit { .. }, _) => Ok(()),
-            (Cmd::PutBlock { block }, _) => {
-                // finishWriteChunks → verifyChunkFileExists (a moved directory has none).
-                if d.moved || !d.chunk_files.contains_key(block) {
+            (Cmd::PutBlock { block, eof }, _) => {
+                // finishWriteChunks → verifyChunkFileExists (a moved directory has none), only
+                // when eof is absent or true.
+                if eof && (d.moved || !d.chunk_files.contains_key(block)) {
                     return Some(Err(Res::UnableToFindChunk));
                 }
                 // persistPutBlock: a BCSID at or below the container's is a replay.
@@ -586,8 +592,9 @@ enum Note {
 /// `KeyValueHandler.checkContainerOpen`.
 fn check_container_open(state: State, fix: &Fix) -> Result<(), Res> {
     match state {
-        State::Open => Ok(()),
-        State::Closed => Err(Res::ClosedContainerIo),
+        // A follower applies what the leader appended before it closed.
+        State::Open | State::Closing => Ok(()),
+        State::Closed | State::QuasiClosed => Err(Res::ClosedContainerIo),
         State::Unhealthy => Err(Res::ContainerUnhealthy),
         // Upstream's default branch; P7 answers CONTAINER_NOT_OPEN for a replica being deleted.
         State::Deleted if fix.deleted_not_open.get() => Err(Res::ContainerNotOpen),
@@ -646,7 +653,10 @@ mod tests {
             offset: 0,
             len: 1,
         };
-        let put_block = Cmd::PutBlock { block: 1 };
+        let put_block = Cmd::PutBlock {
+            block: 1,
+            eof: true,
+        };
         for (cmd, stage, mapped) in [
             (chunk, Stage::WriteData, false),
             (chunk, Stage::CommitData, true),
@@ -677,7 +687,10 @@ mod tests {
         let cx = CxRef::new(&trace, "test");
         let put_block = Request {
             container: 1,
-            cmd: Cmd::PutBlock { block: 1 },
+            cmd: Cmd::PutBlock {
+                block: 1,
+                eof: true,
+            },
             index: 1,
         };
         for p7 in [false, true] {
@@ -733,7 +746,7 @@ mod tests {
         for (block, index, bcsid) in [(1, 5, 5), (2, 6, 5)] {
             let req = Request {
                 container: 1,
-                cmd: Cmd::PutBlock { block },
+                cmd: Cmd::PutBlock { block, eof: true },
                 index,
             };
             handle(&w, dn, cx, req, Stage::Apply, &c);
@@ -750,7 +763,10 @@ mod tests {
         let cx = CxRef::new(&trace, "test");
         let write = |container| Request {
             container,
-            cmd: Cmd::PutBlock { block: 1 },
+            cmd: Cmd::PutBlock {
+                block: 1,
+                eof: true,
+            },
             index: 1,
         };
         for p6 in [false, true] {

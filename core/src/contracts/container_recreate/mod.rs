@@ -36,6 +36,7 @@ pub mod scm;
 pub mod upstream;
 
 use crate::claims::Claims;
+use crate::findings::{Finding, Kind};
 use crate::model::{
     run_to_end, Baseline, Contract, Model, Part, Program, Scenario, Setup, Then, Variant, REPORT,
 };
@@ -413,16 +414,24 @@ impl CloseThroughPipeline {
         dn.task_queue.acquire(OWNER);
         let Some(c) = dn.set.get(self.id) else {
             dn.task_queue.release(OWNER);
+            // dispatchRequest has no auto-create for CloseContainer: CONTAINER_NOT_FOUND, which
+            // applyTransaction does not ignore (the member's state machine fails).
+            dn.csm.fail(self.id);
             self.cx.record(
-                "KeyValueHandler.handleCloseContainer",
-                format_args!("dn{} c{}: absent", dn.id, self.id),
+                "HddsDispatcher.dispatchRequest",
+                format_args!(
+                    "dn{} CloseContainer c{}: CONTAINER_NOT_FOUND, not ignored by applyTransaction: \
+                     the pipeline closes",
+                    dn.id, self.id
+                ),
             );
             return;
         };
         c.lock.acquire(OWNER);
+        // markContainerForClose (OPEN → CLOSING), then closeContainer (CLOSING → CLOSED).
         let (from, bcsid) = c.data(|d| {
             let from = d.state;
-            if d.state == State::Open {
+            if matches!(d.state, State::Open | State::Closing) {
                 d.state = State::Closed;
             }
             (from, d.bcsid)
@@ -522,6 +531,76 @@ pub static WRITE_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scenario 
     },
 };
 
+/// The datanode's container report thread (`ContainerReportPublisher` →
+/// `ContainerSet.getContainerReport` → `KeyValueContainer.getContainerReport`): for each
+/// replica, the state (`ContainerData.getState`, synchronized) and the BCSID
+/// (`getBlockCommitSequenceId`, a plain read), with no container lock.
+#[derive(Debug)]
+pub struct ContainerReport {
+    cx: Cx,
+    dn: DnId,
+    done: bool,
+}
+
+impl ContainerReport {
+    pub const ACTOR: &'static str = "ContainerReportPublisher";
+
+    pub fn new(trace: &Trace, dn: DnId) -> Self {
+        ContainerReport {
+            cx: trace.actor(Self::ACTOR),
+            dn,
+            done: false,
+        }
+    }
+}
+
+impl Program<World> for ContainerReport {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        self.done
+    }
+
+    fn step(&mut self, w: &World) {
+        for c in w.dn(self.dn).set.replicas() {
+            let state = c.state();
+            let bcsid = c.bcsid_read();
+            self.cx.record(
+                "KeyValueContainerData.buildContainerReplicaProto",
+                format_args!("dn{} c{}: {state:?} BCSID {bcsid}", self.dn, c.id),
+            );
+        }
+        self.done = true;
+    }
+}
+
+/// O8: the report thread reads the BCSID while the PutBlock's apply writes it.
+pub static REPORT_RACES_PUT_BLOCK: Scenario<ContainerRecreate> = Scenario {
+    name: "report-races-put-block-apply",
+    about: "c1 OPEN at BCSID 2 on dn1 (leader); the client writes block 2 (WriteChunk, PutBlock) while \
+            dn1's report thread builds its container report",
+    build: |trace, fix| {
+        let w = open_container(trace, fix);
+        setup(
+            w,
+            vec![
+                Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
+                Box::new(ContainerReport::new(trace, LEADER)),
+            ],
+        )
+    },
+};
+
+/// O8: a data race on `KeyValueContainerData.blockCommitSequenceId`.
+pub static O8: Outcome<World> = Outcome {
+    id: "O8",
+    summary: "(from the code) data race: the container report reads blockCommitSequenceId, a plain long, \
+              while the PutBlock's apply writes it (a stale, or by JLS 17.7 torn, BCSID in the report)",
+    check: Check::Race,
+};
+
 pub struct ContainerRecreate;
 
 /// O1: the leader recreates the container and the client's write succeeds on it.
@@ -568,7 +647,12 @@ pub static O5: Outcome<World> = Outcome {
                 .filter(|r| r.0 == dn.id && !r.3.state_machine_ignores())
                 .map(|r| format!("{} {} → {}", if r.1 { "PutBlock" } else { "WriteChunk" }, r.2.name(), r.3))
                 .collect::<Vec<_>>();
-            format!("dn{}: stateMachineHealthy = false after {}", dn.id, failed.join(", "))
+            let after = if failed.is_empty() {
+                "a CloseContainer applied without the replica (CONTAINER_NOT_FOUND)".to_string()
+            } else {
+                failed.join(", ")
+            };
+            format!("dn{}: stateMachineHealthy = false after {after}", dn.id)
         })
     }),
 };
@@ -659,20 +743,14 @@ impl World {
         let cx = CxRef::new(trace, "ReplicationManager");
         for command in commands {
             match *command {
-                Command::Close { dn } => {
+                Command::Close { dn, force } => {
                     cx.record(
-                        "MismatchedReplicasHandler.handle",
-                        format_args!("c{id}: close the OPEN replica on dn{dn}"),
+                        "ReplicationManager.sendCloseContainerReplicaCommand",
+                        format_args!(
+                            "c{id}: close the mismatched replica on dn{dn} (force={force})"
+                        ),
                     );
-                    if PIPELINE.contains(&dn) && self.dn(LEADER).csm.is_healthy() {
-                        run(self, CloseThroughPipeline::new(trace, &PIPELINE, id));
-                    } else if let Some(c) = self.dn(dn).set.get(id) {
-                        c.data(|d| {
-                            if d.state == State::Open {
-                                d.state = State::Closed;
-                            }
-                        });
-                    }
+                    self.close_container_command(trace, id, dn, force);
                 }
                 Command::Delete { dn, force, why } => {
                     if why.is_replication_choice() && self.is_real(dn, id) == Some(true) {
@@ -731,6 +809,92 @@ impl World {
                 }
             }
         }
+    }
+
+    /// Whether the pipeline's Ratis group still exists: a member whose state machine failed
+    /// makes `handleApplyTransactionFailure` ask SCM to close the pipeline, and every member
+    /// removes the group (the model takes that as done at once).
+    pub fn pipeline_exists(&self) -> bool {
+        PIPELINE.iter().all(|&d| self.dn(d).csm.is_healthy())
+    }
+
+    /// `ContainerStateMachine.notifyGroupRemove` on every member once the pipeline is gone:
+    /// `markContainerForClose` and `quasiCloseContainer` for every ID in
+    /// `container2BCSIDMap` (an OPEN or CLOSING replica becomes QUASI_CLOSED; the others throw,
+    /// which is logged and ignored).
+    pub fn remove_group(&self, trace: &Trace) {
+        if self.pipeline_exists() {
+            return;
+        }
+        for &d in &PIPELINE {
+            let dn = self.dn(d);
+            dn.set.each(|c| {
+                if dn.csm.bcsid_of(c.id).is_none() {
+                    return;
+                }
+                let closed = c.data(|r| {
+                    let open = matches!(r.state, State::Open | State::Closing);
+                    if open {
+                        r.state = State::QuasiClosed;
+                    }
+                    open
+                });
+                if closed {
+                    CxRef::new(trace, "XceiverServerRatis").record(
+                        "ContainerStateMachine.notifyGroupRemove",
+                        format_args!("dn{d} c{}: QUASI_CLOSED (Ratis group removed)", c.id),
+                    );
+                }
+            });
+        }
+    }
+
+    /// `CloseContainerCommandHandler.handle` on `dn`: nothing if the replica is absent;
+    /// `markContainerForClose` (OPEN → CLOSING); then an OPEN or CLOSING replica is closed
+    /// through Ratis if the pipeline exists (only its leader can submit: a follower gets
+    /// `NotLeaderException` and its replica stays CLOSING), closed if `force`, quasi-closed
+    /// otherwise; a QUASI_CLOSED one is closed if `force`.
+    pub fn close_container_command(&self, trace: &Trace, id: ContainerId, dn: DnId, force: bool) {
+        let cx = CxRef::new(trace, "CloseContainerCommandHandler");
+        let Some(c) = self.dn(dn).set.get(id) else {
+            cx.record(
+                "CloseContainerCommandHandler.handle",
+                format_args!("dn{dn} c{id}: does not exist in datanode, close failed"),
+            );
+            return;
+        };
+        let state = c.data(|d| {
+            if d.state == State::Open {
+                d.state = State::Closing;
+            }
+            d.state
+        });
+        let pipeline = PIPELINE.contains(&dn) && self.pipeline_exists();
+        let to = match state {
+            State::Closing if pipeline && dn == LEADER => {
+                cx.record(
+                    "CloseContainerCommandHandler.handle",
+                    format_args!("dn{dn} c{id}: CLOSING, submitted through the pipeline"),
+                );
+                run(self, CloseThroughPipeline::new(trace, &PIPELINE, id));
+                return;
+            }
+            State::Closing if pipeline => {
+                cx.record(
+                    "CloseContainerCommandHandler.handle",
+                    format_args!("dn{dn} c{id}: CLOSING; NotLeaderException: follower cannot close container"),
+                );
+                return;
+            }
+            State::Closing | State::QuasiClosed if force => State::Closed,
+            State::Closing => State::QuasiClosed,
+            _ => return,
+        };
+        c.data(|d| d.state = to);
+        cx.record(
+            "CloseContainerCommandHandler.handle",
+            format_args!("dn{dn} c{id}: {state:?} → {to:?} (no pipeline, force={force})"),
+        );
     }
 
     /// Replication: `tgt` imports a copy of `src`'s replica (`KeyValueHandler.importContainer`,
@@ -864,7 +1028,7 @@ impl Model for ContainerRecreate {
                       does for containerAutoCreate=false, instead of CONTAINER_NOT_OPEN",
         },
     ];
-    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7];
+    const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8];
     const BASELINES: &'static [Baseline] = &[Baseline {
         name: REPORT,
         repo: "apache/ozone",
@@ -895,6 +1059,137 @@ impl Model for ContainerRecreate {
         Variant::new("P2+P3+P8", &["P2", "P3", "P8"]),
         Variant::new("P2+P3+P7", &["P2", "P3", "P7"]),
         Variant::new("improved", &["P2", "P3", "P7", "P8"]),
+    ];
+    const FINDINGS: &'static [Finding] = &[
+        Finding {
+            id: "CR-F1",
+            kind: Kind::DisagreesWithReport,
+            statement: "The report's fix (P1) leaves the pipeline failure: the leader's COMMIT_DATA of the \
+                        refused WriteChunk finds no container and answers CONTAINER_NOT_FOUND, which \
+                        applyTransaction does not ignore; P2 answers CONTAINER_NOT_OPEN there.",
+            cells: &["P1/O5/loom", "proposed/O5/loom", "P3+P7+P8/O5/loom", "improved/O5/loom"],
+        },
+        Finding {
+            id: "CR-F2",
+            kind: Kind::BeyondReport,
+            statement: "A write in flight across the close and the delete reads the replica DELETED: \
+                        CONTAINER_INTERNAL_ERROR, then dispatchRequest's Preconditions.checkState throws and \
+                        the pipeline fails, with P1+P2 too; P7 (CONTAINER_NOT_OPEN for a DELETED replica) is \
+                        needed.",
+            cells: &["P1+P2/O5/loom", "P2+P3+P8/O5/loom", "improved/O5/loom"],
+        },
+        Finding {
+            id: "CR-F3",
+            kind: Kind::BeyondReport,
+            statement: "handleWriteChunk checks the state and opens the chunk file in separate steps: a close and \
+                        a force delete in between make the open throw, and writeStateMachineData's catch fails \
+                        the pipeline whatever the state check answers; P8 (catch, re-read the state, answer \
+                        CONTAINER_NOT_OPEN) is needed.",
+            cells: &[
+                "P1+P2+P7/O5/loom",
+                "P2+P3+P7/O5/loom",
+                "P1+P2+P7+P8/O5/loom",
+                "improved/O5/loom",
+            ],
+        },
+        Finding {
+            id: "CR-F4",
+            kind: Kind::DisagreesWithReport,
+            statement: "The SCM defence (P4+P5) prevents the loss of the blocks from before the close but deletes \
+                        the recreated replica, and with it a block the client was told was written; only a \
+                        datanode part that refuses the write prevents both.",
+            cells: &["P4+P5/O4/proptest", "P4+P5/O6/proptest", "improved/O6/proptest"],
+        },
+        Finding {
+            id: "CR-F5",
+            kind: Kind::BeyondReport,
+            statement: "P5 without P4 makes it worse: with the sequence id raised to the recreated replica's \
+                        BCSID, the real replicas are the mismatched ones and are deleted first.",
+            cells: &["P5/O2/proptest", "P5/O4/proptest", "P4+P5/O4/proptest"],
+        },
+        Finding {
+            id: "CR-F6",
+            kind: Kind::ResidualWindow,
+            statement: "The restart gap is wider than HDDS-17435: replaying a streamed container's StreamInit and \
+                        PutBlock puts nothing back in container2BCSIDMap, so after any restart whose snapshot \
+                        predates the container P1 forgets it and the live leader recreates it; P3's tombstone, \
+                        kept in the container ID table, does not forget.",
+            cells: &[
+                "P1/O2/proptest",
+                "proposed/O1/proptest",
+                "proposed/O6/proptest",
+                "P1+P2/O7/proptest",
+                "P1+P2+P7+P8/O7/proptest",
+                "tombstone/O7/proptest",
+                "improved/O7/proptest",
+            ],
+        },
+        Finding {
+            id: "CR-F7",
+            kind: Kind::DisagreesWithReport,
+            statement: "The issue's candidate, a check in the leader's startTransaction (P6), leaves the recreate: \
+                        a WriteChunk validated while the container was OPEN reaches WRITE_DATA after the close \
+                        and the delete and auto-creates; the check must stay in dispatchRequest.",
+            cells: &["P6/O1/loom", "P6/O7/loom", "P1/O1/loom"],
+        },
+        Finding {
+            id: "CR-F8",
+            kind: Kind::BeyondReport,
+            statement: "A follower whose replica the balancer moved away auto-creates it in WRITE_DATA like the \
+                        leader: one late write recreates the container on several members, and two recreated \
+                        replicas can push out two real ones at once.",
+            cells: &["upstream/O4/proptest", "upstream/O4/fuzz-replay"],
+        },
+        Finding {
+            id: "CR-F9",
+            kind: Kind::BeyondReport,
+            statement: "The smallest set of parts that closes every outcome is P2+P3+P7+P8 (improved): leaving out \
+                        any one of them reopens the pipeline failure or the recreate.",
+            cells: &[
+                "improved/O1/loom",
+                "improved/O5/loom",
+                "improved/O7/loom",
+                "improved/O4/proptest",
+                "improved/O7/proptest",
+                "P2+P7+P8/O1/loom",
+                "P3+P7+P8/O5/loom",
+                "P2+P3+P8/O5/loom",
+                "P2+P3+P7/O5/loom",
+            ],
+        },
+        Finding {
+            id: "CR-F10",
+            kind: Kind::Precedent,
+            statement: "HDDS-15791's refusal (containerAutoCreate=false answers CONTAINER_NOT_FOUND) in place of \
+                        P1's stops the recreate but fails the pipeline: handleCommandResult ignores \
+                        CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND. The answer code matters.",
+            cells: &["HDDS-15791/O1/loom", "HDDS-15791/O5/loom", "P1+P2+P7+P8/O5/loom"],
+        },
+        Finding {
+            id: "CR-F11",
+            kind: Kind::Precedent,
+            statement: "HDDS-14831 made CONTAINER_ALREADY_EXISTS pass canIgnoreException, but handleCommandResult \
+                        still does not ignore it: an auto-create between the delete's map removal and its \
+                        directory move fails the pipeline, in rows that auto-create after a delete (which fail \
+                        it by other orders already); rows that refuse the auto-create never reach it.",
+            cells: &["upstream/O5/loom", "P2/O5/loom", "improved/O7/loom", "P1+P2+P7+P8/O5/loom"],
+        },
+        Finding {
+            id: "CR-F12",
+            kind: Kind::BeyondReport,
+            statement: "P4 alone is no defence: a CLOSED replica of any BCSID still counts, over-replication still \
+                        deletes by hashCode and getSources still prefers the recreated replica's own higher \
+                        BCSID; P4 with P5 marks it unhealthy, deleted first and never a source.",
+            cells: &["P4/O3/proptest", "P4/O4/proptest", "P4+P5/O3/proptest"],
+        },
+        Finding {
+            id: "CR-F13",
+            kind: Kind::BeyondReport,
+            statement: "KeyValueContainerData.blockCommitSequenceId is a plain long that the PutBlock's apply \
+                        writes and the container report thread reads with no lock: a data race no part of any \
+                        fix touches (a report can carry a stale BCSID; SCM's next report corrects it).",
+            cells: &["upstream/O8/loom", "proposed/O8/loom", "improved/O8/loom"],
+        },
     ];
     const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;

@@ -131,6 +131,15 @@ impl ClientWrite {
         Self::with_first(trace, members, id, block, Cmd::StreamInit { block, len })
     }
 
+    /// The same write with an intermediate PutBlock (`eof` false: a flush before the block's
+    /// end), which does not check the chunk file.
+    pub fn intermediate(mut self) -> Self {
+        if let Cmd::PutBlock { block, .. } = self.put {
+            self.put = Cmd::PutBlock { block, eof: false };
+        }
+        self
+    }
+
     fn with_first(
         trace: &Trace,
         members: &'static [DnId],
@@ -142,7 +151,7 @@ impl ClientWrite {
             trace: trace.clone(),
             members,
             chunk: first,
-            put: Cmd::PutBlock { block },
+            put: Cmd::PutBlock { block, eof: true },
             id,
             indices: [0; 2],
             result: ClientResult {

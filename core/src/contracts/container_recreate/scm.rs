@@ -125,9 +125,21 @@ impl fmt::Display for ReplicaLog {
 /// What the replication manager decided for one container.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    Close { dn: DnId },
-    Delete { dn: DnId, force: bool, why: Why },
-    Replicate { src: DnId, tgt: DnId },
+    /// `sendCloseContainerReplicaCommand`: `force` closes (rather than quasi-closes) without
+    /// the pipeline.
+    Close {
+        dn: DnId,
+        force: bool,
+    },
+    Delete {
+        dn: DnId,
+        force: bool,
+        why: Why,
+    },
+    Replicate {
+        src: DnId,
+        tgt: DnId,
+    },
     DeleteContainer,
 }
 
@@ -284,6 +296,7 @@ impl Scm {
     pub fn unhealthy(&self, fix: ScmFix, id: ContainerId, r: &ContainerReplica) -> bool {
         let info = self.info(id);
         r.state == State::Unhealthy
+            || (r.state == State::QuasiClosed && r.seq != info.seq)
             || (fix.seq_mismatch_unhealthy
                 && info.state == LifeCycle::Closed
                 && r.state == State::Closed
@@ -300,10 +313,15 @@ impl Scm {
         }
         let replicas = self.replicas(id);
         // MismatchedReplicasHandler (always returns false: the chain continues).
+        // An OPEN or CLOSING replica of a RATIS container: target QUASI_CLOSED (force=false);
+        // a QUASI_CLOSED one whose sequence id matches the container's: CLOSED (force=true).
         let mut commands: Vec<Command> = replicas
             .iter()
-            .filter(|(_, r)| r.state == State::Open)
-            .map(|(dn, _)| Command::Close { dn })
+            .filter_map(|(dn, r)| match r.state {
+                State::Open | State::Closing => Some(Command::Close { dn, force: false }),
+                State::QuasiClosed if r.seq == info.seq => Some(Command::Close { dn, force: true }),
+                _ => None,
+            })
             .collect();
         // EmptyContainerHandler.
         if !replicas.is_empty()

@@ -18,6 +18,8 @@ pub static SOURCES: Sources = Sources {
         Class::new("ReplicationManager", "hadoop-hdds/server-scm/src/main/java/org/apache/hadoop/hdds/scm/container/replication/ReplicationManager.java"),
         Class::new("EmptyContainerHandler", "hadoop-hdds/server-scm/src/main/java/org/apache/hadoop/hdds/scm/container/replication/health/EmptyContainerHandler.java"),
         Class::new("MismatchedReplicasHandler", "hadoop-hdds/server-scm/src/main/java/org/apache/hadoop/hdds/scm/container/replication/health/MismatchedReplicasHandler.java"),
+        Class::new("CloseContainerCommandHandler", "hadoop-hdds/container-service/src/main/java/org/apache/hadoop/ozone/container/common/statemachine/commandhandler/CloseContainerCommandHandler.java").per_datanode(),
+        Class::new("KeyValueContainerData", "hadoop-hdds/container-service/src/main/java/org/apache/hadoop/ozone/container/keyvalue/KeyValueContainerData.java").per_datanode(),
         Class::new("MoveManager", "hadoop-hdds/server-scm/src/main/java/org/apache/hadoop/hdds/scm/container/balancer/MoveManager.java"),
     ],
     lines: &[Lines {
@@ -34,6 +36,30 @@ pub static SOURCES: Sources = Sources {
             Line {
                 method: "ContainerSet.handleVolumeFailures",
                 line: 454,
+            },
+            Line {
+                method: "CloseContainerCommandHandler.handle",
+                line: 87,
+            },
+            Line {
+                method: "KeyValueHandler.markContainerForClose",
+                line: 1459,
+            },
+            Line {
+                method: "KeyValueHandler.closeContainer",
+                line: 1655,
+            },
+            Line {
+                method: "KeyValueContainerData.buildContainerReplicaProto",
+                line: 277,
+            },
+            Line {
+                method: "ReplicationManager.sendCloseContainerReplicaCommand",
+                line: 898,
+            },
+            Line {
+                method: "ContainerStateMachine.notifyGroupRemove",
+                line: 1317,
             },
             Line {
                 method: "HddsDispatcher.dispatchRequest",
