@@ -6,9 +6,23 @@
 use super::datanode::Res;
 use super::dense::PairSet;
 use super::dispatcher::{Reply, Stage};
-use super::pipeline::ClientResult;
-use super::{ContainerId, DnId};
+use super::{ContainerId, DnId, LocalId};
 use crate::sync::unseen::{AtomicBool, Mutex, MutexGuard, Ordering};
+
+/// What the client saw for one command: `None` while unanswered or when the pipeline closed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClientResult {
+    pub container: ContainerId,
+    pub block: LocalId,
+    pub write_chunk: Option<Res>,
+    pub put_block: Option<Res>,
+}
+
+impl ClientResult {
+    pub fn succeeded(&self) -> bool {
+        self.write_chunk == Some(Res::Success) && self.put_block == Some(Res::Success)
+    }
+}
 
 /// A pipeline member's reply to a client's command: (datanode, PutBlock?, stage, reply).
 pub type MemberReply = (DnId, bool, Stage, Reply);

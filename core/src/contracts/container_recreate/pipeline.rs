@@ -17,26 +17,11 @@
 
 use super::datanode::Res;
 use super::dispatcher::{validate_container_command, Cmd, Dispatch, Reply, Request, Stage};
-use super::ghost::MemberReply;
+use super::ghost::{ClientResult, MemberReply};
 use super::{ContainerId, DnId, LocalId, World};
 use crate::model::Program;
 use crate::trace::CxRef;
 use crate::trace::Trace;
-
-/// What the client saw for one command: `None` while unanswered or when the pipeline closed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ClientResult {
-    pub container: ContainerId,
-    pub block: LocalId,
-    pub write_chunk: Option<Res>,
-    pub put_block: Option<Res>,
-}
-
-impl ClientResult {
-    pub fn succeeded(&self) -> bool {
-        self.write_chunk == Some(Res::Success) && self.put_block == Some(Res::Success)
-    }
-}
 
 #[derive(Debug)]
 enum Step {

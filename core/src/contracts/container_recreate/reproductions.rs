@@ -3,7 +3,8 @@
 
 use super::datanode::{Res, State};
 use super::delete::DeleteContainerCommandHandler;
-use super::pipeline::{ClientResult, ClientWrite};
+use super::ghost::ClientResult;
+use super::pipeline::ClientWrite;
 use super::{
     close_then_force_delete, created_with_block, run, CloseThroughPipeline, Fix, World, C, CHUNK,
     LEADER, NEW_BLOCK, OLD_BLOCK, PIPELINE,
