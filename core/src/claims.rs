@@ -7,6 +7,12 @@ use crate::outcome::{Check, Outcome, OutcomeId};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// A model with its claims matrix. Apart from [`Model`], so that the model does not name the
+/// claims, whose cells name the model's scenarios.
+pub trait Claimed: Model {
+    const CLAIMS: Claims<Self>;
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {

@@ -322,7 +322,6 @@ impl Busy {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::claims::Claims;
     use crate::model::{Baseline, Contract, Part, Variant};
     use crate::outcome::Outcome;
     use crate::switches::Switch;
@@ -363,11 +362,6 @@ mod tests {
         const OUTCOMES: &'static [&'static Outcome<()>] = &[];
         const VARIANTS: &'static [Variant] = &[];
         const BASELINES: &'static [Baseline] = &[];
-        const CLAIMS: Claims<Self> = Claims {
-            cells: &[],
-            reproductions: &[],
-            mutants: &[],
-        };
         const UPSTREAM: Fix = Fix {
             none: Switch::new(false),
         };

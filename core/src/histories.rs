@@ -5,7 +5,7 @@
 //! the fuzz targets all call [`run`].
 
 use crate::drive::Driver;
-use crate::model::{Model, Setup};
+use crate::model::Setup;
 use crate::outcome::OutcomeId;
 use crate::trace::{violation, Timeline, Trace};
 use arbitrary::{Arbitrary, Unstructured};
@@ -32,7 +32,7 @@ pub trait Codec: Sized {
 }
 
 /// A contract whose long histories the property checkers drive.
-pub trait Histories: Model {
+pub trait Histories: crate::claims::Claimed {
     type Op: Codec + Clone + Debug + Send + Sync + 'static;
     /// What the contract keeps beside the driver between operations: what the environment has
     /// been asked to do so far (the reference state of its generator).

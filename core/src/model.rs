@@ -3,7 +3,6 @@
 //! ([`crate::drive`]) and the history checkers all run a contract through these types, so they
 //! run the same step functions.
 
-use crate::claims::Claims;
 use crate::outcome::Outcome;
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -115,7 +114,6 @@ pub trait Model: Sized + 'static {
     const BASELINES: &'static [Baseline];
     /// What the checkers found beyond the report, each with the cells that show it.
     const FINDINGS: &'static [crate::findings::Finding] = &[];
-    const CLAIMS: Claims<Self>;
 
     /// The upstream switches with `part` switched on (parts apply in the order a variant lists
     /// them); `None` for a part the contract does not have.

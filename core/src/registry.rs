@@ -1,21 +1,21 @@
 //! The contracts without their types. Every checker, the scenario replay, the gate and the
 //! tests read the one list, [`visit`].
 
-use crate::claims::{Claims, ExpectedCell, Method, Verdict};
-use crate::model::{Contract, Model};
+use crate::claims::{Claimed, Claims, ExpectedCell, Method, Verdict};
+use crate::model::Contract;
 use crate::outcome::Check;
 use crate::report::{ReproductionResult, View};
 
 /// What a registered contract provides: its model, and with the `histories` feature its long
 /// histories too, so that every checker can be handed the same list.
 #[cfg(feature = "histories")]
-pub trait Registered: Model + crate::histories::Histories {}
+pub trait Registered: Claimed + crate::histories::Histories {}
 #[cfg(feature = "histories")]
-impl<M: Model + crate::histories::Histories> Registered for M {}
+impl<M: Claimed + crate::histories::Histories> Registered for M {}
 #[cfg(not(feature = "histories"))]
-pub trait Registered: Model {}
+pub trait Registered: Claimed {}
 #[cfg(not(feature = "histories"))]
-impl<M: Model> Registered for M {}
+impl<M: Claimed> Registered for M {}
 
 /// Something done once per contract, with the contract's type.
 pub trait Visitor {
@@ -69,7 +69,7 @@ pub struct Entry {
 }
 
 impl Entry {
-    fn of<M: Model>() -> Entry {
+    fn of<M: Claimed>() -> Entry {
         Entry {
             contract: &M::CONTRACT,
             view: View::of::<M>(sources(M::CONTRACT.id)),
@@ -137,7 +137,7 @@ pub fn find(id: &str) -> Result<Entry, Vec<&'static str>> {
 /// - a headline row ([`crate::model::Variant::is_headline`]) has no verdict for some outcome;
 /// - an unreachable history cell has no twin: the same checker (the same generator) reaching
 ///   that outcome under some variant, so that its search is known to be able to find it.
-pub fn problems<M: Model>() -> Vec<String> {
+pub fn problems<M: Claimed>() -> Vec<String> {
     let claims: &Claims<M> = &M::CLAIMS;
     let mut out = Vec::new();
     if M::BASELINES.first().map(|b| b.name) != Some(crate::model::REPORT) {

@@ -11,7 +11,7 @@
 //! reduction. Where the two disagree, either loom missed an execution or a step hides an
 //! interleaving inside it: both are worth a reviewer's look.
 
-use crate::claims::{Claim, Mutant, Verdict};
+use crate::claims::{Claim, Claimed, Mutant, Verdict};
 use crate::drive::Driver;
 use crate::model::{Model, Scenario};
 use crate::outcome::{Check, Outcome};
@@ -190,7 +190,7 @@ pub fn verify<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
 /// with the mutant's switches in place of its variant's, every order of whole steps of the
 /// catching cell's scenario reaches the outcome that cell claims unreachable (or, for a mutant
 /// that acts inside a step, does not: that one is loom's to catch).
-pub fn verify_mutant<M: Model>(m: &Mutant<M>) -> Result<(), String> {
+pub fn verify_mutant<M: Claimed>(m: &Mutant<M>) -> Result<(), String> {
     let cell = M::CLAIMS
         .cells
         .iter()
@@ -219,7 +219,6 @@ pub fn verify_mutant<M: Model>(m: &Mutant<M>) -> Result<(), String> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::claims::Claims;
     use crate::model::{Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant};
     use crate::outcome::{Check, Outcome};
     use crate::report::compare::final_states_differ;
@@ -266,11 +265,6 @@ mod tests {
         const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1];
         const VARIANTS: &'static [Variant] = &[];
         const BASELINES: &'static [Baseline] = &[];
-        const CLAIMS: Claims<Self> = Claims {
-            cells: &[],
-            reproductions: &[],
-            mutants: &[],
-        };
         const UPSTREAM: Fix = Fix {
             none: Switch::new(false),
         };

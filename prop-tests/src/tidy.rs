@@ -126,48 +126,21 @@ const CRATES: &[&str] = &[
     "fuzz/src",
 ];
 
-/// The import circles that remain, each named by its files, each broken only by a change
-/// inside the contracts (whose owners will make it): the check fails on any circle not listed here and on any listed circle that no
-/// longer exists, so this list can only shrink.
-const KNOWN_CIRCLES: &[&[&str]] = &[
-    // `Model::CLAIMS`: the trait names `Claims`, whose cells name the model's scenarios. Goes
-    // when each contract's `const CLAIMS` moves out of its `impl Model` into a trait of its
-    // own (a change in every contract's mod.rs).
-    &["core/src/claims.rs", "core/src/model.rs"],
-];
-
-/// Every import circle between the files of one crate that [`KNOWN_CIRCLES`] does not list,
-/// with the edges to cut, and every listed circle that no longer exists (empty when none).
+/// Every import circle between the files of one crate, with the edges to cut (empty when
+/// there is none).
 pub fn import_circles() -> Vec<String> {
     let root = root();
-    let mut found = Vec::new();
     let mut out = Vec::new();
     for krate in CRATES {
-        let graph = match imports::graph(&root, &root.join(krate)) {
-            Ok(g) => g,
-            Err(e) => {
-                out.push(e);
-                continue;
-            }
-        };
-        for circle in imports::circles(&graph) {
-            if !KNOWN_CIRCLES.iter().any(|k| *k == circle) {
-                out.push(format!(
+        match imports::graph(&root, &root.join(krate)) {
+            Ok(graph) => out.extend(imports::circles(&graph).into_iter().map(|circle| {
+                format!(
                     "an import circle between {}:\n    {}",
                     circle.join(", "),
                     imports::edges_in(&graph, &circle).join("\n    ")
-                ));
-            }
-            found.push(circle);
-        }
-    }
-    for known in KNOWN_CIRCLES {
-        if !found.iter().any(|c| c == known) {
-            out.push(format!(
-                "the circle between {} no longer exists: remove it from KNOWN_CIRCLES \
-                 (prop-tests/src/tidy.rs)",
-                known.join(", ")
-            ));
+                )
+            })),
+            Err(e) => out.push(e),
         }
     }
     out

@@ -35,7 +35,7 @@ pub mod reproductions;
 pub mod scm;
 pub mod upstream;
 
-use crate::claims::Claims;
+use crate::claims::{Claimed, Claims};
 use crate::findings::{Finding, Kind};
 use crate::model::{
     run_to_end, Baseline, Contract, Model, Part, Program, Scenario, Setup, Then, Variant, REPORT,
@@ -1191,7 +1191,6 @@ impl Model for ContainerRecreate {
             cells: &["upstream/O8/loom", "proposed/O8/loom", "improved/O8/loom"],
         },
     ];
-    const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
     fn describe(w: &World) -> String {
@@ -1239,4 +1238,8 @@ impl Model for ContainerRecreate {
             _ => return None,
         })
     }
+}
+
+impl Claimed for ContainerRecreate {
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
 }

@@ -24,7 +24,7 @@ pub mod reproductions;
 pub mod scenarios;
 pub mod upstream;
 
-use crate::claims::Claims;
+use crate::claims::{Claimed, Claims};
 use crate::findings::{Finding, Kind};
 use crate::model::{Baseline, Contract, Model, Part, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
@@ -666,7 +666,6 @@ impl Model for DeadNode {
             cells: &["improved/R1/loom", "improved/R2/loom", "improved/R3/loom"],
         },
     ];
-    const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
     /// The observable state, in the report's words (also the final state the two
@@ -732,6 +731,10 @@ impl Model for DeadNode {
             _ => return None,
         })
     }
+}
+
+impl Claimed for DeadNode {
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
 }
 
 /// The datanodes a state description lists (the scenarios use dn1, histories all three).

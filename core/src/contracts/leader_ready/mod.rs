@@ -25,7 +25,7 @@ pub mod upstream;
 pub use reproductions::*;
 pub use scenarios::*;
 
-use crate::claims::Claims;
+use crate::claims::{Claimed, Claims};
 use crate::findings::{Finding, Kind};
 use crate::model::{Baseline, Contract, Model, Part, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
@@ -290,7 +290,6 @@ impl Model for LeaderReady {
             cells: &["improved/R1/loom", "improved/R2/loom"],
         },
     ];
-    const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
     /// The observable state, in the report's words (also the final state the two
@@ -324,6 +323,10 @@ impl Model for LeaderReady {
             _ => return None,
         })
     }
+}
+
+impl Claimed for LeaderReady {
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
 }
 
 #[cfg(all(test, not(loom)))]

@@ -32,7 +32,7 @@ pub mod upstream;
 pub use reproductions::*;
 pub use scenarios::*;
 
-use crate::claims::Claims;
+use crate::claims::{Claimed, Claims};
 use crate::findings::{Finding, Kind};
 use crate::model::{Baseline, Contract, Model, Part, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
@@ -552,7 +552,6 @@ impl Model for ReconSync {
             cells: &["upstream/O8/loom", "proposed/O8/loom"],
         },
     ];
-    const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
     /// The observable state, in the report's words (also the final state the two
@@ -576,4 +575,8 @@ impl Model for ReconSync {
             _ => None,
         }
     }
+}
+
+impl Claimed for ReconSync {
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
 }

@@ -36,7 +36,7 @@ pub mod scenarios;
 pub mod scheduler;
 pub mod upstream;
 
-use crate::claims::Claims;
+use crate::claims::{Claimed, Claims};
 use crate::model::{run_to_end, Baseline, Contract, Model, Part, Program, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
@@ -821,7 +821,6 @@ impl Model for Reregister {
         Variant::on("trunk", "trunk+P1+P2", &["P1", "P2"]),
     ];
     const FINDINGS: &'static [crate::findings::Finding] = findings::FINDINGS;
-    const CLAIMS: Claims<Self> = claims::CLAIMS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
     /// At quiescence: where each NameNode locates each finalized block, the blocks dropped
@@ -882,6 +881,10 @@ impl Model for Reregister {
             _ => return None,
         })
     }
+}
+
+impl Claimed for Reregister {
+    const CLAIMS: Claims<Self> = claims::CLAIMS;
 }
 
 #[cfg(all(test, not(loom)))]
