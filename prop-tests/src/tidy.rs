@@ -89,9 +89,7 @@ fn unlisted<M: Histories>() -> Vec<String> {
     let (id, module) = (M::CONTRACT.id, M::CONTRACT.module);
     let mut out = Vec::new();
     if !registry::premises().iter().any(|(c, _)| *c == id) {
-        out.push(format!(
-            "its premises in `registry::premises` (core/src/registry.rs)"
-        ));
+        out.push("its premises in `registry::premises` (core/src/registry.rs)".into());
     }
     // The scheduled job fuzzes and mutates each contract of its matrix.
     let workflow =
