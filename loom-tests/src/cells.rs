@@ -5,8 +5,7 @@
 use crate::cache::{self, By, Subject};
 use crate::child::explore_in_child;
 use crate::explore::{explore, Exploration};
-use racelab_core::claims::{Claim, Method, Verdict};
-use racelab_core::model::Model;
+use racelab_core::claims::{Claim, Claimed, Method, Verdict};
 use racelab_core::outcome::Check;
 use racelab_core::report::CellResult;
 use racelab_core::trace::VIOLATION;
@@ -14,7 +13,7 @@ use racelab_core::trace::VIOLATION;
 /// The loom cells that share `claim`'s exploration ([`crate::explore::explore_all`]), `claim`
 /// among them: the cells of its contract with the same variant, scenario and bound whose
 /// outcomes are decided on the final state. A race or deadlock cell explores alone.
-pub fn companions<M: Model>(claim: &Claim<M>) -> Vec<&'static Claim<M>> {
+pub fn companions<M: Claimed>(claim: &Claim<M>) -> Vec<&'static Claim<M>> {
     let shares = |c: &Claim<M>| match (c.method.loom_scenario(), claim.method.loom_scenario()) {
         (Some((s, b)), Some((t, d))) => {
             std::ptr::eq(s, t) && b == d && matches!(c.outcome.check, Check::State(_))
@@ -37,7 +36,7 @@ pub fn companions<M: Model>(claim: &Claim<M>) -> Vec<&'static Claim<M>> {
 
 /// The name of the exploration `claim` shares with its [`companions`]: the key of the first.
 /// The gate's shard split keeps the cells of one exploration in one process.
-pub fn exploration_key<M: Model>(claim: &Claim<M>) -> String {
+pub fn exploration_key<M: Claimed>(claim: &Claim<M>) -> String {
     companions(claim)
         .first()
         .map_or_else(|| claim.key(), |c| c.key())
@@ -47,7 +46,7 @@ pub fn exploration_key<M: Model>(claim: &Claim<M>) -> String {
 /// cells of its scenario and bound that pin the same executions. Such cells of different
 /// variants often explore the same executions, and only the process that made an exploration
 /// can reuse it ([`crate::cache`]). A heuristic for placing cells: it decides no verdict.
-pub fn shard_group<M: Model>(claim: &Claim<M>) -> String {
+pub fn shard_group<M: Claimed>(claim: &Claim<M>) -> String {
     match (&claim.method, &claim.outcome.check) {
         (
             Method::Loom {
@@ -67,7 +66,7 @@ pub fn shard_group<M: Model>(claim: &Claim<M>) -> String {
 
 /// A loom cell's pinned executions (0 for other cells): its cost when the cells are split
 /// between processes.
-pub fn pinned_executions<M: Model>(claim: &Claim<M>) -> u64 {
+pub fn pinned_executions<M: Claimed>(claim: &Claim<M>) -> u64 {
     match claim.method {
         Method::Loom { executions, .. } => executions,
         _ => 0,
@@ -77,7 +76,7 @@ pub fn pinned_executions<M: Model>(claim: &Claim<M>) -> u64 {
 /// Checks the loom cell `claim` under `fix`, its variant's switches or, when `by` names a
 /// mutant, the mutant's: its result record. A state cell explores with its companions, once
 /// per process ([`crate::cache`]). A deadlock cell's child explores the variant's switches.
-pub fn check<M: Model>(claim: &Claim<M>, by: By, fix: M::Fix) -> Result<CellResult, String> {
+pub fn check<M: Claimed>(claim: &Claim<M>, by: By, fix: M::Fix) -> Result<CellResult, String> {
     let Some((scenario, bound)) = claim.method.loom_scenario() else {
         return Err(format!("{} is not a loom cell", claim.key()));
     };
@@ -106,7 +105,7 @@ pub fn check<M: Model>(claim: &Claim<M>, by: By, fix: M::Fix) -> Result<CellResu
 }
 
 /// A cell's result record from its exploration.
-fn record<M: Model>(claim: &Claim<M>, found: Exploration) -> CellResult {
+fn record<M: Claimed>(claim: &Claim<M>, found: Exploration) -> CellResult {
     let mut result = CellResult::for_cell(&claim.expectation(), found.observed);
     result.executions = Some(found.executions);
     result.seconds = found.seconds;
@@ -122,7 +121,7 @@ fn record<M: Model>(claim: &Claim<M>, found: Exploration) -> CellResult {
 
 /// The body of every loom cell's test: checks the cell, saves the result for the gate, and
 /// checks the verdict, the violation message and the pinned execution count.
-pub fn verify_cell<M: Model>(claim: &Claim<M>) -> Result<(), String> {
+pub fn verify_cell<M: Claimed>(claim: &Claim<M>) -> Result<(), String> {
     let result = check(claim, By::Variant(claim.variant), claim.fix())?;
     result.save();
     if result.observed != claim.expected {

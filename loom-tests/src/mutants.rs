@@ -4,8 +4,7 @@
 
 use crate::cache::By;
 use crate::cells::check;
-use racelab_core::claims::{Claim, Mutant};
-use racelab_core::model::Model;
+use racelab_core::claims::{Claim, Claimed, Mutant};
 use racelab_core::registry;
 use racelab_core::report::{Matrix, View};
 
@@ -13,7 +12,7 @@ use racelab_core::report::{Matrix, View};
 /// returns the matrix the gate would print for them (the other variants' cells are unchanged
 /// by a mutant, and checked by their own tests). Cells that share an exploration share it
 /// under the mutant too.
-pub fn matrix_with<M: Model>(m: &Mutant<M>) -> Result<Matrix, String> {
+pub fn matrix_with<M: Claimed>(m: &Mutant<M>) -> Result<Matrix, String> {
     let loom_cells: Vec<&Claim<M>> = M::CLAIMS
         .cells
         .iter()
@@ -34,7 +33,7 @@ pub fn matrix_with<M: Model>(m: &Mutant<M>) -> Result<Matrix, String> {
 }
 
 /// A mutant must show up in the matrix the gate prints, as the deviation its claim names.
-pub fn verify_mutant<M: Model>(m: &Mutant<M>) -> Result<(), String> {
+pub fn verify_mutant<M: Claimed>(m: &Mutant<M>) -> Result<(), String> {
     let matrix = matrix_with(m)?;
     let key = format!("{}/{}/{}/loom", M::CONTRACT.id, m.variant, m.caught_by.id);
     let expected = format!("{key}: expected unreachable, observed reachable");

@@ -4,7 +4,7 @@
 //! under `harness/`.
 
 use racelab_core::claims::Verdict::{Reachable as R, Unreachable as U};
-use racelab_core::claims::{Claim, Claims, Method, Mutant};
+use racelab_core::claims::{Claim, Claimed, Claims, Method, Mutant};
 use racelab_core::model::{
     Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant, REPORT,
 };
@@ -157,6 +157,27 @@ impl Model for Toy {
         locked: Switch::new(false),
         ordered: Switch::new(false),
     };
+
+    fn describe(w: &World) -> String {
+        format!("counter={}", w.counter.with(|c| *c))
+    }
+
+    fn with(fix: Fix, part: &str) -> Option<Fix> {
+        match part {
+            "P1" => Some(Fix {
+                locked: Switch::new(true),
+                ..fix
+            }),
+            "P2" => Some(Fix {
+                ordered: Switch::new(true),
+                ..fix
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl Claimed for Toy {
     const CLAIMS: Claims<Toy> = Claims {
         cells: &[
             Claim {
@@ -201,24 +222,6 @@ impl Model for Toy {
             about: "the lock removed from the write",
         }],
     };
-
-    fn describe(w: &World) -> String {
-        format!("counter={}", w.counter.with(|c| *c))
-    }
-
-    fn with(fix: Fix, part: &str) -> Option<Fix> {
-        match part {
-            "P1" => Some(Fix {
-                locked: Switch::new(true),
-                ..fix
-            }),
-            "P2" => Some(Fix {
-                ordered: Switch::new(true),
-                ..fix
-            }),
-            _ => None,
-        }
-    }
 }
 
 /// Never holds (the writes are serialized outside a race cell): its exploration sees every

@@ -8,7 +8,7 @@
 #[cfg(loom)]
 fn main() -> std::process::ExitCode {
     use libtest_mimic::{Arguments, Trial};
-    use racelab_core::model::Model;
+    use racelab_core::claims::Claimed;
     use racelab_core::registry::{self, Registered, Visitor};
 
     /// The trials with their costs (or, for the child, the one cell it explores).
@@ -21,7 +21,7 @@ fn main() -> std::process::ExitCode {
     }
 
     impl Cells {
-        fn add<M: Model>(&mut self) {
+        fn add<M: Claimed>(&mut self) {
             for claim in M::CLAIMS
                 .cells
                 .iter()
