@@ -3,7 +3,7 @@
 use crate::phases::{root, Phase};
 use racelab_core::registry;
 use racelab_core::report::compare::ExpectedReproduction;
-use racelab_core::report::jira::Format;
+use racelab_core::report::jira::{Format, JIRA_LIMIT};
 use racelab_core::report::real_code::RealCode;
 use racelab_core::report::{load_records, Matrix};
 use std::collections::BTreeSet;
@@ -203,6 +203,13 @@ pub fn comments(contracts: &[String], from: &[PathBuf], format: Format) -> Optio
         );
         if let Err(e) = std::fs::write(&path, &comment) {
             return fail(format!("cannot write {}: {e}", path.display()));
+        }
+        let chars = comment.chars().count();
+        if format == Format::Jira && chars > JIRA_LIMIT {
+            return fail(format!(
+                "{}: {chars} characters, over JIRA's limit of {JIRA_LIMIT} on a comment",
+                path.display()
+            ));
         }
     }
     None

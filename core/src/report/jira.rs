@@ -233,36 +233,53 @@ impl Matrix {
                 .ok();
             }
         }
-        let shown = self.cited_counterexamples(c);
-        if !shown.is_empty() {
+        // The counterexamples, as many as JIRA's comment limit leaves room for once the rest
+        // (premises, footer) is counted; the others are named, with where to find them.
+        let mut tail = String::new();
+        self.jira_tail(c, &mut tail);
+        let blocks: Vec<(&CellResult, String)> = self
+            .cited_counterexamples(c)
+            .into_iter()
+            .map(|r| (r, counterexample_block(c, r)))
+            .collect();
+        let mut left_out: Vec<String> = Vec::new();
+        let mut shown = String::new();
+        // What the note on the counterexamples left out may take, at most.
+        let note_room = 200
+            + blocks
+                .iter()
+                .map(|(r, _)| r.variant.len() + 8)
+                .sum::<usize>();
+        for (r, block) in &blocks {
+            let total = out.len() + shown.len() + block.len() + tail.len() + note_room;
+            if total <= JIRA_LIMIT {
+                shown.push_str(block);
+            } else {
+                left_out.push(format!("{} {}", escape(&r.variant), r.outcome));
+            }
+        }
+        let w = &mut out;
+        if !blocks.is_empty() {
             writeln!(w, "\nh4. Counterexamples").ok();
         }
-        for r in shown {
+        w.push_str(&shown);
+        if !left_out.is_empty() {
             writeln!(
                 w,
-                "\n*{} {}* ({}{})\n{{noformat}}\n{}\n{{noformat}}",
-                escape(&r.variant),
-                r.outcome,
-                r.checker.as_str(),
-                r.scenario
-                    .as_deref()
-                    .map_or(String::new(), |s| format!(", scenario {}", escape(s))),
-                noformat(&r.timeline.join("\n"))
+                "\nNot shown, to keep the comment within JIRA's {JIRA_LIMIT} characters: the \
+                 counterexamples of {} (report.md has each; the step checker's are also \
+                 scenario files that `cargo xtask replay` runs).",
+                left_out.join(", ")
             )
             .ok();
-            let sources = sources(c, r);
-            if !sources.is_empty() {
-                writeln!(w, "Sources of the steps (upstream, at the row's baseline):").ok();
-            }
-            for s in sources {
-                let what = match &s.link {
-                    Some(l) if l.line.is_some() => format!("[{}|{}]", s.method, l.url),
-                    Some(l) => format!("[{}|{}] (file)", s.method, l.url),
-                    None => escape(&s.method),
-                };
-                writeln!(w, "# {what} — {}", s.steps_label()).ok();
-            }
         }
+        out.push_str(&tail);
+        out
+    }
+
+    /// The part of a JIRA comment after the counterexamples: the premises and the footer.
+    fn jira_tail(&self, c: &View, out: &mut String) {
+        let w = out;
         let premises = self.premises(c.id);
         if !premises.is_empty() {
             writeln!(w, "\nh4. Premises on the released jars\n||premise||upstream||jar||statement||result||").ok();
@@ -300,7 +317,6 @@ impl Matrix {
             c.id
         )
         .ok();
-        out
     }
 
     fn text(&self, c: &View) -> String {
@@ -373,6 +389,40 @@ impl Matrix {
         }
         shown
     }
+}
+
+/// JIRA's default limit on a comment (`jira.text.field.character.limit`).
+pub const JIRA_LIMIT: usize = 32_767;
+
+/// One counterexample of a JIRA comment: its heading, its timeline, and its steps' sources.
+fn counterexample_block(c: &View, r: &CellResult) -> String {
+    let mut out = String::new();
+    let w = &mut out;
+    writeln!(
+        w,
+        "\n*{} {}* ({}{})\n{{noformat}}\n{}\n{{noformat}}",
+        escape(&r.variant),
+        r.outcome,
+        r.checker.as_str(),
+        r.scenario
+            .as_deref()
+            .map_or(String::new(), |s| format!(", scenario {}", escape(s))),
+        noformat(&r.timeline.join("\n"))
+    )
+    .ok();
+    let sources = sources(c, r);
+    if !sources.is_empty() {
+        writeln!(w, "Sources of the steps (upstream, at the row's baseline):").ok();
+    }
+    for s in sources {
+        let what = match &s.link {
+            Some(l) if l.line.is_some() => format!("[{}|{}]", s.method, l.url),
+            Some(l) => format!("[{}|{}] (file)", s.method, l.url),
+            None => escape(&s.method),
+        };
+        writeln!(w, "# {what} — {}", s.steps_label()).ok();
+    }
+    out
 }
 
 #[cfg(all(test, not(loom)))]
