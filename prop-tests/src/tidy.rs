@@ -37,11 +37,33 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
+/// The files every contract's folder has: `mod.rs` (`Fix`, the world, the outcomes, `impl
+/// Model`) and one file per concern; beside them, one file per upstream component.
+const LAYOUT: &[&str] = &[
+    "mod.rs",
+    "scenarios.rs",
+    "reproductions.rs",
+    "claims.rs",
+    "findings.rs",
+    "histories.rs",
+    "premises.rs",
+    "upstream.rs",
+    "DESIGN-NOTES.md",
+];
+
 /// Everything missing for contract `M`, as sentences (empty when nothing is).
 pub fn missing<M: Histories>() -> Vec<String> {
     let module = M::CONTRACT.module;
     let fuzz = root().join("fuzz");
     let mut out = registry::problems::<M>();
+    let folder = root().join("core/src/contracts").join(module);
+    for file in LAYOUT {
+        if !folder.join(file).is_file() {
+            out.push(format!(
+                "core/src/contracts/{module}/{file} (every contract has the same layout)"
+            ));
+        }
+    }
     if !fuzz
         .join("fuzz_targets")
         .join(format!("{module}.rs"))

@@ -22,28 +22,34 @@
 //! where the code disagrees with the report, in `DESIGN-NOTES.md`.
 
 pub mod claims;
+pub mod close;
+pub mod container_report;
 pub mod datanode;
 pub mod delete;
 pub mod dense;
 pub mod dispatcher;
+pub mod findings;
 pub mod ghost;
 #[cfg(feature = "histories")]
 pub mod histories;
 pub mod pipeline;
 pub mod premises;
 pub mod reproductions;
+pub mod scenarios;
 pub mod scm;
 pub mod upstream;
 
+pub use close::{close_then_force_delete, CloseThenForceDelete, CloseThroughPipeline};
+pub use container_report::ContainerReport;
+pub use scenarios::*;
+
 use crate::claims::{Claimed, Claims};
-use crate::findings::{Finding, Kind};
-use crate::model::{
-    run_to_end, Baseline, Contract, Model, Part, Program, Scenario, Setup, Then, Variant, REPORT,
-};
+use crate::findings::Finding;
+use crate::model::{run_to_end, Baseline, Contract, Model, Part, Program, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
-use crate::sync::{unseen, Arc};
-use crate::trace::{Cx, CxRef, Trace};
+use crate::sync::unseen;
+use crate::trace::{CxRef, Trace};
 use datanode::{ContainerData, Datanode, KeyValueContainer, Origin, State};
 use delete::DeleteContainerCommandHandler;
 use dense::{IdSet, PairSet};
@@ -384,214 +390,6 @@ pub fn created_with_block(trace: &Trace, w: &World, id: ContainerId, block: Loca
     w.scm_state().allocate(id);
     run(w, ClientWrite::new(trace, &PIPELINE, id, block, 0, CHUNK));
 }
-
-/// `CloseContainerCommandHandler` → the close submitted through Ratis and applied on every
-/// member (`handleCloseContainer`: `markContainerForClose`, `closeContainer`, under the
-/// container write lock); SCM moves the container to CLOSED at the members' BCSID.
-#[derive(Debug)]
-pub struct CloseThroughPipeline {
-    cx: Cx,
-    id: ContainerId,
-    members: &'static [DnId],
-    member: usize,
-}
-
-impl CloseThroughPipeline {
-    pub const ACTOR: &'static str = "apply (CloseContainer)";
-
-    pub fn new(trace: &Trace, members: &'static [DnId], id: ContainerId) -> Self {
-        CloseThroughPipeline {
-            cx: trace.actor(Self::ACTOR),
-            id,
-            members,
-            member: 0,
-        }
-    }
-
-    /// Closes the replica of one member.
-    fn close(&self, dn: &Datanode) {
-        const OWNER: &str = CloseThroughPipeline::ACTOR;
-        dn.task_queue.acquire(OWNER);
-        let Some(c) = dn.set.get(self.id) else {
-            dn.task_queue.release(OWNER);
-            // dispatchRequest has no auto-create for CloseContainer: CONTAINER_NOT_FOUND, which
-            // applyTransaction does not ignore (the member's state machine fails).
-            dn.csm.fail(self.id);
-            self.cx.record(
-                "HddsDispatcher.dispatchRequest",
-                format_args!(
-                    "dn{} CloseContainer c{}: CONTAINER_NOT_FOUND, not ignored by applyTransaction: \
-                     the pipeline closes",
-                    dn.id, self.id
-                ),
-            );
-            return;
-        };
-        c.lock.acquire(OWNER);
-        // markContainerForClose (OPEN → CLOSING), then closeContainer (CLOSING → CLOSED).
-        let (from, bcsid) = c.data(|d| {
-            let from = d.state;
-            if matches!(d.state, State::Open | State::Closing) {
-                d.state = State::Closed;
-            }
-            (from, d.bcsid)
-        });
-        self.cx.record(
-            "KeyValueHandler.handleCloseContainer",
-            format_args!(
-                "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid}",
-                dn.id, self.id
-            ),
-        );
-        c.lock.release(OWNER);
-        dn.task_queue.release(OWNER);
-    }
-}
-
-impl Program<World> for CloseThroughPipeline {
-    fn actor(&self) -> &'static str {
-        Self::ACTOR
-    }
-
-    fn is_done(&self) -> bool {
-        self.member == self.members.len()
-    }
-
-    fn enabled(&self, w: &World) -> bool {
-        if self.is_done() {
-            return false;
-        }
-        let dn = w.dn(self.members[self.member]);
-        !dn.task_queue.is_held() && dn.set.get(self.id).is_none_or(|c| !c.lock.is_held())
-    }
-
-    fn step(&mut self, w: &World) {
-        let dn = w.dn(self.members[self.member]);
-        self.close(dn);
-        self.member += 1;
-        if self.is_done() {
-            let seq = w
-                .dn(LEADER)
-                .set
-                .get(self.id)
-                .map_or(0, |c| c.data(|d| d.bcsid));
-            w.scm_state().close(self.id, seq);
-            w.om().closed.insert(self.id);
-        }
-    }
-}
-
-/// The close applied on the pipeline, then SCM's force delete on the leader (SCM sends it
-/// only after it has learnt of the close: the two run in that order, on one thread here; on
-/// the datanode they are the apply executor and the command handler thread).
-pub type CloseThenForceDelete = Then<CloseThroughPipeline, DeleteContainerCommandHandler>;
-
-pub fn close_then_force_delete(
-    trace: &Trace,
-    members: &'static [DnId],
-    id: ContainerId,
-    dn: DnId,
-) -> CloseThenForceDelete {
-    Then {
-        actor: "close, then force delete",
-        first: CloseThroughPipeline::new(trace, members, id),
-        second: DeleteContainerCommandHandler::new(trace, dn, id, true),
-    }
-}
-
-/// The pre-state of every scenario: container 1 created over the pipeline, block 1 committed
-/// at BCSID 2 on all three members, OPEN.
-fn open_container(trace: &Trace, fix: Fix) -> Arc<World> {
-    let w = Arc::new(World::new(fix));
-    created_with_block(trace, &w, C, OLD_BLOCK);
-    w
-}
-
-fn setup(world: Arc<World>, threads: Vec<Box<dyn Program<World>>>) -> Setup<ContainerRecreate> {
-    Setup { world, threads }
-}
-
-/// The race: a client that allocated block 2 before the close writes it (WriteChunk at
-/// offset 0, PutBlock) while the close is applied and SCM force-deletes the leader's replica.
-/// Every order of the two covers the report's sequence (closed and deleted before the write,
-/// as in the repro test) and the writes in flight across the close and the delete.
-pub static WRITE_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scenario {
-    name: "write-races-close-and-force-delete",
-    about: "c1 OPEN at BCSID 2 on dn1 (leader), dn2, dn3; the client writes block 2 (WriteChunk, \
-            PutBlock) while the close is applied and dn1's command handler force-deletes c1",
-    build: |trace, fix| {
-        let w = open_container(trace, fix);
-        setup(
-            w,
-            vec![
-                Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
-                Box::new(close_then_force_delete(trace, LEADER_ONLY, C, LEADER)),
-            ],
-        )
-    },
-};
-
-/// The datanode's container report thread (`ContainerReportPublisher` →
-/// `ContainerSet.getContainerReport` → `KeyValueContainer.getContainerReport`): for each
-/// replica, the state (`ContainerData.getState`, synchronized) and the BCSID
-/// (`getBlockCommitSequenceId`, a plain read), with no container lock.
-#[derive(Debug)]
-pub struct ContainerReport {
-    cx: Cx,
-    dn: DnId,
-    done: bool,
-}
-
-impl ContainerReport {
-    pub const ACTOR: &'static str = "ContainerReportPublisher";
-
-    pub fn new(trace: &Trace, dn: DnId) -> Self {
-        ContainerReport {
-            cx: trace.actor(Self::ACTOR),
-            dn,
-            done: false,
-        }
-    }
-}
-
-impl Program<World> for ContainerReport {
-    fn actor(&self) -> &'static str {
-        Self::ACTOR
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
-    }
-
-    fn step(&mut self, w: &World) {
-        for c in w.dn(self.dn).set.replicas() {
-            let state = c.state();
-            let bcsid = c.bcsid_read();
-            self.cx.record(
-                "KeyValueContainerData.buildContainerReplicaProto",
-                format_args!("dn{} c{}: {state:?} BCSID {bcsid}", self.dn, c.id),
-            );
-        }
-        self.done = true;
-    }
-}
-
-/// O8: the report thread reads the BCSID while the PutBlock's apply writes it.
-pub static REPORT_RACES_PUT_BLOCK: Scenario<ContainerRecreate> = Scenario {
-    name: "report-races-put-block-apply",
-    about: "c1 OPEN at BCSID 2 on dn1 (leader); the client writes block 2 (WriteChunk, PutBlock) while \
-            dn1's report thread builds its container report",
-    build: |trace, fix| {
-        let w = open_container(trace, fix);
-        setup(
-            w,
-            vec![
-                Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
-                Box::new(ContainerReport::new(trace, LEADER)),
-            ],
-        )
-    },
-};
 
 /// O8: a data race on `KeyValueContainerData.blockCommitSequenceId`.
 pub static O8: Outcome<World> = Outcome {
@@ -1060,137 +858,7 @@ impl Model for ContainerRecreate {
         Variant::new("P2+P3+P7", &["P2", "P3", "P7"]),
         Variant::new("improved", &["P2", "P3", "P7", "P8"]),
     ];
-    const FINDINGS: &'static [Finding] = &[
-        Finding {
-            id: "CR-F1",
-            kind: Kind::DisagreesWithReport,
-            statement: "The report's fix (P1) leaves the pipeline failure: the leader's COMMIT_DATA of the \
-                        refused WriteChunk finds no container and answers CONTAINER_NOT_FOUND, which \
-                        applyTransaction does not ignore; P2 answers CONTAINER_NOT_OPEN there.",
-            cells: &["P1/O5/loom", "proposed/O5/loom", "P3+P7+P8/O5/loom", "improved/O5/loom"],
-        },
-        Finding {
-            id: "CR-F2",
-            kind: Kind::BeyondReport,
-            statement: "A write in flight across the close and the delete reads the replica DELETED: \
-                        CONTAINER_INTERNAL_ERROR, then dispatchRequest's Preconditions.checkState throws and \
-                        the pipeline fails, with P1+P2 too; P7 (CONTAINER_NOT_OPEN for a DELETED replica) is \
-                        needed.",
-            cells: &["P1+P2/O5/loom", "P2+P3+P8/O5/loom", "improved/O5/loom"],
-        },
-        Finding {
-            id: "CR-F3",
-            kind: Kind::BeyondReport,
-            statement: "handleWriteChunk checks the state and opens the chunk file in separate steps: a close and \
-                        a force delete in between make the open throw, and writeStateMachineData's catch fails \
-                        the pipeline whatever the state check answers; P8 (catch, re-read the state, answer \
-                        CONTAINER_NOT_OPEN) is needed.",
-            cells: &[
-                "P1+P2+P7/O5/loom",
-                "P2+P3+P7/O5/loom",
-                "P1+P2+P7+P8/O5/loom",
-                "improved/O5/loom",
-            ],
-        },
-        Finding {
-            id: "CR-F4",
-            kind: Kind::DisagreesWithReport,
-            statement: "The SCM defence (P4+P5) prevents the loss of the blocks from before the close but deletes \
-                        the recreated replica, and with it a block the client was told was written; only a \
-                        datanode part that refuses the write prevents both.",
-            cells: &["P4+P5/O4/proptest", "P4+P5/O6/proptest", "improved/O6/proptest"],
-        },
-        Finding {
-            id: "CR-F5",
-            kind: Kind::BeyondReport,
-            statement: "P5 without P4 makes it worse: with the sequence id raised to the recreated replica's \
-                        BCSID, the real replicas are the mismatched ones and are deleted first.",
-            cells: &["P5/O2/proptest", "P5/O4/proptest", "P4+P5/O4/proptest"],
-        },
-        Finding {
-            id: "CR-F6",
-            kind: Kind::ResidualWindow,
-            statement: "The restart gap is wider than HDDS-17435: replaying a streamed container's StreamInit and \
-                        PutBlock puts nothing back in container2BCSIDMap, so after any restart whose snapshot \
-                        predates the container P1 forgets it and the live leader recreates it; P3's tombstone, \
-                        kept in the container ID table, does not forget.",
-            cells: &[
-                "P1/O2/proptest",
-                "proposed/O1/proptest",
-                "proposed/O6/proptest",
-                "P1+P2/O7/proptest",
-                "P1+P2+P7+P8/O7/proptest",
-                "tombstone/O7/proptest",
-                "improved/O7/proptest",
-            ],
-        },
-        Finding {
-            id: "CR-F7",
-            kind: Kind::DisagreesWithReport,
-            statement: "The issue's candidate, a check in the leader's startTransaction (P6), leaves the recreate: \
-                        a WriteChunk validated while the container was OPEN reaches WRITE_DATA after the close \
-                        and the delete and auto-creates; the check must stay in dispatchRequest.",
-            cells: &["P6/O1/loom", "P6/O7/loom", "P1/O1/loom"],
-        },
-        Finding {
-            id: "CR-F8",
-            kind: Kind::BeyondReport,
-            statement: "A follower whose replica the balancer moved away auto-creates it in WRITE_DATA like the \
-                        leader: one late write recreates the container on several members, and two recreated \
-                        replicas can push out two real ones at once.",
-            cells: &["upstream/O4/proptest", "upstream/O4/fuzz-replay"],
-        },
-        Finding {
-            id: "CR-F9",
-            kind: Kind::BeyondReport,
-            statement: "The smallest set of parts that closes every outcome is P2+P3+P7+P8 (improved): leaving out \
-                        any one of them reopens the pipeline failure or the recreate.",
-            cells: &[
-                "improved/O1/loom",
-                "improved/O5/loom",
-                "improved/O7/loom",
-                "improved/O4/proptest",
-                "improved/O7/proptest",
-                "P2+P7+P8/O1/loom",
-                "P3+P7+P8/O5/loom",
-                "P2+P3+P8/O5/loom",
-                "P2+P3+P7/O5/loom",
-            ],
-        },
-        Finding {
-            id: "CR-F10",
-            kind: Kind::Precedent,
-            statement: "HDDS-15791's refusal (containerAutoCreate=false answers CONTAINER_NOT_FOUND) in place of \
-                        P1's stops the recreate but fails the pipeline: handleCommandResult ignores \
-                        CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND. The answer code matters.",
-            cells: &["HDDS-15791/O1/loom", "HDDS-15791/O5/loom", "P1+P2+P7+P8/O5/loom"],
-        },
-        Finding {
-            id: "CR-F11",
-            kind: Kind::Precedent,
-            statement: "HDDS-14831 made CONTAINER_ALREADY_EXISTS pass canIgnoreException, but handleCommandResult \
-                        still does not ignore it: an auto-create between the delete's map removal and its \
-                        directory move fails the pipeline, in rows that auto-create after a delete (which fail \
-                        it by other orders already); rows that refuse the auto-create never reach it.",
-            cells: &["upstream/O5/loom", "P2/O5/loom", "improved/O7/loom", "P1+P2+P7+P8/O5/loom"],
-        },
-        Finding {
-            id: "CR-F12",
-            kind: Kind::BeyondReport,
-            statement: "P4 alone is no defence: a CLOSED replica of any BCSID still counts, over-replication still \
-                        deletes by hashCode and getSources still prefers the recreated replica's own higher \
-                        BCSID; P4 with P5 marks it unhealthy, deleted first and never a source.",
-            cells: &["P4/O3/proptest", "P4/O4/proptest", "P4+P5/O3/proptest"],
-        },
-        Finding {
-            id: "CR-F13",
-            kind: Kind::BeyondReport,
-            statement: "KeyValueContainerData.blockCommitSequenceId is a plain long that the PutBlock's apply \
-                        writes and the container report thread reads with no lock: a data race no part of any \
-                        fix touches (a report can carry a stale BCSID; SCM's next report corrects it).",
-            cells: &["upstream/O8/loom", "proposed/O8/loom", "improved/O8/loom"],
-        },
-    ];
+    const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
     fn describe(w: &World) -> String {

@@ -12,6 +12,7 @@
 
 pub mod claims;
 pub mod context;
+pub mod findings;
 #[cfg(feature = "histories")]
 pub mod histories;
 pub mod premises;
@@ -26,7 +27,7 @@ pub use reproductions::*;
 pub use scenarios::*;
 
 use crate::claims::{Claimed, Claims};
-use crate::findings::{Finding, Kind};
+use crate::findings::Finding;
 use crate::model::{Baseline, Contract, Model, Part, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
@@ -265,31 +266,7 @@ impl Model for LeaderReady {
         Variant::new("proposed", &["P1", "P2"]),
         Variant::new("improved", &["P1", "P2", "P3"]),
     ];
-    const FINDINGS: &'static [Finding] = &[
-        Finding {
-            id: "LR-F1",
-            kind: Kind::BeyondReport,
-            statement:
-                "P1 alone closes O1 and O2: a notify after a refused set recomputes PAUSING, \
-                        so P2 is needed for neither, and P2 alone changes nothing.",
-            cells: &["P1/O1/loom", "P1/O2/loom", "P2/O1/loom", "P2/O2/loom"],
-        },
-        Finding {
-            id: "LR-F2",
-            kind: Kind::ResidualWindow,
-            statement:
-                "The patch's residual is wider than the report words it: only the step-down \
-                        and the start of a candidacy must precede the callback's term read.",
-            cells: &["proposed/R1/loom", "proposed/R2/loom"],
-        },
-        Finding {
-            id: "LR-F3",
-            kind: Kind::BeyondReport,
-            statement: "Taking the term from the entry Ratis checked (improved) closes both \
-                        residual windows.",
-            cells: &["improved/R1/loom", "improved/R2/loom"],
-        },
-    ];
+    const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
     /// The observable state, in the report's words (also the final state the two

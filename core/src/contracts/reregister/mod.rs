@@ -37,6 +37,7 @@ pub mod scheduler;
 pub mod upstream;
 
 use crate::claims::{Claimed, Claims};
+use crate::findings::Finding;
 use crate::model::{run_to_end, Baseline, Contract, Model, Part, Program, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
@@ -820,7 +821,7 @@ impl Model for Reregister {
         Variant::on("trunk", "trunk+P3", &["P3"]),
         Variant::on("trunk", "trunk+P1+P2", &["P1", "P2"]),
     ];
-    const FINDINGS: &'static [crate::findings::Finding] = findings::FINDINGS;
+    const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
     /// At quiescence: where each NameNode locates each finalized block, the blocks dropped

@@ -1,0 +1,123 @@
+//! SCM's close of a container on the datanodes: `CloseContainerCommandHandler` puts the close
+//! through Ratis and every member applies it (`KeyValueHandler.handleCloseContainer`); SCM's
+//! force delete then follows on the leader.
+
+use super::datanode::{Datanode, State};
+use super::delete::DeleteContainerCommandHandler;
+use super::{ContainerId, DnId, World, LEADER};
+use crate::model::{Program, Then};
+use crate::trace::{Cx, Trace};
+
+/// `CloseContainerCommandHandler` → the close submitted through Ratis and applied on every
+/// member (`handleCloseContainer`: `markContainerForClose`, `closeContainer`, under the
+/// container write lock); SCM moves the container to CLOSED at the members' BCSID.
+#[derive(Debug)]
+pub struct CloseThroughPipeline {
+    cx: Cx,
+    id: ContainerId,
+    members: &'static [DnId],
+    member: usize,
+}
+
+impl CloseThroughPipeline {
+    pub const ACTOR: &'static str = "apply (CloseContainer)";
+
+    pub fn new(trace: &Trace, members: &'static [DnId], id: ContainerId) -> Self {
+        CloseThroughPipeline {
+            cx: trace.actor(Self::ACTOR),
+            id,
+            members,
+            member: 0,
+        }
+    }
+
+    /// Closes the replica of one member.
+    fn close(&self, dn: &Datanode) {
+        const OWNER: &str = CloseThroughPipeline::ACTOR;
+        dn.task_queue.acquire(OWNER);
+        let Some(c) = dn.set.get(self.id) else {
+            dn.task_queue.release(OWNER);
+            // dispatchRequest has no auto-create for CloseContainer: CONTAINER_NOT_FOUND, which
+            // applyTransaction does not ignore (the member's state machine fails).
+            dn.csm.fail(self.id);
+            self.cx.record(
+                "HddsDispatcher.dispatchRequest",
+                format_args!(
+                    "dn{} CloseContainer c{}: CONTAINER_NOT_FOUND, not ignored by applyTransaction: \
+                     the pipeline closes",
+                    dn.id, self.id
+                ),
+            );
+            return;
+        };
+        c.lock.acquire(OWNER);
+        // markContainerForClose (OPEN → CLOSING), then closeContainer (CLOSING → CLOSED).
+        let (from, bcsid) = c.data(|d| {
+            let from = d.state;
+            if matches!(d.state, State::Open | State::Closing) {
+                d.state = State::Closed;
+            }
+            (from, d.bcsid)
+        });
+        self.cx.record(
+            "KeyValueHandler.handleCloseContainer",
+            format_args!(
+                "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid}",
+                dn.id, self.id
+            ),
+        );
+        c.lock.release(OWNER);
+        dn.task_queue.release(OWNER);
+    }
+}
+
+impl Program<World> for CloseThroughPipeline {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        self.member == self.members.len()
+    }
+
+    fn enabled(&self, w: &World) -> bool {
+        if self.is_done() {
+            return false;
+        }
+        let dn = w.dn(self.members[self.member]);
+        !dn.task_queue.is_held() && dn.set.get(self.id).is_none_or(|c| !c.lock.is_held())
+    }
+
+    fn step(&mut self, w: &World) {
+        let dn = w.dn(self.members[self.member]);
+        self.close(dn);
+        self.member += 1;
+        if self.is_done() {
+            let seq = w
+                .dn(LEADER)
+                .set
+                .get(self.id)
+                .map_or(0, |c| c.data(|d| d.bcsid));
+            w.scm_state().close(self.id, seq);
+            w.om().closed.insert(self.id);
+        }
+    }
+}
+
+/// The close applied on the pipeline, then SCM's force delete on the leader (SCM sends it
+/// only after it has learnt of the close: the two run in that order, on one thread here; on
+/// the datanode they are the apply executor and the command handler thread).
+pub type CloseThenForceDelete = Then<CloseThroughPipeline, DeleteContainerCommandHandler>;
+
+pub fn close_then_force_delete(
+    trace: &Trace,
+    members: &'static [DnId],
+    id: ContainerId,
+    dn: DnId,
+) -> CloseThenForceDelete {
+    Then {
+        actor: "close, then force delete",
+        first: CloseThroughPipeline::new(trace, members, id),
+        second: DeleteContainerCommandHandler::new(trace, dn, id, true),
+    }
+}

@@ -1,0 +1,49 @@
+//! What the checkers found beyond HDDS-17042's report, each with the cells that show it (`VARIANT/OUTCOME/CHECKER`; DESIGN-NOTES.md has
+//! the argument of each).
+
+use crate::findings::{Finding, Kind};
+
+pub const FINDINGS: &[Finding] = &[
+    Finding {
+        id: "RS-F1",
+        kind: Kind::ResidualWindow,
+        statement: "O3 (HDDS-5146) stays open under the patch and under every lock design: the \
+                    fault comes after the commit, which no lock span changes.",
+        cells: &[
+            "proposed/O3/loom",
+            "A1/O3/loom",
+            "A2/O3/loom",
+            "A3/O3/loom",
+            "A4/O3/loom",
+        ],
+    },
+    Finding {
+        id: "RS-F2",
+        kind: Kind::BeyondReport,
+        statement: "The patch's release must be in the loop iteration's finally: released \
+                    without a finally (A3) or in syncDataFromOM's finally (A4) leaks a hold, \
+                    though the patch's own test with OM stopped passes for both.",
+        cells: &[
+            "A3/O6/loom",
+            "A3/O7/loom",
+            "A4/O6/loom",
+            "A3/O4/loom",
+            "A4/O4/loom",
+        ],
+    },
+    Finding {
+        id: "RS-F3",
+        kind: Kind::BeyondReport,
+        statement: "Locking only around the checkpoint on the REST side (A2) loses a batch with \
+                    no fault but never applies one twice.",
+        cells: &["A2/O5/loom", "A2/O1/loom", "A2/O2/loom"],
+    },
+    Finding {
+        id: "RS-F4",
+        kind: Kind::BeyondReport,
+        statement: "OzoneManagerServiceProviderImpl.scheduler is a plain field that two \
+                    triggerSyncDataFromOMImmediately calls write at once (a data race, O8), \
+                    under the patch too.",
+        cells: &["upstream/O8/loom", "proposed/O8/loom"],
+    },
+];
