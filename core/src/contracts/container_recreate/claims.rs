@@ -497,14 +497,14 @@ mod tests {
         name: "write-races-close-in-sections-and-force-delete",
         about: "the race, with SCM's close as upstream splits it (CR-3)",
         build: |trace, fix| {
-            use super::super::{open_container, pipeline::ClientWrite, setup, LEADER, LEADER_ONLY};
-            use super::super::{C, CHUNK, NEW_BLOCK};
+            use super::super::C;
+            use super::super::{late_writer, open_container, setup, LEADER};
             use crate::model::Then;
             let w = open_container(trace, fix);
             setup(
                 w,
                 vec![
-                    Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
+                    Box::new(late_writer(trace)),
                     Box::new(Then {
                         actor: "close in sections, then force delete",
                         first: CloseInSections {
@@ -575,15 +575,13 @@ mod tests {
         name: "intermediate-put-block-races-close-and-force-delete",
         about: "the race, with the client's PutBlock an intermediate one (eof=false, CR-6)",
         build: |trace, fix| {
-            use super::super::{close_then_force_delete, open_container, pipeline::ClientWrite};
-            use super::super::{setup, C, CHUNK, LEADER, LEADER_ONLY, NEW_BLOCK};
+            use super::super::{close_then_force_delete, late_writer, open_container};
+            use super::super::{setup, C, LEADER, LEADER_ONLY};
             let w = open_container(trace, fix);
             setup(
                 w,
                 vec![
-                    Box::new(
-                        ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK).intermediate(),
-                    ),
+                    Box::new(late_writer(trace).intermediate()),
                     Box::new(close_then_force_delete(trace, LEADER_ONLY, C, LEADER)),
                 ],
             )
@@ -625,8 +623,8 @@ mod tests {
             "the repro test's order: the close, the force delete to its end (the directory moved), \
                 then the client's write",
         build: |trace, fix| {
-            use super::super::{close_then_force_delete, open_container, pipeline::ClientWrite};
-            use super::super::{setup, C, CHUNK, LEADER, LEADER_ONLY, NEW_BLOCK};
+            use super::super::{close_then_force_delete, late_writer, open_container};
+            use super::super::{setup, C, LEADER, LEADER_ONLY};
             use crate::model::Then;
             let w = open_container(trace, fix);
             setup(
@@ -634,7 +632,7 @@ mod tests {
                 vec![Box::new(Then {
                     actor: "close, force delete, then the write",
                     first: close_then_force_delete(trace, LEADER_ONLY, C, LEADER),
-                    second: ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK),
+                    second: late_writer(trace),
                 })],
             )
         },

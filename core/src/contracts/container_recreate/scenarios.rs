@@ -13,6 +13,12 @@ use crate::sync::Arc;
 use crate::trace::Trace;
 
 /// The pre-state of every scenario: container 1 created over the pipeline, block 1 committed
+/// The client of every race: it allocated block 2 before the close, and writes it to the leader
+/// (WriteChunk at offset 0, then PutBlock).
+pub fn late_writer(trace: &Trace) -> ClientWrite {
+    ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)
+}
+
 /// at BCSID 2 on all three members, OPEN.
 pub fn open_container(trace: &Trace, fix: Fix) -> Arc<World> {
     let w = Arc::new(World::new(fix));
@@ -37,7 +43,7 @@ pub static WRITE_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scenario 
         setup(
             w,
             vec![
-                Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
+                Box::new(late_writer(trace)),
                 Box::new(close_then_force_delete(trace, LEADER_ONLY, C, LEADER)),
             ],
         )
@@ -54,7 +60,7 @@ pub static REPORT_RACES_PUT_BLOCK: Scenario<ContainerRecreate> = Scenario {
         setup(
             w,
             vec![
-                Box::new(ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)),
+                Box::new(late_writer(trace)),
                 Box::new(ContainerReport::new(trace, LEADER)),
             ],
         )
