@@ -1,6 +1,5 @@
 package org.apache.hadoop.hdds.scm.ha;
 
-import java.util.Collections;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -29,20 +28,8 @@ public class FrayLeaderReadyO1Test {
   public void LR_O1_explored() throws Exception {
     LeaderReadyWiring w = new LeaderReadyWiring(4);
     AtomicReference<Throwable> failed = new AtomicReference<>();
-    Thread apply = new Thread(() -> {
-      try {
-        w.stateMachine.notifyLeaderReady();
-      } catch (Throwable t) {
-        failed.set(t);
-      }
-    }, "StateMachineUpdater");
-    Thread raft = new Thread(() -> {
-      try {
-        w.stateMachine.notifyNotLeader(Collections.emptyList());
-      } catch (Throwable t) {
-        failed.set(t);
-      }
-    }, "RaftServer-changeToFollower");
+    Thread apply = w.applyThread(failed, () -> { });
+    Thread raft = w.stepDownThread(failed, () -> { });
     apply.start();
     raft.start();
     apply.join();

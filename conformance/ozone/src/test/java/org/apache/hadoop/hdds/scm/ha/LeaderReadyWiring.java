@@ -4,6 +4,8 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import java.time.Clock;
+import java.util.Collections;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hdds.HddsConfigKeys;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.scm.PlacementPolicy;
@@ -49,6 +51,44 @@ final class LeaderReadyWiring {
     stateMachine = new SCMStateMachine(scm, buffer);
     // a fresh leader: services computed from a context that is not ready yet
     services.notifyStatusChanged();
+  }
+
+  /** What a thread of the report runs: a call into the real classes, which may throw. */
+  interface Body {
+    void run() throws Exception;
+  }
+
+  /**
+   * Ratis' apply thread after LeaderStateImpl.checkReady passed for the startup entry: runs
+   * {@code before} (where a replay waits for its order), then SCMStateMachine.notifyLeaderReady.
+   */
+  Thread applyThread(AtomicReference<Throwable> failed, Body before) {
+    return thread("StateMachineUpdater", failed, () -> {
+      before.run();
+      stateMachine.notifyLeaderReady();
+    }, () -> { });
+  }
+
+  /**
+   * The Ratis thread of a step-down (RaftServerImpl.changeToFollower): notifyNotLeader, then
+   * {@code after}, even when it throws.
+   */
+  Thread stepDownThread(AtomicReference<Throwable> failed, Runnable after) {
+    return thread("RaftServer-changeToFollower", failed,
+        () -> stateMachine.notifyNotLeader(Collections.emptyList()), after);
+  }
+
+  private static Thread thread(String name, AtomicReference<Throwable> failed, Body body,
+      Runnable after) {
+    return new Thread(() -> {
+      try {
+        body.run();
+      } catch (Throwable t) {
+        failed.set(t);
+      } finally {
+        after.run();
+      }
+    }, name);
   }
 
   String state() {

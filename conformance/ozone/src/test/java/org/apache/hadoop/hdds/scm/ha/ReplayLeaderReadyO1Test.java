@@ -1,6 +1,5 @@
 package org.apache.hadoop.hdds.scm.ha;
 
-import java.util.Collections;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,26 +29,13 @@ public class ReplayLeaderReadyO1Test {
     try {
       CountDownLatch steppedDown = new CountDownLatch(1);
       AtomicReference<Throwable> failed = new AtomicReference<>();
-      Thread apply = new Thread(() -> {
-        try {
-          // checkReady passed for the term-4 startup entry; the callback is next
-          if (!steppedDown.await(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("no step-down");
-          }
-          w.stateMachine.notifyLeaderReady();
-        } catch (Throwable t) {
-          failed.set(t);
+      // checkReady passed for the term-4 startup entry; the callback waits for the step-down
+      Thread apply = w.applyThread(failed, () -> {
+        if (!steppedDown.await(30, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("no step-down");
         }
-      }, "StateMachineUpdater");
-      Thread raft = new Thread(() -> {
-        try {
-          w.stateMachine.notifyNotLeader(Collections.emptyList());
-        } catch (Throwable t) {
-          failed.set(t);
-        } finally {
-          steppedDown.countDown();
-        }
-      }, "RaftServer-changeToFollower");
+      });
+      Thread raft = w.stepDownThread(failed, steppedDown::countDown);
       apply.start();
       raft.start();
       raft.join();
