@@ -24,7 +24,7 @@
 //! expect something of every variant they replay, so that a test replaying them can fail.
 
 use racelab_core::drive::Driver;
-use racelab_core::histories::{Histories, Session, STUCK};
+use racelab_core::histories::{op_usages, parse_op, Histories, Session, STUCK};
 use racelab_core::model::{Model, Scenario};
 use racelab_core::registry::{self, Registered, Visitor};
 use std::fmt::Write;
@@ -284,14 +284,14 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
                     ),
                 )
             }
-            op => match M::parse_op(op) {
+            op => match parse_op::<M>(op) {
                 Ok(o) => schedule.push((n, Line::Op(o))),
                 Err(e) => {
                     return err(
                         n,
                         format!(
                             "{e} (operations: step ACTOR [N], {})",
-                            M::OP_NAMES.join(", ")
+                            op_usages::<M>().join(", ")
                         ),
                     )
                 }
