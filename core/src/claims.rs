@@ -45,7 +45,6 @@ pub enum Checker {
     Proptest,
     Quickcheck,
     FuzzReplay,
-    Fuzz,
 }
 
 impl Checker {
@@ -56,7 +55,6 @@ impl Checker {
             Checker::Proptest => "proptest",
             Checker::Quickcheck => "quickcheck",
             Checker::FuzzReplay => "fuzz-replay",
-            Checker::Fuzz => "fuzz",
         }
     }
 
@@ -68,7 +66,6 @@ impl Checker {
             Checker::Proptest => "P",
             Checker::Quickcheck => "Q",
             Checker::FuzzReplay => "F",
-            Checker::Fuzz => "Z",
         }
     }
 }

@@ -4,14 +4,18 @@
 //! the step driver and reports every outcome it reaches. The checkers in `racelab-props` and
 //! the fuzz targets all call [`run`].
 
+pub use crate::plan::Plan;
+
 use crate::drive::Driver;
 use crate::model::Setup;
 use crate::outcome::OutcomeId;
 use crate::trace::{violation, Timeline, Trace};
 use arbitrary::{Arbitrary, Unstructured};
-use proptest::strategy::{BoxedStrategy, Strategy};
+use proptest::strategy::{BoxedStrategy, Just, Strategy};
 use proptest_state_machine::ReferenceStateMachine;
 use std::fmt::Debug;
+use std::marker::PhantomData;
+use std::ops::Range;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
@@ -31,29 +35,44 @@ pub trait Codec: Sized {
     fn encode(&self, out: &mut Vec<u8>);
 }
 
-/// A contract whose long histories the property checkers drive.
+/// A contract whose long histories the property checkers drive. A contract writes what
+/// differs: its operations, how each is carried out, what its generator draws, and its scenario
+/// syntax. The harness gates every operation on the plan ([`Session::apply`]), adapts the plan
+/// to proptest-state-machine ([`Generator`]) and parses scenario lines ([`parse_op`]).
 pub trait Histories: crate::claims::Claimed {
     type Op: Codec + Clone + Debug + Send + Sync + 'static;
     /// What the contract keeps beside the driver between operations: what the environment has
     /// been asked to do so far (the reference state of its generator).
-    type Plan: Clone + Debug;
+    type Plan: Plan<Op = Self::Op>;
 
-    /// The world a history starts from, with its first programs, and the initial plan.
-    fn start(fix: Self::Fix, trace: &Trace) -> (Setup<Self>, Self::Plan);
+    /// The world a history starts from. It has no thread: operations start the programs.
+    fn start(fix: Self::Fix, trace: &Trace) -> Self::World;
 
-    /// Carries out one operation: starts programs, steps the driver, injects a fault. Returns
-    /// false, changing nothing, when `plan` does not allow it (a decoded byte string can hold
-    /// any operation in any order).
+    /// Carries out one operation that `plan` allows (the session asks [`Plan::allows`] first):
+    /// starts programs, steps the driver, injects a fault, and updates `plan`. Returns false,
+    /// changing nothing, when the world refuses the operation all the same.
     fn apply(driver: &mut Driver<Self>, plan: &mut Self::Plan, op: &Self::Op) -> bool;
 
-    /// Meaningful histories, from the contract's reference state machine (see [`sequential`]).
-    fn histories() -> BoxedStrategy<Generated<Self::Op>>;
+    /// What the generator draws next after `plan` (a draw the plan does not allow is drawn
+    /// again, see [`Generator`]).
+    fn transitions(plan: &Self::Plan) -> BoxedStrategy<Self::Op>;
 
-    /// For scenario files: the operation named by a line's words, or what is wrong with them.
-    fn parse_op(words: &[&str]) -> Result<Self::Op, String>;
+    /// The plans generated histories start from: [`Plan::start`], unless the contract draws
+    /// something per history.
+    fn first_plans() -> BoxedStrategy<Self::Plan> {
+        Just(Self::Plan::start()).boxed()
+    }
 
-    /// The names `parse_op` accepts, for error messages.
-    const OP_NAMES: &'static [&'static str];
+    /// How many operations a generated history has.
+    const LENGTHS: Range<usize>;
+
+    /// Meaningful histories, from the contract's generator (see [`sequential`]).
+    fn histories() -> BoxedStrategy<Generated<Self::Op>> {
+        sequential::<Self>()
+    }
+
+    /// How scenario files write the operations: the one list of their names (see [`parse_op`]).
+    const SYNTAX: &'static [OpForm<Self::Op>];
 
     /// The property the fuzz target checks: under the proposed fix a history reaches no outcome
     /// but the residual windows the contract admits. `Err` names the outcome, with the history
@@ -136,18 +155,24 @@ pub struct Session<M: Histories> {
 impl<M: Histories> Session<M> {
     pub fn new(fix: M::Fix) -> Self {
         let trace = Trace::new();
-        let (setup, plan) = M::start(fix, &trace);
+        let world = crate::sync::Arc::new(M::start(fix, &trace));
+        let setup = Setup {
+            world,
+            threads: Vec::new(),
+        };
         Session {
             driver: Driver::new(trace, setup),
-            plan,
+            plan: M::Plan::start(),
             found: Vec::new(),
             checked: None,
         }
     }
 
-    /// Applies `op` (see [`Histories::apply`]) and checks the outcomes if everything is quiet.
+    /// Applies `op` if the plan allows it (see [`Histories::apply`]) and checks the outcomes if
+    /// everything is quiet. False, changing nothing, when `op` is not applied: a decoded byte
+    /// string can hold any operation in any order.
     pub fn apply(&mut self, op: &M::Op) -> bool {
-        let applied = M::apply(&mut self.driver, &mut self.plan, op);
+        let applied = self.plan.allows(op) && M::apply(&mut self.driver, &mut self.plan, op);
         if applied && self.driver.is_quiescent() {
             self.check();
         }
@@ -238,15 +263,125 @@ pub fn reaches<M: Histories>(fix: M::Fix, ops: &[M::Op], outcome: OutcomeId) -> 
 /// (its shrinker drops unseen trailing transitions without re-running them).
 pub type Generated<O> = (Vec<O>, Option<Arc<AtomicUsize>>);
 
-/// Histories of 1 to `max` transitions of the reference state machine `R`.
-pub fn sequential<R>(max: usize) -> BoxedStrategy<Generated<R::Transition>>
-where
-    R: ReferenceStateMachine,
-    R::Transition: 'static,
-{
-    R::sequential_strategy(1..max)
+/// A contract's generator: proptest-state-machine's reference state machine over its plan.
+pub struct Generator<M>(PhantomData<M>);
+
+impl<M: Histories> ReferenceStateMachine for Generator<M> {
+    type State = M::Plan;
+    type Transition = M::Op;
+
+    fn init_state() -> BoxedStrategy<M::Plan> {
+        M::first_plans()
+    }
+
+    fn transitions(plan: &M::Plan) -> BoxedStrategy<M::Op> {
+        M::transitions(plan)
+    }
+
+    fn apply(mut plan: M::Plan, op: &M::Op) -> M::Plan {
+        plan.update(op);
+        plan
+    }
+
+    fn preconditions(plan: &M::Plan, op: &M::Op) -> bool {
+        plan.allows(op)
+    }
+}
+
+/// Histories of [`Histories::LENGTHS`] operations from the contract's [`Generator`].
+pub fn sequential<M: Histories>() -> BoxedStrategy<Generated<M::Op>> {
+    Generator::<M>::sequential_strategy(M::LENGTHS)
         .prop_map(|(_, ops, seen)| (ops, seen))
         .boxed()
+}
+
+/// One way to write an operation in a scenario file: its name, then its words. Every name a
+/// scenario may use, and every usage an error message lists, comes from a contract's
+/// [`Histories::SYNTAX`].
+pub struct OpForm<O: 'static> {
+    pub name: &'static str,
+    pub words: &'static [Word],
+    /// The operation, from the values of the form's [`Word::Value`]s, in order.
+    pub make: fn(&[u8]) -> O,
+}
+
+/// A word after an operation's name.
+pub enum Word {
+    /// Written as is (`fault snapshot-ok`).
+    Literal(&'static str),
+    /// A value: how usage lines write it (`DN`), and its parser, whose error names the word
+    /// and what it should be.
+    Value(&'static str, fn(&str) -> Result<u8, String>),
+}
+
+impl<O> OpForm<O> {
+    pub const fn new(name: &'static str, words: &'static [Word], make: fn(&[u8]) -> O) -> Self {
+        OpForm { name, words, make }
+    }
+
+    /// The form as usage lines write it: `heartbeat DN`.
+    pub fn usage(&self) -> String {
+        let mut out = self.name.to_owned();
+        for w in self.words {
+            out.push(' ');
+            out.push_str(match w {
+                Word::Literal(s) | Word::Value(s, _) => s,
+            });
+        }
+        out
+    }
+
+    /// The operation `args` (the words after the name) write, or the first value that does
+    /// not parse (`Ok(None)` when the words do not have this form at all).
+    fn parse(&self, args: &[&str]) -> Result<Option<O>, String> {
+        if args.len() != self.words.len() {
+            return Ok(None);
+        }
+        let mut values = Vec::new();
+        for (w, arg) in self.words.iter().zip(args) {
+            match w {
+                Word::Literal(s) if s == arg => {}
+                Word::Literal(_) => return Ok(None),
+                Word::Value(_, parse) => values.push(parse(arg)?),
+            }
+        }
+        Ok(Some((self.make)(&values)))
+    }
+}
+
+/// The operation a scenario line's words name, in the contract's [`Histories::SYNTAX`], or
+/// what is wrong with them: an unknown name, a value that does not parse, or words in no form
+/// of the name (with its usages).
+pub fn parse_op<M: Histories>(words: &[&str]) -> Result<M::Op, String> {
+    let unknown = || format!("unknown operation `{}`", words.join(" "));
+    let (name, args) = words.split_first().ok_or_else(unknown)?;
+    let forms: Vec<&OpForm<M::Op>> = M::SYNTAX.iter().filter(|f| f.name == *name).collect();
+    if forms.is_empty() {
+        return Err(unknown());
+    }
+    let mut bad_value = None;
+    for form in &forms {
+        match form.parse(args) {
+            Ok(Some(op)) => return Ok(op),
+            Ok(None) => {}
+            Err(e) => {
+                bad_value.get_or_insert(e);
+            }
+        }
+    }
+    Err(bad_value.unwrap_or_else(|| {
+        if forms.iter().all(|f| f.words.is_empty()) {
+            format!("`{name}` takes no arguments")
+        } else {
+            let usages: Vec<String> = forms.iter().map(|f| format!("`{}`", f.usage())).collect();
+            format!("`{name}` is written {}", usages.join(" or "))
+        }
+    }))
+}
+
+/// Every form of the contract's operations as usage lines write them, for error messages.
+pub fn op_usages<M: Histories>() -> Vec<String> {
+    M::SYNTAX.iter().map(OpForm::usage).collect()
 }
 
 /// A whole input as libfuzzer-sys hands it over: operations until the bytes run out.

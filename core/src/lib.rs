@@ -12,6 +12,7 @@ pub mod findings;
 pub mod histories;
 pub mod model;
 pub mod outcome;
+pub mod plan;
 pub mod premises;
 pub mod registry;
 pub mod report;

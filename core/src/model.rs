@@ -120,7 +120,9 @@ pub trait Model: Sized + 'static {
     fn with(fix: Self::Fix, part: &str) -> Option<Self::Fix>;
 
     /// The observable state, in the report's words: what a scenario replay prints, and the
-    /// final state that loom and the step checker compare.
+    /// final state that loom and the step checker compare. The one description of a whole
+    /// world; a contract's `World::as_reported`, where it has one, is the part of it that the
+    /// bug report states and the reproductions compare.
     fn describe(world: &Self::World) -> String;
 
     /// The switches of upstream: no part.

@@ -24,7 +24,7 @@
 //! expect something of every variant they replay, so that a test replaying them can fail.
 
 use racelab_core::drive::Driver;
-use racelab_core::histories::{Histories, Session, STUCK};
+use racelab_core::histories::{op_usages, parse_op, Histories, Session, STUCK};
 use racelab_core::model::{Model, Scenario};
 use racelab_core::registry::{self, Registered, Visitor};
 use std::fmt::Write;
@@ -284,14 +284,14 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
                     ),
                 )
             }
-            op => match M::parse_op(op) {
+            op => match parse_op::<M>(op) {
                 Ok(o) => schedule.push((n, Line::Op(o))),
                 Err(e) => {
                     return err(
                         n,
                         format!(
                             "{e} (operations: step ACTOR [N], {})",
-                            M::OP_NAMES.join(", ")
+                            op_usages::<M>().join(", ")
                         ),
                     )
                 }
@@ -533,6 +533,76 @@ pub fn replay_any(text: &str) -> Result<Replay, ScenarioError> {
 mod tests {
     use super::*;
     use racelab_core::contracts::leader_ready::LeaderReady;
+
+    /// Every contract's scenario syntax: names and literals in lower case, values in capitals
+    /// (so a usage line shows which is which), and no two forms with the same usage (the
+    /// second could never parse).
+    #[test]
+    fn scenario_syntax_is_unambiguous() {
+        use racelab_core::histories::Word;
+        struct Check;
+        impl Visitor for Check {
+            fn visit<M: Registered>(&mut self) {
+                let usages = op_usages::<M>();
+                for (i, form) in M::SYNTAX.iter().enumerate() {
+                    let id = M::CONTRACT.id;
+                    assert!(!form.name.is_empty() && form.name == form.name.to_lowercase());
+                    for w in form.words {
+                        match w {
+                            Word::Literal(s) => assert_eq!(*s, s.to_lowercase(), "{id}"),
+                            Word::Value(s, _) => assert_eq!(*s, s.to_uppercase(), "{id}"),
+                        }
+                    }
+                    assert!(!usages[..i].contains(&usages[i]), "{id}: {}", usages[i]);
+                }
+            }
+        }
+        registry::visit(&mut Check);
+    }
+
+    /// What a scenario line parses to, and what is wrong with one that does not.
+    #[test]
+    fn scenario_lines_parse_from_the_syntax_table() {
+        use racelab_core::contracts::container_recreate::{histories as cr, ContainerRecreate};
+        use racelab_core::contracts::dead_node::{histories as dn, DeadNode};
+        use racelab_core::contracts::recon_sync::{histories as rs, ReconSync};
+        let dead = |line: &str| parse_op::<DeadNode>(&line.split(' ').collect::<Vec<_>>());
+        assert_eq!(dead("heartbeat dn2"), Ok(dn::Op::Heartbeat(2)));
+        assert_eq!(dead("stop 3"), Ok(dn::Op::Stop(3)));
+        assert_eq!(
+            dead("heartbeat dn9"),
+            Err("`dn9` is not a datanode: dn1, dn2 or dn3".into())
+        );
+        assert_eq!(
+            dead("heartbeat"),
+            Err("`heartbeat` is written `heartbeat DN`".into())
+        );
+        assert_eq!(dead("tick 3"), Err("`tick` takes no arguments".into()));
+        assert_eq!(dead("tock"), Err("unknown operation `tock`".into()));
+        let recon = |line: &str| parse_op::<ReconSync>(&line.split(' ').collect::<Vec<_>>());
+        assert_eq!(
+            recon("fault snapshot-ok"),
+            Ok(rs::Op::Fault {
+                snapshot: rs::Fallback::Succeeds
+            })
+        );
+        assert_eq!(
+            recon("fault snapshot"),
+            Err(
+                "`fault` is written `fault` or `fault snapshot-ok` or `fault snapshot-hangs`"
+                    .into()
+            )
+        );
+        assert_eq!(
+            recon("put 9"),
+            Err("`9` is not a file number from 1 to 4".into())
+        );
+        // A name the old hand-kept list of names had left out.
+        assert_eq!(
+            parse_op::<ContainerRecreate>(&["force-delete", "1", "2"]),
+            Ok(cr::Op::ForceDelete(1, 2))
+        );
+    }
 
     const STEP_DOWN: &str = "\
 # the step-down lands while notifyLeaderReady flushes

@@ -18,16 +18,14 @@ use super::{
 };
 use crate::drive::Driver;
 use crate::histories::{
-    byte, fix_reaches_only, sequential, Codec, Generated, Histories, Regression,
+    byte, fix_reaches_only, Codec, Histories, OpForm, Plan as _, Regression, Word,
 };
-use crate::model::{Model, Setup};
-use crate::sync::Arc;
+use crate::model::Model;
 use crate::trace::{recording, CxRef, Trace};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
-use proptest_state_machine::ReferenceStateMachine;
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 use std::sync::OnceLock;
 
 /// The containers of a history.
@@ -135,14 +133,18 @@ fn slot(c: ContainerId) -> usize {
     usize::from(c == CONTAINERS[1])
 }
 
-impl Plan {
-    /// Both containers created with block 1 committed; the next writes are block 2.
-    pub const START: Plan = Plan {
-        next_block: [2; 2],
-        closed: [false; 2],
-    };
+impl crate::histories::Plan for Plan {
+    type Op = Op;
 
-    pub fn allows(&self, op: &Op) -> bool {
+    /// Both containers created with block 1 committed; the next writes are block 2.
+    fn start() -> Plan {
+        Plan {
+            next_block: [2; 2],
+            closed: [false; 2],
+        }
+    }
+
+    fn allows(&self, op: &Op) -> bool {
         let dn = |d: DnId| (1..=DATANODES).contains(&d);
         match *op {
             Op::Write(c) => CONTAINERS.contains(&c) && self.next_block[slot(c)] < 8,
@@ -160,50 +162,12 @@ impl Plan {
         }
     }
 
-    pub fn apply(mut self, op: &Op) -> Plan {
+    fn update(&mut self, op: &Op) {
         match *op {
             Op::Write(c) => self.next_block[slot(c)] += 1,
             Op::Close(c) => self.closed[slot(c)] = true,
             _ => {}
         }
-        self
-    }
-}
-
-impl ReferenceStateMachine for Plan {
-    type State = Plan;
-    type Transition = Op;
-
-    fn init_state() -> BoxedStrategy<Plan> {
-        Just(Plan::START).boxed()
-    }
-
-    fn transitions(_: &Plan) -> BoxedStrategy<Op> {
-        let c = prop::sample::select(CONTAINERS.to_vec());
-        let d = 1..=DATANODES;
-        prop_oneof![
-            3 => c.clone().prop_map(Op::Write),
-            2 => c.clone().prop_map(Op::Close),
-            4 => (c.clone(), d.clone(), d.clone()).prop_map(|(c, a, b)| Op::Move(c, a, b)),
-            2 => Just(Op::Reports),
-            1 => Just(Op::Rm),
-            1 => Just(Op::Replicate),
-            6 => Just(Op::Cycle),
-            1 => (c.clone(), d.clone()).prop_map(|(c, a)| Op::ForceDelete(c, a)),
-            2 => (c.clone(), 4..=5u8).prop_map(|(c, a)| Op::Lose(c, a)),
-            1 => c.prop_map(Op::DeleteKeys),
-            1 => d.prop_map(Op::Snapshot),
-            1 => prop::sample::select(PIPELINE.to_vec()).prop_map(Op::Restart),
-        ]
-        .boxed()
-    }
-
-    fn apply(s: Plan, op: &Op) -> Plan {
-        s.apply(op)
-    }
-
-    fn preconditions(s: &Plan, op: &Op) -> bool {
-        s.allows(op)
     }
 }
 
@@ -398,17 +362,29 @@ fn start_world(fix: Fix, trace: &Trace) -> World {
     world
 }
 
+/// A number in a scenario file: any (the plan decides what it allows).
+fn number(w: &str) -> Result<u8, String> {
+    w.parse::<u8>()
+        .map_err(|_| format!("`{w}` is not a number"))
+}
+
+/// A container, a datanode, and a move's source and target datanodes, in scenario files.
+const C: Word = Word::Value("C", number);
+const DN: Word = Word::Value("DN", number);
+const SRC: Word = Word::Value("SRC", number);
+const TGT: Word = Word::Value("TGT", number);
+
 impl Histories for ContainerRecreate {
     type Op = Op;
     type Plan = Plan;
 
     /// While nothing records, the world this builds is built from its image, kept per
     /// variant: the setup's steps are deterministic, and they cost as much as a short history.
-    fn start(fix: Fix, trace: &Trace) -> (Setup<ContainerRecreate>, Plan) {
+    fn start(fix: Fix, trace: &Trace) -> World {
         thread_local! {
             static STARTS: std::cell::RefCell<Vec<Image>> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        let world = if recording() {
+        if recording() {
             start_world(fix, trace)
         } else {
             STARTS.with_borrow_mut(|starts| {
@@ -420,20 +396,10 @@ impl Histories for ContainerRecreate {
                 starts.push(image);
                 world
             })
-        };
-        (
-            Setup {
-                world: Arc::new(world),
-                threads: Vec::new(),
-            },
-            Plan::START,
-        )
+        }
     }
 
     fn apply(d: &mut Driver<ContainerRecreate>, plan: &mut Plan, op: &Op) -> bool {
-        if !plan.allows(op) {
-            return false;
-        }
         let (trace, w): (&Trace, &World) = (&d.trace, &d.world);
         // A member's failure closed the pipeline: the group is removed on every member before
         // anything else happens, and no client writes through it any more.
@@ -507,53 +473,47 @@ impl Histories for ContainerRecreate {
             }
         };
         if applied {
-            *plan = plan.apply(op);
+            plan.update(op);
         }
         applied
     }
 
-    fn histories() -> BoxedStrategy<Generated<Op>> {
-        sequential::<Plan>(48)
+    fn transitions(_: &Plan) -> BoxedStrategy<Op> {
+        let c = prop::sample::select(CONTAINERS.to_vec());
+        let d = 1..=DATANODES;
+        prop_oneof![
+            3 => c.clone().prop_map(Op::Write),
+            2 => c.clone().prop_map(Op::Close),
+            4 => (c.clone(), d.clone(), d.clone()).prop_map(|(c, a, b)| Op::Move(c, a, b)),
+            2 => Just(Op::Reports),
+            1 => Just(Op::Rm),
+            1 => Just(Op::Replicate),
+            6 => Just(Op::Cycle),
+            1 => (c.clone(), d.clone()).prop_map(|(c, a)| Op::ForceDelete(c, a)),
+            2 => (c.clone(), 4..=5u8).prop_map(|(c, a)| Op::Lose(c, a)),
+            1 => c.prop_map(Op::DeleteKeys),
+            1 => d.prop_map(Op::Snapshot),
+            1 => prop::sample::select(PIPELINE.to_vec()).prop_map(Op::Restart),
+        ]
+        .boxed()
     }
 
-    const OP_NAMES: &'static [&'static str] = &[
-        "write",
-        "close",
-        "move",
-        "reports",
-        "rm",
-        "replicate",
-        "cycle",
-        "lose",
-        "delete-keys",
-        "snapshot",
-        "restart",
+    const LENGTHS: Range<usize> = 1..48;
+
+    const SYNTAX: &'static [OpForm<Op>] = &[
+        OpForm::new("write", &[C], |v| Op::Write(v[0])),
+        OpForm::new("close", &[C], |v| Op::Close(v[0])),
+        OpForm::new("move", &[C, SRC, TGT], |v| Op::Move(v[0], v[1], v[2])),
+        OpForm::new("reports", &[], |_| Op::Reports),
+        OpForm::new("rm", &[], |_| Op::Rm),
+        OpForm::new("replicate", &[], |_| Op::Replicate),
+        OpForm::new("cycle", &[], |_| Op::Cycle),
+        OpForm::new("force-delete", &[C, DN], |v| Op::ForceDelete(v[0], v[1])),
+        OpForm::new("lose", &[C, DN], |v| Op::Lose(v[0], v[1])),
+        OpForm::new("delete-keys", &[C], |v| Op::DeleteKeys(v[0])),
+        OpForm::new("snapshot", &[DN], |v| Op::Snapshot(v[0])),
+        OpForm::new("restart", &[DN], |v| Op::Restart(v[0])),
     ];
-
-    fn parse_op(words: &[&str]) -> Result<Op, String> {
-        let num = |s: &str| {
-            s.parse::<u8>()
-                .map_err(|_| format!("`{s}` is not a number"))
-        };
-        Ok(match words {
-            ["write", c] => Op::Write(num(c)?),
-            ["close", c] => Op::Close(num(c)?),
-            ["move", c, a, b] => Op::Move(num(c)?, num(a)?, num(b)?),
-            ["reports"] => Op::Reports,
-            ["rm"] => Op::Rm,
-            ["replicate"] => Op::Replicate,
-            ["cycle"] => Op::Cycle,
-            ["force-delete", c, a] => Op::ForceDelete(num(c)?, num(a)?),
-            ["lose", c, a] => Op::Lose(num(c)?, num(a)?),
-            ["delete-keys", c] => Op::DeleteKeys(num(c)?),
-            ["snapshot", a] => Op::Snapshot(num(a)?),
-            ["restart", a] => Op::Restart(num(a)?),
-            [w, ..] if Self::OP_NAMES.contains(w) => {
-                return Err(format!("wrong arguments for `{w}`"))
-            }
-            _ => return Err(format!("unknown operation `{}`", words.join(" "))),
-        })
-    }
 
     /// The improved fix reaches no outcome at all.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
@@ -757,15 +717,10 @@ mod tests {
             );
             // Built and kept, then copied from the kept one.
             for _ in 0..2 {
-                let (forked, _) = crate::trace::without_recording(|| {
+                let forked = crate::trace::without_recording(|| {
                     ContainerRecreate::start(fix, &Trace::new())
                 });
-                assert_eq!(
-                    format!("{:?}", forked.world),
-                    format!("{built:?}"),
-                    "{}",
-                    v.name
-                );
+                assert_eq!(format!("{forked:?}"), format!("{built:?}"), "{}", v.name);
             }
         }
         assert!(recording());

@@ -14,14 +14,13 @@ use super::health_checker::HealthChecker;
 use super::recon::ReconReload;
 use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
 use crate::drive::Driver;
-use crate::histories::{byte, run, sequential, Codec, Generated, Histories, Regression};
-use crate::model::{Program, Setup};
-use crate::sync::Arc;
+use crate::histories::{byte, run, Codec, Histories, OpForm, Plan as _, Regression, Word};
+use crate::model::Program;
 use crate::trace::Trace;
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
-use proptest_state_machine::ReferenceStateMachine;
+use std::ops::Range;
 
 /// The datanodes and what they hold: every container has replicas on two of them but
 /// container 1's second copy is dn3's, so a lost replica shows as a count, and container 4 has
@@ -114,14 +113,18 @@ pub struct Plan {
     pub address: [u8; 3],
 }
 
-impl Plan {
-    /// Every datanode runs, registered at address 0.
-    pub const START: Plan = Plan {
-        up: [true; 3],
-        address: [0; 3],
-    };
+impl crate::histories::Plan for Plan {
+    type Op = Op;
 
-    pub fn allows(&self, op: &Op) -> bool {
+    /// Every datanode runs, registered at address 0.
+    fn start() -> Plan {
+        Plan {
+            up: [true; 3],
+            address: [0; 3],
+        }
+    }
+
+    fn allows(&self, op: &Op) -> bool {
         // Datanode 0 wraps to an index past the end: no datanode.
         let up = |n: NodeId| self.up.get(usize::from(n.wrapping_sub(1))) == Some(&true);
         match *op {
@@ -133,14 +136,7 @@ impl Plan {
         }
     }
 
-    pub fn apply(mut self, op: &Op) -> Plan {
-        self.update(op);
-        self
-    }
-
-    /// [`Plan::apply`] in place (a plan returned by value is written a byte at a time and read
-    /// back whole: a store-forwarding stall at every operation of a fuzz run).
-    pub fn update(&mut self, op: &Op) {
+    fn update(&mut self, op: &Op) {
         match *op {
             Op::Register(n) => self.up[usize::from(n - 1)] = true,
             Op::RegisterAtNewAddress(n) => {
@@ -154,12 +150,14 @@ impl Plan {
     }
 }
 
-impl ReferenceStateMachine for Plan {
-    type State = Plan;
-    type Transition = Op;
+impl Histories for DeadNode {
+    type Op = Op;
+    type Plan = Plan;
 
-    fn init_state() -> BoxedStrategy<Plan> {
-        Just(Plan::START).boxed()
+    fn start(fix: Fix, _trace: &Trace) -> World {
+        // No producer is waited for: each handler program runs what is queued, then ends.
+        // dn3 is behind NAT: after it registers again, its node table row differs from memory.
+        World::behind_nat(fix, Service::Recon, HOLDINGS, 0, 0, &[3])
     }
 
     fn transitions(s: &Plan) -> BoxedStrategy<Op> {
@@ -193,36 +191,7 @@ impl ReferenceStateMachine for Plan {
         .boxed()
     }
 
-    fn apply(s: Plan, op: &Op) -> Plan {
-        s.apply(op)
-    }
-
-    fn preconditions(s: &Plan, op: &Op) -> bool {
-        s.allows(op)
-    }
-}
-
-impl Histories for DeadNode {
-    type Op = Op;
-    type Plan = Plan;
-
-    fn start(fix: Fix, _trace: &Trace) -> (Setup<DeadNode>, Plan) {
-        // No producer is waited for: each handler program runs what is queued, then ends.
-        // dn3 is behind NAT: after it registers again, its node table row differs from memory.
-        let world = Arc::new(World::behind_nat(fix, Service::Recon, HOLDINGS, 0, 0, &[3]));
-        (
-            Setup {
-                world,
-                threads: Vec::new(),
-            },
-            Plan::START,
-        )
-    }
-
     fn apply(d: &mut Driver<DeadNode>, plan: &mut Plan, op: &Op) -> bool {
-        if !plan.allows(op) {
-            return false;
-        }
         // `checkNodesHealth` is synchronized and runs on one scheduled thread: no run starts
         // while a scenario's stepped run has sections left.
         if matches!(op, Op::Tick | Op::TickInSteps) && d.is_running(HealthChecker::ACTOR) {
@@ -271,46 +240,21 @@ impl Histories for DeadNode {
         true
     }
 
-    fn histories() -> BoxedStrategy<Generated<Op>> {
-        sequential::<Plan>(128)
-    }
+    const LENGTHS: Range<usize> = 1..128;
 
-    const OP_NAMES: &'static [&'static str] = &[
-        "heartbeat",
-        "register",
-        "register-at-new-address",
-        "stop",
-        "tick",
-        "tick-in-steps",
-        "handle-dead-nodes",
-        "handle-reports",
-        "reload",
+    const SYNTAX: &'static [OpForm<Op>] = &[
+        OpForm::new("heartbeat", &[DN], |v| Op::Heartbeat(v[0])),
+        OpForm::new("register", &[DN], |v| Op::Register(v[0])),
+        OpForm::new("register-at-new-address", &[DN], |v| {
+            Op::RegisterAtNewAddress(v[0])
+        }),
+        OpForm::new("stop", &[DN], |v| Op::Stop(v[0])),
+        OpForm::new("tick", &[], |_| Op::Tick),
+        OpForm::new("tick-in-steps", &[], |_| Op::TickInSteps),
+        OpForm::new("handle-dead-nodes", &[], |_| Op::HandleDeadNodes),
+        OpForm::new("handle-reports", &[DN], |v| Op::HandleReports(v[0])),
+        OpForm::new("reload", &[], |_| Op::Reload),
     ];
-
-    fn parse_op(words: &[&str]) -> Result<Op, String> {
-        let node = |w: &str| match w.strip_prefix("dn").unwrap_or(w).parse::<u8>() {
-            Ok(n) if (1..=3).contains(&n) => Ok(n),
-            _ => Err(format!("`{w}` is not a datanode: dn1, dn2 or dn3")),
-        };
-        match words {
-            ["heartbeat", n] => Ok(Op::Heartbeat(node(n)?)),
-            ["register", n] => Ok(Op::Register(node(n)?)),
-            ["register-at-new-address", n] => Ok(Op::RegisterAtNewAddress(node(n)?)),
-            ["stop", n] => Ok(Op::Stop(node(n)?)),
-            ["handle-reports", n] => Ok(Op::HandleReports(node(n)?)),
-            ["tick"] => Ok(Op::Tick),
-            ["tick-in-steps"] => Ok(Op::TickInSteps),
-            ["handle-dead-nodes"] => Ok(Op::HandleDeadNodes),
-            ["reload"] => Ok(Op::Reload),
-            [w @ ("heartbeat"
-            | "register"
-            | "register-at-new-address"
-            | "stop"
-            | "handle-reports"), ..] => Err(format!("`{w}` takes a datanode: `{w} dn1`")),
-            [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
-            _ => Err(format!("unknown operation `{}`", words.join(" "))),
-        }
-    }
 
     /// The proposed fix reaches no outcome but the residual windows R1, R2 and R3, and O5 (a
     /// live node's replica lost) only together with R1 or R3, the windows that explain it.
@@ -321,6 +265,14 @@ impl Histories for DeadNode {
     const FIX_PROPERTY_CASES: u32 = 2048;
     const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
 }
+
+/// A datanode in a scenario file: `dn1` (or `1`) to `dn3`.
+const DN: Word = Word::Value("DN", |w| {
+    match w.strip_prefix("dn").unwrap_or(w).parse::<u8>() {
+        Ok(n) if (1..=3).contains(&n) => Ok(n),
+        _ => Err(format!("`{w}` is not a datanode: dn1, dn2 or dn3")),
+    }
+});
 
 /// The outcomes the proposed fix leaves open: the residual windows, each named by its witness,
 /// and O5, the state two of them leave.

@@ -235,9 +235,10 @@ impl World {
         self.nodes.read(|t| t.entry(node).map(|e| e.health))
     }
 
-    /// The observable state in the reports' words: the node's health and each container's
-    /// health from the replication check.
-    pub fn observed(&self, node: NodeId) -> String {
+    /// What the reports state of one node, in their words: its health and each of its
+    /// containers' health from the replication check. What the reproductions compare with them
+    /// (the whole observable state is `Model::describe`).
+    pub fn as_reported(&self, node: NodeId) -> String {
         let health = self
             .health(node)
             .map_or("unknown".into(), |h| h.to_string());

@@ -121,7 +121,7 @@ pub fn dies_after_a_late_heartbeat(fix: Fix) -> String {
     r.checks(7);
     let dnh = r.dead_node_handler();
     r.finish(dnh);
-    r.w().observed(DN)
+    r.w().as_reported(DN)
 }
 
 /// `TestBugMC4DeadNodeRegisterReport` (Recon, no hooks): dn1 goes DEAD and its replica is
@@ -139,7 +139,7 @@ pub fn registers_and_stops_again(fix: Fix) -> String {
     r.checks(DEAD_INTERVAL as u32 + 4);
     let dnh = r.dead_node_handler();
     r.finish(dnh);
-    r.w().observed(DN)
+    r.w().as_reported(DN)
 }
 
 /// `TestBugMC5DeadHandlerErasesReturnedNode#returnsShortlyBeforeDeadDeadline` (Recon, no
@@ -156,7 +156,7 @@ pub fn returns_before_dead_deadline(fix: Fix) -> String {
     r.finish(dnh);
     r.datanode(&[Heartbeat]);
     r.checks(2);
-    r.w().observed(DN)
+    r.w().as_reported(DN)
 }
 
 /// `TestBugMC5DeadHandlerErasesReturnedNode#comesBackWhileDeadHandlerRuns` (Recon): the
@@ -177,7 +177,7 @@ pub fn comes_back_while_handler_runs(fix: Fix) -> String {
     r.checks(1);
     r.finish(dnh);
     r.checks(1);
-    r.w().observed(DN)
+    r.w().as_reported(DN)
 }
 
 /// `testRegisterMovesDeadNodeOutOfDead` (TestSCMNodeManager): DEAD, HEALTHY after registering

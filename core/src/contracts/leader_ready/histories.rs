@@ -4,14 +4,12 @@
 use super::state_machine::{Change, LeaderReadyCallback, RatisThread};
 use super::{Fix, LeaderReady, World};
 use crate::drive::Driver;
-use crate::histories::{byte, reaches_only, sequential, Codec, Generated, Histories, Regression};
-use crate::model::Setup;
-use crate::sync::Arc;
+use crate::histories::{byte, reaches_only, Codec, Histories, OpForm, Plan, Regression};
 use crate::trace::Trace;
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
-use proptest_state_machine::ReferenceStateMachine;
+use std::ops::Range;
 
 /// One operation of a history. Byte format (one byte each): `b % 4` is the kind: 0 `Elect`,
 /// 1 `StepDown` (`StepDownForHigherTerm` when bit 2 is set), 2 `ApplyStartupEntry`,
@@ -64,15 +62,19 @@ pub struct Intent {
     pub applied: bool,
 }
 
-impl Intent {
-    /// The SCM starts as leader of term 4, before its startup entry is applied.
-    pub const START: Intent = Intent {
-        leader: true,
-        term: 4,
-        applied: false,
-    };
+impl Plan for Intent {
+    type Op = Op;
 
-    pub fn allows(&self, op: &Op) -> bool {
+    /// The SCM starts as leader of term 4, before its startup entry is applied.
+    fn start() -> Intent {
+        Intent {
+            leader: true,
+            term: 4,
+            applied: false,
+        }
+    }
+
+    fn allows(&self, op: &Op) -> bool {
         match op {
             Op::Elect => !self.leader,
             Op::StepDown | Op::StepDownForHigherTerm => self.leader,
@@ -81,7 +83,7 @@ impl Intent {
         }
     }
 
-    pub fn apply(mut self, op: &Op) -> Intent {
+    fn update(&mut self, op: &Op) {
         match op {
             Op::Elect => {
                 self.leader = true;
@@ -96,42 +98,6 @@ impl Intent {
             Op::ApplyStartupEntry => self.applied = true,
             Op::Step(_) => {}
         }
-        self
-    }
-}
-
-impl ReferenceStateMachine for Intent {
-    type State = Intent;
-    type Transition = Op;
-
-    fn init_state() -> BoxedStrategy<Intent> {
-        Just(Intent::START).boxed()
-    }
-
-    fn transitions(s: &Intent) -> BoxedStrategy<Op> {
-        let change = if s.leader {
-            prop_oneof![Just(Op::StepDown), Just(Op::StepDownForHigherTerm)].boxed()
-        } else {
-            Just(Op::Elect).boxed()
-        };
-        if s.leader && !s.applied {
-            prop_oneof![
-                2 => change,
-                2 => Just(Op::ApplyStartupEntry),
-                8 => (0u8..64).prop_map(Op::Step),
-            ]
-            .boxed()
-        } else {
-            prop_oneof![2 => change, 8 => (0u8..64).prop_map(Op::Step)].boxed()
-        }
-    }
-
-    fn apply(s: Intent, op: &Op) -> Intent {
-        s.apply(op)
-    }
-
-    fn preconditions(s: &Intent, op: &Op) -> bool {
-        s.allows(op)
     }
 }
 
@@ -139,22 +105,12 @@ impl Histories for LeaderReady {
     type Op = Op;
     type Plan = Intent;
 
-    fn start(fix: Fix, _trace: &Trace) -> (Setup<LeaderReady>, Intent) {
-        let world = Arc::new(World::leader_of(fix, Intent::START.term));
-        (
-            Setup {
-                world,
-                threads: Vec::new(),
-            },
-            Intent::START,
-        )
+    fn start(fix: Fix, _trace: &Trace) -> World {
+        World::leader_of(fix, Intent::start().term)
     }
 
     fn apply(d: &mut Driver<LeaderReady>, intent: &mut Intent, op: &Op) -> bool {
-        if !intent.allows(op) {
-            return false;
-        }
-        *intent = intent.apply(op);
+        intent.update(op);
         let trace = d.trace.clone();
         match *op {
             Op::Elect => d.spawn(Box::new(RatisThread::new(
@@ -176,27 +132,34 @@ impl Histories for LeaderReady {
         true
     }
 
-    fn histories() -> BoxedStrategy<Generated<Op>> {
-        sequential::<Intent>(64)
-    }
-
-    const OP_NAMES: &'static [&'static str] = &[
-        "elect",
-        "step-down",
-        "step-down-for-higher-term",
-        "apply-startup-entry",
-    ];
-
-    fn parse_op(words: &[&str]) -> Result<Op, String> {
-        match words {
-            ["elect"] => Ok(Op::Elect),
-            ["step-down"] => Ok(Op::StepDown),
-            ["step-down-for-higher-term"] => Ok(Op::StepDownForHigherTerm),
-            ["apply-startup-entry"] => Ok(Op::ApplyStartupEntry),
-            [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
-            _ => Err(format!("unknown operation `{}`", words.join(" "))),
+    fn transitions(s: &Intent) -> BoxedStrategy<Op> {
+        let change = if s.leader {
+            prop_oneof![Just(Op::StepDown), Just(Op::StepDownForHigherTerm)].boxed()
+        } else {
+            Just(Op::Elect).boxed()
+        };
+        if s.leader && !s.applied {
+            prop_oneof![
+                2 => change,
+                2 => Just(Op::ApplyStartupEntry),
+                8 => (0u8..64).prop_map(Op::Step),
+            ]
+            .boxed()
+        } else {
+            prop_oneof![2 => change, 8 => (0u8..64).prop_map(Op::Step)].boxed()
         }
     }
+
+    const LENGTHS: Range<usize> = 1..64;
+
+    const SYNTAX: &'static [OpForm<Op>] = &[
+        OpForm::new("elect", &[], |_| Op::Elect),
+        OpForm::new("step-down", &[], |_| Op::StepDown),
+        OpForm::new("step-down-for-higher-term", &[], |_| {
+            Op::StepDownForHigherTerm
+        }),
+        OpForm::new("apply-startup-entry", &[], |_| Op::ApplyStartupEntry),
+    ];
 
     /// The proposed fix reaches no outcome but the admitted residual window R1 (R2 is part of it).
     fn fix_property(ops: &[Op]) -> Result<(), String> {

@@ -155,8 +155,9 @@ impl World {
         }
     }
 
-    /// The observable state in the report's words.
-    pub fn observed(&self) -> String {
+    /// What the report states of this world, in its words: what the reproductions compare
+    /// with it (the whole observable state is `Model::describe`, which starts with this).
+    pub fn as_reported(&self) -> String {
         let s = self.context.state();
         format!(
             "isLeader={} isLeaderReady={}",
@@ -275,7 +276,7 @@ impl Model for LeaderReady {
         let s = &w.services;
         format!(
             "{} term={} ReplicationManager={:?} SCMBlockDeletingService={:?}",
-            w.observed(),
+            w.as_reported(),
             w.context.state().term,
             s.replication_manager.status(),
             s.block_deleting_service.status()

@@ -15,7 +15,7 @@ fn with_services(world: &World) -> String {
     let services = &world.services;
     format!(
         "{} ReplicationManager.shouldRun={} SCMBlockDeletingService.shouldRun={}",
-        world.observed(),
+        world.as_reported(),
         services
             .replication_manager
             .should_run(services.now(), wait),
@@ -76,7 +76,7 @@ pub fn reproduce(fix: Fix) -> (String, String, String) {
     };
     held(&mut d, 0, 4); // checkReady, start, flush, reload: held at the INFO line
                         // The first election, held at the same point.
-    let first = d.world.observed();
+    let first = d.world.as_reported();
     d.spawn(Box::new(RatisThread::new(&trace, &[Change::StepDown])));
     held(&mut d, 1, 3);
     held(&mut d, 0, 2); // setLeaderReady, notifyStatusChanged
@@ -85,5 +85,5 @@ pub fn reproduce(fix: Fix) -> (String, String, String) {
     held(&mut d, 2, 3); // initElection, changeToLeader, notifyLeaderChanged
     d.spawn(Box::new(LeaderReadyCallback::new(&trace, 5)));
     held(&mut d, 3, 2); // checkReady, start: inside the term-5 notifyLeaderReady
-    (first, after_step_down, d.world.observed())
+    (first, after_step_down, d.world.as_reported())
 }

@@ -10,14 +10,14 @@ use super::task_controller::EventProcessor;
 use super::trigger_sync::TriggerSyncThread;
 use super::{delete, file, put, Fix, ReconSync, World};
 use crate::drive::Driver;
-use crate::histories::{byte, sequential, Codec, Generated, Histories, Regression, Session};
-use crate::model::{Program, Setup};
+use crate::histories::{byte, Codec, Histories, OpForm, Plan as _, Regression, Session, Word};
+use crate::model::Program;
 use crate::sync::Arc;
 use crate::trace::{Timeline, Trace};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
-use proptest_state_machine::ReferenceStateMachine;
+use std::ops::Range;
 
 /// Keys a history writes: `/vol1/bucket1/file1` .. `file4`.
 pub const FILES: u8 = 4;
@@ -106,6 +106,12 @@ impl Codec for Op {
     }
 }
 
+/// A file in a scenario file: its number.
+const FILE: Word = Word::Value("FILE", |w| match w.parse::<u8>() {
+    Ok(n) if (1..=FILES).contains(&n) => Ok(n),
+    _ => Err(format!("`{w}` is not a file number from 1 to {FILES}")),
+});
+
 /// `TriggerSync`'s byte.
 const TRIGGER_SYNC: u8 = 0xF2;
 
@@ -139,60 +145,14 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// OM has file1 and Recon is in sync with it.
-    pub fn start() -> Plan {
-        Plan {
-            files: 1 << 1,
-            ..Plan::default()
-        }
-    }
-
     /// Whether OM holds `file<n>`.
     pub fn has(&self, n: u8) -> bool {
         (1..=FILES).contains(&n) && self.files & (1 << n) != 0
     }
 
-    pub fn allows(&self, op: &Op) -> bool {
-        match *op {
-            Op::Put(n) => (1..=FILES).contains(&n),
-            Op::Delete(n) => self.has(n),
-            Op::Sync => !self.sync_stuck,
-            Op::Fault { .. } | Op::Hang => {
-                !self.sync_stuck && self.fault_armed.is_none() && !self.hang_armed
-            }
-            Op::TriggerSync => usize::from(self.triggers) + 1 < SYNC_THREADS.len(),
-            Op::Rebuild | Op::Poll | Op::Step(_) => true,
-        }
-    }
-
     /// The executor the next `TriggerSync` would create.
     fn next_executor(&self) -> Executor {
         self.triggers + 1
-    }
-
-    pub fn apply(mut self, op: &Op) -> Plan {
-        self.update(op);
-        self
-    }
-
-    /// [`Plan::apply`] in place.
-    pub fn update(&mut self, op: &Op) {
-        match *op {
-            Op::Put(n) => {
-                self.files |= 1 << n;
-                self.puts[usize::from(n) - 1] += 1;
-            }
-            Op::Delete(n) => self.files &= !(1 << n),
-            Op::Sync => {
-                self.sync_stuck = self.hang_armed || self.fault_armed == Some(Fallback::Hangs);
-                self.fault_armed = None;
-                self.hang_armed = false;
-            }
-            Op::Fault { snapshot } => self.fault_armed = Some(snapshot),
-            Op::Hang => self.hang_armed = true,
-            Op::TriggerSync => self.triggers += 1,
-            Op::Rebuild | Op::Poll | Op::Step(_) => {}
-        }
     }
 
     /// The size of the next put of file `n`: `100 n` for the first (as the start's file1 has),
@@ -213,12 +173,97 @@ impl Plan {
     }
 }
 
-impl ReferenceStateMachine for Plan {
-    type State = Plan;
-    type Transition = Op;
+impl crate::histories::Plan for Plan {
+    type Op = Op;
 
-    fn init_state() -> BoxedStrategy<Plan> {
-        Just(Plan::start()).boxed()
+    /// OM has file1 and Recon is in sync with it.
+    fn start() -> Plan {
+        Plan {
+            files: 1 << 1,
+            ..Plan::default()
+        }
+    }
+
+    fn allows(&self, op: &Op) -> bool {
+        match *op {
+            Op::Put(n) => (1..=FILES).contains(&n),
+            Op::Delete(n) => self.has(n),
+            Op::Sync => !self.sync_stuck,
+            Op::Fault { .. } | Op::Hang => {
+                !self.sync_stuck && self.fault_armed.is_none() && !self.hang_armed
+            }
+            Op::TriggerSync => usize::from(self.triggers) + 1 < SYNC_THREADS.len(),
+            Op::Rebuild | Op::Poll | Op::Step(_) => true,
+        }
+    }
+
+    fn update(&mut self, op: &Op) {
+        match *op {
+            Op::Put(n) => {
+                self.files |= 1 << n;
+                self.puts[usize::from(n) - 1] += 1;
+            }
+            Op::Delete(n) => self.files &= !(1 << n),
+            Op::Sync => {
+                self.sync_stuck = self.hang_armed || self.fault_armed == Some(Fallback::Hangs);
+                self.fault_armed = None;
+                self.hang_armed = false;
+            }
+            Op::Fault { snapshot } => self.fault_armed = Some(snapshot),
+            Op::Hang => self.hang_armed = true,
+            Op::TriggerSync => self.triggers += 1,
+            Op::Rebuild | Op::Poll | Op::Step(_) => {}
+        }
+    }
+}
+
+impl Histories for ReconSync {
+    type Op = Op;
+    type Plan = Plan;
+
+    fn start(fix: Fix, _trace: &Trace) -> World {
+        // Room for the writes of most histories (about one operation in eight is a write), so
+        // that OM's log, the Recon OM DB and their key tables do not regrow with them.
+        World::in_sync_with_room(fix, &[put(1)], ROOM, FILES.into())
+    }
+
+    fn apply(d: &mut Driver<ReconSync>, plan: &mut Plan, op: &Op) -> bool {
+        match *op {
+            Op::Put(n) => {
+                let size = plan.put_size(n);
+                d.world
+                    .om
+                    .write(&d.trace.actor("OM"), KeyOp::Put { key: file(n), size });
+            }
+            Op::Delete(n) => {
+                d.world.om.write(&d.trace.actor("OM"), delete(n));
+            }
+            Op::Sync => {
+                let executor = d.world.provider.scheduler.live();
+                d.spawn(Box::new(SyncThread::on(&d.trace, plan.faults(), executor)));
+            }
+            Op::TriggerSync => {
+                let (trigger, first_run) =
+                    TriggerSyncThread::with_first_run(&d.trace, plan.next_executor());
+                d.spawn(Box::new(trigger));
+                d.spawn(Box::new(first_run));
+            }
+            Op::Rebuild => {
+                let rest = RestThread::new(&d.trace, &d.world);
+                d.spawn(Box::new(rest));
+            }
+            Op::Poll => d.spawn(Box::new(EventProcessor::new(&d.trace, 1))),
+            Op::Fault { .. } | Op::Hang => {}
+            Op::Step(n) => {
+                // No actor can step: the step changes nothing, as an operation the plan does
+                // not allow (so the session does not check the same quiet state again).
+                if d.step(n.into()).is_none() {
+                    return false;
+                }
+            }
+        }
+        plan.update(op);
+        true
     }
 
     fn transitions(s: &Plan) -> BoxedStrategy<Op> {
@@ -261,116 +306,26 @@ impl ReferenceStateMachine for Plan {
         .boxed()
     }
 
-    fn apply(s: Plan, op: &Op) -> Plan {
-        s.apply(op)
-    }
+    const LENGTHS: Range<usize> = 1..64;
 
-    fn preconditions(s: &Plan, op: &Op) -> bool {
-        s.allows(op)
-    }
-}
-
-impl Histories for ReconSync {
-    type Op = Op;
-    type Plan = Plan;
-
-    fn start(fix: Fix, _trace: &Trace) -> (Setup<ReconSync>, Plan) {
-        // Room for the writes of most histories (about one operation in eight is a write), so
-        // that OM's log, the Recon OM DB and their key tables do not regrow with them.
-        let world = Arc::new(World::in_sync_with_room(fix, &[put(1)], ROOM, FILES.into()));
-        (
-            Setup {
-                world,
-                threads: Vec::new(),
-            },
-            Plan::start(),
-        )
-    }
-
-    fn apply(d: &mut Driver<ReconSync>, plan: &mut Plan, op: &Op) -> bool {
-        if !plan.allows(op) {
-            return false;
-        }
-        match *op {
-            Op::Put(n) => {
-                let size = plan.put_size(n);
-                d.world
-                    .om
-                    .write(&d.trace.actor("OM"), KeyOp::Put { key: file(n), size });
-            }
-            Op::Delete(n) => {
-                d.world.om.write(&d.trace.actor("OM"), delete(n));
-            }
-            Op::Sync => {
-                let executor = d.world.provider.scheduler.live();
-                d.spawn(Box::new(SyncThread::on(&d.trace, plan.faults(), executor)));
-            }
-            Op::TriggerSync => {
-                let (trigger, first_run) =
-                    TriggerSyncThread::with_first_run(&d.trace, plan.next_executor());
-                d.spawn(Box::new(trigger));
-                d.spawn(Box::new(first_run));
-            }
-            Op::Rebuild => {
-                let rest = RestThread::new(&d.trace, &d.world);
-                d.spawn(Box::new(rest));
-            }
-            Op::Poll => d.spawn(Box::new(EventProcessor::new(&d.trace, 1))),
-            Op::Fault { .. } | Op::Hang => {}
-            Op::Step(n) => {
-                // No actor can step: the step changes nothing, as an operation the plan does
-                // not allow (so the session does not check the same quiet state again).
-                if d.step(n.into()).is_none() {
-                    return false;
-                }
-            }
-        }
-        plan.update(op);
-        true
-    }
-
-    fn histories() -> BoxedStrategy<Generated<Op>> {
-        sequential::<Plan>(64)
-    }
-
-    const OP_NAMES: &'static [&'static str] = &[
-        "put",
-        "delete",
-        "sync",
-        "trigger-sync",
-        "rebuild",
-        "poll",
-        "fault",
-        "hang",
+    const SYNTAX: &'static [OpForm<Op>] = &[
+        OpForm::new("put", &[FILE], |v| Op::Put(v[0])),
+        OpForm::new("delete", &[FILE], |v| Op::Delete(v[0])),
+        OpForm::new("sync", &[], |_| Op::Sync),
+        OpForm::new("trigger-sync", &[], |_| Op::TriggerSync),
+        OpForm::new("rebuild", &[], |_| Op::Rebuild),
+        OpForm::new("poll", &[], |_| Op::Poll),
+        OpForm::new("fault", &[], |_| Op::Fault {
+            snapshot: Fallback::Fails,
+        }),
+        OpForm::new("fault", &[Word::Literal("snapshot-ok")], |_| Op::Fault {
+            snapshot: Fallback::Succeeds,
+        }),
+        OpForm::new("fault", &[Word::Literal("snapshot-hangs")], |_| Op::Fault {
+            snapshot: Fallback::Hangs,
+        }),
+        OpForm::new("hang", &[], |_| Op::Hang),
     ];
-
-    fn parse_op(words: &[&str]) -> Result<Op, String> {
-        let file = |w: &str| match w.parse::<u8>() {
-            Ok(n) if (1..=FILES).contains(&n) => Ok(n),
-            _ => Err(format!("`{w}` is not a file number from 1 to {FILES}")),
-        };
-        match words {
-            ["put", n] => Ok(Op::Put(file(n)?)),
-            ["delete", n] => Ok(Op::Delete(file(n)?)),
-            ["sync"] => Ok(Op::Sync),
-            ["trigger-sync"] => Ok(Op::TriggerSync),
-            ["rebuild"] => Ok(Op::Rebuild),
-            ["poll"] => Ok(Op::Poll),
-            ["fault"] => Ok(Op::Fault {
-                snapshot: Fallback::Fails,
-            }),
-            ["fault", "snapshot-ok"] => Ok(Op::Fault {
-                snapshot: Fallback::Succeeds,
-            }),
-            ["fault", "snapshot-hangs"] => Ok(Op::Fault {
-                snapshot: Fallback::Hangs,
-            }),
-            ["hang"] => Ok(Op::Hang),
-            [w @ ("put" | "delete"), ..] => Err(format!("`{w}` takes a file number: `{w} N`")),
-            [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
-            _ => Err(format!("unknown operation `{}`", words.join(" "))),
-        }
-    }
 
     fn fix_property(ops: &[Op]) -> Result<(), String> {
         check_proposed(ops)
@@ -408,10 +363,12 @@ fn fault_and_plan(ops: &[Op]) -> (bool, Plan) {
 /// and OM are at the same sequence number. `None` when it holds, and for a history that leaves
 /// the one sync thread stuck in its RPC (no sync can run after it).
 pub fn settled_violation(fix: Fix, ops: &[Op]) -> Option<String> {
-    let plan = ops.iter().fold(
-        Plan::start(),
-        |p, op| if p.allows(op) { p.apply(op) } else { p },
-    );
+    let mut plan = Plan::start();
+    for op in ops {
+        if plan.allows(op) {
+            plan.update(op);
+        }
+    }
     if plan.sync_stuck {
         return None;
     }

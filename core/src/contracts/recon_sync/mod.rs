@@ -215,8 +215,10 @@ impl World {
     }
 
     /// `OM files=<n> NSSummary files=<m>` for the bucket, as the report states its numbers
-    /// (NSSummary once the event processor has applied everything buffered).
-    pub fn observed(&self) -> String {
+    /// (NSSummary once the event processor has applied everything buffered): what the
+    /// reproductions compare with it (the whole observable state is `Model::describe`, which
+    /// starts with this).
+    pub fn as_reported(&self) -> String {
         let (om_files, _) = self.om.files_in(BUCKET);
         let ns = self.controller.quiescent().summary(BUCKET);
         format!("OM files={om_files} NSSummary files={}", ns.files)
@@ -516,7 +518,7 @@ impl Model for ReconSync {
         let q = w.controller.quiescent();
         format!(
             "{} (bucket{BUCKET}); Recon OM DB at #{}; {q}",
-            w.observed(),
+            w.as_reported(),
             w.recon_om_db.state().seq
         )
     }

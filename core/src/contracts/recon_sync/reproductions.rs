@@ -58,7 +58,7 @@ pub fn reproduce(fix: Fix, initial: &[KeyOp], op: KeyOp) -> Repro {
     let polls = d.world.controller.pending().len();
     d.spawn(Box::new(EventProcessor::new(&trace, polls)));
     run(&mut d, 2);
-    let after_rebuild = d.world.observed();
+    let after_rebuild = d.world.as_reported();
     // 3: one more ordinary sync of one more put, and 4: the processor again.
     d.world.om.write(&om, put(9));
     d.spawn(Box::new(SyncThread::new(&trace, SyncFaults::default())));
@@ -68,6 +68,6 @@ pub fn reproduce(fix: Fix, initial: &[KeyOp], op: KeyOp) -> Repro {
     Repro {
         queued_in_window,
         after_rebuild,
-        after_next_sync: d.world.observed(),
+        after_next_sync: d.world.as_reported(),
     }
 }

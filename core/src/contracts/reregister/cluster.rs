@@ -16,6 +16,7 @@ use super::namenode::{HaState, HEARTBEAT_EXPIRE_INTERVAL};
 use super::scheduler::HEARTBEAT_INTERVAL;
 use super::{actor_thread, command_thread, writer_thread, Block, Fix, Reregister, World};
 use crate::drive::Driver;
+use crate::plan::Plan as _;
 use crate::trace::Trace;
 
 pub const DATANODES: usize = 3;
@@ -129,8 +130,14 @@ pub struct Plan {
     pub swarm: [u8; 3],
 }
 
-impl Plan {
-    pub fn allows(&self, op: &Op) -> bool {
+impl crate::plan::Plan for Plan {
+    type Op = Op;
+
+    fn start() -> Plan {
+        Plan::default()
+    }
+
+    fn allows(&self, op: &Op) -> bool {
         match *op {
             Op::Heartbeats(n) | Op::Commands(n) | Op::Restart(n) | Op::Failover(n) | Op::Gap(n) => {
                 usize::from(n) < NAMENODES
@@ -143,7 +150,7 @@ impl Plan {
         }
     }
 
-    pub fn apply(mut self, op: &Op) -> Plan {
+    fn update(&mut self, op: &Op) {
         let focus = self.focus;
         let add = |e: &mut u8, n: u8| *e = e.saturating_add(n).min(16);
         match *op {
@@ -163,7 +170,6 @@ impl Plan {
             }
             _ => {}
         }
-        self
     }
 }
 
@@ -196,19 +202,24 @@ pub fn cluster(fix: Fix, trace: &Trace) -> World {
     w
 }
 
-/// Carries out one operation on the driver; false, changing nothing, when `plan` does not allow it.
+/// Carries out `op` on the driver if `plan` allows it; false, changing nothing, if not: what a
+/// history's session does with an operation ([`crate::histories::Session::apply`]), for the
+/// operations a re-registration lists and for the runs outside a session (the reproduction
+/// runs in the models' build, which has no sessions).
+pub fn run_op(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
+    plan.allows(op) && apply(d, plan, op)
+}
+
+/// Carries out one operation that `plan` allows on the driver (see [`run_op`]).
 pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
-    if !plan.allows(op) {
-        return false;
-    }
     if let Op::Reregistration { nn, seed } = *op {
         for op in reregistration(nn, seed) {
-            apply(d, plan, &op);
+            run_op(d, plan, &op);
         }
         return true;
     }
     let block = plan.blocks;
-    *plan = plan.apply(op);
+    plan.update(op);
     let trace = d.trace.clone();
     let world = d.world.clone();
     let now = world.clock.now();
@@ -397,7 +408,7 @@ pub fn run_ops(fix: Fix, ops: &[Op]) -> Driver<Reregister> {
     let mut d = Driver::new(trace, setup);
     let mut plan = Plan::default();
     for op in ops {
-        apply(&mut d, &mut plan, op);
+        run_op(&mut d, &mut plan, op);
     }
     d.finish().expect("every program of the cluster finishes");
     d
@@ -453,7 +464,7 @@ mod tests {
                     8 => Lockstep(Xceiver, nn),
                     _ => Op::Step(b >> 4),
                 };
-                apply(&mut d, &mut plan, &op);
+                run_op(&mut d, &mut plan, &op);
             }
         }
         assert!(found > 10_000, "{found}");
@@ -465,7 +476,7 @@ mod tests {
         let trace = d.trace.clone();
         match *op {
             Heartbeats(nn) => {
-                *plan = plan.apply(op);
+                plan.update(op);
                 for dn in 0..DATANODES {
                     if !d.is_running(actor_thread(dn, nn.into())) {
                         d.spawn(Box::new(OfferService::iteration(&trace, dn, nn.into())));
@@ -474,7 +485,7 @@ mod tests {
                 true
             }
             Commands(nn) => {
-                *plan = plan.apply(op);
+                plan.update(op);
                 for dn in 0..DATANODES {
                     let nn = usize::from(nn);
                     if !d.world.actor(dn, nn).queue.is_empty()
@@ -486,7 +497,7 @@ mod tests {
                 true
             }
             Lockstep(thread, nn) => {
-                *plan = plan.apply(op);
+                plan.update(op);
                 for dn in 0..DATANODES {
                     let name = match thread {
                         Thread::Actor => actor_thread(dn, nn.into()),
@@ -499,7 +510,7 @@ mod tests {
                 }
                 true
             }
-            _ => apply(d, plan, op),
+            _ => run_op(d, plan, op),
         }
     }
 
@@ -534,7 +545,7 @@ mod tests {
                         _ => Lockstep(Xceiver, nn),
                     };
                     assert_eq!(
-                        apply(&mut a, &mut pa, &op),
+                        run_op(&mut a, &mut pa, &op),
                         apply_by_name(&mut b, &mut pb, &op)
                     );
                     assert_eq!(a.trace.events(), b.trace.events(), "{op:?}");

@@ -1,17 +1,17 @@
 //! Long histories of HDFS-17969 on the [`cluster`](super::cluster): the byte codec of its
 //! operations, the generator (a reference state machine) and the `Histories` impl.
 
-use super::cluster::{apply, cluster, Op, Plan, Thread, NAMENODES};
-use super::{Fix, Reregister};
+use super::cluster::{apply, cluster, Op, Plan, Thread, DATANODES, NAMENODES};
+use super::{Fix, Reregister, World};
 use crate::drive::Driver;
-use crate::histories::{byte, reaches_only, sequential, Codec, Generated, Histories, Regression};
-use crate::model::Setup;
-use crate::sync::Arc;
+use crate::histories::{
+    byte, reaches_only, sequential, Codec, Generated, Histories, OpForm, Regression, Word,
+};
 use crate::trace::Trace;
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
-use proptest_state_machine::ReferenceStateMachine;
+use std::ops::Range;
 
 impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
@@ -68,18 +68,16 @@ impl Codec for Op {
     }
 }
 
-impl ReferenceStateMachine for Plan {
-    type State = Plan;
-    type Transition = Op;
+impl Histories for Reregister {
+    type Op = Op;
+    type Plan = Plan;
 
-    /// Each history draws its thread-kind weights (swarm testing).
-    fn init_state() -> BoxedStrategy<Plan> {
-        [1u8..=8, 1u8..=8, 1u8..=8]
-            .prop_map(|swarm| Plan {
-                swarm,
-                ..Plan::default()
-            })
-            .boxed()
+    fn start(fix: Fix, trace: &Trace) -> World {
+        cluster(fix, trace)
+    }
+
+    fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
+        apply(d, plan, op)
     }
 
     /// Most operations go to the NameNode last restarted or cut off (the re-registrations happen
@@ -109,94 +107,46 @@ impl ReferenceStateMachine for Plan {
         .boxed()
     }
 
-    fn apply(s: Plan, op: &Op) -> Plan {
-        s.apply(op)
+    /// Each history draws its thread-kind weights (swarm testing).
+    fn first_plans() -> BoxedStrategy<Plan> {
+        [1u8..=8, 1u8..=8, 1u8..=8]
+            .prop_map(|swarm| Plan {
+                swarm,
+                ..Plan::default()
+            })
+            .boxed()
     }
 
-    fn preconditions(s: &Plan, op: &Op) -> bool {
-        s.allows(op)
-    }
-}
+    const LENGTHS: Range<usize> = 1..96;
 
-impl Histories for Reregister {
-    type Op = Op;
-    type Plan = Plan;
-
-    fn start(fix: Fix, trace: &Trace) -> (Setup<Reregister>, Plan) {
-        let world = Arc::new(cluster(fix, trace));
-        (
-            Setup {
-                world,
-                threads: Vec::new(),
-            },
-            Plan::default(),
-        )
-    }
-
-    fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
-        apply(d, plan, op)
-    }
-
-    /// Half from the reference state machine, half re-registrations: a restart or a heartbeat
-    /// gap of one NameNode and the first heartbeat answered REGISTER, then a random order of
-    /// what the DataNodes' threads for it do next (their steps, the command threads started, a
+    /// Half from the generator, half re-registrations: a restart or a heartbeat gap of one
+    /// NameNode and the first heartbeat answered REGISTER, then a random order of what the
+    /// DataNodes' threads for it do next (their steps, the command threads started, a
     /// heartbeat, a tick, one block written). The same generator for every variant.
     fn histories() -> BoxedStrategy<Generated<Op>> {
         prop_oneof![
-            sequential::<Plan>(96),
+            sequential::<Reregister>(),
             reregistrations().prop_map(|ops| (ops, None)),
         ]
         .boxed()
     }
 
-    const OP_NAMES: &'static [&'static str] = &[
-        "write",
-        "heartbeats",
-        "commands",
-        "restart",
-        "failover",
-        "tick",
-        "gap",
-        "lockstep",
+    const SYNTAX: &'static [OpForm<Op>] = &[
+        OpForm::new("write", &[], |_| Op::Write),
+        OpForm::new("write", &[DN], |v| Op::WriteOne(v[0])),
+        OpForm::new("heartbeats", &[NN], |v| Op::Heartbeats(v[0])),
+        OpForm::new("commands", &[NN], |v| Op::Commands(v[0])),
+        OpForm::new("restart", &[NN], |v| Op::Restart(v[0])),
+        OpForm::new("failover", &[NN], |v| Op::Failover(v[0])),
+        OpForm::new("tick", &[], |_| Op::Tick),
+        OpForm::new("gap", &[NN], |v| Op::Gap(v[0])),
+        OpForm::new("lockstep", &[THREAD, NN], |v| {
+            Op::Lockstep(THREADS[usize::from(v[0])], v[1])
+        }),
+        OpForm::new("lockstep", &[THREAD], |v| {
+            Op::Lockstep(THREADS[usize::from(v[0])], 0)
+        }),
     ];
-
-    fn parse_op(words: &[&str]) -> Result<Op, String> {
-        let nn = |w: &str| match w.strip_prefix("nn").unwrap_or(w).parse::<u8>() {
-            Ok(n) if usize::from(n) < NAMENODES => Ok(n),
-            _ => Err(format!("`{w}` is not a NameNode: nn0 or nn1")),
-        };
-        let thread = |w: &str| match w {
-            "actor" => Ok(Thread::Actor),
-            "command" => Ok(Thread::Command),
-            "writer" => Ok(Thread::Writer),
-            _ => Err(format!(
-                "`{w}` is not a thread kind: actor, command or writer"
-            )),
-        };
-        match words {
-            ["write"] => Ok(Op::Write),
-            ["write", dn] => match dn.strip_prefix("dn").and_then(|d| d.parse::<u8>().ok()) {
-                Some(d) if usize::from(d) < super::cluster::DATANODES => Ok(Op::WriteOne(d)),
-                _ => Err(format!("`{dn}` is not a DataNode: dn0, dn1 or dn2")),
-            },
-            ["tick"] => Ok(Op::Tick),
-            ["heartbeats", n] => Ok(Op::Heartbeats(nn(n)?)),
-            ["commands", n] => Ok(Op::Commands(nn(n)?)),
-            ["restart", n] => Ok(Op::Restart(nn(n)?)),
-            ["failover", n] => Ok(Op::Failover(nn(n)?)),
-            ["gap", n] => Ok(Op::Gap(nn(n)?)),
-            ["lockstep", t, n] => Ok(Op::Lockstep(thread(t)?, nn(n)?)),
-            ["lockstep", t] => Ok(Op::Lockstep(thread(t)?, 0)),
-            [w @ ("heartbeats" | "commands" | "restart" | "failover" | "gap"), ..] => {
-                Err(format!("`{w}` takes a NameNode: `{w} nn1`"))
-            }
-            ["lockstep", ..] => {
-                Err("`lockstep` takes a thread kind and a NameNode: `lockstep actor nn1`".into())
-            }
-            [w, ..] if Self::OP_NAMES.contains(w) => Err(format!("`{w}` takes no arguments")),
-            _ => Err(format!("unknown operation `{}`", words.join(" "))),
-        }
-    }
 
     /// The proposed fix reaches no outcome but O8: it keeps the duplicate registration (P3 is
     /// not part of it), which loses nothing with P1 and P2.
@@ -213,6 +163,29 @@ impl Histories for Reregister {
         Some(super::writes())
     }
 }
+
+/// A NameNode, a DataNode and a thread kind in scenario files.
+const NN: Word = Word::Value("NN", |w| {
+    match w.strip_prefix("nn").unwrap_or(w).parse::<u8>() {
+        Ok(n) if usize::from(n) < NAMENODES => Ok(n),
+        _ => Err(format!("`{w}` is not a NameNode: nn0 or nn1")),
+    }
+});
+const DN: Word = Word::Value("DN", |w| {
+    match w.strip_prefix("dn").and_then(|d| d.parse::<u8>().ok()) {
+        Some(d) if usize::from(d) < DATANODES => Ok(d),
+        _ => Err(format!("`{w}` is not a DataNode: dn0, dn1 or dn2")),
+    }
+});
+const THREAD: Word = Word::Value("THREAD", |w| match w {
+    "actor" => Ok(0),
+    "command" => Ok(1),
+    "writer" => Ok(2),
+    _ => Err(format!(
+        "`{w}` is not a thread kind: actor, command or writer"
+    )),
+});
+const THREADS: [Thread; 3] = [Thread::Actor, Thread::Command, Thread::Writer];
 
 /// A re-registration's operations (see [`super::cluster::reregistration`]), listed.
 fn reregistrations() -> BoxedStrategy<Vec<Op>> {

@@ -3,7 +3,7 @@
 //! verdict and the same witness on every quiet state of many seeded histories and scenario
 //! schedules, under every variant and mutant. The first forms are kept here verbatim.
 
-use super::cluster::{apply, cluster, Op, Plan, Thread, REPORT_SEQUENCE};
+use super::cluster::{cluster, run_op, Op, Plan, Thread, REPORT_SEQUENCE};
 use super::fs_dataset::WriterOrder;
 use super::ghost::{snapshot_after, Event};
 use super::scenarios::{
@@ -227,7 +227,7 @@ fn history(fix: Fix, ops: &[Op], tally: &mut Tally) {
     let mut d = Driver::<Reregister>::new(trace, setup);
     let mut plan = Plan::default();
     for (i, op) in ops.iter().enumerate() {
-        if apply(&mut d, &mut plan, op) && d.is_quiescent() {
+        if run_op(&mut d, &mut plan, op) && d.is_quiescent() {
             compare(&d.world, &|| format!("{fix:?} {:?}", &ops[..=i]), tally);
         }
     }
