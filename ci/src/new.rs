@@ -22,11 +22,11 @@ const RESERVED: &[&str] = &["harness", "tidy", "scenarios", "readme"];
 
 /// Rust keywords, which cannot be a module name.
 const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum",
-    "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod",
-    "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true",
-    "try", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do",
-    "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield",
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "try", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield",
 ];
 
 /// The names of a new contract, from its id.
@@ -100,16 +100,40 @@ impl Names {
 /// The contract folder's files: `(file name, template)`.
 const FOLDER: &[(&str, &str)] = &[
     ("mod.rs", include_str!("../templates/contract/mod.rs")),
-    ("counter.rs", include_str!("../templates/contract/counter.rs")),
+    (
+        "counter.rs",
+        include_str!("../templates/contract/counter.rs"),
+    ),
     ("worker.rs", include_str!("../templates/contract/worker.rs")),
-    ("scenarios.rs", include_str!("../templates/contract/scenarios.rs")),
-    ("reproductions.rs", include_str!("../templates/contract/reproductions.rs")),
+    (
+        "scenarios.rs",
+        include_str!("../templates/contract/scenarios.rs"),
+    ),
+    (
+        "reproductions.rs",
+        include_str!("../templates/contract/reproductions.rs"),
+    ),
     ("claims.rs", include_str!("../templates/contract/claims.rs")),
-    ("findings.rs", include_str!("../templates/contract/findings.rs")),
-    ("histories.rs", include_str!("../templates/contract/histories.rs")),
-    ("premises.rs", include_str!("../templates/contract/premises.rs")),
-    ("upstream.rs", include_str!("../templates/contract/upstream.rs")),
-    ("DESIGN-NOTES.md", include_str!("../templates/contract/DESIGN-NOTES.md")),
+    (
+        "findings.rs",
+        include_str!("../templates/contract/findings.rs"),
+    ),
+    (
+        "histories.rs",
+        include_str!("../templates/contract/histories.rs"),
+    ),
+    (
+        "premises.rs",
+        include_str!("../templates/contract/premises.rs"),
+    ),
+    (
+        "upstream.rs",
+        include_str!("../templates/contract/upstream.rs"),
+    ),
+    (
+        "DESIGN-NOTES.md",
+        include_str!("../templates/contract/DESIGN-NOTES.md"),
+    ),
 ];
 
 const FUZZ_TARGET: &str = include_str!("../templates/contract/fuzz_target.rs");
@@ -133,12 +157,24 @@ pub struct Change {
 /// must be there, `within` once, or the edit fails (the file changed shape: update the anchor).
 fn insert(file: &str, old: &str, within: &str, at: &str, text: &str) -> Result<String, String> {
     let anchor_missing = |what: &str| {
-        format!("{file}: anchor `{}` not found; cannot add the contract here", what.escape_debug())
+        format!(
+            "{file}: anchor `{}` not found; cannot add the contract here",
+            what.escape_debug()
+        )
     };
-    let start = match old.match_indices(within).map(|(i, _)| i).collect::<Vec<_>>()[..] {
+    let start = match old
+        .match_indices(within)
+        .map(|(i, _)| i)
+        .collect::<Vec<_>>()[..]
+    {
         [i] => i + within.len(),
         [] => return Err(anchor_missing(within)),
-        _ => return Err(format!("{file}: anchor `{}` is not unique", within.escape_debug())),
+        _ => {
+            return Err(format!(
+                "{file}: anchor `{}` is not unique",
+                within.escape_debug()
+            ))
+        }
     };
     let pos = old[start..]
         .find(at)
@@ -174,7 +210,10 @@ fn add_to_matrix(file: &str, old: &str, id: &str) -> Result<String, String> {
     let lines: Vec<String> = old
         .lines()
         .map(|l| {
-            let list = l.trim().strip_prefix("contract: [").and_then(|r| r.strip_suffix(']'));
+            let list = l
+                .trim()
+                .strip_prefix("contract: [")
+                .and_then(|r| r.strip_suffix(']'));
             match list {
                 Some(_) => {
                     found += 1;
@@ -204,9 +243,7 @@ pub fn plan(root: &Path, n: &Names) -> Result<Vec<Change>, String> {
             return Err(format!("{} exists ({})", n.id, p.display()));
         }
     }
-    let read = |p: &str| {
-        std::fs::read_to_string(root.join(p)).map_err(|e| format!("{p}: {e}"))
-    };
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).map_err(|e| format!("{p}: {e}"));
     let registry = read("core/src/registry.rs")?;
     if registry.contains(&format!("\"{}\"", n.id)) {
         return Err(format!("{} exists (core/src/registry.rs names it)", n.id));
@@ -242,7 +279,10 @@ pub fn plan(root: &Path, n: &Names) -> Result<Vec<Change>, String> {
     let (id, module, ty) = (&n.id, &n.module, &n.ty);
 
     let f = "core/src/contracts/mod.rs";
-    edit(f, insert_sorted(f, &read(f)?, "pub mod ", &format!("pub mod {module};"))?);
+    edit(
+        f,
+        insert_sorted(f, &read(f)?, "pub mod ", &format!("pub mod {module};"))?,
+    );
 
     let f = "core/src/registry.rs";
     let r = insert(
@@ -346,6 +386,19 @@ pub fn run(name: &str) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // The templates are formatted for one name; another sorts its imports otherwise.
+    let rust: Vec<PathBuf> = changes
+        .iter()
+        .filter(|c| c.created && c.path.extension().is_some_and(|x| x == "rs"))
+        .map(|c| root.join(&c.path))
+        .collect();
+    let formatted = std::process::Command::new("rustfmt")
+        .args(["--edition", "2021"])
+        .args(&rust)
+        .status();
+    if !formatted.is_ok_and(|s| s.success()) {
+        eprintln!("xtask new: rustfmt did not run on the new files; run `cargo fmt --all`");
+    }
     for (label, created) in [("created", true), ("edited", false)] {
         println!("{label}:");
         for c in changes.iter().filter(|c| c.created == created) {
@@ -383,8 +436,22 @@ mod tests {
             }
         );
         let n = Names::parse("demo").expect("a good name");
-        assert_eq!((n.module.as_str(), n.ty.as_str(), n.prefix.as_str()), ("demo", "Demo", "DE"));
-        for bad in ["", "Demo", "2x", "a--b", "-a", "a-", "lost_update", "a b", "type", "tidy"] {
+        assert_eq!(
+            (n.module.as_str(), n.ty.as_str(), n.prefix.as_str()),
+            ("demo", "Demo", "DE")
+        );
+        for bad in [
+            "",
+            "Demo",
+            "2x",
+            "a--b",
+            "-a",
+            "a-",
+            "lost_update",
+            "a b",
+            "type",
+            "tidy",
+        ] {
             assert!(Names::parse(bad).is_err(), "{bad:?} accepted");
         }
     }
@@ -454,8 +521,12 @@ mod tests {
         for (file, _) in FOLDER {
             assert!(folder.join(file).is_file(), "{file}");
         }
-        assert!(dir.join("fuzz/regressions/lost_update/both-read-first").is_file());
-        assert!(dir.join("scenarios/lost-update-both-read-first.scn").is_file());
+        assert!(dir
+            .join("fuzz/regressions/lost_update/both-read-first")
+            .is_file());
+        assert!(dir
+            .join("scenarios/lost-update-both-read-first.scn")
+            .is_file());
         let again = plan(&dir, &n).expect_err("refused");
         assert!(again.starts_with("lost-update exists"), "{again}");
         std::fs::remove_dir_all(&dir).ok();
@@ -485,6 +556,9 @@ mod tests {
     #[test]
     fn the_committed_bytes_decode_as_the_toy_says() {
         assert_eq!(REGRESSION.1, [0, 0, 1, 1 | 1 << 1]);
-        assert!(SEED.iter().filter(|b| *b % 2 == 0).count() <= 3, "at most three workers");
+        assert!(
+            SEED.iter().filter(|b| *b % 2 == 0).count() <= 3,
+            "at most three workers"
+        );
     }
 }

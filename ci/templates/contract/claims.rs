@@ -5,7 +5,7 @@
 //! reachable twin. The loom cells' executions are pinned: write 0 for a new cell, run
 //! `cargo xtask verify {{id}}`, review, then `cargo xtask bless {{id}}`.
 
-use super::{both_read_first, Fix, Update, {{Type}}, O1, TWO_INCREMENTS};
+use super::{both_read_first, {{Type}}, Fix, Update, O1, TWO_INCREMENTS};
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::{Model, Scenario};
@@ -15,22 +15,62 @@ const TWO: &Scenario<{{Type}}> = &TWO_INCREMENTS;
 
 pub const CLAIMS: Claims<{{Type}}> = Claims {
     cells: &[
-        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(TWO, 6),
-            note: "TOY: both workers read before either writes: one increment is lost" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(TWO, 2),
-            note: "TOY: the increment under one hold of the lock loses nothing (twin: upstream)" },
-        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 64 },
-            note: "TOY: long histories of increments reach O1 upstream" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::Proptest { cases: 256 },
-            note: "TOY: no history reaches O1 with P1" },
-        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Quickcheck { tests: 500 },
-            note: "TOY: random schedules find O1 upstream" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::Quickcheck { tests: 500 },
-            note: "TOY: random schedules find no O1 with P1" },
-        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::FuzzReplay,
-            note: "TOY: the committed corpus and regression reach O1 upstream" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::FuzzReplay,
-            note: "TOY: no committed input reaches O1 with P1" },
+        Claim {
+            variant: "upstream",
+            outcome: &O1,
+            expected: R,
+            method: Method::loom(TWO, 6),
+            note: "TOY: both workers read before either writes: one increment is lost",
+        },
+        Claim {
+            variant: "P1",
+            outcome: &O1,
+            expected: U,
+            method: Method::loom(TWO, 2),
+            note: "TOY: the increment under one hold of the lock loses nothing (twin: upstream)",
+        },
+        Claim {
+            variant: "upstream",
+            outcome: &O1,
+            expected: R,
+            method: Method::Proptest { cases: 64 },
+            note: "TOY: long histories of increments reach O1 upstream",
+        },
+        Claim {
+            variant: "P1",
+            outcome: &O1,
+            expected: U,
+            method: Method::Proptest { cases: 256 },
+            note: "TOY: no history reaches O1 with P1",
+        },
+        Claim {
+            variant: "upstream",
+            outcome: &O1,
+            expected: R,
+            method: Method::Quickcheck { tests: 500 },
+            note: "TOY: random schedules find O1 upstream",
+        },
+        Claim {
+            variant: "P1",
+            outcome: &O1,
+            expected: U,
+            method: Method::Quickcheck { tests: 500 },
+            note: "TOY: random schedules find no O1 with P1",
+        },
+        Claim {
+            variant: "upstream",
+            outcome: &O1,
+            expected: R,
+            method: Method::FuzzReplay,
+            note: "TOY: the committed corpus and regression reach O1 upstream",
+        },
+        Claim {
+            variant: "P1",
+            outcome: &O1,
+            expected: U,
+            method: Method::FuzzReplay,
+            note: "TOY: no committed input reaches O1 with P1",
+        },
     ],
     reproductions: &[
         Reproduction {
@@ -47,7 +87,9 @@ pub const CLAIMS: Claims<{{Type}}> = Claims {
     mutants: &[Mutant {
         name: "P1 with the lock dropped",
         variant: "P1",
-        fix: Fix { update: Switch::new(Update::OneStepUnlocked) },
+        fix: Fix {
+            update: Switch::new(Update::OneStepUnlocked),
+        },
         caught_by: &O1,
         inside_a_step: true,
         about: "the increment is one step, but the lock is released between its read and its \

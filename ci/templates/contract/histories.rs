@@ -5,7 +5,7 @@
 //! kept as named regressions (each one's bytes committed in fuzz/regressions/{{module}}/).
 
 use super::worker::Worker;
-use super::{Fix, World, {{Type}}};
+use super::{{{Type}}, Fix, World};
 use crate::drive::Driver;
 use crate::histories::{byte, reaches_only, sequential, Codec, Generated, Histories, Regression};
 use crate::model::Setup;
@@ -29,7 +29,7 @@ pub enum Op {
 impl Codec for Op {
     fn decode(u: &mut Unstructured<'_>) -> arbitrary::Result<Self> {
         let b = byte(u);
-        Ok(if b % 2 == 0 {
+        Ok(if b.is_multiple_of(2) {
             Op::Increment
         } else {
             Op::Step(b >> 1)

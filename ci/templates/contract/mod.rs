@@ -83,8 +83,12 @@ pub static O1: Outcome<World> = Outcome {
     summary: "an increment is lost: the counter ends lower than the increments made",
     check: Check::State(|w| {
         let s = w.counter.state();
-        (s.value < s.increments)
-            .then(|| format!("increment lost: value={} after {} increments", s.value, s.increments))
+        (s.value < s.increments).then(|| {
+            format!(
+                "increment lost: value={} after {} increments",
+                s.value, s.increments
+            )
+        })
     }),
 };
 
@@ -109,10 +113,8 @@ impl Model for {{Type}} {
         about: "TOY: replace with the commit (or release tag) the model was read from",
         changes: &[],
     }];
-    const VARIANTS: &'static [Variant] = &[
-        Variant::new("upstream", &[]),
-        Variant::new("P1", &["P1"]),
-    ];
+    const VARIANTS: &'static [Variant] =
+        &[Variant::new("upstream", &[]), Variant::new("P1", &["P1"])];
     const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
@@ -121,14 +123,12 @@ impl Model for {{Type}} {
         w.counter.observed()
     }
 
-    fn with(fix: Fix, part: &str) -> Option<Fix> {
-        Some(match part {
-            "P1" => Fix {
-                update: Switch::new(Update::UnderOneLock),
-                ..fix
-            },
+    fn with(mut fix: Fix, part: &str) -> Option<Fix> {
+        match part {
+            "P1" => fix.update = Switch::new(Update::UnderOneLock),
             _ => return None,
-        })
+        }
+        Some(fix)
     }
 }
 

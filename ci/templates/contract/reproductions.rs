@@ -3,7 +3,7 @@
 //! returning the observable state the report gives (claims.rs compares it).
 
 use super::worker::Worker;
-use super::{Fix, World, {{Type}}};
+use super::{{{Type}}, Fix, World};
 use crate::drive::Driver;
 use crate::model::Setup;
 use crate::sync::Arc;

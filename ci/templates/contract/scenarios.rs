@@ -3,7 +3,7 @@
 //! concurrency), each as small as still shows its outcome: loom explores every interleaving.
 
 use super::worker::Worker;
-use super::{World, {{Type}}};
+use super::{{{Type}}, World};
 use crate::model::{Scenario, Setup};
 use crate::sync::Arc;
 
