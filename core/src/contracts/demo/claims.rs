@@ -19,14 +19,14 @@ pub const CLAIMS: Claims<Demo> = Claims {
             variant: "upstream",
             outcome: &O1,
             expected: R,
-            method: Method::loom(TWO, 6),
+            method: Method::loom(TWO, 2),
             note: "TOY: both workers read before either writes: one increment is lost",
         },
         Claim {
             variant: "P1",
             outcome: &O1,
             expected: U,
-            method: Method::loom(TWO, 2),
+            method: Method::loom(TWO, 4),
             note: "TOY: the increment under one hold of the lock loses nothing (twin: upstream)",
         },
         Claim {
