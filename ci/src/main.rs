@@ -11,6 +11,8 @@
 //! - `cargo xtask mutants [CONTRACT...]`: cargo-mutants on the fix code, judged by the claims.
 //! - `cargo xtask explore CONTRACT [--cases N] [--seed S]`: more history exploration than the
 //!   gate's, on request, with the seed printed.
+//! - `cargo xtask new NAME`: scaffolds a contract, a working toy model, in every list that
+//!   names contracts (`new.rs`).
 //! - `cargo xtask conformance [--repo DIR] [--offline] [--negated]`: the models' premises as
 //!   JUnit tests on the released Hadoop and Ozone jars (`conformance/`); `--negated` adds the
 //!   pass with every assertion negated (the scheduled workflow runs it).

@@ -329,11 +329,11 @@ pub fn plan(root: &Path, n: &Names) -> Result<Vec<Change>, String> {
             f,
             &read(f)?,
             "examine_globs = [\n",
-            "]\n",
+            "\n]\n",
             &format!(
-                "  # {id}: the fix code (TOY: the counter's increment and the worker's steps).\n  \
+                "\n  # {id}: the fix code (TOY: the counter's increment and the worker's steps).\n  \
                  \"core/src/contracts/{module}/counter.rs\",\n  \
-                 \"core/src/contracts/{module}/worker.rs\",\n"
+                 \"core/src/contracts/{module}/worker.rs\","
             ),
         )?,
     );
@@ -470,6 +470,10 @@ mod tests {
         }
     }
 
+    /// A name no one scaffolds for real: the tests still pass once `cargo xtask new demo` or
+    /// `lost-update` has been run.
+    const SELF_TEST: &str = "new-self-test";
+
     /// A fresh scratch copy of the files `plan` reads.
     fn scratch(tag: &str) -> PathBuf {
         let root = crate::phases::root();
@@ -495,40 +499,41 @@ mod tests {
     #[test]
     fn scaffolds_into_every_list_once() {
         let dir = scratch("lists");
-        let n = Names::parse("lost-update").expect("a good name");
+        let n = Names::parse(SELF_TEST).expect("a good name");
         let changes = plan(&dir, &n).expect("a plan");
         apply(&dir, &changes).expect("written");
         let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect("readable");
-        assert!(read("core/src/contracts/mod.rs").contains("pub mod lost_update;\n"));
+        assert!(read("core/src/contracts/mod.rs").contains("pub mod new_self_test;\n"));
         let registry = read("core/src/registry.rs");
         for line in [
-            "v.visit::<crate::contracts::lost_update::LostUpdate>();\n}",
-            "\"lost-update\" => &lost_update::upstream::SOURCES,",
-            "(\"lost-update\", lost_update::premises::PREMISES),\n    ]",
+            "v.visit::<crate::contracts::new_self_test::NewSelfTest>();\n}",
+            "\"new-self-test\" => &new_self_test::upstream::SOURCES,",
+            "(\"new-self-test\", new_self_test::premises::PREMISES),\n    ]",
         ] {
             assert!(registry.contains(line), "registry.rs lacks {line}");
         }
-        assert!(read("fuzz/Cargo.toml").contains("name = \"lost_update\""));
-        assert!(read(".cargo/mutants.toml").contains("\"core/src/contracts/lost_update/"));
-        assert!(read(".github/workflows/ci.yml").contains(", lost-update]"));
+        assert!(read("fuzz/Cargo.toml").contains("name = \"new_self_test\""));
+        assert!(read(".cargo/mutants.toml")
+            .contains("\"core/src/contracts/new_self_test/worker.rs\",\n]"));
+        assert!(read(".github/workflows/ci.yml").contains(", new-self-test]"));
         let readme = read("README.md");
-        assert!(readme.contains("### lost-update (TOY-1)"));
+        assert!(readme.contains("### new-self-test (TOY-1)"));
         assert!(
-            readme.find("### lost-update").expect("there")
+            readme.find("### new-self-test").expect("there")
                 < readme.find("<!-- end of findings -->").expect("there")
         );
-        let folder = dir.join("core/src/contracts/lost_update");
+        let folder = dir.join("core/src/contracts/new_self_test");
         for (file, _) in FOLDER {
             assert!(folder.join(file).is_file(), "{file}");
         }
         assert!(dir
-            .join("fuzz/regressions/lost_update/both-read-first")
+            .join("fuzz/regressions/new_self_test/both-read-first")
             .is_file());
         assert!(dir
-            .join("scenarios/lost-update-both-read-first.scn")
+            .join("scenarios/new-self-test-both-read-first.scn")
             .is_file());
         let again = plan(&dir, &n).expect_err("refused");
-        assert!(again.starts_with("lost-update exists"), "{again}");
+        assert!(again.starts_with("new-self-test exists"), "{again}");
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -537,10 +542,10 @@ mod tests {
     fn a_missing_anchor_fails() {
         let dir = scratch("anchor");
         std::fs::write(dir.join(".cargo/mutants.toml"), "exclude_re = []\n").expect("written");
-        let n = Names::parse("demo").expect("a good name");
+        let n = Names::parse(SELF_TEST).expect("a good name");
         let e = plan(&dir, &n).expect_err("no anchor");
         assert!(e.contains(".cargo/mutants.toml: anchor"), "{e}");
-        assert!(!dir.join("core/src/contracts/demo").exists());
+        assert!(!dir.join("core/src/contracts/new_self_test").exists());
         std::fs::remove_dir_all(&dir).ok();
     }
 

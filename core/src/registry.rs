@@ -29,7 +29,6 @@ pub fn visit(v: &mut impl Visitor) {
     v.visit::<crate::contracts::dead_node::DeadNode>();
     v.visit::<crate::contracts::container_recreate::ContainerRecreate>();
     v.visit::<crate::contracts::reregister::Reregister>();
-    v.visit::<crate::contracts::demo::Demo>();
 }
 
 /// Where each contract's recorded steps are upstream (`contracts/<contract>/upstream.rs`): what
@@ -42,7 +41,6 @@ pub fn sources(id: &str) -> &'static crate::upstream::Sources {
         "dead-node" => &dead_node::upstream::SOURCES,
         "container-recreate" => &container_recreate::upstream::SOURCES,
         "reregister" => &reregister::upstream::SOURCES,
-        "demo" => &demo::upstream::SOURCES,
         _ => &crate::upstream::Sources::EMPTY,
     }
 }
@@ -57,7 +55,6 @@ pub fn premises() -> Vec<(&'static str, &'static [crate::premises::Premise])> {
         ("dead-node", dead_node::premises::PREMISES),
         ("container-recreate", container_recreate::premises::PREMISES),
         ("reregister", reregister::premises::PREMISES),
-        ("demo", demo::premises::PREMISES),
     ]
 }
 

@@ -5,7 +5,6 @@
 
 pub mod container_recreate;
 pub mod dead_node;
-pub mod demo;
 pub mod leader_ready;
 pub mod recon_sync;
 pub mod reregister;
