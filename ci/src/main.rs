@@ -11,6 +11,8 @@
 //! - `cargo xtask mutants [CONTRACT...]`: cargo-mutants on the fix code, judged by the claims.
 //! - `cargo xtask explore CONTRACT [--cases N] [--seed S]`: more history exploration than the
 //!   gate's, on request, with the seed printed.
+//! - `cargo xtask new NAME`: scaffolds a contract, a working toy model, in every list that
+//!   names contracts (`new.rs`).
 //! - `cargo xtask conformance [--repo DIR] [--offline] [--negated]`: the models' premises as
 //!   JUnit tests on the released Hadoop and Ozone jars (`conformance/`); `--negated` adds the
 //!   pass with every assertion negated (the scheduled workflow runs it).
@@ -24,6 +26,7 @@ mod fuzzing;
 mod gate_bench;
 mod install;
 mod mutants;
+mod new;
 mod phases;
 mod verify;
 
@@ -72,6 +75,9 @@ commands:
   bless [CONTRACT...]       re-pins the loom cells' execution counts from the records of the
                             last `test` or `verify`, after a reviewed model change; prints
                             old → new for each; refuses a cell whose verdict deviates
+  new NAME                  scaffolds contract NAME (`demo`, `lost-update`) as a working toy
+                            model (a lost update) in every list that names contracts; prints
+                            the files and the next steps; refuses an existing or bad name
   readme                    rewrites README.md's findings section from each contract's
                             findings (a test fails while it is stale)
   help                      this text
@@ -100,6 +106,7 @@ enum Cmd {
     Conformance(conformance::Request),
     Readme,
     Bless(Vec<String>),
+    New(String),
     Help,
 }
 
@@ -172,6 +179,8 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
                 .collect::<Result<_, _>>()
                 .map(Cmd::Mutants),
             ("readme", []) => Ok(Cmd::Readme),
+            ("new", [name]) => Ok(Cmd::New(name.clone())),
+            ("new", []) => Err("new needs a NAME (`cargo xtask new lost-update`)".into()),
             ("bless", []) => Ok(Cmd::Bless(known.iter().map(|s| s.to_string()).collect())),
             ("bless", names) => names
                 .iter()
@@ -179,7 +188,7 @@ fn parse(args: &[String], known: &[&str]) -> Result<Cmd, String> {
                 .collect::<Result<_, _>>()
                 .map(Cmd::Bless),
             ("help" | "--help" | "-h", []) => Ok(Cmd::Help),
-            (c @ ("test" | "fuzz" | "readme" | "help"), extra) => {
+            (c @ ("test" | "fuzz" | "readme" | "new" | "help"), extra) => {
                 Err(format!("`{c}` does not take `{}`", extra.join(" ")))
             }
             (other, _) => Err(format!("unknown command `{other}`")),
@@ -220,6 +229,7 @@ fn main() -> ExitCode {
         Ok(Cmd::Conformance(request)) => conformance::run(&request),
         Ok(Cmd::Readme) => readme(),
         Ok(Cmd::Bless(contracts)) => bless::run(&contracts),
+        Ok(Cmd::New(name)) => new::run(&name),
         Ok(Cmd::Help) => {
             print!("{USAGE}\ncontracts: {}\n", known.join(", "));
             ExitCode::SUCCESS
@@ -310,6 +320,14 @@ mod tests {
     fn p(args: &[&str]) -> Result<Cmd, String> {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         parse(&args, &["leader-ready", "dead-node"])
+    }
+
+    #[test]
+    fn new_takes_one_name() {
+        assert_eq!(p(&["new", "demo"]), Ok(Cmd::New("demo".into())));
+        assert!(p(&["new"]).is_err());
+        assert!(p(&["new", "a", "b"]).is_err());
+        assert_eq!(p(&["new", "--help"]), Ok(Cmd::Help));
     }
 
     #[test]
