@@ -20,18 +20,37 @@ pub struct Contract {
     pub title: &'static str,
 }
 
-/// One separable part of a fix.
-#[derive(Debug)]
-pub struct Part {
+/// One separable part of a fix, written once: its id in the reports, what it changes upstream,
+/// and the switches it sets. A variant, a baseline and the tests name a part by its constant
+/// (`&P1`), so a misspelt part does not compile.
+///
+/// `on` only sets switches (`|fix| Fix { guard: Switch::new(..), ..fix }`) and never reads one:
+/// the loom runner shares an exploration between variants that differ only in switches it did
+/// not read ([`crate::switches`]), and computing a variant's switches must not count as a read.
+/// A part that stands for a whole design (recon-sync's A1–A4) sets every switch it needs on top
+/// of whatever it is applied to, as a fix part does.
+pub struct Part<F: 'static> {
     pub id: &'static str,
     pub summary: &'static str,
+    pub on: fn(F) -> F,
+}
+
+impl<F> fmt::Debug for Part<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// The ids of `parts`, as the reports give them.
+pub fn ids<F>(parts: &[&Part<F>]) -> Vec<&'static str> {
+    parts.iter().map(|p| p.id).collect()
 }
 
 /// The upstream code a row is about: a release tag or a commit. A contract's first baseline is
 /// [`REPORT`], the code its model was read from; a later one (trunk after an upstream fix) is
-/// that code with upstream's `changes` switched on, each a part of the model like a fix part.
+/// that code with upstream's `changes` switched on, each a [`Part`] of the model like a fix part.
 #[derive(Debug)]
-pub struct Baseline {
+pub struct Baseline<F: 'static> {
     pub name: &'static str,
     /// `apache/ozone` or `apache/hadoop`.
     pub repo: &'static str,
@@ -40,13 +59,13 @@ pub struct Baseline {
     /// Which code this is, in one sentence (the release, the upstream fixes it holds).
     pub about: &'static str,
     /// The upstream changes since the report's code, as parts of the model (`HDFS-17953`).
-    pub changes: &'static [&'static str],
+    pub changes: &'static [&'static Part<F>],
 }
 
 /// The name of a contract's first baseline: the code the report and the model were read against.
 pub const REPORT: &str = "report";
 
-impl Baseline {
+impl<F> Baseline<F> {
     /// `apache/hadoop@2f3cdd76`.
     pub fn code(&self) -> String {
         format!("{}@{}", self.repo, self.commit)
@@ -60,18 +79,19 @@ impl Baseline {
 
 /// A set of fix parts on a baseline, under a name: `upstream` (none), `proposed`, `improved`, or
 /// the parts it holds (`P1+P2`). Its switches are computed from the baseline's changes and the
-/// parts ([`Model::fix_of`]), so a variant cannot claim parts it does not switch on.
+/// parts ([`Model::fix_of_variant`]), so a variant cannot claim parts it does not switch on.
 #[derive(Debug)]
-pub struct Variant {
+pub struct Variant<F: 'static> {
     pub name: &'static str,
-    pub parts: &'static [&'static str],
+    /// Applied in this order, after the baseline's changes.
+    pub parts: &'static [&'static Part<F>],
     /// The [`Baseline`] it is built on.
     pub baseline: &'static str,
 }
 
-impl Variant {
+impl<F> Variant<F> {
     /// A variant on the report's code.
-    pub const fn new(name: &'static str, parts: &'static [&'static str]) -> Self {
+    pub const fn new(name: &'static str, parts: &'static [&'static Part<F>]) -> Self {
         Variant {
             name,
             parts,
@@ -83,7 +103,7 @@ impl Variant {
     pub const fn on(
         baseline: &'static str,
         name: &'static str,
-        parts: &'static [&'static str],
+        parts: &'static [&'static Part<F>],
     ) -> Self {
         Variant {
             name,
@@ -107,17 +127,15 @@ pub trait Model: Sized + 'static {
     type World: crate::sync::Shared + 'static;
 
     const CONTRACT: Contract;
-    const PARTS: &'static [Part];
+    /// The parts of the fix the report proposes and of ours, as the reports list them; a row
+    /// may also use parts that are not listed here (a precedent's design, an alternative).
+    const PARTS: &'static [&'static Part<Self::Fix>];
     const OUTCOMES: &'static [&'static Outcome<Self::World>];
-    const VARIANTS: &'static [Variant];
+    const VARIANTS: &'static [Variant<Self::Fix>];
     /// The upstream code the variants are built on; the first is [`REPORT`].
-    const BASELINES: &'static [Baseline];
+    const BASELINES: &'static [Baseline<Self::Fix>];
     /// What the checkers found beyond the report, each with the cells that show it.
     const FINDINGS: &'static [crate::findings::Finding] = &[];
-
-    /// The upstream switches with `part` switched on (parts apply in the order a variant lists
-    /// them); `None` for a part the contract does not have.
-    fn with(fix: Self::Fix, part: &str) -> Option<Self::Fix>;
 
     /// The observable state, in the report's words: what a scenario replay prints, and the
     /// final state that loom and the step checker compare.
@@ -126,23 +144,22 @@ pub trait Model: Sized + 'static {
     /// The switches of upstream: no part.
     const UPSTREAM: Self::Fix;
 
-    /// The switches of a list of parts.
-    fn fix(parts: &[&str]) -> Self::Fix {
-        parts.iter().fold(Self::UPSTREAM, |fix, p| {
-            Self::with(fix, p).unwrap_or_else(|| panic!("{}: no part {p}", Self::CONTRACT.id))
-        })
+    /// The switches of a list of parts on the report's code: each part's `on`, in order, from
+    /// [`Model::UPSTREAM`].
+    fn fix(parts: &[&Part<Self::Fix>]) -> Self::Fix {
+        parts.iter().fold(Self::UPSTREAM, |fix, p| (p.on)(fix))
     }
 
-    fn variant(name: &str) -> Option<&'static Variant> {
+    fn variant(name: &str) -> Option<&'static Variant<Self::Fix>> {
         Self::VARIANTS.iter().find(|v| v.name == name)
     }
 
-    fn baseline(name: &str) -> Option<&'static Baseline> {
+    fn baseline(name: &str) -> Option<&'static Baseline<Self::Fix>> {
         Self::BASELINES.iter().find(|b| b.name == name)
     }
 
     /// The baseline a variant is built on.
-    fn baseline_of(variant: &Variant) -> &'static Baseline {
+    fn baseline_of(variant: &Variant<Self::Fix>) -> &'static Baseline<Self::Fix> {
         Self::baseline(variant.baseline).unwrap_or_else(|| {
             panic!(
                 "{}: variant {} names unknown baseline {}",
@@ -154,7 +171,7 @@ pub trait Model: Sized + 'static {
     }
 
     /// The switches of a variant: its baseline's changes, then its parts.
-    fn fix_of_variant(variant: &Variant) -> Self::Fix {
+    fn fix_of_variant(variant: &Variant<Self::Fix>) -> Self::Fix {
         let changes = Self::baseline_of(variant).changes;
         Self::fix(&[changes, variant.parts].concat())
     }

@@ -14,12 +14,10 @@ use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
 use super::{
     run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix, Image, World, CHUNK,
-    DATANODES, PIPELINE,
+    DATANODES, IMPROVED, PIPELINE,
 };
 use crate::drive::Driver;
-use crate::histories::{
-    byte, fix_reaches_only, sequential, Codec, Generated, Histories, Regression,
-};
+use crate::histories::{byte, reaches_only, sequential, Codec, Generated, Histories, Regression};
 use crate::model::{Model, Setup};
 use crate::sync::Arc;
 use crate::trace::{recording, CxRef, Trace};
@@ -28,7 +26,6 @@ use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use proptest_state_machine::ReferenceStateMachine;
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
 
 /// The containers of a history.
 pub const CONTAINERS: [ContainerId; 2] = [1, 2];
@@ -557,10 +554,7 @@ impl Histories for ContainerRecreate {
 
     /// The improved fix reaches no outcome at all.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        static IMPROVED: OnceLock<Fix> = OnceLock::new();
-        let fix =
-            IMPROVED.get_or_init(|| ContainerRecreate::fix_of("improved").expect("a variant"));
-        fix_reaches_only::<ContainerRecreate>(*fix, &[], ops)
+        reaches_only::<ContainerRecreate>(ContainerRecreate::fix(IMPROVED), &[], ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 1024;

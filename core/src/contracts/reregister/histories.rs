@@ -2,10 +2,10 @@
 //! operations, the generator (a reference state machine) and the `Histories` impl.
 
 use super::cluster::{apply, cluster, Op, Plan, Thread, NAMENODES};
-use super::{Fix, Reregister};
+use super::{Fix, Reregister, PROPOSED};
 use crate::drive::Driver;
 use crate::histories::{byte, reaches_only, sequential, Codec, Generated, Histories, Regression};
-use crate::model::Setup;
+use crate::model::{Model, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 use arbitrary::Unstructured;
@@ -201,7 +201,7 @@ impl Histories for Reregister {
     /// The proposed fix reaches no outcome but O8: it keeps the duplicate registration (P3 is
     /// not part of it), which loses nothing with P1 and P2.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        reaches_only::<Reregister>("proposed", &["O8"], ops)
+        reaches_only::<Reregister>(Reregister::fix(PROPOSED), &["O8"], ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 512;
@@ -307,7 +307,7 @@ mod tests {
         }
         let before = SKIPPED.get();
         for ops in &histories {
-            for fix in [Fix::UPSTREAM, Fix::PROPOSED] {
+            for fix in [Fix::UPSTREAM, Reregister::fix(PROPOSED)] {
                 crate::histories::run::<Reregister>(fix, ops);
             }
         }
