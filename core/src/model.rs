@@ -127,8 +127,9 @@ pub trait Model: Sized + 'static {
     type World: crate::sync::Shared + 'static;
 
     const CONTRACT: Contract;
-    /// The parts of the fix the report proposes and of ours, as the reports list them; a row
-    /// may also use parts that are not listed here (a precedent's design, an alternative).
+    /// The parts the rows are built from, with their summaries: the report's, ours, and the
+    /// alternatives and precedents compared. A baseline's changes are not listed, nor a row
+    /// that is a mutant's order (reregister's `notify-first`).
     const PARTS: &'static [&'static Part<Self::Fix>];
     const OUTCOMES: &'static [&'static Outcome<Self::World>];
     const VARIANTS: &'static [Variant<Self::Fix>];
