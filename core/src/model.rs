@@ -46,6 +46,46 @@ pub fn ids<F>(parts: &[&Part<F>]) -> Vec<&'static str> {
     parts.iter().map(|p| p.id).collect()
 }
 
+/// What the types cannot rule out about a contract's parts, as sentences: two different parts
+/// with one id (a copied constant whose id was not changed), and a row named by its parts
+/// (`P1+P2`, `trunk+P1`) that holds other parts than its name says.
+pub fn part_problems<F>(
+    parts: &[&Part<F>],
+    variants: &[Variant<F>],
+    baselines: &[Baseline<F>],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let every = parts
+        .iter()
+        .chain(variants.iter().flat_map(|v| v.parts))
+        .chain(baselines.iter().flat_map(|b| b.changes));
+    // A part's constant is copied wherever it is named, so one id with two summaries is two parts.
+    let mut summaries = std::collections::BTreeMap::new();
+    for p in every {
+        if let Some(other) = summaries.insert(p.id, p.summary) {
+            if other != p.summary {
+                out.push(format!("two parts have the id {}", p.id));
+            }
+        }
+    }
+    for v in variants {
+        let mut named: Vec<&str> = v.name.split('+').collect();
+        if v.baseline != REPORT && named.first() == Some(&v.baseline) {
+            named.remove(0);
+        }
+        let held = ids(v.parts);
+        let by_parts = named.is_empty() || named.iter().all(|n| summaries.contains_key(n));
+        if by_parts && held != named {
+            out.push(format!(
+                "variant {} holds the parts [{}]",
+                v.name,
+                held.join(", ")
+            ));
+        }
+    }
+    out
+}
+
 /// The upstream code a row is about: a release tag or a commit. A contract's first baseline is
 /// [`REPORT`], the code its model was read from; a later one (trunk after an upstream fix) is
 /// that code with upstream's `changes` switched on, each a [`Part`] of the model like a fix part.
@@ -268,5 +308,82 @@ impl<M: Model> fmt::Debug for Scenario<M> {
         f.debug_struct("Scenario")
             .field("name", &self.name)
             .finish()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    const A: Part<u8> = Part {
+        id: "A",
+        summary: "sets bit 0",
+        on: |fix| fix | 1,
+    };
+    const B: Part<u8> = Part {
+        id: "B",
+        summary: "sets bit 1",
+        on: |fix| fix | 2,
+    };
+    const CHANGE: Part<u8> = Part {
+        id: "UP-1",
+        summary: "upstream's change",
+        on: |fix| fix | 4,
+    };
+    const BASELINES: &[Baseline<u8>] = &[
+        Baseline {
+            name: REPORT,
+            repo: "-",
+            commit: "-",
+            about: "-",
+            changes: &[],
+        },
+        Baseline {
+            name: "trunk",
+            repo: "-",
+            commit: "-",
+            about: "-",
+            changes: &[&CHANGE],
+        },
+    ];
+
+    #[test]
+    fn rows_named_by_their_parts_hold_them() {
+        let good = [
+            Variant::new("upstream", &[]),
+            Variant::new("A+B", &[&A, &B]),
+            Variant::new("improved", &[&B]),
+            Variant::on("trunk", "trunk", &[]),
+            Variant::on("trunk", "trunk+A", &[&A]),
+        ];
+        assert_eq!(
+            part_problems(&[&A, &B], &good, BASELINES),
+            Vec::<String>::new()
+        );
+        let bad = [
+            Variant::new("A+B", &[&A]),
+            Variant::on("trunk", "trunk", &[&B]),
+        ];
+        assert_eq!(
+            part_problems(&[&A, &B], &bad, BASELINES),
+            [
+                "variant A+B holds the parts [A]",
+                "variant trunk holds the parts [B]"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_copied_part_with_its_id_unchanged_is_found() {
+        const COPY: Part<u8> = Part {
+            id: "A",
+            summary: "sets bit 2",
+            on: |fix| fix | 4,
+        };
+        let rows = [Variant::new("C", &[&COPY])];
+        assert_eq!(
+            part_problems(&[&A], &rows, BASELINES),
+            ["two parts have the id A"]
+        );
     }
 }

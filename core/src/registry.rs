@@ -133,6 +133,8 @@ pub fn find(id: &str) -> Result<Entry, Vec<&'static str>> {
 ///   outcome in another variant): without one it proves nothing;
 /// - a race or deadlock outcome is claimed for a checker other than loom;
 /// - a mutant names an unknown variant, or an outcome no loom cell of that variant checks;
+/// - two parts have one id, or a row named by its parts holds others
+///   ([`crate::model::part_problems`]);
 /// - the first baseline is not the report's, or a variant names an unknown baseline;
 /// - a headline row ([`crate::model::Variant::is_headline`]) has no verdict for some outcome;
 /// - an unreachable history cell has no twin: the same checker (the same generator) reaching
@@ -146,6 +148,11 @@ pub fn problems<M: Claimed>() -> Vec<String> {
             crate::model::REPORT
         ));
     }
+    out.extend(crate::model::part_problems(
+        M::PARTS,
+        M::VARIANTS,
+        M::BASELINES,
+    ));
     for v in M::VARIANTS {
         if M::baseline(v.baseline).is_none() {
             out.push(format!(
