@@ -179,7 +179,7 @@ impl<M: Model> Claim<M> {
     }
 
     pub fn expectation(&self) -> ExpectedCell {
-        let parts = M::variant(self.variant).map_or(&[][..], |v| v.parts);
+        let parts = M::variant(self.variant).map_or(Vec::new(), |v| crate::model::ids(v.parts));
         let baseline = M::variant(self.variant).map_or(crate::model::REPORT, |v| v.baseline);
         let (scenario, bound) = match self.method.loom_scenario() {
             Some((s, b)) => (Some(s.name), b),
@@ -227,18 +227,29 @@ pub struct Reproduction {
     pub observe: fn() -> String,
 }
 
-/// A deliberately broken fix that the suite must catch: the loom cells run with `fix` in place
-/// of `variant`'s must deviate at `caught_by`.
+/// A deliberately broken fix that the suite must catch: the loom cells of `variant` run with
+/// its switches mutated ([`Mutant::fix`]) must deviate at `caught_by`.
 pub struct Mutant<M: Model> {
     pub name: &'static str,
     pub variant: &'static str,
-    pub fix: M::Fix,
+    /// The slip, applied after the variant's parts: like a part's `on`, it only sets switches
+    /// (a broken part's, or a whole broken design's).
+    pub mutate: fn(M::Fix) -> M::Fix,
     pub caught_by: &'static Outcome<M::World>,
     /// The mutation acts inside one step (a lock dropped between a check and a write that run
     /// as one step): loom sees it, every order of whole steps cannot, and the step checker's
     /// test asserts that it does not.
     pub inside_a_step: bool,
     pub about: &'static str,
+}
+
+impl<M: Model> Mutant<M> {
+    /// The switches the mutant runs with: its variant's, mutated.
+    pub fn fix(&self) -> M::Fix {
+        let variant = M::fix_of(self.variant)
+            .unwrap_or_else(|| panic!("mutant `{}`: unknown variant {}", self.name, self.variant));
+        (self.mutate)(variant)
+    }
 }
 
 /// Everything a contract claims, for the gate.
@@ -254,7 +265,7 @@ pub struct ExpectedCell {
     pub contract: &'static str,
     pub report: &'static str,
     pub variant: &'static str,
-    pub parts: &'static [&'static str],
+    pub parts: Vec<&'static str>,
     /// The baseline the variant is built on ([`crate::model::Baseline`]).
     pub baseline: &'static str,
     pub outcome: OutcomeId,

@@ -358,16 +358,13 @@ mod tests {
             report: "-",
             title: "the driver's own test",
         };
-        const PARTS: &'static [Part] = &[];
+        const PARTS: &'static [&'static Part<Fix>] = &[];
         const OUTCOMES: &'static [&'static Outcome<()>] = &[];
-        const VARIANTS: &'static [Variant] = &[];
-        const BASELINES: &'static [Baseline] = &[];
+        const VARIANTS: &'static [Variant<Fix>] = &[];
+        const BASELINES: &'static [Baseline<Fix>] = &[];
         const UPSTREAM: Fix = Fix {
             none: Switch::new(false),
         };
-        fn with(_: Fix, _: &str) -> Option<Fix> {
-            None
-        }
         fn describe(_: &()) -> String {
             String::new()
         }

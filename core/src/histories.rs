@@ -108,19 +108,9 @@ pub struct Regression<O: 'static> {
     pub reaches: &'static [(&'static str, &'static [OutcomeId])],
 }
 
-/// The standard fix property: `variant` reaches no outcome outside `admitted`.
+/// The standard fix property: under `fix` (the parts it is about, `M::fix(PROPOSED)`) no
+/// history reaches an outcome outside `admitted`.
 pub fn reaches_only<M: Histories>(
-    variant: &str,
-    admitted: &[OutcomeId],
-    ops: &[M::Op],
-) -> Result<(), String> {
-    let fix = M::fix_of(variant).unwrap_or_else(|| panic!("no variant {variant}"));
-    fix_reaches_only::<M>(fix, admitted, ops)
-}
-
-/// [`reaches_only`], for switches looked up once (a fuzz target checks every input against
-/// the same variant).
-pub fn fix_reaches_only<M: Histories>(
     fix: M::Fix,
     admitted: &[OutcomeId],
     ops: &[M::Op],

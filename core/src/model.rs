@@ -20,18 +20,77 @@ pub struct Contract {
     pub title: &'static str,
 }
 
-/// One separable part of a fix.
-#[derive(Debug)]
-pub struct Part {
+/// One separable part of a fix, written once: its id in the reports, what it changes upstream,
+/// and the switches it sets. A variant, a baseline and the tests name a part by its constant
+/// (`&P1`), so a misspelt part does not compile.
+///
+/// `on` only sets switches (`|fix| Fix { guard: Switch::new(..), ..fix }`) and never reads one:
+/// the loom runner shares an exploration between variants that differ only in switches it did
+/// not read ([`crate::switches`]), and computing a variant's switches must not count as a read.
+/// A part that stands for a whole design (recon-sync's A1–A4) sets every switch it needs on top
+/// of whatever it is applied to, as a fix part does.
+pub struct Part<F: 'static> {
     pub id: &'static str,
     pub summary: &'static str,
+    pub on: fn(F) -> F,
+}
+
+impl<F> fmt::Debug for Part<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// The ids of `parts`, as the reports give them.
+pub fn ids<F>(parts: &[&Part<F>]) -> Vec<&'static str> {
+    parts.iter().map(|p| p.id).collect()
+}
+
+/// What the types cannot rule out about a contract's parts, as sentences: two different parts
+/// with one id (a copied constant whose id was not changed), and a row named by its parts
+/// (`P1+P2`, `trunk+P1`) that holds other parts than its name says.
+pub fn part_problems<F>(
+    parts: &[&Part<F>],
+    variants: &[Variant<F>],
+    baselines: &[Baseline<F>],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let every = parts
+        .iter()
+        .chain(variants.iter().flat_map(|v| v.parts))
+        .chain(baselines.iter().flat_map(|b| b.changes));
+    // A part's constant is copied wherever it is named, so one id with two summaries is two parts.
+    let mut summaries = std::collections::BTreeMap::new();
+    for p in every {
+        if let Some(other) = summaries.insert(p.id, p.summary) {
+            if other != p.summary {
+                out.push(format!("two parts have the id {}", p.id));
+            }
+        }
+    }
+    for v in variants {
+        let mut named: Vec<&str> = v.name.split('+').collect();
+        if v.baseline != REPORT && named.first() == Some(&v.baseline) {
+            named.remove(0);
+        }
+        let held = ids(v.parts);
+        let by_parts = named.is_empty() || named.iter().all(|n| summaries.contains_key(n));
+        if by_parts && held != named {
+            out.push(format!(
+                "variant {} holds the parts [{}]",
+                v.name,
+                held.join(", ")
+            ));
+        }
+    }
+    out
 }
 
 /// The upstream code a row is about: a release tag or a commit. A contract's first baseline is
 /// [`REPORT`], the code its model was read from; a later one (trunk after an upstream fix) is
-/// that code with upstream's `changes` switched on, each a part of the model like a fix part.
+/// that code with upstream's `changes` switched on, each a [`Part`] of the model like a fix part.
 #[derive(Debug)]
-pub struct Baseline {
+pub struct Baseline<F: 'static> {
     pub name: &'static str,
     /// `apache/ozone` or `apache/hadoop`.
     pub repo: &'static str,
@@ -40,13 +99,13 @@ pub struct Baseline {
     /// Which code this is, in one sentence (the release, the upstream fixes it holds).
     pub about: &'static str,
     /// The upstream changes since the report's code, as parts of the model (`HDFS-17953`).
-    pub changes: &'static [&'static str],
+    pub changes: &'static [&'static Part<F>],
 }
 
 /// The name of a contract's first baseline: the code the report and the model were read against.
 pub const REPORT: &str = "report";
 
-impl Baseline {
+impl<F> Baseline<F> {
     /// `apache/hadoop@2f3cdd76`.
     pub fn code(&self) -> String {
         format!("{}@{}", self.repo, self.commit)
@@ -60,18 +119,19 @@ impl Baseline {
 
 /// A set of fix parts on a baseline, under a name: `upstream` (none), `proposed`, `improved`, or
 /// the parts it holds (`P1+P2`). Its switches are computed from the baseline's changes and the
-/// parts ([`Model::fix_of`]), so a variant cannot claim parts it does not switch on.
+/// parts ([`Model::fix_of_variant`]), so a variant cannot claim parts it does not switch on.
 #[derive(Debug)]
-pub struct Variant {
+pub struct Variant<F: 'static> {
     pub name: &'static str,
-    pub parts: &'static [&'static str],
+    /// Applied in this order, after the baseline's changes.
+    pub parts: &'static [&'static Part<F>],
     /// The [`Baseline`] it is built on.
     pub baseline: &'static str,
 }
 
-impl Variant {
+impl<F> Variant<F> {
     /// A variant on the report's code.
-    pub const fn new(name: &'static str, parts: &'static [&'static str]) -> Self {
+    pub const fn new(name: &'static str, parts: &'static [&'static Part<F>]) -> Self {
         Variant {
             name,
             parts,
@@ -83,7 +143,7 @@ impl Variant {
     pub const fn on(
         baseline: &'static str,
         name: &'static str,
-        parts: &'static [&'static str],
+        parts: &'static [&'static Part<F>],
     ) -> Self {
         Variant {
             name,
@@ -107,17 +167,16 @@ pub trait Model: Sized + 'static {
     type World: crate::sync::Shared + 'static;
 
     const CONTRACT: Contract;
-    const PARTS: &'static [Part];
+    /// The parts the rows are built from, with their summaries: the report's, ours, and the
+    /// alternatives and precedents compared. A baseline's changes are not listed, nor a row
+    /// that is a mutant's order (reregister's `notify-first`).
+    const PARTS: &'static [&'static Part<Self::Fix>];
     const OUTCOMES: &'static [&'static Outcome<Self::World>];
-    const VARIANTS: &'static [Variant];
+    const VARIANTS: &'static [Variant<Self::Fix>];
     /// The upstream code the variants are built on; the first is [`REPORT`].
-    const BASELINES: &'static [Baseline];
+    const BASELINES: &'static [Baseline<Self::Fix>];
     /// What the checkers found beyond the report, each with the cells that show it.
     const FINDINGS: &'static [crate::findings::Finding] = &[];
-
-    /// The upstream switches with `part` switched on (parts apply in the order a variant lists
-    /// them); `None` for a part the contract does not have.
-    fn with(fix: Self::Fix, part: &str) -> Option<Self::Fix>;
 
     /// The observable state, in the report's words: what a scenario replay prints, and the
     /// final state that loom and the step checker compare. The one description of a whole
@@ -128,23 +187,22 @@ pub trait Model: Sized + 'static {
     /// The switches of upstream: no part.
     const UPSTREAM: Self::Fix;
 
-    /// The switches of a list of parts.
-    fn fix(parts: &[&str]) -> Self::Fix {
-        parts.iter().fold(Self::UPSTREAM, |fix, p| {
-            Self::with(fix, p).unwrap_or_else(|| panic!("{}: no part {p}", Self::CONTRACT.id))
-        })
+    /// The switches of a list of parts on the report's code: each part's `on`, in order, from
+    /// [`Model::UPSTREAM`].
+    fn fix(parts: &[&Part<Self::Fix>]) -> Self::Fix {
+        parts.iter().fold(Self::UPSTREAM, |fix, p| (p.on)(fix))
     }
 
-    fn variant(name: &str) -> Option<&'static Variant> {
+    fn variant(name: &str) -> Option<&'static Variant<Self::Fix>> {
         Self::VARIANTS.iter().find(|v| v.name == name)
     }
 
-    fn baseline(name: &str) -> Option<&'static Baseline> {
+    fn baseline(name: &str) -> Option<&'static Baseline<Self::Fix>> {
         Self::BASELINES.iter().find(|b| b.name == name)
     }
 
     /// The baseline a variant is built on.
-    fn baseline_of(variant: &Variant) -> &'static Baseline {
+    fn baseline_of(variant: &Variant<Self::Fix>) -> &'static Baseline<Self::Fix> {
         Self::baseline(variant.baseline).unwrap_or_else(|| {
             panic!(
                 "{}: variant {} names unknown baseline {}",
@@ -156,7 +214,7 @@ pub trait Model: Sized + 'static {
     }
 
     /// The switches of a variant: its baseline's changes, then its parts.
-    fn fix_of_variant(variant: &Variant) -> Self::Fix {
+    fn fix_of_variant(variant: &Variant<Self::Fix>) -> Self::Fix {
         let changes = Self::baseline_of(variant).changes;
         Self::fix(&[changes, variant.parts].concat())
     }
@@ -252,5 +310,82 @@ impl<M: Model> fmt::Debug for Scenario<M> {
         f.debug_struct("Scenario")
             .field("name", &self.name)
             .finish()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    const A: Part<u8> = Part {
+        id: "A",
+        summary: "sets bit 0",
+        on: |fix| fix | 1,
+    };
+    const B: Part<u8> = Part {
+        id: "B",
+        summary: "sets bit 1",
+        on: |fix| fix | 2,
+    };
+    const CHANGE: Part<u8> = Part {
+        id: "UP-1",
+        summary: "upstream's change",
+        on: |fix| fix | 4,
+    };
+    const BASELINES: &[Baseline<u8>] = &[
+        Baseline {
+            name: REPORT,
+            repo: "-",
+            commit: "-",
+            about: "-",
+            changes: &[],
+        },
+        Baseline {
+            name: "trunk",
+            repo: "-",
+            commit: "-",
+            about: "-",
+            changes: &[&CHANGE],
+        },
+    ];
+
+    #[test]
+    fn rows_named_by_their_parts_hold_them() {
+        let good = [
+            Variant::new("upstream", &[]),
+            Variant::new("A+B", &[&A, &B]),
+            Variant::new("improved", &[&B]),
+            Variant::on("trunk", "trunk", &[]),
+            Variant::on("trunk", "trunk+A", &[&A]),
+        ];
+        assert_eq!(
+            part_problems(&[&A, &B], &good, BASELINES),
+            Vec::<String>::new()
+        );
+        let bad = [
+            Variant::new("A+B", &[&A]),
+            Variant::on("trunk", "trunk", &[&B]),
+        ];
+        assert_eq!(
+            part_problems(&[&A, &B], &bad, BASELINES),
+            [
+                "variant A+B holds the parts [A]",
+                "variant trunk holds the parts [B]"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_copied_part_with_its_id_unchanged_is_found() {
+        const COPY: Part<u8> = Part {
+            id: "A",
+            summary: "sets bit 2",
+            on: |fix| fix | 4,
+        };
+        let rows = [Variant::new("C", &[&COPY])];
+        assert_eq!(
+            part_problems(&[&A], &rows, BASELINES),
+            ["two parts have the id A"]
+        );
     }
 }

@@ -126,14 +126,16 @@ pub fn find(id: &str) -> Result<Entry, Vec<&'static str>> {
 }
 
 /// What is wrong with a contract's claims, as sentences (empty when nothing is):
-/// - a claim names a variant the contract does not have, or a variant a part it does not have;
+/// - a claim names a variant the contract does not have (a variant's parts and a baseline's
+///   changes are [`crate::model::Part`] constants, so an unknown one does not compile);
 /// - two claims have the same key;
 /// - an unreachable loom cell has no reachable twin (the same scenario and bound reaching the
 ///   outcome in another variant): without one it proves nothing;
 /// - a race or deadlock outcome is claimed for a checker other than loom;
 /// - a mutant names an unknown variant, or an outcome no loom cell of that variant checks;
-/// - the first baseline is not the report's, a variant names an unknown baseline, or a
-///   baseline an unknown upstream change;
+/// - two parts have one id, or a row named by its parts holds others
+///   ([`crate::model::part_problems`]);
+/// - the first baseline is not the report's, or a variant names an unknown baseline;
 /// - a headline row ([`crate::model::Variant::is_headline`]) has no verdict for some outcome;
 /// - an unreachable history cell has no twin: the same checker (the same generator) reaching
 ///   that outcome under some variant, so that its search is known to be able to find it.
@@ -146,24 +148,17 @@ pub fn problems<M: Claimed>() -> Vec<String> {
             crate::model::REPORT
         ));
     }
-    for b in M::BASELINES {
-        for p in b.changes {
-            if M::with(M::UPSTREAM, p).is_none() {
-                out.push(format!("baseline {} names unknown change {p}", b.name));
-            }
-        }
-    }
+    out.extend(crate::model::part_problems(
+        M::PARTS,
+        M::VARIANTS,
+        M::BASELINES,
+    ));
     for v in M::VARIANTS {
         if M::baseline(v.baseline).is_none() {
             out.push(format!(
                 "variant {} names unknown baseline {}",
                 v.name, v.baseline
             ));
-        }
-        for p in v.parts {
-            if M::with(M::UPSTREAM, p).is_none() {
-                out.push(format!("variant {} names unknown part {p}", v.name));
-            }
         }
         if v.is_headline() {
             for o in M::OUTCOMES {

@@ -200,7 +200,7 @@ pub fn verify_mutant<M: Claimed>(m: &Mutant<M>) -> Result<(), String> {
             m.name, m.variant, m.caught_by.id
         ))?;
     let (scenario, _) = cell.method.loom_scenario().expect("a loom cell");
-    let e = enumerate(scenario, m.fix, m.caught_by, every_choice);
+    let e = enumerate(scenario, m.fix(), m.caught_by, every_choice);
     let key = cell.steps_expectation().key();
     match (e.observed, m.inside_a_step) {
         (Verdict::Reachable, false) | (Verdict::Unreachable, true) => Ok(()),
@@ -261,16 +261,13 @@ mod tests {
             report: "-",
             title: "the step checker's own test",
         };
-        const PARTS: &'static [Part] = &[];
+        const PARTS: &'static [&'static Part<Fix>] = &[];
         const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1];
-        const VARIANTS: &'static [Variant] = &[];
-        const BASELINES: &'static [Baseline] = &[];
+        const VARIANTS: &'static [Variant<Fix>] = &[];
+        const BASELINES: &'static [Baseline<Fix>] = &[];
         const UPSTREAM: Fix = Fix {
             none: Switch::new(false),
         };
-        fn with(_: Fix, _: &str) -> Option<Fix> {
-            None
-        }
         fn describe(w: &World) -> String {
             w.lock().expect("no step panics").join("")
         }

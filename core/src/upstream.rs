@@ -152,7 +152,7 @@ impl Sources {
     }
 
     /// [`Sources::link`] for a [`Baseline`].
-    pub fn link_at(&self, baseline: &Baseline, method: &str) -> Option<Link> {
+    pub fn link_at<F>(&self, baseline: &Baseline<F>, method: &str) -> Option<Link> {
         self.link(baseline.repo, baseline.commit, baseline.name, method)
     }
 

@@ -18,9 +18,10 @@ pub fn matrix_with<M: Claimed>(m: &Mutant<M>) -> Result<Matrix, String> {
         .iter()
         .filter(|c| c.variant == m.variant && c.method.loom_scenario().is_some())
         .collect();
+    let fix = m.fix();
     let results = loom_cells
         .iter()
-        .map(|c| check(c, By::Mutant(m.name), m.fix))
+        .map(|c| check(c, By::Mutant(m.name), fix))
         .collect::<Result<_, _>>()?;
     let expected = loom_cells.iter().map(|c| c.expectation()).collect();
     Ok(Matrix::build(

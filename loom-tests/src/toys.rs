@@ -120,6 +120,24 @@ pub static DEADLOCK: Outcome<World> = Outcome {
     check: Check::Deadlock,
 };
 
+pub const P1: Part<Fix> = Part {
+    id: "P1",
+    summary: "the writers write under a lock",
+    on: |fix| Fix {
+        locked: Switch::new(true),
+        ..fix
+    },
+};
+
+pub const P2: Part<Fix> = Part {
+    id: "P2",
+    summary: "the lockers take the locks in one order",
+    on: |fix| Fix {
+        ordered: Switch::new(true),
+        ..fix
+    },
+};
+
 pub struct Toy;
 
 impl Model for Toy {
@@ -131,27 +149,18 @@ impl Model for Toy {
         report: "-",
         title: "the harness's own race and deadlock verdicts",
     };
-    const PARTS: &'static [Part] = &[
-        Part {
-            id: "P1",
-            summary: "the writers write under a lock",
-        },
-        Part {
-            id: "P2",
-            summary: "the lockers take the locks in one order",
-        },
-    ];
+    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&RACE, &DEADLOCK];
-    const BASELINES: &'static [Baseline] = &[Baseline {
+    const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,
         repo: "racelab/toys",
         commit: "none",
         about: "a toy, not upstream code",
         changes: &[],
     }];
-    const VARIANTS: &'static [Variant] = &[
+    const VARIANTS: &'static [Variant<Fix>] = &[
         Variant::new("upstream", &[]),
-        Variant::new("fixed", &["P1", "P2"]),
+        Variant::new("fixed", &[&P1, &P2]),
     ];
     const UPSTREAM: Fix = Fix {
         locked: Switch::new(false),
@@ -160,20 +169,6 @@ impl Model for Toy {
 
     fn describe(w: &World) -> String {
         format!("counter={}", w.counter.with(|c| *c))
-    }
-
-    fn with(fix: Fix, part: &str) -> Option<Fix> {
-        match part {
-            "P1" => Some(Fix {
-                locked: Switch::new(true),
-                ..fix
-            }),
-            "P2" => Some(Fix {
-                ordered: Switch::new(true),
-                ..fix
-            }),
-            _ => None,
-        }
     }
 }
 
@@ -213,9 +208,9 @@ impl Claimed for Toy {
         mutants: &[Mutant {
             name: "writers unlocked",
             variant: "fixed",
-            fix: Fix {
+            mutate: |fix| Fix {
                 locked: Switch::new(false),
-                ordered: Switch::new(true),
+                ..fix
             },
             caught_by: &RACE,
             inside_a_step: true,

@@ -315,7 +315,7 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
         let parts = if v.parts.is_empty() {
             "none".to_owned()
         } else {
-            v.parts.join("+")
+            racelab_core::model::ids(v.parts).join("+")
         };
         writeln!(
             out,

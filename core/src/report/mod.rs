@@ -38,7 +38,7 @@ pub struct BaselineView {
     pub url: String,
     pub about: &'static str,
     /// The upstream changes since the report's code that the model switches on.
-    pub changes: &'static [&'static str],
+    pub changes: Vec<&'static str>,
 }
 
 impl View {
@@ -61,7 +61,7 @@ impl View {
                     commit: b.commit,
                     url: b.url(),
                     about: b.about,
-                    changes: b.changes,
+                    changes: crate::model::ids(b.changes),
                 })
                 .collect(),
             findings: M::FINDINGS,

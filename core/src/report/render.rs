@@ -728,7 +728,7 @@ mod tests {
                 commit: "abc",
                 url: String::new(),
                 about: "",
-                changes: &[],
+                changes: Vec::new(),
             }],
             findings: &[],
             sources: &SOURCES,

@@ -7,8 +7,8 @@
 
 use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
-    ContainerRecreate, Fix, Tombstone, WriteFailure, O1, O2, O3, O4, O5, O6, O7, O8,
-    REPORT_RACES_PUT_BLOCK, WRITE_RACES_CLOSE_AND_DELETE,
+    ContainerRecreate, Fix, Tombstone, WriteFailure, IMPROVED, O1, O2, O3, O4, O5, O6, O7, O8, P4,
+    P5, REPORT_RACES_PUT_BLOCK, WRITE_RACES_CLOSE_AND_DELETE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -17,10 +17,6 @@ use crate::switches::Switch;
 
 const RACE: &Scenario<ContainerRecreate> = &WRITE_RACES_CLOSE_AND_DELETE;
 const REPORT: &Scenario<ContainerRecreate> = &REPORT_RACES_PUT_BLOCK;
-
-fn fix(variant: &str) -> Fix {
-    ContainerRecreate::fix_of(variant).expect("a variant")
-}
 
 pub const CLAIMS: Claims<ContainerRecreate> = Claims {
     cells: &[
@@ -312,7 +308,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             what: "the repro test's sequence with the fix (improved)",
             expected: "WriteChunk CONTAINER_NOT_OPEN, PutBlock CONTAINER_NOT_OPEN; pipeline open; new block in a new \
                        container: SUCCESS",
-            observe: || with_fix(fix("improved")),
+            observe: || with_fix(ContainerRecreate::fix(IMPROVED)),
         },
         Reproduction {
             what: "the production timeline for container C on leader dn1 (upstream)",
@@ -330,14 +326,14 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Reproduction {
             what: "over-replication with four CLOSED replicas, one recreated, with P4+P5",
             expected: "0 of 255 decisions delete a real replica",
-            observe: || over_replication_deletes(fix("P4+P5")),
+            observe: || over_replication_deletes(ContainerRecreate::fix(&[&P4, &P5])),
         },
     ],
     mutants: &[
         Mutant {
             name: "tombstone after the map removal",
             variant: "improved",
-            fix: Fix { tombstone: Switch::new(Tombstone::AfterRemove), ..IMPROVED },
+            mutate: |fix| Fix { tombstone: Switch::new(Tombstone::AfterRemove), ..fix },
             caught_by: &O1,
             inside_a_step: false,
             about: "the obvious edit of removeContainer (deleteFromContainerTable becomes a tombstone put) keeps \
@@ -347,7 +343,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Mutant {
             name: "P1 as marking the deleted ID missing",
             variant: "P1+P2+P7+P8",
-            fix: Fix { refuse_auto_create_in_map: Switch::new(false), mark_deleted_missing: Switch::new(true), ..P1_P2_P7_P8 },
+            mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(false), mark_deleted_missing: Switch::new(true), ..fix },
             caught_by: &O5,
             inside_a_step: false,
             about: "the delete calls removeContainer(id, markMissing=true): auto-create is refused with \
@@ -357,7 +353,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Mutant {
             name: "P8 catching only the checked exceptions",
             variant: "improved",
-            fix: Fix { write_failure: Switch::new(WriteFailure::RecheckCheckedOnly), ..IMPROVED },
+            mutate: |fix| Fix { write_failure: Switch::new(WriteFailure::RecheckCheckedOnly), ..fix },
             caught_by: &O5,
             inside_a_step: false,
             about: "a catch written for what writeChunk declares (StorageContainerException): the chunk file's \
@@ -366,28 +362,17 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
     ],
 };
 
-const IMPROVED: Fix = Fix {
-    refuse_commit_of_remembered: Switch::new(true),
-    tombstone: Switch::new(Tombstone::BeforeRemove),
-    deleted_not_open: Switch::new(true),
-    write_failure: Switch::new(WriteFailure::Recheck),
-    ..Fix::UPSTREAM
-};
-
-const P1_P2_P7_P8: Fix = Fix {
-    refuse_auto_create_in_map: Switch::new(true),
-    refuse_commit_of_remembered: Switch::new(true),
-    deleted_not_open: Switch::new(true),
-    write_failure: Switch::new(WriteFailure::Recheck),
-    ..Fix::UPSTREAM
-};
-
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::super::datanode::{Res, State};
     use super::super::World;
     use super::*;
     use crate::outcome::{Check, Outcome};
+
+    /// The switches of the row whose claims a test compares with.
+    fn fix(variant: &str) -> Fix {
+        ContainerRecreate::fix_of(variant).expect("a variant")
+    }
 
     /// A write result that reaches `dispatchRequest`'s marking of the replica (or an exception):
     /// outside `canIgnoreException`, and neither CONTAINER_NOT_OPEN (P7's answer, which skips

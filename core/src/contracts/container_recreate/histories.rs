@@ -14,11 +14,11 @@ use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
 use super::{
     run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix, Image, World, CHUNK,
-    DATANODES, PIPELINE,
+    DATANODES, IMPROVED, PIPELINE,
 };
 use crate::drive::Driver;
 use crate::histories::{
-    byte, fix_reaches_only, Codec, Histories, OpForm, Plan as _, Regression, Word,
+    byte, reaches_only, Codec, Histories, OpForm, Plan as _, Regression, Word,
 };
 use crate::model::Model;
 use crate::trace::{recording, CxRef, Trace};
@@ -26,7 +26,6 @@ use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use std::ops::{ControlFlow, Range};
-use std::sync::OnceLock;
 
 /// The containers of a history.
 pub const CONTAINERS: [ContainerId; 2] = [1, 2];
@@ -517,10 +516,7 @@ impl Histories for ContainerRecreate {
 
     /// The improved fix reaches no outcome at all.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        static IMPROVED: OnceLock<Fix> = OnceLock::new();
-        let fix =
-            IMPROVED.get_or_init(|| ContainerRecreate::fix_of("improved").expect("a variant"));
-        fix_reaches_only::<ContainerRecreate>(*fix, &[], ops)
+        reaches_only::<ContainerRecreate>(ContainerRecreate::fix(IMPROVED), &[], ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 1024;

@@ -183,6 +183,106 @@ impl Fix {
     }
 }
 
+pub const P1: Part<Fix> = Part {
+    id: "P1",
+    summary: "the auto-create branch of dispatchRequest refuses an ID in container2BCSIDMap, \
+              answering CONTAINER_NOT_OPEN",
+    on: |fix| Fix {
+        refuse_auto_create_in_map: Switch::new(true),
+        ..fix
+    },
+};
+
+pub const P2: Part<Fix> = Part {
+    id: "P2",
+    summary:
+        "COMMIT_DATA of an absent container the datanode remembers answers CONTAINER_NOT_OPEN \
+              (not CONTAINER_NOT_FOUND)",
+    on: |fix| Fix {
+        refuse_commit_of_remembered: Switch::new(true),
+        ..fix
+    },
+};
+
+pub const P3: Part<Fix> = Part {
+    id: "P3",
+    summary: "a tombstone row in the container ID table, written before containerMap.remove, \
+              refused by auto-create, kept (and not marked missing) across a restart, cleared by \
+              import",
+    on: |fix| Fix {
+        tombstone: Switch::new(Tombstone::BeforeRemove),
+        ..fix
+    },
+};
+
+pub const P4: Part<Fix> = Part {
+    id: "P4",
+    summary: "SCM never raises a CLOSED container's sequence id",
+    on: |fix| Fix {
+        keep_closed_seq: Switch::new(true),
+        ..fix
+    },
+};
+
+pub const P5: Part<Fix> = Part {
+    id: "P5",
+    summary: "SCM treats a CLOSED replica whose BCSID differs from the container's sequence id as \
+              unhealthy",
+    on: |fix| Fix {
+        seq_mismatch_unhealthy: Switch::new(true),
+        ..fix
+    },
+};
+
+pub const P6: Part<Fix> = Part {
+    id: "P6",
+    summary: "(the issue's candidate) the leader's startTransaction rejects an absent container \
+              the datanode remembers, so no entry is appended",
+    on: |fix| Fix {
+        leader_refuses_remembered: Switch::new(true),
+        ..fix
+    },
+};
+
+pub const P7: Part<Fix> = Part {
+    id: "P7",
+    summary: "(ours) checkContainerOpen answers CONTAINER_NOT_OPEN for a DELETED replica, which \
+              canIgnoreException passes, instead of CONTAINER_INTERNAL_ERROR",
+    on: |fix| Fix {
+        deleted_not_open: Switch::new(true),
+        ..fix
+    },
+};
+
+pub const P8: Part<Fix> = Part {
+    id: "P8",
+    summary: "(ours) handleWriteChunk, handlePutBlock and handleStreamInit catch any failure of \
+              the write after checkContainerOpen (the chunk file's open throwing an unchecked \
+              exception, a missing chunk file), read the replica's state again and, when it is no \
+              longer OPEN (a close and a force delete landed in between), answer \
+              CONTAINER_NOT_OPEN without marking it",
+    on: |fix| Fix {
+        write_failure: Switch::new(WriteFailure::Recheck),
+        ..fix
+    },
+};
+
+/// The precedent's answer in place of P1's: it changes only the code a refusal answers.
+pub const N: Part<Fix> = Part {
+    id: "N",
+    summary: "(HDDS-15791's answer) a refused auto-create answers CONTAINER_NOT_FOUND, as \
+              dispatchRequest does for containerAutoCreate=false, instead of CONTAINER_NOT_OPEN",
+    on: |fix| Fix {
+        refusal_not_found: Switch::new(true),
+        ..fix
+    },
+};
+
+/// The patch.
+pub const PROPOSED: &[&Part<Fix>] = &[&P1, &P4, &P5];
+/// Ours: the smallest set of parts that closes every outcome (CR-F9).
+pub const IMPROVED: &[&Part<Fix>] = &[&P2, &P3, &P7, &P8];
+
 /// Everything the actors share.
 #[derive(Debug)]
 pub struct World {
@@ -793,118 +893,44 @@ impl Model for ContainerRecreate {
         title: "Pipeline leader recreates a Ratis container replica that SCM force deleted, and SCM keeps the new \
                 copy over the real replicas",
     };
-    const PARTS: &'static [Part] = &[
-        Part { id: "P1", summary: "the auto-create branch of dispatchRequest refuses an ID in container2BCSIDMap, answering CONTAINER_NOT_OPEN" },
-        Part { id: "P2", summary: "COMMIT_DATA of an absent container the datanode remembers answers CONTAINER_NOT_OPEN (not CONTAINER_NOT_FOUND)" },
-        Part {
-            id: "P3",
-            summary: "a tombstone row in the container ID table, written before containerMap.remove, refused by \
-                      auto-create, kept (and not marked missing) across a restart, cleared by import",
-        },
-        Part { id: "P4", summary: "SCM never raises a CLOSED container's sequence id" },
-        Part { id: "P5", summary: "SCM treats a CLOSED replica whose BCSID differs from the container's sequence id as unhealthy" },
-        Part {
-            id: "P6",
-            summary: "(the issue's candidate) the leader's startTransaction rejects an absent container the datanode \
-                      remembers, so no entry is appended",
-        },
-        Part {
-            id: "P7",
-            summary: "(ours) checkContainerOpen answers CONTAINER_NOT_OPEN for a DELETED replica, which \
-                      canIgnoreException passes, instead of CONTAINER_INTERNAL_ERROR",
-        },
-        Part {
-            id: "P8",
-            summary: "(ours) handleWriteChunk, handlePutBlock and handleStreamInit catch any failure of the write \
-                      after checkContainerOpen (the chunk file's open throwing an unchecked exception, a missing \
-                      chunk file), read the replica's state again and, when it is no longer OPEN (a close and a \
-                      force delete landed in between), answer CONTAINER_NOT_OPEN without marking it",
-        },
-        Part {
-            id: "N",
-            summary: "(HDDS-15791's answer) a refused auto-create answers CONTAINER_NOT_FOUND, as dispatchRequest \
-                      does for containerAutoCreate=false, instead of CONTAINER_NOT_OPEN",
-        },
-    ];
+    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2, &P3, &P4, &P5, &P6, &P7, &P8, &N];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8];
-    const BASELINES: &'static [Baseline] = &[Baseline {
+    const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,
         repo: "apache/ozone",
         commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
         about: "Ozone master of 2026-08-23, read for the model (the report's e345940c289 is newer and not in it)",
         changes: &[],
     }];
-    const VARIANTS: &'static [Variant] = &[
+    const VARIANTS: &'static [Variant<Fix>] = &[
         Variant::new("upstream", &[]),
-        Variant::new("P1", &["P1"]),
-        Variant::new("P2", &["P2"]),
-        Variant::new("P4", &["P4"]),
-        Variant::new("P5", &["P5"]),
-        Variant::new("P6", &["P6"]),
-        Variant::new("P1+P2", &["P1", "P2"]),
-        Variant::new("P4+P5", &["P4", "P5"]),
-        Variant::new("proposed", &["P1", "P4", "P5"]),
-        Variant::new("tombstone", &["P3"]),
-        Variant::new("P7", &["P7"]),
-        Variant::new("P8", &["P8"]),
-        Variant::new("P1+P2+P7", &["P1", "P2", "P7"]),
-        Variant::new("P1+P2+P7+P8", &["P1", "P2", "P7", "P8"]),
+        Variant::new("P1", &[&P1]),
+        Variant::new("P2", &[&P2]),
+        Variant::new("P4", &[&P4]),
+        Variant::new("P5", &[&P5]),
+        Variant::new("P6", &[&P6]),
+        Variant::new("P1+P2", &[&P1, &P2]),
+        Variant::new("P4+P5", &[&P4, &P5]),
+        Variant::new("proposed", PROPOSED),
+        Variant::new("tombstone", &[&P3]),
+        Variant::new("P7", &[&P7]),
+        Variant::new("P8", &[&P8]),
+        Variant::new("P1+P2+P7", &[&P1, &P2, &P7]),
+        Variant::new("P1+P2+P7+P8", &[&P1, &P2, &P7, &P8]),
         // HDDS-15791's refusal (CONTAINER_NOT_FOUND) in place of P1's answer.
-        Variant::new("HDDS-15791", &["P1", "P2", "P7", "P8", "N"]),
+        Variant::new("HDDS-15791", &[&P1, &P2, &P7, &P8, &N]),
         // The ablation of improved: each of its parts left out once.
-        Variant::new("P3+P7+P8", &["P3", "P7", "P8"]),
-        Variant::new("P2+P7+P8", &["P2", "P7", "P8"]),
-        Variant::new("P2+P3+P8", &["P2", "P3", "P8"]),
-        Variant::new("P2+P3+P7", &["P2", "P3", "P7"]),
-        Variant::new("improved", &["P2", "P3", "P7", "P8"]),
+        Variant::new("P3+P7+P8", &[&P3, &P7, &P8]),
+        Variant::new("P2+P7+P8", &[&P2, &P7, &P8]),
+        Variant::new("P2+P3+P8", &[&P2, &P3, &P8]),
+        Variant::new("P2+P3+P7", &[&P2, &P3, &P7]),
+        Variant::new("improved", IMPROVED),
     ];
     const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
     fn describe(w: &World) -> String {
         w.describe()
-    }
-
-    fn with(fix: Fix, part: &str) -> Option<Fix> {
-        Some(match part {
-            "P1" => Fix {
-                refuse_auto_create_in_map: Switch::new(true),
-                ..fix
-            },
-            "P2" => Fix {
-                refuse_commit_of_remembered: Switch::new(true),
-                ..fix
-            },
-            "P3" => Fix {
-                tombstone: Switch::new(Tombstone::BeforeRemove),
-                ..fix
-            },
-            "P4" => Fix {
-                keep_closed_seq: Switch::new(true),
-                ..fix
-            },
-            "P5" => Fix {
-                seq_mismatch_unhealthy: Switch::new(true),
-                ..fix
-            },
-            "P6" => Fix {
-                leader_refuses_remembered: Switch::new(true),
-                ..fix
-            },
-            "P7" => Fix {
-                deleted_not_open: Switch::new(true),
-                ..fix
-            },
-            "P8" => Fix {
-                write_failure: Switch::new(WriteFailure::Recheck),
-                ..fix
-            },
-            "N" => Fix {
-                refusal_not_found: Switch::new(true),
-                ..fix
-            },
-            _ => return None,
-        })
     }
 }
 

@@ -8,10 +8,10 @@ use super::reproductions::{
 };
 use super::{
     DeadNode, Fix, Recheck, COMES_BACK_AT_NEW_ADDRESS, COMES_BACK_WHILE_HANDLED, FIRST_HEARTBEATS,
-    NEW_ADDRESS_DURING_CHECK, O1, O10, O2, O3, O4, O5, O6, O7, O8, O9, R1, R2, R3, RECON_RELOAD,
-    RECON_RELOAD_EMPTIES_SET, RECON_RELOAD_ROW_DIFFERS, REGISTERS_AND_STOPS,
-    REGISTERS_DURING_CHECK, REPORT_WAITS_PAST_DEAD_INTERVAL, RESURRECTED_WHILE_HANDLED,
-    RETURNS_BEFORE_DEAD_DEADLINE,
+    IMPROVED, NEW_ADDRESS_DURING_CHECK, O1, O10, O2, O3, O4, O5, O6, O7, O8, O9, P1, P2, PROPOSED,
+    R1, R2, R3, RECON_RELOAD, RECON_RELOAD_EMPTIES_SET, RECON_RELOAD_ROW_DIFFERS,
+    REGISTERS_AND_STOPS, REGISTERS_DURING_CHECK, REPORT_WAITS_PAST_DEAD_INTERVAL,
+    RESURRECTED_WHILE_HANDLED, RETURNS_BEFORE_DEAD_DEADLINE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -297,7 +297,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Reproduction {
             what: "improved: heartbeat at t=4, then stopped for good; the handler at t=11",
             expected: "dn1 DEAD, container 1 MISSING",
-            observe: || dies_after_a_late_heartbeat(Fix::IMPROVED),
+            observe: || dies_after_a_late_heartbeat(DeadNode::fix(IMPROVED)),
         },
         Reproduction {
             what: "TestBugMC4DeadNodeRegisterReport (upstream, Recon): after the node stopped again",
@@ -307,7 +307,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Reproduction {
             what: "TestBugMC4DeadNodeRegisterReport (proposed, Recon): after the node stopped again",
             expected: "dn1 DEAD, container 1 MISSING",
-            observe: || registers_and_stops_again(Fix::PROPOSED),
+            observe: || registers_and_stops_again(DeadNode::fix(PROPOSED)),
         },
         Reproduction {
             what: "returnsShortlyBeforeDeadDeadline (upstream, Recon): after the next heartbeat",
@@ -317,7 +317,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Reproduction {
             what: "returnsShortlyBeforeDeadDeadline (proposed, Recon): after the next heartbeat",
             expected: "dn1 HEALTHY, container 1 HEALTHY",
-            observe: || returns_before_dead_deadline(Fix::PROPOSED),
+            observe: || returns_before_dead_deadline(DeadNode::fix(PROPOSED)),
         },
         Reproduction {
             what: "comesBackWhileDeadHandlerRuns (upstream, Recon): after the handler",
@@ -327,12 +327,12 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Reproduction {
             what: "comesBackWhileDeadHandlerRuns (proposed, Recon): after the handler",
             expected: "dn1 HEALTHY, container 1 HEALTHY",
-            observe: || comes_back_while_handler_runs(Fix::PROPOSED),
+            observe: || comes_back_while_handler_runs(DeadNode::fix(PROPOSED)),
         },
         Reproduction {
             what: "testRegisterMovesDeadNodeOutOfDead (proposed): DEAD, HEALTHY after registering again, DEAD again after it stops",
             expected: "passes",
-            observe: || register_moves_dead_node_out_of_dead(Fix::PROPOSED),
+            observe: || register_moves_dead_node_out_of_dead(DeadNode::fix(PROPOSED)),
         },
         Reproduction {
             what: "testRegisterMovesDeadNodeOutOfDead (upstream)",
@@ -342,7 +342,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Reproduction {
             what: "testDeadNodeHandlerKeepsReplicasOfNodeThatCameBack (proposed)",
             expected: "passes",
-            observe: || dead_node_handler_keeps_replicas_of_node_that_came_back(Fix::PROPOSED),
+            observe: || dead_node_handler_keeps_replicas_of_node_that_came_back(DeadNode::fix(PROPOSED)),
         },
         Reproduction {
             what: "testDeadNodeHandlerKeepsReplicasOfNodeThatCameBack (upstream)",
@@ -352,19 +352,19 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Reproduction {
             what: "testReinitializeKeepsDeadNodeDead (proposed)",
             expected: "passes",
-            observe: || reinitialize_keeps_dead_node_dead(Fix::PROPOSED),
+            observe: || reinitialize_keeps_dead_node_dead(DeadNode::fix(PROPOSED)),
         },
         Reproduction {
             what: "testReinitializeKeepsDeadNodeDead (P1+P2, without the loadExistingNodes change)",
             expected: "expected: DEAD but was: HEALTHY",
-            observe: || reinitialize_keeps_dead_node_dead(DeadNode::fix(&["P1", "P2"])),
+            observe: || reinitialize_keeps_dead_node_dead(DeadNode::fix(&[&P1, &P2])),
         },
     ],
     mutants: &[
         Mutant {
             name: "P2 without the monitor",
             variant: "proposed",
-            fix: Fix { recheck: Switch::new(Recheck::Unlocked), ..Fix::PROPOSED },
+            mutate: |fix| Fix { recheck: Switch::new(Recheck::Unlocked), ..fix },
             caught_by: &O3,
             inside_a_step: false,
             about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
@@ -373,7 +373,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         Mutant {
             name: "recheck that falls through",
             variant: "improved",
-            fix: Fix { recheck: Switch::new(Recheck::UnderMonitorNoReturn), ..Fix::IMPROVED },
+            mutate: |fix| Fix { recheck: Switch::new(Recheck::UnderMonitorNoReturn), ..fix },
             caught_by: &O5,
             inside_a_step: false,
             about: "the recheck under the monitor logs that it keeps the replicas (the node reads HEALTHY_READONLY, \

@@ -12,10 +12,10 @@ use super::datanode::{Datanode, DnAction};
 use super::dead_node_handler::{DeadNodeHandler, Source};
 use super::health_checker::HealthChecker;
 use super::recon::ReconReload;
-use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
+use super::{ContainerId, DeadNode, Fix, NodeId, Service, World, PROPOSED};
 use crate::drive::Driver;
 use crate::histories::{byte, run, Codec, Histories, OpForm, Plan as _, Regression, Word};
-use crate::model::Program;
+use crate::model::{Model, Program};
 use crate::trace::Trace;
 use arbitrary::Unstructured;
 use proptest::prelude::*;
@@ -259,7 +259,7 @@ impl Histories for DeadNode {
     /// The proposed fix reaches no outcome but the residual windows R1, R2 and R3, and O5 (a
     /// live node's replica lost) only together with R1 or R3, the windows that explain it.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        fix_property_of(Fix::PROPOSED, ops)
+        fix_property_of(DeadNode::fix(PROPOSED), ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 2048;
@@ -516,7 +516,7 @@ mod tests {
         let strategy = DeadNode::histories();
         for _ in 0..256 {
             let (ops, _) = strategy.new_tree(&mut runner).unwrap().current();
-            for fix in [Fix::UPSTREAM, Fix::PROPOSED] {
+            for fix in [Fix::UPSTREAM, DeadNode::fix(PROPOSED)] {
                 let after_a_run = |whole: bool| {
                     let mut s = Session::<DeadNode>::new(fix);
                     for op in &ops {
@@ -553,7 +553,7 @@ mod tests {
     fn proposed_histories_catch_the_recheck_that_falls_through() {
         let mutant = Fix {
             recheck: crate::switches::Switch::new(super::super::Recheck::UnderMonitorNoReturn),
-            ..Fix::PROPOSED
+            ..DeadNode::fix(PROPOSED)
         };
         let mut runner = TestRunner::new_with_rng(
             Default::default(),
@@ -563,7 +563,10 @@ mod tests {
         let (mut broken, mut first) = (0, None::<OutcomeId>);
         for _ in 0..DeadNode::FIX_PROPERTY_CASES {
             let (ops, _) = strategy.new_tree(&mut runner).unwrap().current();
-            assert!(fix_property_of(Fix::PROPOSED, &ops).is_ok(), "{ops:?}");
+            assert!(
+                fix_property_of(DeadNode::fix(PROPOSED), &ops).is_ok(),
+                "{ops:?}"
+            );
             if let Err(e) = fix_property_of(mutant, &ops) {
                 broken += 1;
                 first.get_or_insert(if e.starts_with("O3") { "O3" } else { "other" });

@@ -100,19 +100,62 @@ impl Fix {
         reload_skips_known: Switch::new(false),
         recheck_heartbeat_time: Switch::new(false),
     };
-    /// P1+P2+P3 (the variants' switches come from their parts, see `Model::with`; these are for
-    /// reproductions and mutants, and a test checks they agree).
-    pub const PROPOSED: Fix = Fix {
-        register_refreshes_heartbeat: Switch::new(true),
-        recheck: Switch::new(Recheck::UnderMonitor),
-        reload_skips_known: Switch::new(true),
-        recheck_heartbeat_time: Switch::new(false),
-    };
-    pub const IMPROVED: Fix = Fix {
-        recheck_heartbeat_time: Switch::new(true),
-        ..Fix::PROPOSED
-    };
 }
+
+pub const P1: Part<Fix> = Part {
+    id: "P1",
+    summary: "SCMNodeManager.register refreshes the heartbeat time of a known node",
+    on: |fix| Fix {
+        register_refreshes_heartbeat: Switch::new(true),
+        ..fix
+    },
+};
+
+pub const P2: Part<Fix> = Part {
+    id: "P2",
+    summary: "DeadNodeHandler.removeContainerReplicas takes the DatanodeInfo monitor, rechecks \
+              DEAD under it and only then removes",
+    on: |fix| Fix {
+        recheck: Switch::new(Recheck::UnderMonitor),
+        ..fix
+    },
+};
+
+pub const P3: Part<Fix> = Part {
+    id: "P3",
+    summary: "ReconNodeManager.loadExistingNodes does not register known nodes again",
+    on: |fix| Fix {
+        reload_skips_known: Switch::new(true),
+        ..fix
+    },
+};
+
+/// The precedent's way, in P2's place (it sets the same switch).
+pub const P2U: Part<Fix> = Part {
+    id: "P2u",
+    summary: "(the precedent HDDS-14834, not a part of the fix) P2 written as upstream wrote its \
+              topology guard: a second getNodeStatus right before removeContainerReplicas, \
+              without the DatanodeInfo monitor",
+    on: |fix| Fix {
+        recheck: Switch::new(Recheck::Unlocked),
+        ..fix
+    },
+};
+
+pub const P4: Part<Fix> = Part {
+    id: "P4",
+    summary: "(improved) under the monitor the handler also requires the heartbeat time to be \
+              past the stale deadline: a node the next health check resurrects keeps its replicas",
+    on: |fix| Fix {
+        recheck_heartbeat_time: Switch::new(true),
+        ..fix
+    },
+};
+
+/// The patch.
+pub const PROPOSED: &[&Part<Fix>] = &[&P1, &P2, &P3];
+/// Ours.
+pub const IMPROVED: &[&Part<Fix>] = &[&P1, &P2, &P3, &P4];
 
 /// Everything the actors share.
 #[derive(Debug)]
@@ -585,45 +628,26 @@ impl Model for DeadNode {
         report: "HDDS-17067",
         title: "Registration does not refresh a known datanode's heartbeat time; the dead node handler keeps or erases its replicas wrongly",
     };
-    const PARTS: &'static [Part] = &[
-        Part { id: "P1", summary: "SCMNodeManager.register refreshes the heartbeat time of a known node" },
-        Part {
-            id: "P2",
-            summary: "DeadNodeHandler.removeContainerReplicas takes the DatanodeInfo monitor, rechecks DEAD under \
-                      it and only then removes",
-        },
-        Part { id: "P3", summary: "ReconNodeManager.loadExistingNodes does not register known nodes again" },
-        Part {
-            id: "P2u",
-            summary: "(the precedent HDDS-14834, not a part of the fix) P2 written as upstream wrote its topology \
-                      guard: a second getNodeStatus right before removeContainerReplicas, without the DatanodeInfo \
-                      monitor",
-        },
-        Part {
-            id: "P4",
-            summary: "(improved) under the monitor the handler also requires the heartbeat time to be past the \
-                      stale deadline: a node the next health check resurrects keeps its replicas",
-        },
-    ];
+    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2, &P3, &P2U, &P4];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[
         &O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &O10, &R1, &R2, &R3,
     ];
-    const BASELINES: &'static [Baseline] = &[Baseline {
+    const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,
         repo: "apache/ozone",
         commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
         about: "Ozone master of 2026-08-23, read for the model (the report's 916aa1d and 14e0611fdd5 are newer); it holds HDDS-14834 (DeadNodeHandler returns unless DEAD and rechecks before the topology removal), as ozone-2.2.0 does, where DeadNodeHandler and DatanodeInfo are the same",
         changes: &[],
     }];
-    const VARIANTS: &'static [Variant] = &[
+    const VARIANTS: &'static [Variant<Fix>] = &[
         Variant::new("upstream", &[]),
-        Variant::new("P1", &["P1"]),
-        Variant::new("P2", &["P2"]),
-        Variant::new("P3", &["P3"]),
-        Variant::new("P1+P2", &["P1", "P2"]),
-        Variant::new("proposed", &["P1", "P2", "P3"]),
-        Variant::new("improved", &["P1", "P2", "P3", "P4"]),
-        Variant::new("P1+P2u+P3", &["P1", "P2u", "P3"]),
+        Variant::new("P1", &[&P1]),
+        Variant::new("P2", &[&P2]),
+        Variant::new("P3", &[&P3]),
+        Variant::new("P1+P2", &[&P1, &P2]),
+        Variant::new("proposed", PROPOSED),
+        Variant::new("improved", IMPROVED),
+        Variant::new("P1+P2u+P3", &[&P1, &P2U, &P3]),
     ];
     const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -665,32 +689,6 @@ impl Model for DeadNode {
             containers.join(", ")
         )
     }
-
-    fn with(fix: Fix, part: &str) -> Option<Fix> {
-        Some(match part {
-            "P1" => Fix {
-                register_refreshes_heartbeat: Switch::new(true),
-                ..fix
-            },
-            "P2" => Fix {
-                recheck: Switch::new(Recheck::UnderMonitor),
-                ..fix
-            },
-            "P3" => Fix {
-                reload_skips_known: Switch::new(true),
-                ..fix
-            },
-            "P2u" => Fix {
-                recheck: Switch::new(Recheck::Unlocked),
-                ..fix
-            },
-            "P4" => Fix {
-                recheck_heartbeat_time: Switch::new(true),
-                ..fix
-            },
-            _ => return None,
-        })
-    }
 }
 
 impl Claimed for DeadNode {
@@ -699,14 +697,3 @@ impl Claimed for DeadNode {
 
 /// The datanodes a state description lists (the scenarios use dn1, histories all three).
 pub const NODES: [NodeId; 3] = [1, 2, 3];
-
-#[cfg(all(test, not(loom)))]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_named_switches_are_the_variants_parts() {
-        assert_eq!(DeadNode::fix_of("proposed"), Some(Fix::PROPOSED));
-        assert_eq!(DeadNode::fix_of("improved"), Some(Fix::IMPROVED));
-    }
-}

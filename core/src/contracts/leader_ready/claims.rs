@@ -3,12 +3,12 @@
 
 use super::{
     re_elected_with_the_entry_queued, reproduce, undisturbed, Fix, LeaderReady, ReadyGuard,
-    TermSource, CANDIDACY_BEFORE_TERM_READ, CHANGES_AFTER_TERM_READ, CHANGES_BEFORE_TERM_READ, O1,
-    O2, R1, R2, STEP_DOWN_DURING_CALLBACK,
+    TermSource, CANDIDACY_BEFORE_TERM_READ, CHANGES_AFTER_TERM_READ, CHANGES_BEFORE_TERM_READ,
+    IMPROVED, O1, O2, PROPOSED, R1, R2, STEP_DOWN_DURING_CALLBACK,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
-use crate::model::Scenario;
+use crate::model::{Model, Scenario};
 use crate::switches::Switch;
 
 const STEP_DOWN: &Scenario<LeaderReady> = &STEP_DOWN_DURING_CALLBACK;
@@ -109,34 +109,34 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
         Reproduction {
             what: "proposed: no leadership change while notifyLeaderReady runs",
             expected: "isLeader=true isLeaderReady=true ReplicationManager.shouldRun=true SCMBlockDeletingService.shouldRun=true",
-            observe: || undisturbed(Fix::PROPOSED),
+            observe: || undisturbed(LeaderReady::fix(PROPOSED)),
         },
         Reproduction {
             what: "improved: no leadership change while notifyLeaderReady runs",
             expected: "isLeader=true isLeaderReady=true ReplicationManager.shouldRun=true SCMBlockDeletingService.shouldRun=true",
-            observe: || undisturbed(Fix::IMPROVED),
+            observe: || undisturbed(LeaderReady::fix(IMPROVED)),
         },
         Reproduction {
             what: "proposed: re-elected, the new term's startup entry queued before the win",
             expected: "isLeader=true isLeaderReady=true ReplicationManager.shouldRun=true SCMBlockDeletingService.shouldRun=true",
-            observe: || re_elected_with_the_entry_queued(Fix::PROPOSED),
+            observe: || re_elected_with_the_entry_queued(LeaderReady::fix(PROPOSED)),
         },
         Reproduction {
             what: "proposed: after the step-down",
             expected: "isLeader=false isLeaderReady=false ReplicationManager.shouldRun=false SCMBlockDeletingService.shouldRun=false",
-            observe: || reproduce(Fix::PROPOSED).1,
+            observe: || reproduce(LeaderReady::fix(PROPOSED)).1,
         },
         Reproduction {
             what: "proposed: re-elected, inside notifyLeaderReady",
             expected: "isLeader=true isLeaderReady=false",
-            observe: || reproduce(Fix::PROPOSED).2,
+            observe: || reproduce(LeaderReady::fix(PROPOSED)).2,
         },
     ],
     mutants: &[
         Mutant {
             name: "P1 without the term check",
             variant: "proposed",
-            fix: Fix { guard: Switch::new(ReadyGuard::LeaderOnly), ..Fix::PROPOSED },
+            mutate: |fix| Fix { guard: Switch::new(ReadyGuard::LeaderOnly), ..fix },
             caught_by: &O2,
             inside_a_step: false,
             about: "setLeaderReady checks isLeader but not the term: a re-election inside the callback passes",
@@ -144,7 +144,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
         Mutant {
             name: "P1 reading the term at setLeaderReady",
             variant: "proposed",
-            fix: Fix { term: Switch::new(TermSource::RatisAtSet), ..Fix::PROPOSED },
+            mutate: |fix| Fix { term: Switch::new(TermSource::RatisAtSet), ..fix },
             caught_by: &O2,
             inside_a_step: false,
             about: "the term is read when the flag is set, not when the callback starts: a re-election \
@@ -153,7 +153,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
         Mutant {
             name: "improved reading SCMContext's term",
             variant: "improved",
-            fix: Fix { term: Switch::new(TermSource::ContextAtCallbackStart), ..Fix::PROPOSED },
+            mutate: |fix| Fix { term: Switch::new(TermSource::ContextAtCallbackStart), ..fix },
             caught_by: &R1,
             inside_a_step: false,
             about: "the callback takes SCMContext.getTermOfLeader() at its start instead of the checked \

@@ -2,9 +2,10 @@
 //! step by step on the single Ratis thread and the single apply thread.
 
 use super::state_machine::{Change, LeaderReadyCallback, RatisThread};
-use super::{Fix, LeaderReady, World};
+use super::{Fix, LeaderReady, World, PROPOSED};
 use crate::drive::Driver;
 use crate::histories::{byte, reaches_only, Codec, Histories, OpForm, Plan, Regression};
+use crate::model::Model;
 use crate::trace::Trace;
 use arbitrary::Unstructured;
 use proptest::prelude::*;
@@ -163,7 +164,7 @@ impl Histories for LeaderReady {
 
     /// The proposed fix reaches no outcome but the admitted residual window R1 (R2 is part of it).
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        reaches_only::<LeaderReady>("proposed", &["R1", "R2"], ops)
+        reaches_only::<LeaderReady>(LeaderReady::fix(PROPOSED), &["R1", "R2"], ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 4096;

@@ -122,18 +122,44 @@ impl Fix {
         term: Switch::new(TermSource::None),
         notify_only_if_set: Switch::new(false),
     };
-    /// P1+P2 (the variants' switches come from their parts, see `Model::with`; these two are
-    /// for reproductions and mutants, and a test checks they agree).
-    pub const PROPOSED: Fix = Fix {
+}
+
+/// P1 sets two switches: the guard and the term it checks come together.
+pub const P1: Part<Fix> = Part {
+    id: "P1",
+    summary: "setLeaderReady(term) sets the flag under the write lock only if still leader of \
+              that term (the term read from Ratis when the callback starts)",
+    on: |fix| Fix {
         guard: Switch::new(ReadyGuard::LeaderOfTerm),
         term: Switch::new(TermSource::RatisAtCallbackStart),
+        ..fix
+    },
+};
+
+pub const P2: Part<Fix> = Part {
+    id: "P2",
+    summary: "services are notified only when the flag was set",
+    on: |fix| Fix {
         notify_only_if_set: Switch::new(true),
-    };
-    pub const IMPROVED: Fix = Fix {
+        ..fix
+    },
+};
+
+/// Ours: applied after P1, it replaces the term P1 reads.
+pub const P3: Part<Fix> = Part {
+    id: "P3",
+    summary: "(improved) the term passed is the one of the startup entry Ratis checked, kept \
+              from notifyConfigurationChanged for that entry on the apply thread",
+    on: |fix| Fix {
         term: Switch::new(TermSource::CheckedEntry),
-        ..Fix::PROPOSED
-    };
-}
+        ..fix
+    },
+};
+
+/// The patch.
+pub const PROPOSED: &[&Part<Fix>] = &[&P1, &P2];
+/// Ours.
+pub const IMPROVED: &[&Part<Fix>] = &[&P1, &P2, &P3];
 
 /// Everything the actors share.
 #[derive(Debug)]
@@ -236,36 +262,21 @@ impl Model for LeaderReady {
         report: "HDDS-17575",
         title: "SCM stays leader-ready after stepping down during notifyLeaderReady",
     };
-    const PARTS: &'static [Part] = &[
-        Part {
-            id: "P1",
-            summary: "setLeaderReady(term) sets the flag under the write lock only if still \
-                      leader of that term (the term read from Ratis when the callback starts)",
-        },
-        Part {
-            id: "P2",
-            summary: "services are notified only when the flag was set",
-        },
-        Part {
-            id: "P3",
-            summary: "(improved) the term passed is the one of the startup entry Ratis checked, \
-                      kept from notifyConfigurationChanged for that entry on the apply thread",
-        },
-    ];
+    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2, &P3];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &R1, &R2];
-    const BASELINES: &'static [Baseline] = &[Baseline {
+    const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,
         repo: "apache/ozone",
         commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
         about: "Ozone master of 2026-08-23, read for the model, but for notifyLeaderReady's buffer flush and deleted-block summary reload before setLeaderReady, which follow the report's master 257a71ab277 (HDDS-16143; not in this commit nor in ozone-2.2.0, where notifyLeaderChanged flushes and notifyLeaderReady sets the flag alone: premise LR_P3). SCMContext is the same in ozone-2.2.0",
         changes: &[],
     }];
-    const VARIANTS: &'static [Variant] = &[
+    const VARIANTS: &'static [Variant<Fix>] = &[
         Variant::new("upstream", &[]),
-        Variant::new("P1", &["P1"]),
-        Variant::new("P2", &["P2"]),
-        Variant::new("proposed", &["P1", "P2"]),
-        Variant::new("improved", &["P1", "P2", "P3"]),
+        Variant::new("P1", &[&P1]),
+        Variant::new("P2", &[&P2]),
+        Variant::new("proposed", PROPOSED),
+        Variant::new("improved", IMPROVED),
     ];
     const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -282,25 +293,6 @@ impl Model for LeaderReady {
             s.block_deleting_service.status()
         )
     }
-
-    fn with(fix: Fix, part: &str) -> Option<Fix> {
-        Some(match part {
-            "P1" => Fix {
-                guard: Switch::new(ReadyGuard::LeaderOfTerm),
-                term: Switch::new(TermSource::RatisAtCallbackStart),
-                ..fix
-            },
-            "P2" => Fix {
-                notify_only_if_set: Switch::new(true),
-                ..fix
-            },
-            "P3" => Fix {
-                term: Switch::new(TermSource::CheckedEntry),
-                ..fix
-            },
-            _ => return None,
-        })
-    }
 }
 
 impl Claimed for LeaderReady {
@@ -315,12 +307,6 @@ mod tests {
     use crate::claims::Verdict;
     use crate::model::Scenario;
     use crate::steps::{enumerate, every_choice};
-
-    #[test]
-    fn the_named_switches_are_the_variants_parts() {
-        assert_eq!(LeaderReady::fix_of("proposed"), Some(Fix::PROPOSED));
-        assert_eq!(LeaderReady::fix_of("improved"), Some(Fix::IMPROVED));
-    }
 
     fn reaches(scenario: &Scenario<LeaderReady>, fix: Fix, outcome: &Outcome<World>) -> bool {
         enumerate(scenario, fix, outcome, every_choice).observed == Verdict::Reachable
@@ -339,9 +325,21 @@ mod tests {
     /// residual scenario shows both shapes of R1: the win before the term read, and after it.
     #[test]
     fn the_residual_scenario_reaches_the_win_after_the_read_too() {
-        assert!(reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &R1));
-        assert!(reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &R2));
-        assert!(!reaches(&CHANGES_BEFORE_TERM_READ, Fix::PROPOSED, &O2));
+        assert!(reaches(
+            &CHANGES_BEFORE_TERM_READ,
+            LeaderReady::fix(PROPOSED),
+            &R1
+        ));
+        assert!(reaches(
+            &CHANGES_BEFORE_TERM_READ,
+            LeaderReady::fix(PROPOSED),
+            &R2
+        ));
+        assert!(!reaches(
+            &CHANGES_BEFORE_TERM_READ,
+            LeaderReady::fix(PROPOSED),
+            &O2
+        ));
     }
 
     /// Upstream's `notifyLeaderReady` reads no term, so its start is a step with no
@@ -351,7 +349,7 @@ mod tests {
     /// its own, finds it here, for upstream and P2 alike.
     #[test]
     fn upstream_reaches_r1_where_the_term_read_would_be() {
-        for fix in [Fix::UPSTREAM, LeaderReady::fix(&["P2"])] {
+        for fix in [Fix::UPSTREAM, LeaderReady::fix(&[&P2])] {
             assert!(reaches(&CHANGES_BEFORE_TERM_READ, fix, &R1), "{fix:?}");
             assert!(reaches(&CHANGES_BEFORE_TERM_READ, fix, &R2), "{fix:?}");
         }
@@ -375,7 +373,11 @@ mod tests {
 
     #[test]
     fn a_higher_term_step_down_changes_no_verdict() {
-        for fix in [Fix::UPSTREAM, Fix::PROPOSED, Fix::IMPROVED] {
+        for fix in [
+            Fix::UPSTREAM,
+            LeaderReady::fix(PROPOSED),
+            LeaderReady::fix(IMPROVED),
+        ] {
             for o in LeaderReady::OUTCOMES {
                 assert_eq!(
                     reaches(&HIGHER_TERM_BEFORE_TERM_READ, fix, o),
@@ -385,7 +387,11 @@ mod tests {
                 );
             }
         }
-        assert!(reaches(&HIGHER_TERM_BEFORE_TERM_READ, Fix::PROPOSED, &R2));
+        assert!(reaches(
+            &HIGHER_TERM_BEFORE_TERM_READ,
+            LeaderReady::fix(PROPOSED),
+            &R2
+        ));
     }
 
     /// Reading SCMContext's term at the callback start (the mutant) narrows the residual to
@@ -394,7 +400,7 @@ mod tests {
     fn scm_context_term_narrows_the_residual_to_the_reports_wording() {
         let mutant = Fix {
             term: Switch::new(TermSource::ContextAtCallbackStart),
-            ..Fix::PROPOSED
+            ..LeaderReady::fix(PROPOSED)
         };
         assert!(!reaches(&CANDIDACY_BEFORE_TERM_READ, mutant, &R2));
         assert!(!reaches(&CHANGES_BEFORE_TERM_READ, mutant, &R2));

@@ -1,16 +1,15 @@
 //! The expected claims matrix of HDDS-17042, as data. Every cell is checked by a test; the loom
 //! cells' `executions` are pinned (a change means the model changed: review, re-pin).
 
-use super::service_provider::{HandOffLock, LockFrom, LockUntil, RestSpan};
+use super::service_provider::{LockFrom, LockUntil, RestSpan};
 use super::{
-    delete, put, reproduce, Fix, ReconSync, FAULT_BEFORE_HAND_OFF, HANG_AFTER_FAULT, O1, O2, O3,
-    O4, O5, O6, O7, O8, REBUILD_DURING_SYNC, REBUILD_DURING_TWO_BATCH_SYNC,
-    REBUILD_WHILE_RPC_HANGS, TRIGGER_SYNC_AFTER_FAULT, TWO_TRIGGERS,
+    delete, lock, put, reproduce, Fix, ReconSync, A2, A3, A4, FAULT_BEFORE_HAND_OFF,
+    HANG_AFTER_FAULT, O1, O2, O3, O4, O5, O6, O7, O8, PROPOSED, REBUILD_DURING_SYNC,
+    REBUILD_DURING_TWO_BATCH_SYNC, REBUILD_WHILE_RPC_HANGS, TRIGGER_SYNC_AFTER_FAULT, TWO_TRIGGERS,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
-use crate::model::Scenario;
-use crate::switches::Switch;
+use crate::model::{Model, Scenario};
 
 const ONE_BATCH: &Scenario<ReconSync> = &REBUILD_DURING_SYNC;
 const TWO_BATCHES: &Scenario<ReconSync> = &REBUILD_DURING_TWO_BATCH_SYNC;
@@ -174,17 +173,17 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         Reproduction {
             what: "proposed: rebuild queued while the sync is paused in updateOMMetadataManager (rebuildQueuedInWindow)",
             expected: "false",
-            observe: || reproduce(Fix::PROPOSED, &[put(1)], put(2)).queued_in_window.to_string(),
+            observe: || reproduce(ReconSync::fix(PROPOSED), &[put(1)], put(2)).queued_in_window.to_string(),
         },
         Reproduction {
             what: "proposed: after the rebuild",
             expected: "OM files=2 NSSummary files=2",
-            observe: || reproduce(Fix::PROPOSED, &[put(1)], put(2)).after_rebuild,
+            observe: || reproduce(ReconSync::fix(PROPOSED), &[put(1)], put(2)).after_rebuild,
         },
         Reproduction {
             what: "proposed: after one more ordinary sync",
             expected: "OM files=3 NSSummary files=3",
-            observe: || reproduce(Fix::PROPOSED, &[put(1)], put(2)).after_next_sync,
+            observe: || reproduce(ReconSync::fix(PROPOSED), &[put(1)], put(2)).after_next_sync,
         },
         Reproduction {
             what: "upstream: a replayed delete (OM deletes file2 of 2)",
@@ -194,15 +193,13 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         Reproduction {
             what: "proposed: the same delete",
             expected: "OM files=1 NSSummary files=1",
-            observe: || reproduce(Fix::PROPOSED, &[put(1), put(2)], delete(2)).after_rebuild,
+            observe: || reproduce(ReconSync::fix(PROPOSED), &[put(1), put(2)], delete(2)).after_rebuild,
         },
     ],
     mutants: &[Mutant {
         name: "P1 released after the commit, before the hand-off",
         variant: "proposed",
-        fix: Fix {
-            hand_off_lock: Switch::new(Some(HandOffLock { from: LockFrom::RpcReturned, until: LockUntil::LastCommit, rest: RestSpan::Queueing })),
-        },
+        mutate: |_| lock(LockFrom::RpcReturned, LockUntil::LastCommit, RestSpan::Queueing),
         caught_by: &O1,
         inside_a_step: false,
         about: "the lock must span commit to hand-off: released after the commit, a rebuild still \
@@ -210,7 +207,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
     }, Mutant {
         name: "the REST thread locks only around the checkpoint",
         variant: "proposed",
-        fix: Fix::LOCK_AROUND_CHECKPOINT,
+        mutate: A2.on,
         caught_by: &O5,
         inside_a_step: false,
         about: "triggerTaskRebuild must hold the lock around the whole queueReInitializationEvent: \
@@ -219,7 +216,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
     }, Mutant {
         name: "P1 released after the hand-off but not in a finally",
         variant: "proposed",
-        fix: Fix::NO_FINALLY,
+        mutate: A3.on,
         caught_by: &O6,
         inside_a_step: false,
         about: "an exception between the commit and the hand-off must release the lock before the \
@@ -228,7 +225,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
     }, Mutant {
         name: "P1 released at the end of syncDataFromOM",
         variant: "proposed",
-        fix: Fix::ACROSS_FULL_SNAPSHOT,
+        mutate: A4.on,
         caught_by: &O6,
         inside_a_step: false,
         about: "released in syncDataFromOM's finally, the lock spans executeFullSnapshot's \

@@ -8,10 +8,10 @@ use super::service_provider::{RestThread, SyncFaults, SyncThread};
 use super::sync_scheduler::{Executor, SYNC_THREADS};
 use super::task_controller::EventProcessor;
 use super::trigger_sync::TriggerSyncThread;
-use super::{delete, file, put, Fix, ReconSync, World};
+use super::{delete, file, put, Fix, ReconSync, World, PROPOSED};
 use crate::drive::Driver;
 use crate::histories::{byte, Codec, Histories, OpForm, Plan as _, Regression, Session, Word};
-use crate::model::Program;
+use crate::model::{Model, Program};
 use crate::sync::Arc;
 use crate::trace::{Timeline, Trace};
 use arbitrary::Unstructured;
@@ -400,7 +400,7 @@ pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
     // `run`, keeping the world and the timeline for the one more sync below, and
     // `fault_and_plan` as the session goes: an operation is applied exactly when the plan
     // allows it (a step that no actor can take is not, and changes no plan either).
-    let mut session = Session::<ReconSync>::new(Fix::PROPOSED);
+    let mut session = Session::<ReconSync>::new(ReconSync::fix(PROPOSED));
     let (mut fault, mut plan) = (false, Plan::start());
     for op in ops {
         let armed = *op == Op::Sync && plan.fault_armed.is_some_and(|f| f != Fallback::Succeeds);
@@ -546,9 +546,9 @@ const REGRESSIONS: &[Regression<Op>] = &[
 
 #[cfg(all(test, not(loom)))]
 mod tests {
+    use super::super::A3;
     use super::*;
     use crate::histories::run;
-    use crate::model::Model;
     use crate::outcome::Outcome;
     use std::collections::{BTreeMap, BTreeSet};
 
@@ -573,7 +573,7 @@ mod tests {
     /// The fix property as it was written before it ran the history once: `run`, then the
     /// history again with one more sync ([`settled_violation`]).
     fn check_proposed_twice(ops: &[Op]) -> Result<(), String> {
-        let fix = Fix::PROPOSED;
+        let fix = ReconSync::fix(PROPOSED);
         for v in run::<ReconSync>(fix, ops) {
             if v.outcome == "O3" && has_fault(ops) {
                 continue;
@@ -676,10 +676,10 @@ mod tests {
     #[test]
     fn a_double_application_is_not_repaired_by_later_syncs() {
         let ops = REGRESSIONS[0].ops;
-        let upstream = ReconSync::fix_of("upstream").expect("variant");
+        let upstream = Fix::UPSTREAM;
         let after = settled_violation(upstream, ops).expect("still wrong after a sync");
         assert!(after.contains("NSSummary differs"), "{after}");
-        assert_eq!(settled_violation(Fix::PROPOSED, ops), None);
+        assert_eq!(settled_violation(ReconSync::fix(PROPOSED), ops), None);
         let v = crate::histories::reaches::<ReconSync>(upstream, ops, "O1").expect("reaches O1");
         assert!(v.witness.contains("size=120"), "{}", v.witness);
         assert!(check_proposed(REGRESSIONS[2].ops).is_ok());
@@ -695,7 +695,7 @@ mod tests {
             snapshot: Fallback::Fails,
         };
         let ops = [fault, Put(1), Sync, Put(2), Sync, Rebuild];
-        let a3 = ReconSync::fix_of("A3").expect("variant");
+        let a3 = ReconSync::fix(&[&A3]);
         let found = crate::histories::run::<ReconSync>(a3, &ops);
         let ids: Vec<&str> = found.iter().map(|v| v.outcome).collect();
         assert_eq!(ids, ["O3", "O6"], "{found:?}");
@@ -707,7 +707,7 @@ mod tests {
                 && timeline.contains("one hold released, 1 left"),
             "{timeline}"
         );
-        let p1 = crate::histories::run::<ReconSync>(Fix::PROPOSED, &ops);
+        let p1 = crate::histories::run::<ReconSync>(ReconSync::fix(PROPOSED), &ops);
         assert!(p1.is_empty(), "{p1:?}");
     }
 
@@ -721,7 +721,7 @@ mod tests {
             snapshot: Fallback::Fails,
         };
         let ops = [fault, Put(1), Sync, TriggerSync, Put(2), Sync, Rebuild];
-        let a3 = ReconSync::fix_of("A3").expect("variant");
+        let a3 = ReconSync::fix(&[&A3]);
         let found = crate::histories::run::<ReconSync>(a3, &ops);
         let ids: Vec<&str> = found.iter().map(|v| v.outcome).collect();
         assert_eq!(ids, ["O3", "O6", "O7"], "{found:?}");
@@ -737,7 +737,7 @@ mod tests {
             timeline.contains("periodic task is cancelled"),
             "{timeline}"
         );
-        let p1 = crate::histories::run::<ReconSync>(Fix::PROPOSED, &ops);
+        let p1 = crate::histories::run::<ReconSync>(ReconSync::fix(PROPOSED), &ops);
         assert!(p1.is_empty(), "{p1:?}");
     }
 
@@ -746,7 +746,7 @@ mod tests {
     /// the new executor is live runs on its thread.
     #[test]
     fn the_trigger_waits_for_a_run_that_began_after_its_check() {
-        let mut session = Session::<ReconSync>::new(Fix::PROPOSED);
+        let mut session = Session::<ReconSync>::new(ReconSync::fix(PROPOSED));
         assert!(session.apply(&TriggerSync) && session.apply(&Put(1)));
         let trigger = TriggerSyncThread::ACTOR;
         session.step_named(trigger).expect("the check");

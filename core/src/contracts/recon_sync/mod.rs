@@ -62,49 +62,82 @@ impl Fix {
     pub const UPSTREAM: Fix = Fix {
         hand_off_lock: Switch::new(None),
     };
-    /// The patch: P1.
-    pub const PROPOSED: Fix = Fix {
-        hand_off_lock: Switch::new(Some(HandOffLock {
-            from: LockFrom::RpcReturned,
-            until: LockUntil::HandOff,
-            rest: RestSpan::Queueing,
-        })),
-    };
-    /// A1, the design the report rejected: the same lock, taken before the OM RPC.
-    pub const LOCK_ACROSS_RPC: Fix = Fix {
-        hand_off_lock: Switch::new(Some(HandOffLock {
-            from: LockFrom::BeforeRpc,
-            until: LockUntil::HandOff,
-            rest: RestSpan::Queueing,
-        })),
-    };
-    /// A3, a design to rule out: P1 without a `finally` around the release.
-    pub const NO_FINALLY: Fix = Fix {
-        hand_off_lock: Switch::new(Some(HandOffLock {
-            from: LockFrom::RpcReturned,
-            until: LockUntil::HandOffNoFinally,
-            rest: RestSpan::Queueing,
-        })),
-    };
-    /// A4, a design to rule out: P1 released at the end of `syncDataFromOM`, after
-    /// `executeFullSnapshot`.
-    pub const ACROSS_FULL_SNAPSHOT: Fix = Fix {
-        hand_off_lock: Switch::new(Some(HandOffLock {
-            from: LockFrom::RpcReturned,
-            until: LockUntil::SyncEnd,
-            rest: RestSpan::Queueing,
-        })),
-    };
-    /// A2, a broken design: P1's sync side, and `triggerTaskRebuild` holding the lock only
-    /// around the checkpoint.
-    pub const LOCK_AROUND_CHECKPOINT: Fix = Fix {
-        hand_off_lock: Switch::new(Some(HandOffLock {
-            from: LockFrom::RpcReturned,
-            until: LockUntil::HandOff,
-            rest: RestSpan::Checkpoint,
-        })),
-    };
 }
+
+/// The fix has one switch, the lock with its span, so P1 and each alternative design (A1–A4)
+/// set the whole of it: whatever it is applied to, the lock is that design's.
+const fn lock(from: LockFrom, until: LockUntil, rest: RestSpan) -> Fix {
+    Fix {
+        hand_off_lock: Switch::new(Some(HandOffLock { from, until, rest })),
+    }
+}
+
+pub const P1: Part<Fix> = Part {
+    id: "P1",
+    summary: "a hand-off lock in OzoneManagerServiceProviderImpl: the sync thread takes it after \
+              the OM RPC has returned and before the first commit and releases it after \
+              consumeOMEvents; triggerTaskRebuild takes it around queueReInitializationEvent",
+    on: |_| {
+        lock(
+            LockFrom::RpcReturned,
+            LockUntil::HandOff,
+            RestSpan::Queueing,
+        )
+    },
+};
+
+pub const A1: Part<Fix> = Part {
+    id: "A1",
+    summary: "(the alternative the report rejected, not a part of the fix) the same lock taken \
+              before the OM RPC, so that it spans the RPC and its retries",
+    on: |_| lock(LockFrom::BeforeRpc, LockUntil::HandOff, RestSpan::Queueing),
+};
+
+pub const A3: Part<Fix> = Part {
+    id: "A3",
+    summary: "(a design to rule out, not a part of the fix) P1 with its release not in a \
+              finally: an exception between the commit and the hand-off skips it, and the lock \
+              stays held by SyncOM-0, which re-enters it in later syncs (a thread that \
+              triggerSyncDataFromOMImmediately starts in its place waits for it forever)",
+    on: |_| {
+        lock(
+            LockFrom::RpcReturned,
+            LockUntil::HandOffNoFinally,
+            RestSpan::Queueing,
+        )
+    },
+};
+
+pub const A4: Part<Fix> = Part {
+    id: "A4",
+    summary: "(a design to rule out, not a part of the fix) P1 released in syncDataFromOM's \
+              finally: held across executeFullSnapshot after a failed delta (getServiceList and \
+              the snapshot download from OM)",
+    on: |_| {
+        lock(
+            LockFrom::RpcReturned,
+            LockUntil::SyncEnd,
+            RestSpan::Queueing,
+        )
+    },
+};
+
+pub const A2: Part<Fix> = Part {
+    id: "A2",
+    summary: "(a broken design, not a part of the fix) P1's sync side, but triggerTaskRebuild \
+              holds the lock only around createOMCheckpoint: it drains the buffer before and \
+              offers the rebuild after, outside the lock",
+    on: |_| {
+        lock(
+            LockFrom::RpcReturned,
+            LockUntil::HandOff,
+            RestSpan::Checkpoint,
+        )
+    },
+};
+
+/// The patch.
+pub const PROPOSED: &[&Part<Fix>] = &[&P1];
 
 /// Everything the actors share.
 #[derive(Debug)]
@@ -459,55 +492,22 @@ impl Model for ReconSync {
         report: "HDDS-17042",
         title: "Recon manual task rebuild during a delta sync applies that delta twice",
     };
-    const PARTS: &'static [Part] = &[
-        Part {
-            id: "P1",
-            summary: "a hand-off lock in OzoneManagerServiceProviderImpl: the sync thread takes \
-                      it after the OM RPC has returned and before the first commit and releases \
-                      it after consumeOMEvents; triggerTaskRebuild takes it around \
-                      queueReInitializationEvent",
-        },
-        Part {
-            id: "A1",
-            summary: "(the alternative the report rejected, not a part of the fix) the same lock \
-                      taken before the OM RPC, so that it spans the RPC and its retries",
-        },
-        Part {
-            id: "A3",
-            summary: "(a design to rule out, not a part of the fix) P1 with its release not in a \
-                      finally: an exception between the commit and the hand-off skips it, and \
-                      the lock stays held by SyncOM-0, which re-enters it in later syncs (a \
-                      thread that triggerSyncDataFromOMImmediately starts in its place waits \
-                      for it forever)",
-        },
-        Part {
-            id: "A4",
-            summary: "(a design to rule out, not a part of the fix) P1 released in \
-                      syncDataFromOM's finally: held across executeFullSnapshot after a failed \
-                      delta (getServiceList and the snapshot download from OM)",
-        },
-        Part {
-            id: "A2",
-            summary: "(a broken design, not a part of the fix) P1's sync side, but \
-                      triggerTaskRebuild holds the lock only around createOMCheckpoint: it drains \
-                      the buffer before and offers the rebuild after, outside the lock",
-        },
-    ];
+    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &A1, &A3, &A4, &A2];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8];
-    const BASELINES: &'static [Baseline] = &[Baseline {
+    const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,
         repo: "apache/ozone",
         commit: "78d5650c313f2fa0731bdf08b76d4604090dabca",
         about: "Ozone master of 2026-08-23, read for the model",
         changes: &[],
     }];
-    const VARIANTS: &'static [Variant] = &[
+    const VARIANTS: &'static [Variant<Fix>] = &[
         Variant::new("upstream", &[]),
-        Variant::new("proposed", &["P1"]),
-        Variant::new("A1", &["A1"]),
-        Variant::new("A2", &["A2"]),
-        Variant::new("A3", &["A3"]),
-        Variant::new("A4", &["A4"]),
+        Variant::new("proposed", PROPOSED),
+        Variant::new("A1", &[&A1]),
+        Variant::new("A2", &[&A2]),
+        Variant::new("A3", &[&A3]),
+        Variant::new("A4", &[&A4]),
     ];
     const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -521,17 +521,6 @@ impl Model for ReconSync {
             w.as_reported(),
             w.recon_om_db.state().seq
         )
-    }
-
-    fn with(_: Fix, part: &str) -> Option<Fix> {
-        match part {
-            "P1" => Some(Fix::PROPOSED),
-            "A1" => Some(Fix::LOCK_ACROSS_RPC),
-            "A2" => Some(Fix::LOCK_AROUND_CHECKPOINT),
-            "A3" => Some(Fix::NO_FINALLY),
-            "A4" => Some(Fix::ACROSS_FULL_SNAPSHOT),
-            _ => None,
-        }
     }
 }
 

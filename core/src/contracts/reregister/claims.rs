@@ -11,11 +11,12 @@ use super::scenarios::{
 };
 use super::scheduler::HEARTBEAT_INTERVAL;
 use super::{
-    Fix, Reregister, O1, O2, O3, O4, O5, O6, O7, O8, O9, P1, P2, P3, QUIESCENCE_HORIZON, R1,
+    Fix, Reregister, O1, O2, O3, O4, O5, O6, O7, O8, O9, P1, P2, P3, PROPOSED, QUIESCENCE_HORIZON,
+    R1,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
-use crate::model::Scenario;
+use crate::model::{Model, Scenario};
 use crate::switches::Switch;
 
 const DOUBLE: &Scenario<Reregister> = &DOUBLE_REGISTER_STANDBY;
@@ -388,7 +389,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Reproduction {
             what: "proposed: the same sequence, one heartbeat after step 10",
             expected: "block 0 located on nn1 at dn0, dn1, dn2",
-            observe: || report_sequence(Fix::PROPOSED, HEARTBEAT_INTERVAL),
+            observe: || report_sequence(Reregister::fix(PROPOSED), HEARTBEAT_INTERVAL),
         },
         Reproduction {
             what: "upstream: delay from step 10 until the NameNode learns the block, from \
@@ -401,7 +402,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P1-late-epoch",
             variant: "proposed",
-            fix: Fix { p1: Switch::new(P1::LateEpoch), ..Fix::PROPOSED },
+            mutate: |fix| Fix { p1: Switch::new(P1::LateEpoch), ..fix },
             caught_by: &O2,
             inside_a_step: false,
             about: "the epoch check compares with the registration current when the FBR returns, \
@@ -410,7 +411,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P1-unlocked",
             variant: "P1",
-            fix: Fix { p1: Switch::new(P1::Unlocked), ..Fix::UPSTREAM },
+            mutate: |fix| Fix { p1: Switch::new(P1::Unlocked), ..fix },
             caught_by: &O2,
             inside_a_step: true,
             about: "the rescheduling checks the epoch without the request lock: REG2 lands between \
@@ -419,7 +420,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P3-late-tag",
             variant: "P3",
-            fix: Fix { p3: Switch::new(P3::LateTag), ..Fix::UPSTREAM },
+            mutate: |fix| Fix { p3: Switch::new(P3::LateTag), ..fix },
             caught_by: &O8,
             inside_a_step: false,
             about: "the REGISTER an FBR is answered with is tagged with the registration current \
@@ -429,7 +430,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P2-sync-only",
             variant: "P2",
-            fix: Fix { p2: Switch::new(P2::SyncOnly), ..Fix::UPSTREAM },
+            mutate: |fix| Fix { p2: Switch::new(P2::SyncOnly), ..fix },
             caught_by: &O3,
             inside_a_step: false,
             about: "clearIBRs made synchronized but still clearing: the race goes, the loss stays",

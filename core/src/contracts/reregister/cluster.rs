@@ -520,7 +520,7 @@ mod tests {
     fn apply_steps_the_threads_the_lookup_by_name_steps() {
         let mut r = crate::splitmix::SplitMix64(0x10C5);
         for v in <Reregister as crate::model::Model>::VARIANTS {
-            let fix = <Reregister as crate::model::Model>::fix_of(v.name).expect("a variant");
+            let fix = <Reregister as crate::model::Model>::fix_of_variant(v);
             for _ in 0..100 {
                 let drivers = [(); 2].map(|_| {
                     let trace = Trace::new();

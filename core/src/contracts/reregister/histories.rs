@@ -2,11 +2,12 @@
 //! operations, the generator (a reference state machine) and the `Histories` impl.
 
 use super::cluster::{apply, cluster, Op, Plan, Thread, DATANODES, NAMENODES};
-use super::{Fix, Reregister, World};
+use super::{Fix, Reregister, World, PROPOSED};
 use crate::drive::Driver;
 use crate::histories::{
     byte, reaches_only, sequential, Codec, Generated, Histories, OpForm, Regression, Word,
 };
+use crate::model::Model;
 use crate::trace::Trace;
 use arbitrary::Unstructured;
 use proptest::prelude::*;
@@ -151,7 +152,7 @@ impl Histories for Reregister {
     /// The proposed fix reaches no outcome but O8: it keeps the duplicate registration (P3 is
     /// not part of it), which loses nothing with P1 and P2.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        reaches_only::<Reregister>("proposed", &["O8"], ops)
+        reaches_only::<Reregister>(Reregister::fix(PROPOSED), &["O8"], ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 512;
@@ -280,7 +281,7 @@ mod tests {
         }
         let before = SKIPPED.get();
         for ops in &histories {
-            for fix in [Fix::UPSTREAM, Fix::PROPOSED] {
+            for fix in [Fix::UPSTREAM, Reregister::fix(PROPOSED)] {
                 crate::histories::run::<Reregister>(fix, ops);
             }
         }

@@ -124,13 +124,67 @@ impl Fix {
         writer: Switch::new(WriterOrder::FinalizeThenNotify),
         h17953: Switch::new(false),
     };
-    /// P1+P2 (the variants' switches come from their parts; a test checks they agree).
-    pub const PROPOSED: Fix = Fix {
-        p1: Switch::new(P1::Sticky),
-        p2: Switch::new(P2::Keep),
-        ..Fix::UPSTREAM
-    };
 }
+
+/// The part is named as its switch's type is: `P1` the part, `P1::Sticky` what it switches on.
+pub const P1: Part<Fix> = Part {
+    id: "P1",
+    summary: "sticky FBR request: register bumps a registration epoch under a scheduler lock; an \
+              FBR whose drain started before a registration neither consumes nor overwrites that \
+              registration's request",
+    on: |fix| Fix {
+        p1: Switch::new(P1::Sticky),
+        ..fix
+    },
+};
+
+pub const P2: Part<Fix> = Part {
+    id: "P2",
+    summary: "no IBR lost on re-registration: reRegister keeps the pending IBRs (no \
+              unsynchronized clearIBRs; HDFS-17953 bounds them while the NN is away)",
+    on: |fix| Fix {
+        p2: Switch::new(P2::Keep),
+        ..fix
+    },
+};
+
+pub const P3: Part<Fix> = Part {
+    id: "P3",
+    summary: "stale DNA_REGISTER dropped: a REGISTER answered to a heartbeat sent under an older \
+              registration than the last completed one is ignored",
+    on: |fix| Fix {
+        p3: Switch::new(P3::Drop),
+        ..fix
+    },
+};
+
+/// Not a part of any fix: the writer-order mutant as a row, R1's reachable twin (a block is
+/// lost in the report's window as worded only if the writer notifies before it finalizes).
+pub const NOTIFY_FIRST: Part<Fix> = Part {
+    id: "notify-first",
+    summary: "(not a part of the fix) the writer queues the block's IBR before the replica is \
+              FINALIZED",
+    on: |fix| Fix {
+        writer: Switch::new(WriterOrder::NotifyThenFinalize),
+        ..fix
+    },
+};
+
+/// Upstream's change on trunk, a part of the `trunk` baseline rather than of a fix.
+pub const HDFS_17953: Part<Fix> = Part {
+    id: "HDFS-17953",
+    summary: "(upstream, on trunk) clearIBRs synchronized and resetting pendingBlockCount, \
+              putMissing skipping a storage a clear removed",
+    on: |fix| Fix {
+        h17953: Switch::new(true),
+        ..fix
+    },
+};
+
+/// The report's fix.
+pub const PROPOSED: &[&Part<Fix>] = &[&P1, &P2];
+/// The code of the `trunk` baseline, as parts on the report's.
+pub const TRUNK: &[&Part<Fix>] = &[&HDFS_17953];
 
 /// The logical clock: advanced only by quiescence and histories, never by the concurrent steps
 /// of a loom scenario (a real std atomic: time is not a synchronization point).
@@ -763,28 +817,10 @@ impl Model for Reregister {
         report: "HDFS-17969",
         title: "DataNode re-registration after a NameNode restart loses IBRs and the registration's FBR",
     };
-    const PARTS: &'static [Part] = &[
-        Part {
-            id: "P1",
-            summary: "sticky FBR request: register bumps a registration epoch under a scheduler \
-                      lock; an FBR whose drain started before a registration neither consumes nor \
-                      overwrites that registration's request",
-        },
-        Part {
-            id: "P2",
-            summary: "no IBR lost on re-registration: reRegister keeps the pending IBRs (no \
-                      unsynchronized clearIBRs; HDFS-17953 bounds them while the NN is away)",
-        },
-        Part {
-            id: "P3",
-            summary:
-                "stale DNA_REGISTER dropped: a REGISTER answered to a heartbeat sent under an \
-                      older registration than the last completed one is ignored",
-        },
-    ];
+    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2, &P3];
     const OUTCOMES: &'static [&'static Outcome<World>] =
         &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &R1];
-    const BASELINES: &'static [Baseline] = &[
+    const BASELINES: &'static [Baseline<Fix>] = &[
         Baseline {
             name: REPORT,
             repo: "apache/hadoop",
@@ -802,24 +838,24 @@ impl Model for Reregister {
             about: "Hadoop trunk with HDFS-17953 (PR #8626): clearIBRs synchronized and resetting \
                     pendingBlockCount, putMissing skipping a storage a clear removed, \
                     clearIBRsIfNeeded at dfs.datanode.ibr.max.pending.blocks",
-            changes: &["HDFS-17953"],
+            changes: TRUNK,
         },
     ];
-    const VARIANTS: &'static [Variant] = &[
+    const VARIANTS: &'static [Variant<Fix>] = &[
         Variant::new("upstream", &[]),
-        Variant::new("P1", &["P1"]),
-        Variant::new("P2", &["P2"]),
-        Variant::new("P3", &["P3"]),
-        Variant::new("proposed", &["P1", "P2"]),
-        Variant::new("P1+P3", &["P1", "P3"]),
-        Variant::new("P2+P3", &["P2", "P3"]),
-        Variant::new("P1+P2+P3", &["P1", "P2", "P3"]),
-        Variant::new("notify-first", &["notify-first"]),
+        Variant::new("P1", &[&P1]),
+        Variant::new("P2", &[&P2]),
+        Variant::new("P3", &[&P3]),
+        Variant::new("proposed", PROPOSED),
+        Variant::new("P1+P3", &[&P1, &P3]),
+        Variant::new("P2+P3", &[&P2, &P3]),
+        Variant::new("P1+P2+P3", &[&P1, &P2, &P3]),
+        Variant::new("notify-first", &[&NOTIFY_FIRST]),
         Variant::on("trunk", "trunk", &[]),
-        Variant::on("trunk", "trunk+P1", &["P1"]),
-        Variant::on("trunk", "trunk+P2", &["P2"]),
-        Variant::on("trunk", "trunk+P3", &["P3"]),
-        Variant::on("trunk", "trunk+P1+P2", &["P1", "P2"]),
+        Variant::on("trunk", "trunk+P1", &[&P1]),
+        Variant::on("trunk", "trunk+P2", &[&P2]),
+        Variant::on("trunk", "trunk+P3", &[&P3]),
+        Variant::on("trunk", "trunk+P1+P2", PROPOSED),
     ];
     const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
@@ -856,32 +892,6 @@ impl Model for Reregister {
             if lost { "lost" } else { "honoured" }
         )
     }
-
-    fn with(fix: Fix, part: &str) -> Option<Fix> {
-        Some(match part {
-            "P1" => Fix {
-                p1: Switch::new(P1::Sticky),
-                ..fix
-            },
-            "P2" => Fix {
-                p2: Switch::new(P2::Keep),
-                ..fix
-            },
-            "P3" => Fix {
-                p3: Switch::new(P3::Drop),
-                ..fix
-            },
-            "HDFS-17953" => Fix {
-                h17953: Switch::new(true),
-                ..fix
-            },
-            "notify-first" => Fix {
-                writer: Switch::new(WriterOrder::NotifyThenFinalize),
-                ..fix
-            },
-            _ => return None,
-        })
-    }
 }
 
 impl Claimed for Reregister {
@@ -890,17 +900,10 @@ impl Claimed for Reregister {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::fs_dataset::WriterOrder;
     use super::scenarios::DOUBLE_REGISTER_STANDBY;
     use super::*;
     use crate::claims::Verdict;
     use crate::steps::{enumerate, every_choice};
-
-    #[test]
-    fn proposed_is_p1_and_p2() {
-        assert_eq!(Reregister::fix_of("proposed"), Some(Fix::PROPOSED));
-        assert_eq!(Reregister::fix_of("upstream"), Some(Fix::UPSTREAM));
-    }
 
     /// The report's wider window (R1) is not a loss: a block queued between the drain and the
     /// snapshot was finalized before the snapshot, so the in-flight FBR carries it. Not a matrix
@@ -915,10 +918,7 @@ mod tests {
             "{:?}",
             upstream.counterexample
         );
-        let notify_first = Fix {
-            writer: Switch::new(WriterOrder::NotifyThenFinalize),
-            ..Fix::UPSTREAM
-        };
+        let notify_first = Reregister::fix(&[&NOTIFY_FIRST]);
         let mutant = enumerate(&DOUBLE_REGISTER_STANDBY, notify_first, &R1, every_choice);
         assert_eq!(mutant.observed, Verdict::Reachable);
         println!(
@@ -1037,7 +1037,7 @@ mod tests {
                 })
             }),
         };
-        let trunk = Reregister::fix_of("trunk").expect("the trunk row");
+        let trunk = Reregister::fix(TRUNK);
         let silent = enumerate(&FAILED_IBR_VS_CLEAR, trunk, &SILENT, every_choice);
         assert_eq!(silent.observed, Verdict::Reachable);
         for o in [&O1, &O3, &O5] {

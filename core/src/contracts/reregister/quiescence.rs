@@ -4,12 +4,14 @@
 //! schedules, under every variant and mutant. The first forms are kept here verbatim.
 
 use super::cluster::{cluster, run_op, Op, Plan, Thread, REPORT_SEQUENCE};
-use super::fs_dataset::WriterOrder;
 use super::ghost::{snapshot_after, Event};
 use super::scenarios::{
     DOUBLE_REGISTER_ACTIVE, DOUBLE_REGISTER_STANDBY, FAILED_IBR_VS_CLEAR, SINGLE_REGISTER_STANDBY,
 };
-use super::{Block, Fix, Quiescent, Reregister, World, O1, O2, O3, O5, O6, P1, P2, R1};
+use super::{
+    Block, Fix, Quiescent, Reregister, World, NOTIFY_FIRST, O1, O2, O3, O5, O6, P1, P2, PROPOSED,
+    R1,
+};
 use crate::drive::Driver;
 use crate::model::{Model, Setup};
 use crate::outcome::Outcome;
@@ -143,22 +145,19 @@ const PAIRS: [(&Outcome<World>, Reference); 6] = [
 fn fixes() -> Vec<Fix> {
     let mut fixes: Vec<Fix> = Reregister::VARIANTS
         .iter()
-        .map(|v| Reregister::fix_of(v.name).expect("a variant"))
+        .map(Reregister::fix_of_variant)
         .collect();
     for p1 in [P1::LateEpoch, P1::Unlocked] {
         fixes.push(Fix {
             p1: Switch::new(p1),
-            ..Fix::PROPOSED
+            ..Reregister::fix(PROPOSED)
         });
     }
     fixes.push(Fix {
         p2: Switch::new(P2::SyncOnly),
         ..Fix::UPSTREAM
     });
-    fixes.push(Fix {
-        writer: Switch::new(WriterOrder::NotifyThenFinalize),
-        ..Fix::UPSTREAM
-    });
+    fixes.push(Reregister::fix(&[&NOTIFY_FIRST]));
     fixes
 }
 

@@ -92,7 +92,9 @@ pub fn delay_figures(n: u64) -> (f64, f64) {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
+    use super::super::{Reregister, PROPOSED};
     use super::*;
+    use crate::model::Model;
 
     #[test]
     fn report_sequence_on_both_variants() {
@@ -102,7 +104,7 @@ mod tests {
         );
         println!(
             "proposed: {}",
-            report_sequence(Fix::PROPOSED, HEARTBEAT_INTERVAL)
+            report_sequence(Reregister::fix(PROPOSED), HEARTBEAT_INTERVAL)
         );
     }
 

@@ -266,8 +266,9 @@ pub static FAILED_IBR_VS_CLEAR: Scenario<Reregister> = Scenario {
 mod tests {
     use super::super::actor::OfferService;
     use super::super::namenode::HaState;
-    use super::super::{run, Fix, World};
+    use super::super::{run, Fix, Reregister, World, PROPOSED};
     use super::double_register_start;
+    use crate::model::Model;
     use crate::trace::Trace;
 
     /// The FBR that REG1 asked for (`resetBlockReportTime` set), run to its end: its
@@ -284,7 +285,7 @@ mod tests {
             w.actor(0, 0).scheduler.key(&mut scheduler);
             (queue, scheduler)
         };
-        for fix in [Fix::UPSTREAM, Fix::PROPOSED] {
+        for fix in [Fix::UPSTREAM, Reregister::fix(PROPOSED)] {
             for restarted in [false, true] {
                 let trace = Trace::new();
                 let w = double_register_start(fix, &trace, HaState::Standby);
