@@ -5,7 +5,7 @@
 //! reachable twin. The loom cells' executions are pinned: write 0 for a new cell, run
 //! `cargo xtask verify {{id}}`, review, then `cargo xtask bless {{id}}`.
 
-use super::{both_read_first, {{Type}}, Fix, Update, O1, TWO_INCREMENTS};
+use super::{both_read_first, {{Type}}, Fix, Update, O1, P1, TWO_INCREMENTS};
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
 use crate::model::{Model, Scenario};
@@ -81,14 +81,15 @@ pub const CLAIMS: Claims<{{Type}}> = Claims {
         Reproduction {
             what: "P1: the same order",
             expected: "value=2 increments=2",
-            observe: || both_read_first({{Type}}::fix(&["P1"])),
+            observe: || both_read_first({{Type}}::fix(&[&P1])),
         },
     ],
     mutants: &[Mutant {
         name: "P1 with the lock dropped",
         variant: "P1",
-        fix: Fix {
+        mutate: |fix| Fix {
             update: Switch::new(Update::OneStepUnlocked),
+            ..fix
         },
         caught_by: &O1,
         inside_a_step: true,

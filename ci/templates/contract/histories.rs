@@ -5,7 +5,8 @@
 //! kept as named regressions (each one's bytes committed in fuzz/regressions/{{module}}/).
 
 use super::worker::Worker;
-use super::{{{Type}}, Fix, World};
+use super::{{{Type}}, Fix, World, P1};
+use crate::model::Model;
 use crate::drive::Driver;
 use crate::histories::{byte, reaches_only, Codec, Histories, OpForm, Plan as _, Regression};
 use crate::trace::Trace;
@@ -106,7 +107,7 @@ impl Histories for {{Type}} {
 
     /// P1 reaches no outcome.
     fn fix_property(ops: &[Op]) -> Result<(), String> {
-        reaches_only::<{{Type}}>("P1", &[], ops)
+        reaches_only::<{{Type}}>({{Type}}::fix(&[&P1]), &[], ops)
     }
 
     const FIX_PROPERTY_CASES: u32 = 256;

@@ -59,6 +59,17 @@ impl Fix {
     };
 }
 
+/// P1, the fix's one part: its id, what it changes, and the switch it sets (a part only sets
+/// switches; variants, tests and reproductions name it as `&P1`).
+pub const P1: Part<Fix> = Part {
+    id: "P1",
+    summary: "the read and the write of an increment in one step, under one hold of the lock",
+    on: |fix| Fix {
+        update: Switch::new(Update::UnderOneLock),
+        ..fix
+    },
+};
+
 /// Everything the actors share.
 #[derive(Debug)]
 pub struct World {
@@ -101,20 +112,17 @@ impl Model for {{Type}} {
         report: "{{report}}",
         title: "{{title}}",
     };
-    const PARTS: &'static [Part] = &[Part {
-        id: "P1",
-        summary: "the read and the write of an increment in one step, under one hold of the lock",
-    }];
+    const PARTS: &'static [&'static Part<Fix>] = &[&P1];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1];
-    const BASELINES: &'static [Baseline] = &[Baseline {
+    const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,
         repo: "apache/ozone",
         commit: "master",
         about: "TOY: replace with the commit (or release tag) the model was read from",
         changes: &[],
     }];
-    const VARIANTS: &'static [Variant] =
-        &[Variant::new("upstream", &[]), Variant::new("P1", &["P1"])];
+    const VARIANTS: &'static [Variant<Fix>] =
+        &[Variant::new("upstream", &[]), Variant::new("P1", &[&P1])];
     const FINDINGS: &'static [Finding] = findings::FINDINGS;
     const UPSTREAM: Fix = Fix::UPSTREAM;
 
@@ -123,13 +131,6 @@ impl Model for {{Type}} {
         w.counter.observed()
     }
 
-    fn with(mut fix: Fix, part: &str) -> Option<Fix> {
-        match part {
-            "P1" => fix.update = Switch::new(Update::UnderOneLock),
-            _ => return None,
-        }
-        Some(fix)
-    }
 }
 
 impl Claimed for {{Type}} {
