@@ -87,9 +87,9 @@ pub const CLAIMS: Claims<{{Type}}> = Claims {
     mutants: &[Mutant {
         name: "P1 with the lock dropped",
         variant: "P1",
-        mutate: |fix| Fix {
-            update: Switch::new(Update::OneStepUnlocked),
-            ..fix
+        mutate: |mut fix| {
+            fix.update = Switch::new(Update::OneStepUnlocked);
+            fix
         },
         caught_by: &O1,
         inside_a_step: true,

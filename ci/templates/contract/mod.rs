@@ -64,9 +64,9 @@ impl Fix {
 pub const P1: Part<Fix> = Part {
     id: "P1",
     summary: "the read and the write of an increment in one step, under one hold of the lock",
-    on: |fix| Fix {
-        update: Switch::new(Update::UnderOneLock),
-        ..fix
+    on: |mut fix| {
+        fix.update = Switch::new(Update::UnderOneLock);
+        fix
     },
 };
 

@@ -17,9 +17,7 @@ use super::{
     DATANODES, IMPROVED, PIPELINE,
 };
 use crate::drive::Driver;
-use crate::histories::{
-    byte, reaches_only, Codec, Histories, OpForm, Plan as _, Regression, Word,
-};
+use crate::histories::{byte, reaches_only, Codec, Histories, OpForm, Plan as _, Regression, Word};
 use crate::model::Model;
 use crate::trace::{recording, CxRef, Trace};
 use arbitrary::Unstructured;
