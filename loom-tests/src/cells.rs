@@ -36,7 +36,7 @@ pub fn companions<M: Claimed>(claim: &Claim<M>) -> Vec<&'static Claim<M>> {
 
 /// The name of the exploration `claim` shares with its [`companions`]: the key of the first.
 /// The gate's shard split keeps the cells of one exploration in one process.
-pub fn exploration_key<M: Claimed>(claim: &Claim<M>) -> String {
+pub fn exploration_name<M: Claimed>(claim: &Claim<M>) -> String {
     companions(claim)
         .first()
         .map_or_else(|| claim.key(), |c| c.key())
@@ -60,7 +60,7 @@ pub fn shard_group<M: Claimed>(claim: &Claim<M>) -> String {
             M::CONTRACT.id,
             scenario.name
         ),
-        _ => exploration_key(claim),
+        _ => exploration_name(claim),
     }
 }
 

@@ -27,7 +27,7 @@ pub mod shard;
 pub mod toys;
 
 #[cfg(loom)]
-pub use cells::{exploration_key, pinned_executions, shard_group, verify_cell};
+pub use cells::{exploration_name, pinned_executions, shard_group, verify_cell};
 #[cfg(loom)]
 pub use child::{child_main, CHILD_ENV};
 #[cfg(loom)]

@@ -15,7 +15,7 @@ fn main() -> std::process::ExitCode {
     struct Cells {
         /// Each trial with its cost, the group of cells a shard runs together
         /// (`racelab_loom::shard_group`) and the exploration it shares
-        /// (`racelab_loom::exploration_key`).
+        /// (`racelab_loom::exploration_name`).
         trials: Vec<(Trial, u64, String, String)>,
         child: Option<String>,
     }
@@ -37,7 +37,7 @@ fn main() -> std::process::ExitCode {
                     trial,
                     racelab_loom::pinned_executions(claim),
                     racelab_loom::shard_group(claim),
-                    racelab_loom::exploration_key(claim),
+                    racelab_loom::exploration_name(claim),
                 ));
             }
             for m in M::CLAIMS.mutants {
@@ -54,7 +54,7 @@ fn main() -> std::process::ExitCode {
                         } else {
                             racelab_loom::pinned_executions(c)
                         };
-                        (racelab_loom::exploration_key(c), cost)
+                        (racelab_loom::exploration_name(c), cost)
                     });
                 let groups = racelab_loom::shard::group_costs(cells);
                 let all: u64 = groups.iter().map(|(_, cost)| cost).sum();

@@ -76,12 +76,12 @@ impl BPServiceActor {
         }
     }
 
-    /// Appends the actor's state, and its components', to `key` (see `World::key`).
-    pub fn key(&self, key: &mut Vec<u64>) {
-        self.ibrs.key(key);
-        self.scheduler.key(key);
-        self.queue.key(key);
-        key.extend([self.lease(), self.state.load(SeqCst), self.registration()]);
+    /// Appends the actor's state, and its components', to `fingerprint` (see `World::fingerprint`).
+    pub fn fingerprint(&self, fingerprint: &mut Vec<u64>) {
+        self.ibrs.fingerprint(fingerprint);
+        self.scheduler.fingerprint(fingerprint);
+        self.queue.fingerprint(fingerprint);
+        fingerprint.extend([self.lease(), self.state.load(SeqCst), self.registration()]);
     }
 
     /// Whether the actor thread's loop, run alone until `until`, would send nothing but

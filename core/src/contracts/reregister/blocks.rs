@@ -12,7 +12,8 @@ use std::fmt;
 pub type BlockSet = crate::bits::Bits<Block, 1>;
 
 impl BlockSet {
-    /// The set as one word, bit `b` for block `b` (a state key's part, see `World::key`).
+    /// The set as one word, bit `b` for block `b` (a state fingerprint's part, see
+    /// `World::fingerprint`).
     pub fn word(self) -> u64 {
         self.iter().fold(0, |word, b| word | 1 << b)
     }

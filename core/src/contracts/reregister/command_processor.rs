@@ -179,29 +179,33 @@ mod tests {
             .collect()
     }
 
-    /// The memo and every state comparison read a queue through its key: two queues of up to
-    /// two batches that differ have different keys.
+    /// The memo and every state comparison read a queue through its fingerprint: two queues of up
+    /// to two batches that differ have different fingerprints.
     #[test]
-    fn the_key_tells_every_queue_apart() {
+    fn the_fingerprint_tells_every_queue_apart() {
         let cx = Trace::new().actor("test");
         let mut queues: Vec<Vec<Batch>> = vec![vec![]];
         for a in batches() {
             queues.push(vec![a]);
             queues.extend(batches().into_iter().map(|b| vec![a, b]));
         }
-        let keys: HashSet<Vec<u64>> = queues
+        let fingerprints: HashSet<Vec<u64>> = queues
             .iter()
             .map(|batches| {
                 let queue = CommandQueue::default();
                 for &b in batches {
                     queue.enqueue(&cx, b);
                 }
-                let mut key = Vec::new();
-                queue.key(&mut key);
-                key
+                let mut fingerprint = Vec::new();
+                queue.fingerprint(&mut fingerprint);
+                fingerprint
             })
             .collect();
-        assert_eq!(keys.len(), queues.len(), "two queues share a key");
+        assert_eq!(
+            fingerprints.len(),
+            queues.len(),
+            "two queues share a fingerprint"
+        );
     }
 
     /// `queue.take()` blocks on an empty queue: the step driver must not run it then.

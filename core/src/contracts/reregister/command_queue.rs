@@ -79,11 +79,11 @@ impl CommandQueue {
         }
     }
 
-    /// Appends the batches to `key` (see `World::key`).
-    pub fn key(&self, key: &mut Vec<u64>) {
+    /// Appends the batches to `fingerprint` (see `World::fingerprint`).
+    pub fn fingerprint(&self, fingerprint: &mut Vec<u64>) {
         let queue = self.queue.lock();
-        key.push(queue.len() as u64);
-        key.extend(
+        fingerprint.push(queue.len() as u64);
+        fingerprint.extend(
             queue
                 .iter()
                 .map(|b| b.truly_sent_under << 33 | b.sent_under << 1 | u64::from(b.register)),

@@ -42,9 +42,9 @@ impl FsDataset {
         snapshot
     }
 
-    /// Appends the replicas to `key` (see `World::key`).
-    pub fn key(&self, key: &mut Vec<u64>) {
-        key.push(self.finalized().word());
+    /// Appends the replicas to `fingerprint` (see `World::fingerprint`).
+    pub fn fingerprint(&self, fingerprint: &mut Vec<u64>) {
+        fingerprint.push(self.finalized().word());
     }
 
     pub fn duplicate(&self) -> Self {

@@ -84,11 +84,11 @@ impl Ghost {
         f(&self.0.lock())
     }
 
-    /// Appends the events to `key` (see `World::key`), two words each: the kind, pair and flag,
-    /// then the block or blocks.
-    pub fn key(&self, key: &mut Vec<u64>) {
+    /// Appends the events to `fingerprint` (see `World::fingerprint`), two words each: the kind,
+    /// pair and flag, then the block or blocks.
+    pub fn fingerprint(&self, fingerprint: &mut Vec<u64>) {
         self.with_events(|events| {
-            key.push(events.len() as u64);
+            fingerprint.push(events.len() as u64);
             for e in events {
                 let (kind, dn, nn, payload) = match *e {
                     Event::Notified { dn, nn, block } => (0, dn, nn, u64::from(block)),
@@ -108,7 +108,7 @@ impl Ghost {
                         current,
                     } => (6, dn, nn, sent_under << 32 | current),
                 };
-                key.extend([kind | (dn as u64) << 8 | (nn as u64) << 16, payload]);
+                fingerprint.extend([kind | (dn as u64) << 8 | (nn as u64) << 16, payload]);
             }
         });
     }

@@ -219,16 +219,17 @@ impl IncrementalBlockReportManager {
         }
     }
 
-    /// Appends `readyToSend` and the pending IBRs to `key` (see `World::key`): which storages
-    /// have an entry (an empty one is not a missing one: `putMissing`), and each entry's blocks.
-    pub fn key(&self, key: &mut Vec<u64>) {
+    /// Appends `readyToSend` and the pending IBRs to `fingerprint` (see `World::fingerprint`):
+    /// which storages have an entry (an empty one is not a missing one: `putMissing`), and each
+    /// entry's blocks.
+    pub fn fingerprint(&self, fingerprint: &mut Vec<u64>) {
         let ready = self.monitor.lock();
         self.pending_ibrs.with(|p| {
             let entries = p.0.iter().enumerate();
             let present = entries.fold(0, |mask, (s, e)| mask | u64::from(e.is_some()) << s);
-            key.push(u64::from(*ready) | present << 1);
+            fingerprint.push(u64::from(*ready) | present << 1);
             for b in p.0.iter().flatten() {
-                key.push(b.word());
+                fingerprint.push(b.word());
             }
         });
     }

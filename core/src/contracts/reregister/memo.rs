@@ -1,13 +1,13 @@
 //! The settled worlds this thread has simulated, by the state they were settled from
-//! ([`World::key`]): quiescence is a function of the state alone (no clock but the world's,
-//! seeded generators), so a state seen before need not be simulated again. The key leaves out
-//! the ghost, which no step reads: a world whose events differ settles as the one seen, its
-//! events followed by the ones the simulation added (a copy, not a simulation). Most final
-//! states of a fuzz run differ from those seen only by the history that led to them. A fuzz run is a
-//! small mutation of an earlier input, and most of its quiet states were reached, and settled,
-//! by the runs before it (nine in ten, measured on a 30 s run of the fuzz target). Not under
-//! loom, and not model state: a cache of real std types, one per thread (tests run in
-//! parallel; loom, which never reads it, runs a model on one thread).
+//! ([`World::fingerprint`]): quiescence is a function of the state alone (no clock but the world's,
+//! seeded generators), so a state seen before need not be simulated again. The fingerprint leaves
+//! out the ghost, which no step reads: a world whose events differ settles as the one seen, its
+//! events followed by the ones the simulation added (a copy, not a simulation). Most final states
+//! of a fuzz run differ from those seen only by the history that led to them. A fuzz run is a small
+//! mutation of an earlier input, and most of its quiet states were reached, and settled, by the
+//! runs before it (nine in ten, measured on a 30 s run of the fuzz target). Not under loom, and not
+//! model state: a cache of real std types, one per thread (tests run in parallel; loom, which never
+//! reads it, runs a model on one thread).
 
 use super::World;
 use crate::sync::unseen::Arc;
@@ -25,8 +25,8 @@ type Seen = (Arc<World>, usize);
 
 thread_local! {
     static SETTLED: RefCell<FxHashMap<Box<[u64]>, Seen>> = RefCell::default();
-    /// The key being looked up, kept for its allocation.
-    static KEY: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
+    /// The fingerprint being looked up, kept for its allocation.
+    static FINGERPRINT: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
     /// Settled worlds reused on this thread (for the tests' tallies).
     #[cfg(test)]
     static REUSED: Cell<usize> = const { Cell::new(0) };
@@ -44,10 +44,10 @@ pub fn reused() -> (usize, usize) {
 /// The settled world of `world`'s state: the one `simulate` gave for an equal state before, or
 /// `simulate(world)`'s, kept. Every test checks a reuse against a fresh simulation.
 pub fn settled(world: &World, simulate: impl Fn(&World) -> Arc<World>) -> Arc<World> {
-    let mut key = KEY.take();
-    key.clear();
-    world.key(&mut key);
-    let settled = match SETTLED.with_borrow(|m| m.get(key.as_slice()).cloned()) {
+    let mut fingerprint = FINGERPRINT.take();
+    fingerprint.clear();
+    world.fingerprint(&mut fingerprint);
+    let settled = match SETTLED.with_borrow(|m| m.get(fingerprint.as_slice()).cloned()) {
         Some((seen, from)) => {
             let seen = if world.ghost.starts(&seen.ghost, from) {
                 seen
@@ -73,11 +73,11 @@ pub fn settled(world: &World, simulate: impl Fn(&World) -> Arc<World>) -> Arc<Wo
                 if m.len() >= CAPACITY {
                     m.clear();
                 }
-                m.insert(key.as_slice().into(), (settled.clone(), from));
+                m.insert(fingerprint.as_slice().into(), (settled.clone(), from));
             });
             settled
         }
     };
-    KEY.set(key);
+    FINGERPRINT.set(fingerprint);
     settled
 }

@@ -249,7 +249,7 @@ struct Cached {
     writes: u64,
     /// `None`: the world was calm.
     settled: Option<Arc<World>>,
-    /// The world's state then ([`World::key`]).
+    /// The world's state then ([`World::fingerprint`]).
     #[cfg(test)]
     before: Vec<u64>,
 }
@@ -340,15 +340,15 @@ impl World {
         }
     }
 
-    /// Appends the world's state but for the ghost to `key`, as words: the fix, the clock, each
-    /// DataNode's replicas and actors, each NameNode. Everything quiescence reads, and only
+    /// Appends the world's state but for the ghost to `fingerprint`, as words: the fix, the clock,
+    /// each DataNode's replicas and actors, each NameNode. Everything quiescence reads, and only
     /// state; the ghost is written by the steps and read by no step, so two worlds with equal
-    /// keys settle alike but for their ghosts: each settled ghost is the world's events
-    /// followed by the same new ones ([`memo`]; every test checks it on each reuse). The shape
-    /// (how many DataNodes and NameNodes) is a word.
-    pub fn key(&self, key: &mut Vec<u64>) {
+    /// fingerprints settle alike but for their ghosts: each settled ghost is the world's events
+    /// followed by the same new ones ([`memo`]; every test checks it on each reuse). The shape (how
+    /// many DataNodes and NameNodes) is a word.
+    pub fn fingerprint(&self, fingerprint: &mut Vec<u64>) {
         let fix = self.fix;
-        key.extend([
+        fingerprint.extend([
             fix.p1.get() as u64
                 | (fix.p2.get() as u64) << 4
                 | (fix.p3.get() as u64) << 8
@@ -358,23 +358,23 @@ impl World {
             (self.datanodes.len() as u64) << 8 | self.namenodes.len() as u64,
         ]);
         for d in &self.datanodes {
-            d.dataset.key(key);
+            d.dataset.fingerprint(fingerprint);
             for a in &d.actors {
-                a.key(key);
+                a.fingerprint(fingerprint);
             }
         }
         for n in &self.namenodes {
-            n.key(key);
+            n.fingerprint(fingerprint);
         }
     }
 
-    /// The whole state: [`World::key`] and the ghost's events (the tests' checks).
+    /// The whole state: [`World::fingerprint`] and the ghost's events (the tests' checks).
     #[cfg(test)]
     fn state(&self) -> Vec<u64> {
-        let mut key = Vec::new();
-        self.key(&mut key);
-        self.ghost.key(&mut key);
-        key
+        let mut fingerprint = Vec::new();
+        self.fingerprint(&mut fingerprint);
+        self.ghost.fingerprint(&mut fingerprint);
+        fingerprint
     }
 
     /// The world at quiescence: a copy of this one on which every pair's command thread and
@@ -956,12 +956,12 @@ mod tests {
     #[test]
     fn a_register_is_tagged_with_the_registration_its_rpc_was_sent_under() {
         use super::scenarios::fbr_register_start;
-        // The queue's key: its length, then per batch the true registration (bit 33 up), the
-        // tag (bit 1 up) and REGISTER (bit 0).
+        // The queue's fingerprint: its length, then per batch the true registration (bit 33 up),
+        // the tag (bit 1 up) and REGISTER (bit 0).
         let queued = |w: &World| {
-            let mut key = Vec::new();
-            w.actor(0, 0).queue.key(&mut key);
-            key
+            let mut fingerprint = Vec::new();
+            w.actor(0, 0).queue.fingerprint(&mut fingerprint);
+            fingerprint
         };
         for (p3, tag) in [(P3::Drop, 1), (P3::LateTag, 2)] {
             let fix = Fix {

@@ -138,27 +138,27 @@ impl NameNode {
         }
     }
 
-    /// Appends the namesystem and the scenario fault to `key` (see `World::key`): per DataNode,
-    /// whether it has a descriptor and a lease-manager entry, and their contents.
-    pub fn key(&self, key: &mut Vec<u64>) {
+    /// Appends the namesystem and the scenario fault to `fingerprint` (see `World::fingerprint`):
+    /// per DataNode, whether it has a descriptor and a lease-manager entry, and their contents.
+    pub fn fingerprint(&self, fingerprint: &mut Vec<u64>) {
         let ns = self.ns.lock();
         let fail = self.fail_next_ibr.load(unseen::Ordering::SeqCst);
-        key.extend([
+        fingerprint.extend([
             ns.ha.code() | u64::from(fail) << 2,
             ns.next_lease_id,
             ns.startup_safe_mode_until as u64,
         ]);
         for (d, lease) in ns.datanodes.iter().zip(ns.leases) {
-            key.push(u64::from(d.is_some()) | u64::from(lease.is_some()) << 1);
+            fingerprint.push(u64::from(d.is_some()) | u64::from(lease.is_some()) << 1);
             if let Some(d) = d {
-                key.extend([
+                fingerprint.extend([
                     u64::from(d.alive),
                     d.blocks.word(),
                     d.block_report_count.into(),
                     d.last_update as u64,
                 ]);
             }
-            key.extend(lease);
+            fingerprint.extend(lease);
         }
     }
 

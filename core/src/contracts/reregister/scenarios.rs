@@ -277,12 +277,12 @@ mod tests {
     /// `processCommand` enqueues that command after the rescheduling.
     #[test]
     fn a_block_report_clears_the_reset_and_enqueues_the_register_it_is_answered() {
-        // What `World::key` keeps of DataNode 0's actor for nn0: its command queue (the count,
+        // What `World::fingerprint` keeps of DataNode 0's actor for nn0: its command queue (the count,
         // then each batch, REGISTER in the low bit) and its scheduler (the reset flag second).
         let queue_and_scheduler = |w: &World| {
             let (mut queue, mut scheduler) = (Vec::new(), Vec::new());
-            w.actor(0, 0).queue.key(&mut queue);
-            w.actor(0, 0).scheduler.key(&mut scheduler);
+            w.actor(0, 0).queue.fingerprint(&mut queue);
+            w.actor(0, 0).scheduler.fingerprint(&mut scheduler);
             (queue, scheduler)
         };
         for fix in [Fix::UPSTREAM, Reregister::fix(PROPOSED)] {

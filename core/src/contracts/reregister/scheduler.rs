@@ -124,10 +124,10 @@ impl Scheduler {
         }
     }
 
-    /// Appends the times, the reset flag, the epoch and the generator's state to `key` (see
-    /// `World::key`).
-    pub fn key(&self, key: &mut Vec<u64>) {
-        key.extend([
+    /// Appends the times, the reset flag, the epoch and the generator's state to `fingerprint` (see
+    /// `World::fingerprint`).
+    pub fn fingerprint(&self, fingerprint: &mut Vec<u64>) {
+        fingerprint.extend([
             self.next_block_report_time.load(SeqCst),
             u64::from(self.reset_block_report_time.load()),
             self.next_heartbeat_time.load(SeqCst),
