@@ -12,13 +12,13 @@ use crate::model::{Program, Scenario, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 
-/// The pre-state of every scenario: container 1 created over the pipeline, block 1 committed
 /// The client of every race: it allocated block 2 before the close, and writes it to the leader
 /// (WriteChunk at offset 0, then PutBlock).
 pub fn late_writer(trace: &Trace) -> ClientWrite {
     ClientWrite::new(trace, LEADER_ONLY, C, NEW_BLOCK, 0, CHUNK)
 }
 
+/// The pre-state of every scenario: container 1 created over the pipeline, block 1 committed
 /// at BCSID 2 on all three members, OPEN.
 pub fn open_container(trace: &Trace, fix: Fix) -> Arc<World> {
     let w = Arc::new(World::new(fix));
