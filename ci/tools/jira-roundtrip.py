@@ -4,8 +4,10 @@ Usage: jira-roundtrip.py COMMENT.jira... ; writes COMMENT.md beside each. Exits 
 converted comment has fewer tables or code blocks than the JIRA text it came from: a table
 header row (`||...||`) must become a Markdown table, a {noformat} pair a fenced block.
 """
+import os
 import re
 import sys
+from concurrent.futures import ProcessPoolExecutor
 
 from jira2markdown import convert
 
@@ -22,8 +24,8 @@ def counts_markdown(text):
     return tables, code
 
 
-failed = False
-for path in sys.argv[1:]:
+def roundtrip(path):
+    """Converts one comment; returns its line of the report and whether nothing was lost."""
     jira = open(path, encoding="utf-8").read()
     markdown = convert(jira)
     out = re.sub(r"\.jira$", "", path) + ".md"
@@ -31,6 +33,13 @@ for path in sys.argv[1:]:
         f.write(markdown)
     (jt, jc), (mt, mc) = counts_jira(jira), counts_markdown(markdown)
     ok = (jt, jc) == (mt, mc)
-    failed |= not ok
-    print(f"{'ok' if ok else 'LOST'} {path}: {mt} of {jt} tables, {mc} of {jc} code blocks -> {out}")
-sys.exit(1 if failed else 0)
+    return f"{'ok' if ok else 'LOST'} {path}: {mt} of {jt} tables, {mc} of {jc} code blocks -> {out}", ok
+
+
+if __name__ == "__main__":
+    # jira2markdown's parser takes seconds per comment, on one core: one process per comment.
+    with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
+        results = list(pool.map(roundtrip, sys.argv[1:]))
+    for line, _ in results:
+        print(line)
+    sys.exit(0 if all(ok for _, ok in results) else 1)

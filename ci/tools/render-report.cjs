@@ -51,7 +51,7 @@ const page = `<!doctype html><meta charset="utf-8"><title>report</title>
 
 // Mermaid lays out a diagram on the page's one thread, about 0.15 s each: the diagrams are split
 // between one browser per core, each rendering the whole page and its share of the diagrams.
-const SHARES = Math.max(1, Math.min(require("os").availableParallelism(), 4));
+const SHARES = Math.max(1, Math.min(require("os").availableParallelism(), 4, expected.diagrams));
 
 async function renderShare(html, share) {
   const browser = await chromium.launch({
