@@ -22,8 +22,9 @@
 //!   container taken for each access.
 //!
 //! Which of these loom sees: a lock or atomic that, in every loom scenario of this contract,
-//! only one loom thread touches orders nothing against another thread, so a scheduling point
-//! on it only multiplies executions. The pipeline's state (`container2BCSIDMap`,
+//! only one loom thread touches orders nothing against another thread, so it needs no
+//! scheduling point (loom's reduction adds no execution for one, but each still costs its
+//! bookkeeping in every execution). The pipeline's state (`container2BCSIDMap`,
 //! `stateMachineHealthy`, `unhealthyContainers`, the snapshot), `missingContainerSet` and
 //! `containerCreationLocks` are touched only by the client's thread there (the close and the
 //! delete never read them; the one mutant that writes the missing set is caught all the same):
