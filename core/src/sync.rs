@@ -131,7 +131,9 @@ mod backend {
 
 pub use backend::*;
 
+mod linearizable;
 mod race;
+pub use linearizable::Linearizable;
 pub use race::{track_races, tracking_races, RaceCell};
 pub mod unseen;
 

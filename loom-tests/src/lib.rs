@@ -20,6 +20,8 @@ pub mod child;
 pub mod explore;
 #[cfg(loom)]
 mod hook;
+#[cfg(all(test, loom))]
+mod linearizable;
 #[cfg(loom)]
 pub mod mutants;
 pub mod shard;

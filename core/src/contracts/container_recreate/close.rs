@@ -17,6 +17,9 @@ pub struct CloseThroughPipeline {
     id: ContainerId,
     members: &'static [DnId],
     member: usize,
+    /// The leader's BCSID when the close was applied there (0 if it had no replica): what its
+    /// ICR reports, and so the sequence id SCM closes the container at.
+    leader_bcsid: u64,
 }
 
 impl CloseThroughPipeline {
@@ -28,11 +31,12 @@ impl CloseThroughPipeline {
             id,
             members,
             member: 0,
+            leader_bcsid: 0,
         }
     }
 
-    /// Closes the replica of one member.
-    fn close(&self, dn: &Datanode) {
+    /// Closes the replica of one member; its BCSID then, if it has one.
+    fn close(&self, dn: &Datanode) -> Option<u64> {
         const OWNER: &str = CloseThroughPipeline::ACTOR;
         dn.task_queue.acquire(OWNER);
         let Some(c) = dn.set.get(self.id) else {
@@ -48,7 +52,7 @@ impl CloseThroughPipeline {
                     dn.id, self.id
                 ),
             );
-            return;
+            return None;
         };
         c.lock.acquire(OWNER);
         // markContainerForClose (OPEN → CLOSING), then closeContainer (CLOSING → CLOSED).
@@ -68,6 +72,7 @@ impl CloseThroughPipeline {
         );
         c.lock.release(OWNER);
         dn.task_queue.release(OWNER);
+        Some(bcsid)
     }
 }
 
@@ -90,15 +95,20 @@ impl Program<World> for CloseThroughPipeline {
 
     fn step(&mut self, w: &World) {
         let dn = w.dn(self.members[self.member]);
-        self.close(dn);
+        let bcsid = self.close(dn);
+        if dn.id == LEADER {
+            self.leader_bcsid = bcsid.unwrap_or(0);
+        }
         self.member += 1;
         if self.is_done() {
-            let seq = w
-                .dn(LEADER)
-                .set
-                .get(self.id)
-                .map_or(0, |c| c.data(|d| d.bcsid));
-            w.scm_state().close(self.id, seq);
+            // The BCSID the leader's close saw, not a read of the replica now: that would be
+            // one more access to the container map and the replica, which loom orders against
+            // the client's, for a value no step can change in between. The close leaves the
+            // replica CLOSED, so no apply after it writes its BCSID (an apply holds the task
+            // queue from its check to its write, and the close took the queue); only the
+            // delete removes the replica, and it runs after this step. In the histories and
+            // the reproductions the close runs with nothing between its steps.
+            w.scm_state().close(self.id, self.leader_bcsid);
             w.om().closed.insert(self.id);
         }
     }
