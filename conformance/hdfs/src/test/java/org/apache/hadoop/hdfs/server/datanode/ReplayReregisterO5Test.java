@@ -25,6 +25,7 @@ import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo.BlockStat
 import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
 import org.junit.jupiter.api.Test;
 import racelab.conformance.Premise;
+import racelab.conformance.Threads;
 
 /**
  * Replay of racelab's reregister O5 counterexample (HDFS-17969) on hadoop-hdfs 3.5.0, with real
@@ -91,13 +92,8 @@ public class ReplayReregisterO5Test {
 
     // 2. actor thread: sendIBRs drains X, the RPC is in flight
     AtomicReference<Throwable> actorThrew = new AtomicReference<>();
-    Thread actorThread = new Thread(() -> {
-      try {
-        ibr.sendIBRs(nn, reg, "bp-1", "");
-      } catch (Throwable t) {
-        actorThrew.set(t);
-      }
-    }, "BPServiceActor");
+    Thread actorThread = Threads.recording("BPServiceActor", actorThrew,
+        () -> ibr.sendIBRs(nn, reg, "bp-1", ""));
     actorThread.start();
     if (!ibrRpcInFlight.await(30, TimeUnit.SECONDS)) {
       throw new AssertionError("the IBR RPC never started");
@@ -105,15 +101,8 @@ public class ReplayReregisterO5Test {
 
     // 3. command thread: DNA_REGISTER -> reRegister (clearIBRs for STANDBY, then register)
     AtomicReference<Throwable> commandThrew = new AtomicReference<>();
-    Thread command = new Thread(() -> {
-      try {
-        actor.reRegister();
-      } catch (Throwable t) {
-        commandThrew.set(t);
-      } finally {
-        reRegistered.countDown();
-      }
-    }, "Command processor");
+    Thread command = Threads.recording("Command processor", commandThrew, actor::reRegister,
+        reRegistered::countDown);
     command.start();
     command.join();
 

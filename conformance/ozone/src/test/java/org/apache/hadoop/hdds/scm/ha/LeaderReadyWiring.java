@@ -17,6 +17,7 @@ import org.apache.hadoop.hdds.scm.node.NodeManager;
 import org.apache.hadoop.hdds.scm.server.StorageContainerManager;
 import org.apache.hadoop.hdds.scm.server.upgrade.FinalizationManager;
 import org.apache.hadoop.hdds.server.events.EventPublisher;
+import racelab.conformance.Threads;
 
 /**
  * The real SCMStateMachine, SCMContext, SCMServiceManager and ReplicationManager of Ozone 2.2.0,
@@ -53,20 +54,15 @@ final class LeaderReadyWiring {
     services.notifyStatusChanged();
   }
 
-  /** What a thread of the report runs: a call into the real classes, which may throw. */
-  interface Body {
-    void run() throws Exception;
-  }
-
   /**
    * Ratis' apply thread after LeaderStateImpl.checkReady passed for the startup entry: runs
    * {@code before} (where a replay waits for its order), then SCMStateMachine.notifyLeaderReady.
    */
-  Thread applyThread(AtomicReference<Throwable> failed, Body before) {
-    return thread("StateMachineUpdater", failed, () -> {
+  Thread applyThread(AtomicReference<Throwable> failed, Threads.Body before) {
+    return Threads.recording("StateMachineUpdater", failed, () -> {
       before.run();
       stateMachine.notifyLeaderReady();
-    }, () -> { });
+    });
   }
 
   /**
@@ -74,21 +70,8 @@ final class LeaderReadyWiring {
    * {@code after}, even when it throws.
    */
   Thread stepDownThread(AtomicReference<Throwable> failed, Runnable after) {
-    return thread("RaftServer-changeToFollower", failed,
+    return Threads.recording("RaftServer-changeToFollower", failed,
         () -> stateMachine.notifyNotLeader(Collections.emptyList()), after);
-  }
-
-  private static Thread thread(String name, AtomicReference<Throwable> failed, Body body,
-      Runnable after) {
-    return new Thread(() -> {
-      try {
-        body.run();
-      } catch (Throwable t) {
-        failed.set(t);
-      } finally {
-        after.run();
-      }
-    }, name);
   }
 
   String state() {

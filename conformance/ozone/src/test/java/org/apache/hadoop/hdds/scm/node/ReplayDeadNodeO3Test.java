@@ -16,6 +16,7 @@ import org.apache.hadoop.hdds.scm.container.ContainerReportHandler;
 import org.apache.hadoop.hdds.scm.pipeline.PipelineManager;
 import org.junit.jupiter.api.Test;
 import racelab.conformance.Premise;
+import racelab.conformance.Threads;
 
 /**
  * Replay of racelab's dead-node O3 counterexample (HDDS-17067) on Ozone 2.2.0: a datanode comes
@@ -62,13 +63,8 @@ public class ReplayDeadNodeO3Test {
       DeadNodeHandler handler = new DeadNodeHandler(w.nodeManager, mock(PipelineManager.class),
           w.containerManager);
       AtomicReference<Throwable> failed = new AtomicReference<>();
-      Thread dnh = new Thread(() -> {
-        try {
-          handler.onMessage(dn, w.publisher);
-        } catch (Throwable t) {
-          failed.set(t);
-        }
-      }, "DeadNodeHandler");
+      Thread dnh = Threads.recording("DeadNodeHandler", failed,
+          () -> handler.onMessage(dn, w.publisher));
       dnh.start();
       if (!handlerAtFirstLookup.await(30, TimeUnit.SECONDS)) {
         throw new AssertionError("the handler never reached closeContainers");
