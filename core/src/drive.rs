@@ -322,7 +322,7 @@ impl Busy {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::model::{Baseline, Contract, Part, Variant};
+    use crate::model::{Baseline, Contract, Variant};
     use crate::outcome::Outcome;
     use crate::switches::Switch;
 
@@ -358,7 +358,6 @@ mod tests {
             report: "-",
             title: "the driver's own test",
         };
-        const PARTS: &'static [&'static Part<Fix>] = &[];
         const OUTCOMES: &'static [&'static Outcome<()>] = &[];
         const VARIANTS: &'static [Variant<Fix>] = &[];
         const BASELINES: &'static [Baseline<Fix>] = &[];

@@ -49,15 +49,11 @@ pub fn ids<F>(parts: &[&Part<F>]) -> Vec<&'static str> {
 /// What the types cannot rule out about a contract's parts, as sentences: two different parts
 /// with one id (a copied constant whose id was not changed), and a row named by its parts
 /// (`P1+P2`, `trunk+P1`) that holds other parts than its name says.
-pub fn part_problems<F>(
-    parts: &[&Part<F>],
-    variants: &[Variant<F>],
-    baselines: &[Baseline<F>],
-) -> Vec<String> {
+pub fn part_problems<F>(variants: &[Variant<F>], baselines: &[Baseline<F>]) -> Vec<String> {
     let mut out = Vec::new();
-    let every = parts
+    let every = variants
         .iter()
-        .chain(variants.iter().flat_map(|v| v.parts))
+        .flat_map(|v| v.parts)
         .chain(baselines.iter().flat_map(|b| b.changes));
     // A part's constant is copied wherever it is named, so one id with two summaries is two parts.
     let mut summaries = std::collections::BTreeMap::new();
@@ -167,10 +163,6 @@ pub trait Model: Sized + 'static {
     type World: crate::sync::Shared + 'static;
 
     const CONTRACT: Contract;
-    /// The parts the rows are built from, with their summaries: the report's, ours, and the
-    /// alternatives and precedents compared. A baseline's changes are not listed, nor a row
-    /// that is a mutant's order (reregister's `notify-first`).
-    const PARTS: &'static [&'static Part<Self::Fix>];
     const OUTCOMES: &'static [&'static Outcome<Self::World>];
     const VARIANTS: &'static [Variant<Self::Fix>];
     /// The upstream code the variants are built on; the first is [`REPORT`].
@@ -358,16 +350,13 @@ mod tests {
             Variant::on("trunk", "trunk", &[]),
             Variant::on("trunk", "trunk+A", &[&A]),
         ];
-        assert_eq!(
-            part_problems(&[&A, &B], &good, BASELINES),
-            Vec::<String>::new()
-        );
+        assert_eq!(part_problems(&good, BASELINES), Vec::<String>::new());
         let bad = [
             Variant::new("A+B", &[&A]),
             Variant::on("trunk", "trunk", &[&B]),
         ];
         assert_eq!(
-            part_problems(&[&A, &B], &bad, BASELINES),
+            part_problems(&bad, BASELINES),
             [
                 "variant A+B holds the parts [A]",
                 "variant trunk holds the parts [B]"
@@ -382,10 +371,7 @@ mod tests {
             summary: "sets bit 2",
             on: |fix| fix | 4,
         };
-        let rows = [Variant::new("C", &[&COPY])];
-        assert_eq!(
-            part_problems(&[&A], &rows, BASELINES),
-            ["two parts have the id A"]
-        );
+        let rows = [Variant::new("A", &[&A]), Variant::new("C", &[&COPY])];
+        assert_eq!(part_problems(&rows, BASELINES), ["two parts have the id A"]);
     }
 }

@@ -148,11 +148,7 @@ pub fn problems<M: Claimed>() -> Vec<String> {
             crate::model::REPORT
         ));
     }
-    out.extend(crate::model::part_problems(
-        M::PARTS,
-        M::VARIANTS,
-        M::BASELINES,
-    ));
+    out.extend(crate::model::part_problems(M::VARIANTS, M::BASELINES));
     for v in M::VARIANTS {
         if M::baseline(v.baseline).is_none() {
             out.push(format!(

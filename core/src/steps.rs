@@ -219,7 +219,7 @@ pub fn verify_mutant<M: Claimed>(m: &Mutant<M>) -> Result<(), String> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::model::{Baseline, Contract, Model, Part, Program, Scenario, Setup, Variant};
+    use crate::model::{Baseline, Contract, Model, Program, Scenario, Setup, Variant};
     use crate::outcome::{Check, Outcome};
     use crate::report::compare::final_states_differ;
     use crate::switches::Switch;
@@ -261,7 +261,6 @@ mod tests {
             report: "-",
             title: "the step checker's own test",
         };
-        const PARTS: &'static [&'static Part<Fix>] = &[];
         const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1];
         const VARIANTS: &'static [Variant<Fix>] = &[];
         const BASELINES: &'static [Baseline<Fix>] = &[];

@@ -149,7 +149,6 @@ impl Model for Toy {
         report: "-",
         title: "the harness's own race and deadlock verdicts",
     };
-    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&RACE, &DEADLOCK];
     const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,

@@ -112,7 +112,6 @@ impl Model for {{Type}} {
         report: "{{report}}",
         title: "{{title}}",
     };
-    const PARTS: &'static [&'static Part<Fix>] = &[&P1];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1];
     const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,

@@ -893,7 +893,6 @@ impl Model for ContainerRecreate {
         title: "Pipeline leader recreates a Ratis container replica that SCM force deleted, and SCM keeps the new \
                 copy over the real replicas",
     };
-    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2, &P3, &P4, &P5, &P6, &P7, &P8, &N];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8];
     const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,

@@ -628,7 +628,6 @@ impl Model for DeadNode {
         report: "HDDS-17067",
         title: "Registration does not refresh a known datanode's heartbeat time; the dead node handler keeps or erases its replicas wrongly",
     };
-    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2, &P3, &P2U, &P4];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[
         &O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &O10, &R1, &R2, &R3,
     ];

@@ -262,7 +262,6 @@ impl Model for LeaderReady {
         report: "HDDS-17575",
         title: "SCM stays leader-ready after stepping down during notifyLeaderReady",
     };
-    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2, &P3];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &R1, &R2];
     const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,

@@ -492,7 +492,6 @@ impl Model for ReconSync {
         report: "HDDS-17042",
         title: "Recon manual task rebuild during a delta sync applies that delta twice",
     };
-    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &A1, &A3, &A4, &A2];
     const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8];
     const BASELINES: &'static [Baseline<Fix>] = &[Baseline {
         name: REPORT,

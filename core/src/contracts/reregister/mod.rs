@@ -817,7 +817,6 @@ impl Model for Reregister {
         report: "HDFS-17969",
         title: "DataNode re-registration after a NameNode restart loses IBRs and the registration's FBR",
     };
-    const PARTS: &'static [&'static Part<Fix>] = &[&P1, &P2, &P3];
     const OUTCOMES: &'static [&'static Outcome<World>] =
         &[&O1, &O2, &O3, &O4, &O5, &O6, &O7, &O8, &O9, &R1];
     const BASELINES: &'static [Baseline<Fix>] = &[
