@@ -22,121 +22,121 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
     cells: &[
         // ---- The datanode race (loom; every loom cell has its steps twin). ----
         // O1: recreated, and the write succeeds.
-        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(RACE, 25659),
+        Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(RACE, 16780),
             note: "report: validateContainerCommand accepts a write to an absent container, WRITE_DATA auto-creates \
                    it OPEN at BCSID 0, the followers' CLOSED_CONTAINER_IO is ignored; the PutBlock commits block 2 \
                    at a BCSID above the closed replicas" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(RACE, 24121),
+        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(RACE, 13469),
             note: "report: P1 refuses the auto-create of an ID in container2BCSIDMap, in WRITE_DATA and in the \
                    PutBlock's apply" },
-        Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(RACE, 28289),
+        Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(RACE, 19256),
             note: "P2 alone refuses only at COMMIT_DATA, after WRITE_DATA has recreated the container" },
-        Claim { variant: "P4", outcome: &O1, expected: R, method: Method::loom(RACE, 25659),
+        Claim { variant: "P4", outcome: &O1, expected: R, method: Method::loom(RACE, 16780),
             note: "an SCM part: the datanode race is upstream's" },
-        Claim { variant: "P5", outcome: &O1, expected: R, method: Method::loom(RACE, 25659),
+        Claim { variant: "P5", outcome: &O1, expected: R, method: Method::loom(RACE, 16780),
             note: "an SCM part: the datanode race is upstream's" },
-        Claim { variant: "P6", outcome: &O1, expected: R, method: Method::loom(RACE, 23032),
+        Claim { variant: "P6", outcome: &O1, expected: R, method: Method::loom(RACE, 16351),
             note: "the leader's check alone (reject in startTransaction when absent but in the map) leaves O1: a \
                    WriteChunk validated while the container was OPEN reaches WRITE_DATA after the close and the \
                    delete and auto-creates. The check must stay in dispatchRequest too" },
-        Claim { variant: "P7", outcome: &O1, expected: R, method: Method::loom(RACE, 33298),
+        Claim { variant: "P7", outcome: &O1, expected: R, method: Method::loom(RACE, 22009),
             note: "P7 changes only the answer for a DELETED replica: nothing refuses the auto-create" },
-        Claim { variant: "P8", outcome: &O1, expected: R, method: Method::loom(RACE, 25659),
+        Claim { variant: "P8", outcome: &O1, expected: R, method: Method::loom(RACE, 16780),
             note: "P8 acts only on a write that fails after the check: nothing refuses the auto-create" },
-        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(RACE, 24121),
+        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(RACE, 13469),
             note: "report: closed" },
-        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(RACE, 24121),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(RACE, 13469),
             note: "report: closed by P1 (proposed = P1 with the SCM defence P4, P5)" },
-        Claim { variant: "tombstone", outcome: &O1, expected: U, method: Method::loom(RACE, 24121),
+        Claim { variant: "tombstone", outcome: &O1, expected: U, method: Method::loom(RACE, 13469),
             note: "the report's alternative: the tombstone, written before containerMap.remove, is seen by every \
                    write that finds the container absent (the mutant with upstream's order is caught)" },
-        Claim { variant: "P2+P7+P8", outcome: &O1, expected: R, method: Method::loom(RACE, 36002),
+        Claim { variant: "P2+P7+P8", outcome: &O1, expected: R, method: Method::loom(RACE, 24559),
             note: "improved without P3: nothing refuses the auto-create (P2, P7 and P8 act at COMMIT_DATA, on a \
                    DELETED replica, and on a write that fails after the check)" },
-        Claim { variant: "HDDS-15791", outcome: &O1, expected: U, method: Method::loom(RACE, 22031),
+        Claim { variant: "HDDS-15791", outcome: &O1, expected: U, method: Method::loom(RACE, 11813),
             note: "HDDS-15791's answer in place of P1's refuses the same writes" },
-        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(RACE, 22031),
+        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(RACE, 11813),
             note: "closed" },
         // O5: the pipeline fails.
-        Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
             note: "report: the PutBlock, validated while OPEN, is applied after the close and the delete: it \
                    auto-creates an empty replica, finishWriteChunks finds no chunk file, UNABLE_TO_FIND_CHUNK marks \
                    the new replica UNHEALTHY and applyTransaction fails the pipeline. The same scenario also reaches \
                    it through a replica read DELETED, and through a chunk file whose directory the delete moved" },
-        Claim { variant: "P1", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
+        Claim { variant: "P1", outcome: &O5, expected: R, method: Method::loom(RACE, 6),
             note: "report's fix alone: besides the DELETED replica, the leader's COMMIT_DATA finds no container and \
                    answers CONTAINER_NOT_FOUND, which applyTransaction does not ignore (reference §2.5)" },
-        Claim { variant: "P2", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P2", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
             note: "P2 alone: the auto-created replica's PutBlock finds no chunk file (UNABLE_TO_FIND_CHUNK)" },
-        Claim { variant: "P4", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P4", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
             note: "an SCM part: the datanode race is upstream's" },
-        Claim { variant: "P5", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P5", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
             note: "an SCM part: the datanode race is upstream's" },
-        Claim { variant: "P6", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P6", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
             note: "P6 refuses only at the leader's startTransaction; a write validated before the delete fails as \
                    upstream's does" },
-        Claim { variant: "P7", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P7", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
             note: "P7 alone: the recreated replica's PutBlock still fails UNABLE_TO_FIND_CHUNK" },
-        Claim { variant: "P8", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P8", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
             note: "P8 alone: the recreated replica's PutBlock still fails UNABLE_TO_FIND_CHUNK" },
-        Claim { variant: "P1+P2", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
+        Claim { variant: "P1+P2", outcome: &O5, expected: R, method: Method::loom(RACE, 6),
             note: "code: P2 answers CONTAINER_NOT_OPEN for an absent container, but a write in flight that got the \
                    replica object before the removal reads it DELETED (CONTAINER_INTERNAL_ERROR, then the \
                    Preconditions.checkState exception): P7 is needed" },
-        Claim { variant: "P1+P2+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 2755),
+        Claim { variant: "P1+P2+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 1552),
             note: "code (KeyValueHandler.handleWriteChunk): checkContainerOpen and the chunk write are separate \
                    accesses. A WriteChunk that passed the check while the replica was OPEN opens its chunk file \
                    after the close and the force delete moved the directory to tmp: the open throws, nothing in \
                    handleWriteChunk or dispatchRequest catches it, and writeStateMachineData's catch marks the state \
                    machine unhealthy. P7 cannot help: the state was OPEN at the check. P8 is needed" },
-        Claim { variant: "P1+P2+P7+P8", outcome: &O5, expected: U, method: Method::loom(RACE, 22031),
+        Claim { variant: "P1+P2+P7+P8", outcome: &O5, expected: U, method: Method::loom(RACE, 11813),
             note: "P8 answers CONTAINER_NOT_OPEN for a write that fails after the check on a replica no longer \
                    OPEN; a close and a delete before the check meet P7, after the write P2 at COMMIT_DATA" },
-        Claim { variant: "HDDS-15791", outcome: &O5, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "HDDS-15791", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
             note: "precedent: refusing the recreate with HDDS-15791's answer, CONTAINER_NOT_FOUND, fails the \
                    pipeline: handleCommandResult ignores only SUCCESS, CONTAINER_NOT_OPEN, CLOSED_CONTAINER_IO and \
                    CHUNK_FILE_INCONSISTENCY. The answer code matters" },
-        Claim { variant: "proposed", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
+        Claim { variant: "proposed", outcome: &O5, expected: R, method: Method::loom(RACE, 6),
             note: "report's fix (P1 with the SCM parts): P1's COMMIT_DATA gap (CONTAINER_NOT_FOUND) and the \
                    in-flight write on a DELETED replica" },
-        Claim { variant: "tombstone", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
+        Claim { variant: "tombstone", outcome: &O5, expected: R, method: Method::loom(RACE, 6),
             note: "the report's alternative as worded (reject at auto-create) leaves O5: a write in flight reads \
                    the replica DELETED; P1's COMMIT_DATA gap (CONTAINER_NOT_FOUND) is there too" },
-        Claim { variant: "P3+P7+P8", outcome: &O5, expected: R, method: Method::loom(RACE, 1725),
+        Claim { variant: "P3+P7+P8", outcome: &O5, expected: R, method: Method::loom(RACE, 911),
             note: "improved without P2: COMMIT_DATA of the refused WriteChunk answers CONTAINER_NOT_FOUND" },
-        Claim { variant: "P2+P3+P8", outcome: &O5, expected: R, method: Method::loom(RACE, 12),
+        Claim { variant: "P2+P3+P8", outcome: &O5, expected: R, method: Method::loom(RACE, 6),
             note: "improved without P7: a write in flight reads the replica DELETED and the pipeline fails" },
-        Claim { variant: "P2+P3+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 2755),
+        Claim { variant: "P2+P3+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 1552),
             note: "improved without P8: the chunk file's open throws after the close and the delete land between \
                    checkContainerOpen and the write (as P1+P2+P7)" },
-        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom(RACE, 22031),
+        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom(RACE, 11813),
             note: "closed: P3 refuses every auto-create of a deleted ID, P2 answers at COMMIT_DATA, P7 for a \
                    DELETED replica, P8 for a write that fails after the check because the close and the delete \
                    landed in between" },
         // O7: a recreated replica exists at all.
-        Claim { variant: "upstream", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "upstream", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "the datanode invariant of the report (a datanode never recreates a container it deleted)" },
-        Claim { variant: "P1", outcome: &O7, expected: U, method: Method::loom(RACE, 24121),
+        Claim { variant: "P1", outcome: &O7, expected: U, method: Method::loom(RACE, 13469),
             note: "P1 refuses every auto-create of a remembered ID (without a restart, see the histories)" },
-        Claim { variant: "P2", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P2", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "P2 does not refuse the auto-create" },
-        Claim { variant: "P4", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P4", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "an SCM part" },
-        Claim { variant: "P5", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P5", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "an SCM part" },
-        Claim { variant: "P6", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P6", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "as O1: a write validated before the delete auto-creates" },
-        Claim { variant: "P7", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P7", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "P7 does not refuse the auto-create" },
-        Claim { variant: "P8", outcome: &O7, expected: R, method: Method::loom(RACE, 10),
+        Claim { variant: "P8", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "P8 does not refuse the auto-create" },
-        Claim { variant: "P1+P2", outcome: &O7, expected: U, method: Method::loom(RACE, 24121),
+        Claim { variant: "P1+P2", outcome: &O7, expected: U, method: Method::loom(RACE, 13469),
             note: "P1 refuses every auto-create of a remembered ID" },
-        Claim { variant: "tombstone", outcome: &O7, expected: U, method: Method::loom(RACE, 24121),
+        Claim { variant: "tombstone", outcome: &O7, expected: U, method: Method::loom(RACE, 13469),
             note: "the tombstone refuses every auto-create of a deleted ID" },
-        Claim { variant: "proposed", outcome: &O7, expected: U, method: Method::loom(RACE, 24121),
+        Claim { variant: "proposed", outcome: &O7, expected: U, method: Method::loom(RACE, 13469),
             note: "P1 refuses every auto-create of a remembered ID" },
-        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 22031),
+        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 11813),
             note: "closed" },
         // O8: the race on blockCommitSequenceId (no part touches it).
         Claim { variant: "upstream", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),

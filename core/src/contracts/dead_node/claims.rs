@@ -71,23 +71,23 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
                    replica the report re-added" },
         Claim { variant: "P1", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 39),
             note: "P1 alone leaves O3: the handler still acts on a status read older than the report" },
-        Claim { variant: "P2", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 951),
+        Claim { variant: "P2", outcome: &O3, expected: R, method: Method::loom(COMES_BACK, 514),
             note: "report claims P2 closes O3; loom finds P2 alone does not: the recheck under the monitor follows \
                    the report but still sees DEAD, because without P1 the registration does not refresh the \
                    heartbeat time (the node leaves DEAD only after its first heartbeat and a check). The report \
                    says both parts are needed; with P1 the remaining window is R1" },
-        Claim { variant: "P1+P2", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 22875),
+        Claim { variant: "P1+P2", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 12412),
             note: "closed: the monitor orders the recheck after the report, P1 makes the later decision R1's." },
-        Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 22875),
+        Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 12412),
             note: "report: closed by the recheck under the DatanodeInfo monitor." },
-        Claim { variant: "improved", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 22875),
+        Claim { variant: "improved", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 12412),
             note: "closed as with the patch." },
-        Claim { variant: "P1+P2", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 1151),
+        Claim { variant: "P1+P2", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 624),
             note: "the window belongs to P1+P2 (P3 plays no part)" },
-        Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 1151),
+        Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 624),
             note: "report admits it: a recheck after the registration and before the next health check still \
                    sees DEAD and removes the returned node's replica; loom confirms" },
-        Claim { variant: "improved", outcome: &R1, expected: U, method: Method::loom(COMES_BACK, 22875),
+        Claim { variant: "improved", outcome: &R1, expected: U, method: Method::loom(COMES_BACK, 12412),
             note: "P4: a DEAD node whose heartbeat time is within the stale deadline keeps its replicas (the next \
                    check resurrects it); the residual window closes." },
         // O4: Recon's reload.
@@ -137,7 +137,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "a path to O2's harm with the patch, apart from R3: P2's recheck takes #2's monitor, the one the report handler held, and reads the DEAD the check wrote to #2, so it removes the new object's freshly reported replicas. P1 plays no part (updateNode already gives #2 a fresh heartbeat time)." },
         Claim { variant: "proposed", outcome: &O7, expected: R, method: Method::loom(NEW_ADDRESS_IN_CHECK, 1),
             note: "as P1+P2" },
-        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(NEW_ADDRESS_IN_CHECK, 20796),
+        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(NEW_ADDRESS_IN_CHECK, 11484),
             note: "P4 closes it: #2's heartbeat time 7 is within the stale deadline, so the recheck keeps the replicas whether or not the report was applied first; the next check resurrects #2. Twin upstream" },
         // O8 and O9: Recon's reload through updateNode.
         Claim { variant: "upstream", outcome: &O8, expected: R, method: Method::loom(ROW_DIFFERS, 1),
@@ -181,7 +181,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "R1 is the recheck window that P1's refresh opens; upstream refreshes nothing at registration, so a removal of a returned node's replica after a status read that followed the report is O3's (upstream/O3 reaches it here); twin P1+P2" },
         Claim { variant: "P1", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 508),
             note: "P1 alone: the handler's one status read can follow the registration and its report and still read DEAD (no health check has run since the refresh), and it removes the replica: the window the report admits for the patch exists without P2 too" },
-        Claim { variant: "P2", outcome: &R1, expected: U, method: Method::loom(COMES_BACK, 13311),
+        Claim { variant: "P2", outcome: &R1, expected: U, method: Method::loom(COMES_BACK, 7228),
             note: "P2 alone: without P1 the recheck that follows the report reads DEAD on an unrefreshed heartbeat time, which is O3's (P2/O3), not R1's refresh window; twin P1+P2" },
         Claim { variant: "P3", outcome: &R1, expected: U, method: Method::loom(COMES_BACK, 1318),
             note: "P3 alone changes only Recon's reload: as upstream, no refresh, so no R1; twin P1+P2" },
