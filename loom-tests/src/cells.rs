@@ -75,7 +75,8 @@ pub fn pinned_executions<M: Claimed>(claim: &Claim<M>) -> u64 {
 
 /// Checks the loom cell `claim` under `fix`, its variant's switches or, when `by` names a
 /// mutant, the mutant's: its result record. A state cell explores with its companions, once
-/// per process ([`crate::cache`]). A deadlock cell's child explores the variant's switches.
+/// per process ([`crate::cache`]); under a mutant, alone. A deadlock cell's child explores the
+/// variant's switches.
 pub fn check<M: Claimed>(claim: &Claim<M>, by: By, fix: M::Fix) -> Result<CellResult, String> {
     let Some((scenario, bound)) = claim.method.loom_scenario() else {
         return Err(format!("{} is not a loom cell", claim.key()));
@@ -84,7 +85,13 @@ pub fn check<M: Claimed>(claim: &Claim<M>, by: By, fix: M::Fix) -> Result<CellRe
         Check::Deadlock => explore_in_child(claim)?,
         Check::Race => explore(scenario, fix, claim.outcome, bound, claim.expected),
         Check::State(_) => {
-            let group = companions(claim);
+            // A mutant's check asks for one deviation, so its exploration looks for its one
+            // outcome and stops where it is found; companions would have it run to the end
+            // for outcomes nobody reads under the mutant.
+            let group = match by {
+                By::Variant(_) => companions(claim),
+                By::Mutant(_) => vec![claim],
+            };
             let outcomes: Vec<_> = group.iter().map(|c| (c.outcome, c.expected)).collect();
             let subject = Subject {
                 scenario,

@@ -1,6 +1,6 @@
-//! The mutant matrix: a mutant (a deliberately broken fix) runs its variant's loom cells under
-//! its own switches, and must show up in the matrix the gate prints as the deviation its claim
-//! names.
+//! The mutant matrix: a mutant (a deliberately broken fix) runs the loom cells its claim says
+//! catch it under its own switches, and must show up in the matrix the gate prints as the
+//! deviation its claim names.
 
 use crate::cache::By;
 use crate::cells::check;
@@ -8,15 +8,21 @@ use racelab_core::claims::{Claim, Claimed, Mutant};
 use racelab_core::registry;
 use racelab_core::report::{Matrix, View};
 
-/// Runs the loom cells of `m`'s variant with `m`'s switches in place of the variant's, and
-/// returns the matrix the gate would print for them (the other variants' cells are unchanged
-/// by a mutant, and checked by their own tests). Cells that share an exploration share it
-/// under the mutant too.
+/// Runs the loom cells of `m`'s variant at the outcome that catches it (`caught_by`) with `m`'s
+/// switches in place of the variant's, and returns the matrix the gate would print for them.
+/// The variant's cells at other outcomes are left out: the check asks only for the deviation
+/// at `caught_by`, and exploring them under the mutant (a third of the loom phase, issue 28)
+/// could not change its answer. Each explores for its outcome alone and stops where it finds
+/// it ([`crate::cells::check`]).
 pub fn matrix_with<M: Claimed>(m: &Mutant<M>) -> Result<Matrix, String> {
     let loom_cells: Vec<&Claim<M>> = M::CLAIMS
         .cells
         .iter()
-        .filter(|c| c.variant == m.variant && c.method.loom_scenario().is_some())
+        .filter(|c| {
+            c.variant == m.variant
+                && c.outcome.id == m.caught_by.id
+                && c.method.loom_scenario().is_some()
+        })
         .collect();
     let fix = m.fix();
     let results = loom_cells
