@@ -40,8 +40,8 @@ commands:
                             by default)
   test                      the test suites, once each: plain tests (models, histories, every
                             order of whole steps, reproductions), the loom suite, the model
-                            tests on the fuzz build's primitives, the fuzz build; a record
-                            per cell in target/racelab/results
+                            tests on the fuzz build's primitives, the fuzz targets' type
+                            check; a record per cell in target/racelab/results
   report [--format jira|text] [CONTRACT...] [--from DIR...]
                             the claims matrix and target/racelab/report.{json,md} from the
                             records of `test` (or of the directories named, e.g. CI shards);

@@ -30,6 +30,8 @@ pub struct Phase {
     /// Test processes run at once, each a share of the tests (see `racelab_loom::shard`);
     /// 1 runs them through cargo.
     pub shards: usize,
+    /// The test target whose binary a sharded phase runs (its build is all of `args`'s).
+    pub sharded_target: &'static str,
 }
 
 impl Phase {
@@ -40,6 +42,7 @@ impl Phase {
             test_args: Vec::new(),
             cfg: None,
             shards: 1,
+            sharded_target: "",
         }
     }
 
@@ -57,24 +60,27 @@ impl Phase {
 
     /// The loom cells, in two processes at once on two cores: loom scales across processes,
     /// not across threads of one (measured: dead-node's cells took 115 s with two threads in
-    /// one process and 54 s with one). Built with the test profile (optimized, see Cargo.toml),
-    /// the build of `RUSTFLAGS="--cfg loom" cargo test`, whose other tests
-    /// [`Phase::loom_rest`] runs.
+    /// one process and 54 s with one). The build is that of `RUSTFLAGS="--cfg loom" cargo
+    /// test` (the test profile, optimized, see Cargo.toml; every test target of the
+    /// workspace), whose other tests [`Phase::loom_rest`] then runs without building again:
+    /// built for the cells alone, racelab-core had other features (no `histories`), and the
+    /// rest built it and its dependencies a second time (46 s, issue 28).
     pub fn loom_suite(filter: Option<&str>) -> Phase {
         let mut p = Phase::new(
             "loom cells (test profile, --cfg loom)",
-            &["test", "-p", "racelab-loom", "--test", "cells"],
+            &["test", "--workspace"],
         );
         p.cfg = Some("loom");
         p.shards = 2;
+        p.sharded_target = "cells";
         p.test_args.push("--test-threads=1".into());
         p.test_args.extend(filter.map(str::to_owned));
         p
     }
 
-    /// The rest of `RUSTFLAGS="--cfg loom" cargo test`, on the loom cells' build: every other
-    /// test target and the doctests (rustdoc gets no `RUSTFLAGS`, which once broke that command
-    /// unseen). Unfiltered: seconds.
+    /// The rest of `RUSTFLAGS="--cfg loom" cargo test`, on the loom cells' build (nothing is
+    /// built again): every other test target and the doctests (rustdoc gets no `RUSTFLAGS`,
+    /// which once broke that command unseen). Unfiltered: seconds.
     pub fn loom_rest() -> [Phase; 2] {
         let mut tests = Phase::new(
             "the rest of RUSTFLAGS=\"--cfg loom\" cargo test: unit tests, history claims",
@@ -105,6 +111,24 @@ impl Phase {
                 "--features",
                 "histories",
                 "--lib",
+            ],
+        );
+        p.cfg = Some("fuzzing");
+        p
+    }
+
+    /// The fuzz targets, type-checked as cargo fuzz builds them (`--cfg fuzzing`) but without
+    /// libFuzzer (`--no-default-features`): its C++ was most of this phase's 35 s, and no
+    /// change here can break it; the nightly fuzz jobs build, link and run the targets.
+    pub fn fuzz_targets() -> Phase {
+        let mut p = Phase::new(
+            "fuzz targets, type-checked (--cfg fuzzing, without libFuzzer)",
+            &[
+                "check",
+                "--manifest-path",
+                "fuzz/Cargo.toml",
+                "--bins",
+                "--no-default-features",
             ],
         );
         p.cfg = Some("fuzzing");
@@ -189,7 +213,8 @@ impl Phase {
         ok
     }
 
-    /// Builds the phase's one test binary (`cargo test --no-run`) and returns its path.
+    /// Builds the phase's test binaries (`cargo test --no-run`) and returns the path of the
+    /// one it runs sharded.
     fn build_test_binary(&self, log: &Path) -> Result<PathBuf, String> {
         let file = File::create(log).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
         let out = self
@@ -206,8 +231,9 @@ impl Phase {
             .lines()
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
             .filter(|m| m["reason"] == "compiler-artifact" && m["profile"]["test"] == true)
+            .filter(|m| m["target"]["name"] == self.sharded_target)
             .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-            .ok_or_else(|| "cargo built no test binary".into())
+            .ok_or_else(|| format!("cargo built no test binary `{}`", self.sharded_target))
     }
 }
 

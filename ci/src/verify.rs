@@ -20,14 +20,11 @@ pub struct PhaseTime {
 }
 
 /// Runs the gate's phases (plain tests, the loom suite, the model tests on the fuzz build's
-/// primitives, the fuzz build) for `contracts` (each contract's tests by its key prefix, one
+/// primitives, the fuzz targets' check) for `contracts` (each contract's tests by its key prefix, one
 /// filtered run of the plain and loom suites per contract; none: everything), with their
 /// records in `results`.
 pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<PhaseTime> {
-    let fuzz = Phase::new(
-        "fuzz targets build",
-        &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
-    );
+    let fuzz = Phase::fuzz_targets();
     let mut seen = BTreeSet::new();
     let [loom_tests, loom_docs] = Phase::loom_rest();
     let filters: Vec<Option<String>> = if contracts.is_empty() {
@@ -52,7 +49,7 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
             (loom_tests, "loom-rest.log".to_owned()),
             (loom_docs, "loom-doc.log".to_owned()),
             (Phase::one_thread(), "one-thread.log".to_owned()),
-            (fuzz, "fuzz-build.log".to_owned()),
+            (fuzz, "fuzz-check.log".to_owned()),
         ])
         .map(|(phase, log)| {
             let started = Instant::now();
@@ -101,7 +98,7 @@ pub fn run(contracts: &[String]) -> ExitCode {
 }
 
 /// `cargo xtask test`: the gate's suites, once each (plain tests, the loom suite, the model
-/// tests on the fuzz build's primitives, the fuzz build), with a line per cell as it completes
+/// tests on the fuzz build's primitives, the fuzz targets' check), with a line per cell as it completes
 /// and every record in target/racelab/results. True when every suite passed.
 pub fn test(contracts: &[String]) -> bool {
     let out = root().join("target/racelab");

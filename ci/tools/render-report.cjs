@@ -21,23 +21,33 @@ const page = `<!doctype html><meta charset="utf-8"><title>report</title>
 <script src="file://${modules}/mermaid/dist/mermaid.min.js"></script>
 <script>
   // Renders the page and the share of its diagrams numbered share modulo shares (the other
-  // diagrams stay code blocks and are counted by the other shares).
+  // diagrams stay code blocks and are counted by the other shares). A diagram's text is laid
+  // out once: Mermaid draws the same text the same way, and cells that share an exploration
+  // show the same counterexample (about half of a report's diagrams repeat one).
   window.render = async (markdown, share, shares) => {
     const root = document.getElementById("report");
     root.innerHTML = marked.parse(markdown);
-    const blocks = [...root.querySelectorAll("code.language-mermaid")]
-      .map((code, i) => [i, code]).filter(([i]) => i % shares === share);
+    const byText = new Map();
+    for (const code of root.querySelectorAll("code.language-mermaid")) {
+      if (!byText.has(code.textContent)) byText.set(code.textContent, []);
+      byText.get(code.textContent).push(code);
+    }
+    const mine = [...byText].filter((_, i) => i % shares === share);
     mermaid.initialize({ startOnLoad: false, securityLevel: "strict", maxTextSize: 1e6 });
     const failures = [];
-    for (const [i, code] of blocks) {
+    for (const [i, [text, codes]] of mine.entries()) {
       try {
-        const { svg } = await mermaid.render("diagram" + i, code.textContent);
-        const holder = document.createElement("div");
-        holder.innerHTML = svg;
-        code.parentElement.replaceWith(holder);
+        const { svg } = await mermaid.render("diagram" + share + "-" + i, text);
+        for (const code of codes) {
+          const holder = document.createElement("div");
+          holder.innerHTML = svg;
+          code.parentElement.replaceWith(holder);
+        }
       } catch (e) {
-        const heading = code.parentElement.previousElementSibling?.previousElementSibling;
-        failures.push((heading ? heading.textContent + ": " : "") + String(e.message || e).split("\\n")[0]);
+        for (const code of codes) {
+          const heading = code.parentElement.previousElementSibling?.previousElementSibling;
+          failures.push((heading ? heading.textContent + ": " : "") + String(e.message || e).split("\\n")[0]);
+        }
       }
     }
     return {
