@@ -53,17 +53,24 @@ pub fn enumerate<M: Model>(
     outcome: &Outcome<M::World>,
     choices: impl Fn(usize, usize) -> Range<usize>,
 ) -> Enumeration {
+    let mut one = enumerate_each(scenario, fix, &[outcome], choices);
+    one.pop().expect("one enumeration per outcome")
+}
+
+/// [`enumerate`] for several outcomes at once, in one pass over the schedules: each outcome's
+/// enumeration is the one [`enumerate`] would return for it alone (the schedules run in the
+/// same order, and an outcome's result is taken where it would have stopped), and the pass
+/// stops when every outcome is found.
+pub fn enumerate_each<M: Model>(
+    scenario: &Scenario<M>,
+    fix: M::Fix,
+    outcomes: &[&Outcome<M::World>],
+    choices: impl Fn(usize, usize) -> Range<usize>,
+) -> Vec<Enumeration> {
     let started = Instant::now();
-    let mut found = Enumeration {
-        observed: Verdict::Unreachable,
-        schedules: 0,
-        stuck: 0,
-        seconds: 0.0,
-        counterexample: None,
-        schedule: Vec::new(),
-        reached: Vec::new(),
-        final_states: BTreeSet::new(),
-    };
+    let mut found: Vec<Option<Enumeration>> = outcomes.iter().map(|_| None).collect();
+    let (mut schedules, mut stuck_schedules) = (0, 0);
+    let mut final_states = BTreeSet::new();
     // The schedule in progress: at each depth, the choice taken and the last one to try.
     let mut stack: Vec<(usize, usize)> = Vec::new();
     loop {
@@ -88,30 +95,49 @@ pub fn enumerate<M: Model>(
             d.step_actor(chosen);
             depth += 1;
         }
-        found.schedules += 1;
+        schedules += 1;
         let stuck = !d.is_quiescent();
-        found.stuck += u64::from(stuck);
-        found.final_states.insert(M::describe(&d.world));
-        let witness = match outcome.check {
-            Check::State(_) if !stuck => outcome.holds(&d.world),
-            Check::Deadlock if stuck => Some(format!(
-                "deadlock: blocked {}",
-                d.finish().err().unwrap_or_default()
-            )),
-            _ => None,
-        };
-        if let Some(w) = witness {
-            found.observed = Verdict::Reachable;
-            found.counterexample = Some(d.timeline(Some(violation(outcome.id, &w))));
-            found.schedule = actors;
-            found.reached = std::iter::once(outcome.id)
-                .chain(
-                    M::OUTCOMES
-                        .iter()
-                        .filter(|o| o.id != outcome.id && shows(o, &d.world, stuck))
-                        .map(|o| o.id),
-                )
-                .collect();
+        stuck_schedules += u64::from(stuck);
+        final_states.insert(M::describe(&d.world));
+        // State outcomes first: a deadlock's message comes from `finish`, which would step a
+        // schedule cut short by `choices`.
+        let mut blocked = None;
+        for pass in [false, true] {
+            for (outcome, slot) in outcomes.iter().zip(found.iter_mut()) {
+                let deadlock = matches!(outcome.check, Check::Deadlock);
+                if slot.is_some() || deadlock != pass {
+                    continue;
+                }
+                let witness = match outcome.check {
+                    Check::State(_) if !stuck => outcome.holds(&d.world),
+                    Check::Deadlock if stuck => Some(format!(
+                        "deadlock: blocked {}",
+                        blocked.get_or_insert_with(|| d.finish().err().unwrap_or_default())
+                    )),
+                    _ => None,
+                };
+                if let Some(w) = witness {
+                    *slot = Some(Enumeration {
+                        observed: Verdict::Reachable,
+                        schedules,
+                        stuck: stuck_schedules,
+                        seconds: started.elapsed().as_secs_f64(),
+                        counterexample: Some(d.timeline(Some(violation(outcome.id, &w)))),
+                        schedule: actors.clone(),
+                        reached: std::iter::once(outcome.id)
+                            .chain(
+                                M::OUTCOMES
+                                    .iter()
+                                    .filter(|o| o.id != outcome.id && shows(o, &d.world, stuck))
+                                    .map(|o| o.id),
+                            )
+                            .collect(),
+                        final_states: final_states.clone(),
+                    });
+                }
+            }
+        }
+        if found.iter().all(Option::is_some) {
             break;
         }
         // The next schedule: the deepest choice with an alternative left.
@@ -126,8 +152,22 @@ pub fn enumerate<M: Model>(
             break;
         }
     }
-    found.seconds = started.elapsed().as_secs_f64();
+    let seconds = started.elapsed().as_secs_f64();
     found
+        .into_iter()
+        .map(|slot| {
+            slot.unwrap_or_else(|| Enumeration {
+                observed: Verdict::Unreachable,
+                schedules,
+                stuck: stuck_schedules,
+                seconds,
+                counterexample: None,
+                schedule: Vec::new(),
+                reached: Vec::new(),
+                final_states: final_states.clone(),
+            })
+        })
+        .collect()
 }
 
 /// Whether a schedule's end shows `outcome` (`stuck`: some actor can never step), as loom decides
@@ -318,6 +358,40 @@ mod tests {
             "{only_full:?}"
         );
         assert!(final_states_differ(&full.final_states, &full.final_states).is_none());
+    }
+
+    /// `A` has appended twice before `B`: the schedule `enumerate` tries first.
+    static A_FIRST: Outcome<World> = Outcome {
+        id: "O2",
+        summary: "A runs first",
+        check: Check::State(|w| (Log::describe(w) == "AAB").then(|| "AAB".to_owned())),
+    };
+
+    #[test]
+    fn several_outcomes_at_once_are_each_enumerated_as_alone() {
+        let fix = Log::UPSTREAM;
+        let outcomes = [&O1, &NOTHING, &A_FIRST];
+        let each = enumerate_each(&TWO_AND_ONE, fix, &outcomes, every_choice);
+        for (o, together) in outcomes.into_iter().zip(&each) {
+            let alone = enumerate(&TWO_AND_ONE, fix, o, every_choice);
+            let violation = |e: &Enumeration| {
+                e.counterexample
+                    .as_ref()
+                    .map(|t| t.to_string())
+                    .unwrap_or_default()
+            };
+            assert_eq!(together.observed, alone.observed, "{}", o.id);
+            assert_eq!(together.schedules, alone.schedules, "{}", o.id);
+            assert_eq!(together.schedule, alone.schedule, "{}", o.id);
+            assert_eq!(together.reached, alone.reached, "{}", o.id);
+            assert_eq!(together.final_states, alone.final_states, "{}", o.id);
+            assert_eq!(violation(together), violation(&alone), "{}", o.id);
+        }
+        // Found at different schedules, so the comparison above can tell them apart.
+        assert_eq!(
+            each.iter().map(|e| e.schedules).collect::<Vec<_>>(),
+            [2, 3, 1]
+        );
     }
 
     #[test]

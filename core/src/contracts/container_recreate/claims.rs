@@ -516,22 +516,29 @@ mod tests {
     fn cr3_the_close_in_sections_gives_the_one_step_verdicts() {
         let mut seen = std::collections::BTreeSet::new();
         for variant in ["upstream", "P1+P2", "P1+P2+P7+P8", "improved"] {
-            for o in [&O1, &O5, &O7] {
-                // The rows' loom cells (P1+P2+P7+P8 has one for O5 only).
-                let Some(one_step) = CLAIMS.cells.iter().find(|c| {
-                    c.variant == variant
-                        && c.outcome.id == o.id
-                        && matches!(c.method, Method::Loom { .. })
-                }) else {
-                    continue;
-                };
-                let one_step = one_step.expected;
-                let split = crate::steps::enumerate(
-                    &CLOSE_IN_SECTIONS,
-                    fix(variant),
-                    o,
-                    crate::steps::every_choice,
-                );
+            // The rows' loom cells (P1+P2+P7+P8 has one for O5 only), in one enumeration.
+            let cells: Vec<_> = [&O1, &O5, &O7]
+                .into_iter()
+                .filter_map(|o| {
+                    CLAIMS
+                        .cells
+                        .iter()
+                        .find(|c| {
+                            c.variant == variant
+                                && c.outcome.id == o.id
+                                && matches!(c.method, Method::Loom { .. })
+                        })
+                        .map(|c| (o, c.expected))
+                })
+                .collect();
+            let outcomes: Vec<_> = cells.iter().map(|&(o, _)| o).collect();
+            let splits = crate::steps::enumerate_each(
+                &CLOSE_IN_SECTIONS,
+                fix(variant),
+                &outcomes,
+                crate::steps::every_choice,
+            );
+            for ((o, one_step), split) in cells.into_iter().zip(splits) {
                 assert_eq!(
                     split.observed, one_step,
                     "{variant} {}: {:?}",
