@@ -15,5 +15,5 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jira2markdown"
   "$venv/bin/pip" install --quiet --disable-pip-version-check jira2markdown==0.5.3
 fi
 "$venv/bin/python" ci/tools/jira-roundtrip.py "${comments[@]}"
-# One comment per core at a time (each has no diagram: one browser each).
-printf '%s\n' "${comments[@]/%.jira/.md}" | xargs -P "$(nproc)" -n 1 ci/tools/render-report.sh
+# All comments in one call: the browsers are launched once, each renders its share of them.
+ci/tools/render-report.sh "${comments[@]/%.jira/.md}"

@@ -1,19 +1,24 @@
-// Loads a report.md into headless Chromium, renders it with marked and Mermaid, and checks
+// Loads report.md files into headless Chromium, renders them with marked and Mermaid, and checks
 // what a reviewer would see: every Markdown table is a <table>, every mermaid block an <svg>
-// with no Mermaid error. Usage: node render-report.cjs REPORT.md NODE_MODULES BROWSER
+// with no Mermaid error. Usage: node render-report.cjs NODE_MODULES BROWSER REPORT.md...
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const { chromium } = require("playwright-core");
 
-const [report, modules, executable] = process.argv.slice(2).map((p) => path.resolve(p));
-const markdown = fs.readFileSync(report, "utf8");
-const expected = {
-  diagrams: (markdown.match(/^```mermaid$/gm) || []).length,
-  tables: (markdown.match(/^\|---/gm) || []).length,
-};
-// Every fence opens and closes a block; the mermaid ones become diagrams, the others <pre>.
-expected.code = (markdown.match(/^```/gm) || []).length / 2 - expected.diagrams;
+const [modules, executable, ...reports] = process.argv.slice(2).map((p) => path.resolve(p));
+
+/** What a report's Markdown should become: its text and the blocks it must render. */
+function load(report) {
+  const markdown = fs.readFileSync(report, "utf8");
+  const expected = {
+    diagrams: (markdown.match(/^```mermaid$/gm) || []).length,
+    tables: (markdown.match(/^\|---/gm) || []).length,
+  };
+  // Every fence opens and closes a block; the mermaid ones become diagrams, the others <pre>.
+  expected.code = (markdown.match(/^```/gm) || []).length / 2 - expected.diagrams;
+  return { report, markdown, expected };
+}
 
 const page = `<!doctype html><meta charset="utf-8"><title>report</title>
 <body><main id="report"></main>
@@ -59,11 +64,27 @@ const page = `<!doctype html><meta charset="utf-8"><title>report</title>
   };
 </script>`;
 
-// Mermaid lays out a diagram on the page's one thread, about 0.15 s each: the diagrams are split
-// between one browser per core, each rendering the whole page and its share of the diagrams.
-const SHARES = Math.max(1, Math.min(require("os").availableParallelism(), 4, expected.diagrams));
+// Mermaid lays out a diagram on the page's one thread, about 0.15 s each: a report's diagrams
+// are split between one browser per core, each rendering the whole page and its share of the
+// diagrams. A report without diagrams (a JIRA comment) is one share; all shares of all reports
+// are dealt to the same browsers, launched once.
+const BROWSERS = Math.max(1, Math.min(require("os").availableParallelism(), 4));
 
-async function renderShare(html, share) {
+async function renderShare(tab, html, { report, markdown }, share, shares) {
+  await tab.goto("file://" + html);
+  const seen = await tab.evaluate(([md, k, n]) => window.render(md, k, n), [markdown, share, shares]);
+  if (share === 0) {
+    // A picture to look at: the first diagram, or the top of the page when there is none.
+    const shot = report.replace(/\.md$/, "") + ".png";
+    const first = tab.locator("svg[aria-roledescription=sequence]").first();
+    if (seen.diagrams > 0) await first.screenshot({ path: shot });
+    else await tab.screenshot({ path: shot, clip: { x: 0, y: 0, width: 1280, height: 1600 } });
+    seen.shot = shot;
+  }
+  return seen;
+}
+
+async function renderJobs(html, jobs) {
   const browser = await chromium.launch({
     executablePath: executable,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -73,16 +94,8 @@ async function renderShare(html, share) {
   try {
     const tab = await browser.newPage();
     tab.on("pageerror", (e) => console.error("page error: " + e.message));
-    await tab.goto("file://" + html);
-    const seen = await tab.evaluate(([md, k, n]) => window.render(md, k, n), [markdown, share, SHARES]);
-    if (share === 0) {
-      // A picture to look at: the first diagram, or the top of the page when there is none.
-      const shot = report.replace(/\.md$/, "") + ".png";
-      const first = tab.locator("svg[aria-roledescription=sequence]").first();
-      if (seen.diagrams > 0) await first.screenshot({ path: shot });
-      else await tab.screenshot({ path: shot, clip: { x: 0, y: 0, width: 1280, height: 1600 } });
-      seen.shot = shot;
-    }
+    const seen = [];
+    for (const { doc, share, shares } of jobs) seen.push(await renderShare(tab, html, doc, share, shares));
     return seen;
   } finally {
     await browser.close();
@@ -90,21 +103,36 @@ async function renderShare(html, share) {
 }
 
 (async () => {
-  const html = path.join(path.dirname(report), "report.html");
+  if (reports.length === 0) throw new Error("no report to render");
+  const docs = reports.map(load);
+  const html = path.join(path.dirname(reports[0]), "report.html");
   fs.writeFileSync(html, page);
-  const shares = await Promise.all([...Array(SHARES).keys()].map((k) => renderShare(html, k)));
-  // Tables and code blocks are on every share's page: count them once.
-  const seen = {
-    tables: shares[0].tables,
-    code: shares[0].code,
-    diagrams: shares.reduce((n, s) => n + s.diagrams, 0),
-    failures: shares.flatMap((s) => s.failures),
-  };
-  console.log(`rendered ${report}: ${seen.tables} of ${expected.tables} tables, ` +
-    `${seen.code} of ${expected.code} code blocks, ` +
-    `${seen.diagrams} of ${expected.diagrams} sequence diagrams (screenshot ${shares[0].shot})`);
-  for (const f of seen.failures) console.log(`  diagram failed: ${f}`);
-  const ok = seen.failures.length === 0 && seen.tables === expected.tables &&
-    seen.code === expected.code && seen.diagrams === expected.diagrams;
+  const jobs = docs.flatMap((doc) => {
+    const shares = Math.max(1, Math.min(BROWSERS, doc.expected.diagrams));
+    return [...Array(shares).keys()].map((share) => ({ doc, share, shares }));
+  });
+  const dealt = [...Array(Math.min(BROWSERS, jobs.length))].map((_, b) =>
+    jobs.filter((_, j) => j % BROWSERS === b));
+  const results = (await Promise.all(dealt.map((js) => renderJobs(html, js)))).flat();
+  const byJob = dealt.flat().map((job, i) => [job, results[i]]);
+  let ok = true;
+  for (const doc of docs) {
+    const shares = byJob.filter(([job]) => job.doc === doc).map(([, seen]) => seen);
+    const first = shares.find((s) => s.shot) || shares[0];
+    // Tables and code blocks are on every share's page: count them once.
+    const seen = {
+      tables: first.tables,
+      code: first.code,
+      diagrams: shares.reduce((n, s) => n + s.diagrams, 0),
+      failures: shares.flatMap((s) => s.failures),
+    };
+    const e = doc.expected;
+    console.log(`rendered ${doc.report}: ${seen.tables} of ${e.tables} tables, ` +
+      `${seen.code} of ${e.code} code blocks, ` +
+      `${seen.diagrams} of ${e.diagrams} sequence diagrams (screenshot ${first.shot})`);
+    for (const f of seen.failures) console.log(`  diagram failed: ${f}`);
+    ok = ok && seen.failures.length === 0 && seen.tables === e.tables &&
+      seen.code === e.code && seen.diagrams === e.diagrams;
+  }
   process.exitCode = ok ? 0 : 1;
 })().catch((e) => { console.error("error: " + e.message); process.exitCode = 2; });

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Renders report.md as GitHub would show it, in headless Chromium: the Markdown through
-# marked, every ```mermaid block through Mermaid. Fails when a table is missing or a diagram
-# does not render; writes a screenshot of the page beside the report.
+# Renders report.md files (default target/racelab/report.md) as GitHub would show them, in
+# headless Chromium: the Markdown through marked, every ```mermaid block through Mermaid. Fails
+# when a table is missing or a diagram does not render; writes a screenshot beside each report.
 # Chromium comes from Debian's packages, marked, Mermaid and playwright-core from npm (pinned),
 # installed on first use into target/tools.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-report=${1:-target/racelab/report.md}
-[ -f "$report" ] || { echo "error: $report: no such report (run \`cargo xtask report\` first)" >&2; exit 2; }
+[ $# -gt 0 ] || set -- target/racelab/report.md
+for report in "$@"; do
+  [ -f "$report" ] || { echo "error: $report: no such report (run \`cargo xtask report\` first)" >&2; exit 2; }
+done
 browser() { command -v chromium || command -v chromium-browser || command -v google-chrome || true; }
 if [ -z "$(browser)" ]; then
   echo "installing Debian's chromium (once, about a minute)"
@@ -22,4 +24,4 @@ if [ ! -f "$tools/node_modules/mermaid/package.json" ]; then
   npm install --silent --no-audit --no-fund --prefix "$tools" \
     marked@18.2.1 mermaid@11.17.2 playwright-core@1.64.1 >/dev/null
 fi
-NODE_PATH="$tools/node_modules" node ci/tools/render-report.cjs "$report" "$tools/node_modules" "$(browser)"
+NODE_PATH="$tools/node_modules" node ci/tools/render-report.cjs "$tools/node_modules" "$(browser)" "$@"
