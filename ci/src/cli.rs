@@ -43,6 +43,7 @@ pub enum Cmd {
     /// fuzz one contract's target on stable (default 60 s)
     #[command(verbatim_doc_comment)]
     Fuzz {
+        /// the contract whose fuzz target runs
         #[arg(value_name = "CONTRACT", value_parser = contract())]
         contract: String,
         /// how long to fuzz, in seconds
@@ -54,6 +55,7 @@ pub enum Cmd {
     /// 2 on a mistake in a file (FILE:LINE: problem)
     #[command(verbatim_doc_comment)]
     Replay {
+        /// scenario files (`.scn`)
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
     },
@@ -384,6 +386,37 @@ mod tests {
                 files: vec!["a.scn".into()]
             })
         );
+    }
+
+    #[test]
+    fn the_scripted_and_documented_invocations_parse() {
+        // .ci/run, .github/workflows, ci/tools and README.md run these.
+        for line in [
+            "test",
+            "report",
+            "report --format jira",
+            "report --format jira reregister",
+            "report --format text",
+            "report --from a/plain b/loom-0 c/loom-1",
+            "conformance --negated",
+            "conformance --repo /tmp/m2 --offline",
+            "fuzz dead-node 600",
+            "fuzz leader-ready 300",
+            "mutants dead-node",
+            "bench",
+            "bench --cold",
+            "bench --cold --no-fuzz",
+            "bench --gate --against main~1",
+            "explore dead-node --cases 20000 --seed 7",
+            "verify leader-ready",
+            "bless dead-node",
+            "new lost-update",
+            "replay scenarios/leader-ready-step-down.scn",
+            "readme",
+        ] {
+            let args: Vec<&str> = line.split(' ').collect();
+            assert!(p(&args).is_ok(), "`cargo xtask {line}` does not parse");
+        }
     }
 
     #[test]
