@@ -435,7 +435,7 @@ fn print(b: &Bench) {
 #[cfg(test)]
 mod tests {
     use super::{median, Request};
-    use crate::cli::parse_args;
+    use crate::args::parse_args;
     use clap::error::ErrorKind;
 
     #[test]

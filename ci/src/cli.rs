@@ -1,8 +1,9 @@
 //! The command line of `cargo xtask`: its commands and their arguments, as clap's derive API
 //! declares them. The doc comments are the help texts (kept verbatim: their line breaks are the
-//! help's layout). Contract names are checked here, against the registry, so that the commands
-//! get only known names; an empty list means every contract.
+//! help's layout). Contract names are checked as they are parsed (`args.rs`), so that the
+//! commands get only known names; an empty list means every contract.
 
+use crate::args::{contract, known, positive};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use racelab_core::report::jira::Format;
@@ -136,27 +137,6 @@ pub struct Report {
     pub from: Vec<PathBuf>,
 }
 
-/// The contracts the registry knows, in its order.
-pub fn known() -> Vec<&'static str> {
-    racelab_core::registry::all()
-        .iter()
-        .map(|e| e.contract.id)
-        .collect()
-}
-
-/// A contract name: one of [`known`] (clap's error and the help list them).
-pub fn contract() -> PossibleValuesParser {
-    PossibleValuesParser::new(known())
-}
-
-/// A count or a duration: a positive whole number.
-pub fn positive(s: &str) -> Result<u64, String> {
-    s.parse::<u64>()
-        .ok()
-        .filter(|n| *n > 0)
-        .ok_or(format!("`{s}` is not a positive whole number"))
-}
-
 /// `--format`'s values, named as [`Format::parse`] reads them.
 fn format() -> impl TypedValueParser<Value = Format> {
     PossibleValuesParser::new(["jira", "text"])
@@ -170,19 +150,9 @@ fn after_help() -> String {
     )
 }
 
-/// Parses `args` (without the program's name) as the arguments `A` declares: how the modules'
-/// tests parse their own options.
-#[cfg(test)]
-pub fn parse_args<A: Args + clap::FromArgMatches>(args: &[&str]) -> Result<A, clap::Error> {
-    let command = A::augment_args(clap::Command::new("test"));
-    let mut matches =
-        command.try_get_matches_from(std::iter::once("test").chain(args.iter().copied()))?;
-    A::from_arg_matches_mut(&mut matches)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Cli, Cmd, Contracts};
+    use super::{known, Cli, Cmd, Contracts};
     use clap::error::ErrorKind;
     use clap::{CommandFactory, Parser};
 
@@ -223,7 +193,7 @@ mod tests {
         let Ok(Cmd::Verify(all)) = p(&["verify"]) else {
             panic!("verify parses")
         };
-        assert_eq!(all.or_all(), super::known());
+        assert_eq!(all.or_all(), known());
         assert_eq!(
             p(&["verify", "dead-node"]).ok(),
             Some(Cmd::Verify(names(&["dead-node"])))
@@ -238,7 +208,7 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::InvalidValue);
         // The error lists the known contracts.
         let text = e.to_string();
-        for c in super::known() {
+        for c in known() {
             assert!(text.contains(c), "{c} missing from: {text}");
         }
     }
@@ -317,7 +287,7 @@ mod tests {
     #[test]
     fn help_keeps_the_usage_wording_and_lists_the_contracts() {
         let help = Cli::command().render_long_help().to_string();
-        assert!(help.contains(&format!("contracts: {}", super::known().join(", "))));
+        assert!(help.contains(&format!("contracts: {}", known().join(", "))));
         assert!(help.contains("test, then report: every check and the claims matrix"));
         let bench = p(&["bench", "--help"]).expect_err("help").to_string();
         assert!(

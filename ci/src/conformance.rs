@@ -578,7 +578,7 @@ mod tests {
 
     #[test]
     fn options() {
-        use crate::cli::parse_args;
+        use crate::args::parse_args;
         use clap::error::ErrorKind;
         assert_eq!(parse_args::<Request>(&[]).ok(), Some(Request::default()));
         assert_eq!(

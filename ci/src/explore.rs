@@ -11,10 +11,10 @@ use std::process::ExitCode;
 #[derive(Debug, PartialEq, clap::Args)]
 pub struct Request {
     /// the contract whose history cells run
-    #[arg(value_name = "CONTRACT", value_parser = crate::cli::contract())]
+    #[arg(value_name = "CONTRACT", value_parser = crate::args::contract())]
     pub contract: String,
     /// cases per cell (default: each claim's budget)
-    #[arg(long, value_name = "N", value_parser = crate::cli::positive)]
+    #[arg(long, value_name = "N", value_parser = crate::args::positive)]
     pub cases: Option<u64>,
     /// the seed (default: a new seed, printed)
     #[arg(long, value_name = "S")]

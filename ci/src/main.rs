@@ -17,9 +17,10 @@
 //!   JUnit tests on the released Hadoop and Ozone jars (`conformance/`); `--negated` adds the
 //!   pass with every assertion negated (the scheduled workflow runs it).
 //!
-//! `cli.rs` declares the commands and their arguments; `cargo xtask help` lists them.
+//! `cli.rs` declares the commands and their arguments (`args.rs` checks their values); `cargo xtask help` lists them.
 #![forbid(unsafe_code)]
 
+mod args;
 mod bench;
 mod bless;
 mod cli;
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
     match cmd {
         Cmd::Verify(contracts) => verify::run(&contracts.or_all()),
         Cmd::Test => {
-            let all: Vec<String> = cli::known().into_iter().map(String::from).collect();
+            let all: Vec<String> = args::known().into_iter().map(String::from).collect();
             if verify::test(&all) {
                 println!("\nevery suite passed; `cargo xtask report` prints the matrix");
                 ExitCode::SUCCESS
