@@ -34,46 +34,21 @@ const GROWN_RUNS: u64 = 50_000;
 /// The loom cell whose instructions are counted.
 const COUNTED_CELL: &str = "recon-sync/proposed/O1/loom";
 
-#[derive(Debug, PartialEq)]
+/// `bench`'s arguments.
+#[derive(Debug, PartialEq, clap::Args)]
 pub struct Request {
+    /// the gate's phases from empty target directories too
+    #[arg(long)]
     pub cold: bool,
+    /// without the fuzz targets' figures
+    #[arg(long = "no-fuzz", action = clap::ArgAction::SetFalse)]
     pub fuzz: bool,
-    /// `--gate`: the CI gate itself, cold and warm (see `gate_bench`), instead of the figures.
+    /// the CI gate itself, cold and warm (see `gate_bench`), instead of the figures
+    #[arg(long)]
     pub gate: bool,
-    /// `--against REV`: with `--gate`, the gate of REV too, back to back, as ratios.
+    /// with --gate, the gate of REV too, back to back, every figure as a ratio to it
+    #[arg(long, value_name = "REV", requires = "gate")]
     pub against: Option<String>,
-}
-
-impl Request {
-    pub fn parse(flags: &[String]) -> Result<Request, String> {
-        let mut r = Request {
-            cold: false,
-            fuzz: true,
-            gate: false,
-            against: None,
-        };
-        let mut flags = flags.iter();
-        while let Some(f) = flags.next() {
-            match f.as_str() {
-                "--cold" => r.cold = true,
-                "--no-fuzz" => r.fuzz = false,
-                "--gate" => r.gate = true,
-                "--against" => match flags.next() {
-                    Some(rev) => r.against = Some(rev.clone()),
-                    None => return Err("`--against` needs a revision".into()),
-                },
-                other => {
-                    return Err(format!(
-                    "unknown option `{other}` (options: --cold, --no-fuzz, --gate, --against REV)"
-                ))
-                }
-            }
-        }
-        if r.against.is_some() && !r.gate {
-            return Err("`--against REV` compares gates: add `--gate`".into());
-        }
-        Ok(r)
-    }
 }
 
 #[derive(Serialize)]
@@ -460,23 +435,28 @@ fn print(b: &Bench) {
 #[cfg(test)]
 mod tests {
     use super::{median, Request};
+    use crate::args::parse_args;
+    use clap::error::ErrorKind;
 
-    fn parse(flags: &[&str]) -> Result<Request, String> {
-        Request::parse(&flags.iter().map(|f| f.to_string()).collect::<Vec<_>>())
+    #[test]
+    fn fuzzing_is_on_unless_turned_off() {
+        let r: Request = parse_args(&[]).expect("valid");
+        assert!(r.fuzz && !r.cold && !r.gate);
+        let r: Request = parse_args(&["--cold", "--no-fuzz"]).expect("valid");
+        assert!(!r.fuzz && r.cold);
     }
 
     #[test]
     fn a_gate_comparison_names_its_revision() {
-        let r = parse(&["--gate", "--against", "main~1"]).expect("valid");
+        let r: Request = parse_args(&["--gate", "--against", "main~1"]).expect("valid");
         assert!(r.gate);
         assert_eq!(r.against.as_deref(), Some("main~1"));
+        let kind = |args: &[&str]| parse_args::<Request>(args).expect_err("invalid").kind();
+        assert_eq!(kind(&["--gate", "--against"]), ErrorKind::InvalidValue);
+        // `--against REV` compares gates: without `--gate` it is refused.
         assert_eq!(
-            parse(&["--gate", "--against"]).unwrap_err(),
-            "`--against` needs a revision"
-        );
-        assert_eq!(
-            parse(&["--against", "main"]).unwrap_err(),
-            "`--against REV` compares gates: add `--gate`"
+            kind(&["--against", "main"]),
+            ErrorKind::MissingRequiredArgument
         );
     }
 

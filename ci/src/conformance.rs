@@ -22,38 +22,17 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
 /// Options of `cargo xtask conformance`.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq, clap::Args)]
 pub struct Request {
-    /// `--repo DIR`: Maven's local repository (`-Dmaven.repo.local`), e.g. a fresh one for a
-    /// cold measurement.
+    /// Maven's local repository (-Dmaven.repo.local), e.g. a fresh one for a cold measurement
+    #[arg(long, value_name = "DIR")]
     pub repo: Option<PathBuf>,
-    /// `--offline`: `mvn -o` (every artifact already in the local repository).
+    /// mvn -o (every artifact already in the local repository)
+    #[arg(long)]
     pub offline: bool,
-    /// `--negated`: a second pass with every assertion negated; every result must flip.
+    /// a second pass with every assertion negated; every result must flip
+    #[arg(long)]
     pub negated: bool,
-}
-
-impl Request {
-    pub fn parse(flags: &[String]) -> Result<Request, String> {
-        let mut r = Request::default();
-        let mut it = flags.iter();
-        while let Some(f) = it.next() {
-            match f.as_str() {
-                "--repo" => match it.next() {
-                    Some(d) => r.repo = Some(PathBuf::from(d)),
-                    None => return Err("`--repo` takes a directory".into()),
-                },
-                "--offline" => r.offline = true,
-                "--negated" => r.negated = true,
-                other => {
-                    return Err(format!(
-                        "unknown option `{other}` (options: --repo DIR, --offline, --negated)"
-                    ))
-                }
-            }
-        }
-        Ok(r)
-    }
 }
 
 /// What one JUnit test case reported.
@@ -599,24 +578,26 @@ mod tests {
 
     #[test]
     fn options() {
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(Request::parse(&[]), Ok(Request::default()));
+        use crate::args::parse_args;
+        use clap::error::ErrorKind;
+        assert_eq!(parse_args::<Request>(&[]).ok(), Some(Request::default()));
         assert_eq!(
-            Request::parse(&s(&["--repo", "/tmp/m2", "--offline"])),
-            Ok(Request {
+            parse_args::<Request>(&["--repo", "/tmp/m2", "--offline"]).ok(),
+            Some(Request {
                 repo: Some("/tmp/m2".into()),
                 offline: true,
                 negated: false
             })
         );
         assert_eq!(
-            Request::parse(&s(&["--negated"])),
-            Ok(Request {
+            parse_args::<Request>(&["--negated"]).ok(),
+            Some(Request {
                 negated: true,
                 ..Request::default()
             })
         );
-        assert!(Request::parse(&s(&["--repo"])).is_err());
-        assert!(Request::parse(&s(&["--fast"])).is_err());
+        let kind = |args: &[&str]| parse_args::<Request>(args).expect_err("invalid").kind();
+        assert_eq!(kind(&["--repo"]), ErrorKind::InvalidValue);
+        assert_eq!(kind(&["--fast"]), ErrorKind::UnknownArgument);
     }
 }

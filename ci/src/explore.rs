@@ -7,42 +7,18 @@ use racelab_core::registry::{self, Registered, Visitor};
 use racelab_props::checkers::{self, Seed};
 use std::process::ExitCode;
 
-#[derive(Debug, PartialEq)]
+/// `explore`'s arguments.
+#[derive(Debug, PartialEq, clap::Args)]
 pub struct Request {
+    /// the contract whose history cells run
+    #[arg(value_name = "CONTRACT", value_parser = crate::args::contract())]
     pub contract: String,
+    /// cases per cell (default: each claim's budget)
+    #[arg(long, value_name = "N", value_parser = crate::args::positive)]
     pub cases: Option<u64>,
+    /// the seed (default: a new seed, printed)
+    #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-}
-
-impl Request {
-    pub fn parse(contract: String, flags: &[String]) -> Result<Request, String> {
-        let mut r = Request {
-            contract,
-            cases: None,
-            seed: None,
-        };
-        let mut it = flags.iter();
-        while let Some(flag) = it.next() {
-            let slot = match flag.as_str() {
-                "--cases" => &mut r.cases,
-                "--seed" => &mut r.seed,
-                other => {
-                    return Err(format!(
-                        "unknown option `{other}` (options: --cases N, --seed S)"
-                    ))
-                }
-            };
-            let value = it.next().ok_or(format!("`{flag}` needs a value"))?;
-            *slot = Some(
-                value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|n| *n > 0 || flag == "--seed")
-                    .ok_or(format!("`{flag}` takes a positive number, not `{value}`"))?,
-            );
-        }
-        Ok(r)
-    }
 }
 
 pub fn run(request: &Request) -> ExitCode {
