@@ -60,8 +60,9 @@ fn run_gate(dir: &Path, log: &Path) -> GateRun {
     let mut section = ("start".to_string(), Instant::now());
     if let Some(out) = child.stdout.take() {
         for line in BufReader::new(out).lines().map_while(Result::ok) {
-            if let Some(name) = line.strip_prefix("== ") {
-                let done = std::mem::replace(&mut section, (name.to_string(), Instant::now()));
+            if let Some(header) = line.strip_prefix("== ") {
+                let name = section_name(header);
+                let done = std::mem::replace(&mut section, (name, Instant::now()));
                 run.sections.push((done.0, done.1.elapsed().as_secs_f64()));
                 println!("   [{:>6.0} s] {line}", started.elapsed().as_secs_f64());
             }
@@ -87,6 +88,16 @@ fn run_gate(dir: &Path, log: &Path) -> GateRun {
         }
     }
     run
+}
+
+/// A section's name in both trees' gates: its header without the time the gate prints
+/// (`[+12 s]`) or a closing parenthesis (a phase's command and log path, which name the tree).
+fn section_name(header: &str) -> String {
+    let header = header.split(" [+").next().unwrap_or(header);
+    match header.rfind(" (") {
+        Some(i) if header.ends_with(')') => header[..i].to_string(),
+        _ => header.to_string(),
+    }
 }
 
 /// Cold (after removing every target directory), then warm.
@@ -223,5 +234,20 @@ pub fn run(against: Option<&str>) -> ExitCode {
             eprintln!("error: cannot write {}: {e}", path.display());
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::section_name;
+
+    #[test]
+    fn a_section_is_named_without_its_time_command_and_log() {
+        assert_eq!(section_name("rustfmt [+0 s]"), "rustfmt");
+        assert_eq!(
+            section_name("plain tests (release) (cargo test --release; log: /tmp/a/plain.log)"),
+            "plain tests (release)"
+        );
+        assert_eq!(section_name("claims matrix"), "claims matrix");
     }
 }
