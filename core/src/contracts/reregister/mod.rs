@@ -25,7 +25,7 @@ pub mod histories;
 #[cfg(all(test, not(loom)))]
 mod ibr_cap;
 pub mod ibr_manager;
-mod lease;
+pub mod lease;
 #[cfg(not(loom))]
 mod memo;
 pub mod namenode;
