@@ -18,8 +18,12 @@ pub mod cells;
 pub mod child;
 #[cfg(loom)]
 pub mod explore;
+#[cfg(all(test, loom))]
+mod guarded;
 #[cfg(loom)]
 mod hook;
+#[cfg(all(test, loom))]
+mod lease;
 #[cfg(all(test, loom))]
 mod linearizable;
 #[cfg(loom)]

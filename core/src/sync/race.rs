@@ -38,6 +38,9 @@ enum Inner<T> {
     #[cfg(loom)]
     Tracked(loom::cell::UnsafeCell<T>),
     Serialized(super::Mutex<T>),
+    /// Serialized by a lock every caller already holds: loom needs no second one.
+    #[cfg(loom)]
+    Guarded(super::unseen::Mutex<T>),
 }
 
 // Sound: loom runs every model thread on one OS thread, and loom's tracking reports any access
@@ -55,6 +58,19 @@ impl<T> RaceCell<T> {
         RaceCell(Inner::Serialized(super::Mutex::new(value)))
     }
 
+    /// A cell whose every access, in the world being built, holds one lock the model takes
+    /// anyway (an upstream monitor). That lock orders the accesses for loom, so outside a race
+    /// cell this cell's own lock is one loom does not see: a second loom lock taken inside the
+    /// first only adds scheduling points at which no other thread can touch the cell. In a race
+    /// cell it is race-tracked as [`RaceCell::new`]'s; outside loom it is [`RaceCell::new`]'s.
+    pub fn guarded(value: T) -> Self {
+        #[cfg(loom)]
+        if !TRACK.with(Cell::get) {
+            return RaceCell(Inner::Guarded(super::unseen::Mutex::new(value)));
+        }
+        Self::new(value)
+    }
+
     /// An unsynchronized read upstream.
     pub fn with<R>(&self, f: impl FnOnce(&T) -> R) -> R {
         match &self.0 {
@@ -63,6 +79,8 @@ impl<T> RaceCell<T> {
             // a causality violation (the race verdict) before `f` runs if one is.
             Inner::Tracked(c) => c.with(|p| f(unsafe { &*p })),
             Inner::Serialized(m) => f(&m.lock()),
+            #[cfg(loom)]
+            Inner::Guarded(m) => f(&m.lock()),
         }
     }
 
@@ -74,6 +92,8 @@ impl<T> RaceCell<T> {
             // panics with a causality violation (the race verdict) before `f` runs if one is.
             Inner::Tracked(c) => c.with_mut(|p| f(unsafe { &mut *p })),
             Inner::Serialized(m) => f(&mut m.lock()),
+            #[cfg(loom)]
+            Inner::Guarded(m) => f(&mut m.lock()),
         }
     }
 }

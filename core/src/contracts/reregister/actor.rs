@@ -6,6 +6,7 @@
 use super::blocks::BlockSet;
 use super::command_queue::{Batch, CommandQueue};
 use super::ibr_manager::{IncrementalBlockReportManager, Reports};
+use super::lease::Lease;
 use super::namenode::{HaState, NameNode, Rejected, ReportAnswer};
 use super::scheduler::{Rescheduled, Scheduler};
 use super::{actor_thread, wrote, Fix, Millis, World, P1, P3};
@@ -22,7 +23,7 @@ pub struct BPServiceActor {
     pub queue: CommandQueue,
     /// `fullBlockReportLeaseId`: a plain `long`, set by the actor thread from a heartbeat
     /// response and reset by it after an FBR and by `register` on the command thread.
-    lease: AtomicU64,
+    lease: Lease,
     /// `state`: the NameNode's HA state as the actor thread last saw it (a plain field the
     /// command thread reads in `reRegister`).
     state: AtomicU64,
@@ -44,11 +45,13 @@ pub struct ActorStart {
 }
 
 impl BPServiceActor {
-    pub fn new(dn: usize, nn: usize, start: ActorStart, seed: u64) -> Self {
+    /// `clear_unlocked`: whether `reRegister`'s `clearIBRs` can run without the IBR manager's
+    /// monitor under this fix ([`IncrementalBlockReportManager::new`]).
+    pub fn new(dn: usize, nn: usize, start: ActorStart, seed: u64, clear_unlocked: bool) -> Self {
         BPServiceActor {
             dn,
             nn,
-            ibrs: IncrementalBlockReportManager::default(),
+            ibrs: IncrementalBlockReportManager::new(clear_unlocked),
             scheduler: Scheduler::new(
                 start.next_block_report,
                 start.reset,
@@ -57,7 +60,7 @@ impl BPServiceActor {
                 start.plain_reset,
             ),
             queue: CommandQueue::default(),
-            lease: AtomicU64::new(start.lease),
+            lease: Lease::new(start.lease),
             state: AtomicU64::new(start.state.code()),
             registration: AtomicU64::new(start.registration),
         }
@@ -70,7 +73,7 @@ impl BPServiceActor {
             ibrs: self.ibrs.duplicate(),
             scheduler: self.scheduler.duplicate(),
             queue: self.queue.duplicate(),
-            lease: AtomicU64::new(self.lease()),
+            lease: Lease::new(self.lease()),
             state: AtomicU64::new(self.state.load(SeqCst)),
             registration: AtomicU64::new(self.registration()),
         }
@@ -108,12 +111,25 @@ impl BPServiceActor {
     }
 
     pub fn lease(&self) -> u64 {
-        self.lease.load(SeqCst)
+        self.lease.get()
     }
 
-    pub fn set_lease(&self, lease: u64) {
+    /// A heartbeat answer's lease, on the actor thread.
+    pub fn grant_lease(&self, lease: u64) {
         wrote();
-        self.lease.store(lease, SeqCst);
+        self.lease.grant(lease);
+    }
+
+    /// `blockReport`'s `finally`, on the actor thread.
+    pub fn zero_lease_after_report(&self) {
+        wrote();
+        self.lease.zero_after_report();
+    }
+
+    /// `register`'s reset, on the command thread.
+    pub fn zero_lease_on_register(&self) {
+        wrote();
+        self.lease.zero_on_register();
     }
 
     pub fn state(&self) -> HaState {
@@ -271,7 +287,7 @@ impl Program<World> for OfferService {
                     actor.scheduler.schedule_next_heartbeat(now);
                     let resp = nn.handle_heartbeat(cx, self.dn, request, now);
                     if resp.lease != 0 {
-                        actor.set_lease(resp.lease);
+                        actor.grant_lease(resp.lease);
                     }
                     actor.set_state(resp.ha);
                     if resp.register {
@@ -334,7 +350,7 @@ impl Program<World> for OfferService {
                 Phase::Finally(nn.block_report(cx, self.dn, self.lease, snapshot, now))
             }
             Phase::Finally(result) => {
-                actor.set_lease(0);
+                actor.zero_lease_after_report();
                 cx.record(
                     "BPServiceActor.blockReport",
                     format_args!(

@@ -124,7 +124,7 @@ impl Program<World> for ProcessCommand {
             }
             Step::Registered => {
                 let registration = actor.registered();
-                actor.set_lease(0);
+                actor.zero_lease_on_register();
                 cx.record(
                     "BPServiceActor.register",
                     format_args!("bpRegistration={registration}, fullBlockReportLeaseId=0"),

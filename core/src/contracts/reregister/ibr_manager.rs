@@ -50,6 +50,10 @@ pub struct IncrementalBlockReportManager {
     /// under the monitor: only when the actor sends IBRs depends on it, never what it sends).
     monitor: Mutex<bool>,
     pending_ibrs: RaceCell<PendingIbrs>,
+    /// Whether `clearIBRs` can run without the monitor here (the report's code without P2).
+    /// Otherwise every access to `pendingIBRs` holds the monitor, which orders them for loom,
+    /// and the map is a [`RaceCell::guarded`].
+    clear_unlocked: bool,
 }
 
 /// `putMissing` dereferenced `pendingIBRs.get(storage)` after a concurrent `clearIBRs` removed
@@ -62,14 +66,28 @@ pub struct PutMissingNpe {
 
 impl Default for IncrementalBlockReportManager {
     fn default() -> Self {
-        IncrementalBlockReportManager {
-            monitor: Mutex::new(false),
-            pending_ibrs: RaceCell::new(PendingIbrs::default()),
-        }
+        Self::new(true)
     }
 }
 
 impl IncrementalBlockReportManager {
+    /// An empty manager; `clear_unlocked`: whether `clearIBRs` can run without the monitor.
+    pub fn new(clear_unlocked: bool) -> Self {
+        Self::holding(PendingIbrs::default(), false, clear_unlocked)
+    }
+
+    fn holding(pending: PendingIbrs, ready: bool, clear_unlocked: bool) -> Self {
+        IncrementalBlockReportManager {
+            monitor: Mutex::new(ready),
+            pending_ibrs: if clear_unlocked {
+                RaceCell::new(pending)
+            } else {
+                RaceCell::guarded(pending)
+            },
+            clear_unlocked,
+        }
+    }
+
     /// `notifyNamenodeBlock(RECEIVED_BLOCK)`: `addRDBI` then `triggerIBR`, under the monitor.
     pub fn notify_namenode_block(
         &self,
@@ -193,6 +211,10 @@ impl IncrementalBlockReportManager {
     /// `pendingBlockCount`, which only `clearIBRsIfNeeded` reads).
     pub fn clear_ibrs(&self, cx: &Cx, synchronized: bool, ghost: impl FnOnce(BlockSet)) {
         wrote();
+        assert!(
+            synchronized || self.clear_unlocked,
+            "an unsynchronized clearIBRs on a manager built for synchronized ones"
+        );
         let _monitor = synchronized.then(|| self.monitor.lock());
         let dropped = self.pending_ibrs.with_mut(|p| {
             let dropped = p.blocks();
@@ -213,10 +235,8 @@ impl IncrementalBlockReportManager {
     /// A copy in the same state.
     pub fn duplicate(&self) -> Self {
         let ready = self.monitor.lock();
-        IncrementalBlockReportManager {
-            monitor: Mutex::new(*ready),
-            pending_ibrs: RaceCell::new(self.pending_ibrs.with(|p| *p)),
-        }
+        let pending = self.pending_ibrs.with(|p| *p);
+        Self::holding(pending, *ready, self.clear_unlocked)
     }
 
     /// Appends `readyToSend` and the pending IBRs to `fingerprint` (see `World::fingerprint`):

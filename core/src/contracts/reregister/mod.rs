@@ -25,6 +25,7 @@ pub mod histories;
 #[cfg(all(test, not(loom)))]
 mod ibr_cap;
 pub mod ibr_manager;
+pub mod lease;
 #[cfg(not(loom))]
 mod memo;
 pub mod namenode;
@@ -293,6 +294,12 @@ impl World {
         ha: &[HaState],
         start: ActorStart,
     ) -> World {
+        // reRegister's clearIBRs holds the IBR manager's monitor on trunk and in P2-sync-only,
+        // and P2 does not clear: only otherwise does pendingIBRs need a loom lock of its own
+        // (command_processor.rs, ClearIbrs). Every exploration now reads P2, and HDFS-17953 where
+        // P2 is off: a few variants that never reach the clear (ACTIVE, or REG2 dropped) no
+        // longer share an exploration with another; each explores the same executions anew.
+        let clear_unlocked = fix.p2.get() == P2::Off && !fix.h17953.get();
         World {
             fix,
             clock: Clock::default(),
@@ -300,7 +307,7 @@ impl World {
                 .map(|dn| DataNode {
                     dataset: FsDataset::default(),
                     actors: (0..ha.len())
-                        .map(|nn| BPServiceActor::new(dn, nn, start, seed(dn, nn)))
+                        .map(|nn| BPServiceActor::new(dn, nn, start, seed(dn, nn), clear_unlocked))
                         .collect(),
                 })
                 .collect(),
