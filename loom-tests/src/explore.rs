@@ -211,16 +211,22 @@ fn explore_pass<M: Model>(
                 // now). No order of steps is lost: the spawns come before the first actor's
                 // first step, and a spawn touches nothing the steps read, so every schedule of
                 // the old placement has one here with the same steps in the same order.
+                //
+                // The spawned threads share the world through a std `Arc` of its loom one: each
+                // drops its handle at exit, and loom orders two drops of one loom `Arc` against
+                // each other, which orders the ends of every two spawned threads for nothing
+                // (no model reads the count). The loom `Arc` is dropped once, on main.
                 let mut programs = setup.threads.into_iter();
                 let first = programs.next();
+                let world = Arc::new(setup.world);
                 let others: Vec<_> = programs
                     .map(|mut program| {
-                        let world = setup.world.clone();
-                        loom::thread::spawn(move || run_to_end(&mut *program, &*world))
+                        let world = world.clone();
+                        loom::thread::spawn(move || run_to_end(&mut *program, &**world))
                     })
                     .collect();
                 if let Some(mut program) = first {
-                    run_to_end(&mut *program, &*setup.world);
+                    run_to_end(&mut *program, &**world);
                 }
                 for t in others {
                     t.join().expect("a model thread panicked");
@@ -228,11 +234,11 @@ fn explore_pass<M: Model>(
                 finals
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
-                    .insert(M::describe(&setup.world));
+                    .insert(M::describe(&world));
                 let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
                 for ((outcome, _), slot) in checked.iter().zip(found.iter_mut()) {
                     if slot.is_none() {
-                        if let Some(witness) = outcome.holds(&setup.world) {
+                        if let Some(witness) = outcome.holds(&world) {
                             let message = violation(outcome.id, &witness);
                             *slot = Some((n, message, trace.events(), recording()));
                         }
