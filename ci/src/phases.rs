@@ -95,26 +95,26 @@ impl Phase {
         [tests, docs]
     }
 
-    /// The models' unit tests on the primitives of cargo fuzz's build (`--cfg fuzzing`: one
-    /// thread's cells, see `racelab_core::sync`), which only the fuzz targets otherwise run.
-    /// Every check the tests make of the models (the memo's and the quiet-state cache's against
-    /// a fresh simulation, say) is then made on those primitives too. Unfiltered: the unit
-    /// tests are named by module, not by cell key, and take seconds.
+    /// The models' unit tests on the primitives of cargo fuzz's build (one thread's cells, see
+    /// `racelab_core::sync`), which only the fuzz targets otherwise run. Every check the tests
+    /// make of the models (the memo's and the quiet-state cache's against a fresh simulation,
+    /// say) is then made on those primitives too. Chosen by the feature `one-thread`, not by
+    /// `--cfg fuzzing`, so that the plain build's dependencies serve (a `--cfg` in RUSTFLAGS
+    /// builds every crate again; the fuzz targets' check has `--cfg fuzzing`). Unfiltered: the
+    /// unit tests are named by module, not by cell key, and take seconds.
     pub fn one_thread() -> Phase {
-        let mut p = Phase::new(
-            "model tests on the fuzz build's one-thread primitives (release, --cfg fuzzing)",
+        Phase::new(
+            "model tests on the fuzz build's one-thread primitives (release, feature one-thread)",
             &[
                 "test",
                 "--release",
                 "-p",
                 "racelab-core",
                 "--features",
-                "histories",
+                "histories,one-thread",
                 "--lib",
             ],
-        );
-        p.cfg = Some("fuzzing");
-        p
+        )
     }
 
     /// The fuzz targets, type-checked as cargo fuzz builds them (`--cfg fuzzing`) but without

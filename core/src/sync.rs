@@ -2,7 +2,8 @@
 //!
 //! Under `--cfg loom` every lock, atomic and thread is loom's, so loom sees (and permutes) every
 //! synchronization point of the models. In cargo fuzz's build (`--cfg fuzzing`), which runs
-//! every actor on one thread, they are that thread's cells ([`one_thread`]). Otherwise they are
+//! every actor on one thread, they are that thread's cells ([`one_thread`]); the feature
+//! `one-thread` chooses them too, for the gate's tests of the models on them (core/Cargo.toml). Otherwise they are
 //! parking_lot's and std's, for the step driver and the property tests. The wrappers give every
 //! backend parking_lot's shape: `lock()`, `read()` and `write()` return the guard directly (as
 //! tokio's `src/loom/mocked.rs` does for loom).
@@ -72,12 +73,12 @@ mod backend {
     }
 }
 
-#[cfg(fuzzing)]
+#[cfg(any(fuzzing, feature = "one-thread"))]
 mod one_thread;
-#[cfg(fuzzing)]
+#[cfg(any(fuzzing, feature = "one-thread"))]
 use one_thread as backend;
 
-#[cfg(not(any(loom, fuzzing)))]
+#[cfg(not(any(loom, fuzzing, feature = "one-thread")))]
 mod backend {
     pub use parking_lot::{Mutex, MutexGuard, RwLockReadGuard, RwLockWriteGuard};
     pub use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -139,23 +140,23 @@ pub mod unseen;
 
 /// What loom's threads share: `Send + Sync`, but in cargo fuzz's build, where nothing leaves
 /// its thread (the models' state is made of [`one_thread`]'s cells there).
-#[cfg(not(fuzzing))]
+#[cfg(not(any(fuzzing, feature = "one-thread")))]
 pub trait Shared: Send + Sync {}
-#[cfg(not(fuzzing))]
+#[cfg(not(any(fuzzing, feature = "one-thread")))]
 impl<T: Send + Sync + ?Sized> Shared for T {}
-#[cfg(fuzzing)]
+#[cfg(any(fuzzing, feature = "one-thread"))]
 pub trait Shared {}
-#[cfg(fuzzing)]
+#[cfg(any(fuzzing, feature = "one-thread"))]
 impl<T: ?Sized> Shared for T {}
 
 /// What moves onto a loom thread: `Send`, but in cargo fuzz's build (see [`Shared`]).
-#[cfg(not(fuzzing))]
+#[cfg(not(any(fuzzing, feature = "one-thread")))]
 pub trait Movable: Send {}
-#[cfg(not(fuzzing))]
+#[cfg(not(any(fuzzing, feature = "one-thread")))]
 impl<T: Send + ?Sized> Movable for T {}
-#[cfg(fuzzing)]
+#[cfg(any(fuzzing, feature = "one-thread"))]
 pub trait Movable {}
-#[cfg(fuzzing)]
+#[cfg(any(fuzzing, feature = "one-thread"))]
 impl<T: ?Sized> Movable for T {}
 
 /// A lock taken in one step and released in a later one, as a Java `ReentrantLock` or a lock

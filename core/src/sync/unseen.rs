@@ -6,24 +6,24 @@
 //! guard: a model panic (a violation) may happen while one is held, and what it guards stays
 //! valid.
 
-#[cfg(fuzzing)]
+#[cfg(any(fuzzing, feature = "one-thread"))]
 pub use super::one_thread::{
     Arc, AtomicBool, AtomicI64, AtomicU64, AtomicU8, Mutex, MutexGuard, Ordering,
 };
 
-#[cfg(not(fuzzing))]
+#[cfg(not(any(fuzzing, feature = "one-thread")))]
 pub use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicU8, Ordering};
-#[cfg(not(fuzzing))]
+#[cfg(not(any(fuzzing, feature = "one-thread")))]
 pub use std::sync::Arc;
 
 // parking_lot's where it is available: no poisoning, and one branch to release.
-#[cfg(not(any(loom, fuzzing)))]
+#[cfg(not(any(loom, fuzzing, feature = "one-thread")))]
 pub use parking_lot::{Mutex, MutexGuard};
 
-#[cfg(all(loom, not(fuzzing)))]
+#[cfg(all(loom, not(any(fuzzing, feature = "one-thread"))))]
 pub use std_mutex::{Mutex, MutexGuard};
 
-#[cfg(all(loom, not(fuzzing)))]
+#[cfg(all(loom, not(any(fuzzing, feature = "one-thread"))))]
 mod std_mutex {
     pub use std::sync::MutexGuard;
     use std::sync::PoisonError;
