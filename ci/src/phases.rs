@@ -148,7 +148,7 @@ impl Phase {
     }
 
     /// The whole cargo command, tests included.
-    fn command(&self) -> Command {
+    pub fn command(&self) -> Command {
         let mut c = self.cargo();
         c.args(&self.args);
         if !self.test_args.is_empty() {
@@ -329,7 +329,7 @@ fn announce_new(dir: &Path, seen: &mut BTreeSet<PathBuf>, mine: &mut BTreeSet<Pa
 }
 
 /// The failing tests' output and compiler errors from a phase's log.
-fn print_failures(log: &Path) {
+pub fn print_failures(log: &Path) {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     let interesting: Vec<&str> = text
         .lines()

@@ -60,67 +60,100 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
         ])
         .map(|p| run(p, &mut seen))
         .collect();
-    // Maven runs beside the last two builds, which leave a core idle much of the time.
-    let premises = Premises::start(&out.join("premises.log"));
-    times.extend(
-        [
-            (Phase::one_thread(), "one-thread.log".to_owned()),
-            (fuzz, "fuzz-check.log".to_owned()),
-        ]
-        .into_iter()
-        .map(|p| run(p, &mut seen)),
+    // Maven and the fuzz targets' check run beside the one-thread tests: the build and the tail
+    // of those tests (two long ones) leave a core idle much of the time, and none of the three
+    // writes a record.
+    let premises = Background::start(
+        "premises on the released jars (conformance/, Maven)",
+        "cargo xtask conformance",
+        std::env::current_exe().map(|exe| {
+            let mut c = std::process::Command::new(exe);
+            c.arg("conformance").current_dir(root());
+            c
+        }),
+        &out.join("premises.log"),
+        true,
     );
+    let fuzz = Background::start(
+        fuzz.name,
+        &format!("cargo {}", fuzz.args.join(" ")),
+        Ok(fuzz.command()),
+        &out.join("fuzz-check.log"),
+        false,
+    );
+    times.push(run(
+        (Phase::one_thread(), "one-thread.log".to_owned()),
+        &mut seen,
+    ));
+    times.push(fuzz.finish());
     times.push(premises.finish());
     times
 }
 
-/// The premises on the released jars (`cargo xtask conformance`, which says plainly when java
-/// or mvn is missing and then passes), run by this binary in a process of its own, its output
+/// A phase that writes no record, run in a process of its own beside the others, its output
 /// in a log printed when it ends.
-struct Premises {
+struct Background {
+    name: &'static str,
+    command: String,
     child: std::io::Result<std::process::Child>,
     log: PathBuf,
+    /// Whether its output is the phase's report (the premises' table), not a build's progress.
+    shows_log: bool,
     started: Instant,
 }
 
-const PREMISES: &str = "premises on the released jars (conformance/, Maven)";
-
-impl Premises {
-    fn start(log: &Path) -> Premises {
-        let child = std::env::current_exe().and_then(|exe| {
+impl Background {
+    fn start(
+        name: &'static str,
+        command: &str,
+        cmd: std::io::Result<std::process::Command>,
+        log: &Path,
+        shows_log: bool,
+    ) -> Background {
+        let child = cmd.and_then(|mut cmd| {
             let file = std::fs::File::create(log)?;
-            std::process::Command::new(exe)
-                .arg("conformance")
-                .current_dir(root())
-                .stdout(file.try_clone()?)
-                .stderr(file)
-                .spawn()
+            cmd.stdout(file.try_clone()?).stderr(file).spawn()
         });
-        Premises {
+        Background {
+            name,
+            command: command.to_owned(),
             child,
             log: log.to_path_buf(),
+            shows_log,
             started: Instant::now(),
         }
     }
 
+    /// Waits for it, prints its header, its output (or a failed build's errors) and its time.
     fn finish(self) -> PhaseTime {
         println!(
-            "\n== {PREMISES} (cargo xtask conformance, beside the last two phases; log: {})",
+            "\n== {} ({}, beside the one-thread tests; log: {})",
+            self.name,
+            self.command,
             self.log.display()
         );
         let passed = match self.child.and_then(|mut c| c.wait()) {
             Ok(status) => {
-                print!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
+                if self.shows_log {
+                    print!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
+                } else if !status.success() {
+                    crate::phases::print_failures(&self.log);
+                }
                 status.success()
             }
             Err(e) => {
-                eprintln!("   cannot run `xtask conformance`: {e}");
+                eprintln!("   cannot run `{}`: {e}", self.command);
                 false
             }
         };
+        let seconds = self.started.elapsed().as_secs_f64();
+        println!(
+            "   {} in {seconds:.0} s",
+            if passed { "passed" } else { "FAILED" }
+        );
         PhaseTime {
-            phase: PREMISES,
-            seconds: self.started.elapsed().as_secs_f64(),
+            phase: self.name,
+            seconds,
             passed,
         }
     }

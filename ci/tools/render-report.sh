@@ -3,7 +3,7 @@
 # headless Chromium: the Markdown through marked, every ```mermaid block through Mermaid. Fails
 # when a table is missing or a diagram does not render; writes a screenshot beside each report.
 # Chromium comes from Debian's packages, marked, Mermaid and playwright-core from npm (pinned),
-# installed on first use into target/tools.
+# installed once per machine (tool-cache.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -gt 0 ] || set -- target/racelab/report.md
@@ -18,10 +18,8 @@ if [ -z "$(browser)" ]; then
   $sudo apt-get install -y -qq chromium >/dev/null 2>&1 \
     || { $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq chromium >/dev/null; }
 fi
-tools=target/tools/render
-if [ ! -f "$tools/node_modules/mermaid/package.json" ]; then
-  mkdir -p "$tools"
-  npm install --silent --no-audit --no-fund --prefix "$tools" \
-    marked@18.2.1 mermaid@11.17.2 playwright-core@1.64.1 >/dev/null
-fi
+packages=(marked@18.2.1 mermaid@11.17.2 playwright-core@1.64.1)
+. ci/tools/tool-cache.sh
+tools=$tool_cache/render-$(IFS=-; echo "${packages[*]}")
+install_once "$tools" npm install --silent --no-audit --no-fund --prefix "$tools" "${packages[@]}"
 NODE_PATH="$tools/node_modules" node ci/tools/render-report.cjs "$tools/node_modules" "$(browser)" "$@"

@@ -1,0 +1,22 @@
+# Sourced by the gate's scripts: a pinned tool is installed once per machine, in a directory
+# named after its versions beside cargo's and Maven's caches, not in target/, where every clean
+# clone installed it again (npm's and pip's installs were about 16 s of a cold gate, issue 28).
+#
+# install_once DIR INSTALL...: unless DIR holds a finished install, empties DIR and runs
+# INSTALL... to fill it, then marks it finished. A lock beside DIR keeps two gates on one
+# machine from installing into it at once; an interrupted install is not marked, so the next
+# run starts it again.
+tool_cache=${RACELAB_TOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/racelab}
+install_once() {
+  local dir=$1
+  shift
+  mkdir -p "$(dirname "$dir")"
+  (
+    flock 9
+    if [ ! -f "$dir/.installed" ]; then
+      rm -rf "$dir" && mkdir -p "$dir"
+      "$@"
+      touch "$dir/.installed"
+    fi
+  ) 9>"$dir.lock"
+}
