@@ -176,13 +176,7 @@ fn explore_pass<M: Model>(
     let was_recording = set_recording(
         record != Recording::UntilExpectedFound || checked.iter().any(|&(_, reachable)| reachable),
     );
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = bound;
-    // A proof must never end early: ignore LOOM_MAX_DURATION / LOOM_MAX_PERMUTATIONS and any
-    // leftover checkpoint file from the environment.
-    builder.max_duration = None;
-    builder.max_permutations = None;
-    builder.checkpoint_file = None;
+    let builder = builder(bound);
     hook::set_current(Some(Current {
         executions: executions.clone(),
         trace: trace.clone(),
@@ -316,4 +310,16 @@ fn explore_pass<M: Model>(
 
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or(s)
+}
+
+/// loom's builder for a proof: up to `bound` preemptions when set, and never ended early, so
+/// `LOOM_MAX_DURATION`, `LOOM_MAX_PERMUTATIONS` and any leftover checkpoint file from the
+/// environment are ignored.
+pub fn builder(bound: Option<usize>) -> loom::model::Builder {
+    let mut builder = loom::model::Builder::new();
+    builder.preemption_bound = bound;
+    builder.max_duration = None;
+    builder.max_permutations = None;
+    builder.checkpoint_file = None;
+    builder
 }

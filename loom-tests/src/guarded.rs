@@ -2,12 +2,11 @@
 //! every order that lock allows, as behind [`RaceCell::new`]'s own lock, in fewer executions;
 //! in a race cell it is race-tracked as [`RaceCell::new`]'s.
 
+use crate::every_execution::every_execution;
 use loom::sync::Arc;
 use racelab_core::sync::{track_races, Mutex, RaceCell};
 use std::collections::BTreeSet;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex as StdMutex;
 
 /// A monitor and the map it guards: each access takes the monitor, then the cell (as the IBR
 /// manager's methods do).
@@ -20,16 +19,7 @@ struct Guarded {
 /// reading the cell without it (no bound, no limit): the executions explored and every final
 /// value.
 fn explore(cell: fn(Vec<char>) -> RaceCell<Vec<char>>) -> (u64, BTreeSet<String>) {
-    let executions = std::sync::Arc::new(AtomicU64::new(0));
-    let finals = std::sync::Arc::new(StdMutex::new(BTreeSet::new()));
-    let (n, seen) = (executions.clone(), finals.clone());
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = None;
-    builder.max_duration = None;
-    builder.max_permutations = None;
-    builder.checkpoint_file = None;
-    builder.check(move || {
-        n.fetch_add(1, Ordering::Relaxed);
+    every_execution(move || {
         let g = Arc::new(Guarded {
             monitor: Mutex::new(()),
             cell: cell(Vec::new()),
@@ -42,11 +32,8 @@ fn explore(cell: fn(Vec<char>) -> RaceCell<Vec<char>>) -> (u64, BTreeSet<String>
         let t = loom::thread::spawn(move || append(&other, 'b'));
         append(&g, 'a');
         t.join().expect("the spawned thread panicked");
-        let last = g.cell.with(|v| v.iter().collect::<String>());
-        seen.lock().expect("not poisoned").insert(last);
-    });
-    let values = finals.lock().expect("not poisoned").clone();
-    (executions.load(Ordering::Relaxed), values)
+        g.cell.with(|v| v.iter().collect::<String>())
+    })
 }
 
 #[test]

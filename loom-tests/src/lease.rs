@@ -1,12 +1,12 @@
 //! What loom explores of reregister's [`Lease`]: `blockReport`'s zeroing is no scheduling
 //! point, and the actor thread and main read what they read with a loom atomic throughout.
 
+use crate::every_execution::every_execution;
 use loom::sync::atomic::AtomicU64;
 use loom::sync::Arc;
 use racelab_core::contracts::reregister::lease::Lease;
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicU64 as Count, Ordering};
-use std::sync::Mutex as StdMutex;
+use std::sync::atomic::Ordering;
 
 /// The actor thread's accesses and the command thread's, on the lease or on a loom atomic.
 trait Field: Send + Sync + 'static {
@@ -59,28 +59,14 @@ impl Field for Atomic {
 /// Every interleaving of the actor thread (`actor`, on main) against `register` (no bound, no
 /// limit): the executions and every (what the actor read, the value once both joined).
 fn explore<F: Field>(actor: fn(&F) -> u64) -> (u64, BTreeSet<(u64, u64)>) {
-    let executions = std::sync::Arc::new(Count::new(0));
-    let seen = std::sync::Arc::new(StdMutex::new(BTreeSet::new()));
-    let (n, values) = (executions.clone(), seen.clone());
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = None;
-    builder.max_duration = None;
-    builder.max_permutations = None;
-    builder.checkpoint_file = None;
-    builder.check(move || {
-        n.fetch_add(1, Ordering::Relaxed);
+    every_execution(move || {
         let lease = Arc::new(F::new(7));
         let other = lease.clone();
         let t = loom::thread::spawn(move || other.zero_on_register());
         let read = actor(&lease);
         t.join().expect("the spawned thread panicked");
-        values
-            .lock()
-            .expect("not poisoned")
-            .insert((read, lease.get()));
-    });
-    let values = seen.lock().expect("not poisoned").clone();
-    (executions.load(Ordering::Relaxed), values)
+        (read, lease.get())
+    })
 }
 
 /// The actor's iterations: an FBR's `finally`, then the next heartbeat's check, a grant and the

@@ -16,6 +16,8 @@ pub mod cache;
 pub mod cells;
 #[cfg(loom)]
 pub mod child;
+#[cfg(all(test, loom))]
+mod every_execution;
 #[cfg(loom)]
 pub mod explore;
 #[cfg(all(test, loom))]

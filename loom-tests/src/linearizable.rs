@@ -1,11 +1,10 @@
 //! What loom explores of [`Linearizable`]: two reads in one order only, a read and a write in
 //! both, even when the writer's own thread read just before (the order a loom atomic misses).
 
+use crate::every_execution::every_execution;
 use loom::sync::Arc;
 use racelab_core::sync::{Linearizable, Mutex};
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex as StdMutex;
 
 /// Every interleaving of `main` against `spawned` on a fresh table holding 0 (no bound, no
 /// limit): the executions explored, and the values `main`'s read returned.
@@ -13,30 +12,14 @@ fn explore(
     main: fn(&Linearizable<u32>) -> u32,
     spawned: fn(&Linearizable<u32>),
 ) -> (u64, BTreeSet<u32>) {
-    let executions = std::sync::Arc::new(AtomicU64::new(0));
-    let seen = std::sync::Arc::new(StdMutex::new(BTreeSet::new()));
-    let (n, values) = (executions.clone(), seen.clone());
-    unbounded().check(move || {
-        n.fetch_add(1, Ordering::Relaxed);
+    every_execution(move || {
         let table = Arc::new(Linearizable::new(0));
         let other = table.clone();
         let t = loom::thread::spawn(move || spawned(&other));
         let read = main(&table);
         t.join().expect("the spawned thread panicked");
-        values.lock().expect("not poisoned").insert(read);
-    });
-    let values = seen.lock().expect("not poisoned").clone();
-    (executions.load(Ordering::Relaxed), values)
-}
-
-/// loom's builder with no preemption bound and no limit, whatever the environment says.
-fn unbounded() -> loom::model::Builder {
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = None;
-    builder.max_duration = None;
-    builder.max_permutations = None;
-    builder.checkpoint_file = None;
-    builder
+        read
+    })
 }
 
 fn read(t: &Linearizable<u32>) -> u32 {
@@ -56,17 +39,13 @@ fn two_reads_on_two_threads_are_explored_in_one_order() {
         (1, BTreeSet::from([0]))
     );
     // Behind one mutex (what the table was), loom explores both orders of the same reads.
-    let executions = std::sync::Arc::new(AtomicU64::new(0));
-    let n = executions.clone();
-    unbounded().check(move || {
-        n.fetch_add(1, Ordering::Relaxed);
+    let (n, _) = every_execution(|| {
         let m = Arc::new(Mutex::new(0u32));
         let other = m.clone();
         let t = loom::thread::spawn(move || *other.lock());
         let _ = *m.lock();
         t.join().expect("the spawned thread panicked");
     });
-    let n = executions.load(Ordering::Relaxed);
     assert!(n > 1, "{n} executions behind a mutex");
 }
 

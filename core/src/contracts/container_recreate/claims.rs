@@ -519,17 +519,7 @@ mod tests {
             // The rows' loom cells (P1+P2+P7+P8 has one for O5 only), in one enumeration.
             let cells: Vec<_> = [&O1, &O5, &O7]
                 .into_iter()
-                .filter_map(|o| {
-                    CLAIMS
-                        .cells
-                        .iter()
-                        .find(|c| {
-                            c.variant == variant
-                                && c.outcome.id == o.id
-                                && matches!(c.method, Method::Loom { .. })
-                        })
-                        .map(|c| (o, c.expected))
-                })
+                .filter_map(|o| loom_cell(variant, o).map(|expected| (o, expected)))
                 .collect();
             let outcomes: Vec<_> = cells.iter().map(|&(o, _)| o).collect();
             let splits = crate::steps::enumerate_each(
