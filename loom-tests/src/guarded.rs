@@ -53,7 +53,7 @@ fn accesses_under_one_lock_are_explored_in_both_orders_in_fewer_executions() {
 fn in_a_race_cell_an_unguarded_access_is_a_race() {
     track_races(true);
     let found = panic::catch_unwind(AssertUnwindSafe(|| {
-        loom::model(|| {
+        crate::explore::builder(None).check(|| {
             let cell = Arc::new(RaceCell::guarded(0u32));
             let other = cell.clone();
             let t = loom::thread::spawn(move || other.with_mut(|v| *v += 1));
