@@ -161,7 +161,7 @@ fn fixes() -> Vec<Fix> {
     fixes
 }
 
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Tally {
     states: usize,
     calm: usize,
@@ -170,6 +170,19 @@ struct Tally {
     reached: usize,
     /// Quiet states with a command batch queued (a copy must keep it).
     queued: usize,
+}
+
+impl std::ops::Add for Tally {
+    type Output = Tally;
+    fn add(self, o: Tally) -> Tally {
+        Tally {
+            states: self.states + o.states,
+            calm: self.calm + o.calm,
+            reused: self.reused + o.reused,
+            reached: self.reached + o.reached,
+            queued: self.queued + o.queued,
+        }
+    }
 }
 
 /// Every outcome twice on `w` (the second time from the cache), against its first form.
@@ -235,13 +248,49 @@ fn history(fix: Fix, ops: &[Op], tally: &mut Tally) {
 }
 
 /// Also the memo's test: every reuse of a settled world is checked against a fresh simulation
-/// (`memo::settled`), and the outcomes decided on it against their first forms here.
+/// (`memo::settled`), and the outcomes decided on it against their first forms here. The fixes
+/// are split between two threads, each with its own memo and generator: the test is most of the
+/// suite's work, and alone on one core it ended seconds after every other test had.
 #[test]
 fn at_quiescence_decides_as_the_full_simulation_on_histories() {
+    let fixes = fixes();
+    let (first, second) = fixes.split_at(fixes.len() / 2);
+    let (tally, memo, rebased) = std::thread::scope(|s| {
+        let halves = [(first, 0x0E0_1717), (second, 0x0E0_1718)]
+            .map(|(fixes, seed)| s.spawn(move || on_histories(fixes, SplitMix64(seed))));
+        halves
+            .map(|half| half.join().expect("a half of the fixes panicked"))
+            .into_iter()
+            .fold((Tally::default(), 0, 0), |(t, m, r), (u, n, q)| {
+                (t + u, m + n, r + q)
+            })
+    });
+    println!(
+        "{} quiet states ({} calm, {} settled copies reused, {memo} settled worlds of equal \
+         states reused, {rebased} of them with other events), {} outcomes reached",
+        tally.states, tally.calm, tally.reused, tally.reached
+    );
+    // Both paths, the reuse (with the same events and with others), and outcomes both ways,
+    // are exercised.
+    assert!(tally.calm > 1000 && tally.states - tally.calm > 1000);
+    assert!(
+        tally.reused > 100 && memo > 1000 && rebased > 100 && memo - rebased > 100,
+        "{memo} reuses of the memo, {rebased} with other events"
+    );
+    assert!(tally.reached > 500);
+    assert!(
+        tally.queued > 100,
+        "{} states with a batch queued",
+        tally.queued
+    );
+}
+
+/// The report's sequence, 50 histories near it and 150 random ones under each of `fixes`, on
+/// this thread: the tally, and the memo's reuses (all, and those with other events).
+fn on_histories(fixes: &[Fix], mut r: SplitMix64) -> (Tally, usize, usize) {
     let memo = super::memo::reused();
     let mut tally = Tally::default();
-    let mut r = SplitMix64(0x0E0_1717);
-    for fix in fixes() {
+    for &fix in fixes {
         history(fix, REPORT_SEQUENCE, &mut tally);
         // Near the report's sequence, where the outcomes are: one operation removed or added.
         for _ in 0..50 {
@@ -270,25 +319,7 @@ fn at_quiescence_decides_as_the_full_simulation_on_histories() {
         }
     }
     let (reused, rebased) = super::memo::reused();
-    let (memo, rebased) = (reused - memo.0, rebased - memo.1);
-    println!(
-        "{} quiet states ({} calm, {} settled copies reused, {memo} settled worlds of equal \
-         states reused, {rebased} of them with other events), {} outcomes reached",
-        tally.states, tally.calm, tally.reused, tally.reached
-    );
-    // Both paths, the reuse (with the same events and with others), and outcomes both ways,
-    // are exercised.
-    assert!(tally.calm > 1000 && tally.states - tally.calm > 1000);
-    assert!(
-        tally.reused > 100 && memo > 1000 && rebased > 100 && memo - rebased > 100,
-        "{memo} reuses of the memo, {rebased} with other events"
-    );
-    assert!(tally.reached > 500);
-    assert!(
-        tally.queued > 100,
-        "{} states with a batch queued",
-        tally.queued
-    );
+    (tally, reused - memo.0, rebased - memo.1)
 }
 
 #[test]
