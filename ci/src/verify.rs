@@ -95,11 +95,12 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
 struct Background {
     name: &'static str,
     command: String,
-    child: std::io::Result<std::process::Child>,
+    /// A thread waiting for the process: its exit status and its own time, which ends before
+    /// the gate asks for it (the one-thread tests usually outlast it).
+    ended: std::thread::JoinHandle<std::io::Result<(std::process::ExitStatus, f64)>>,
     log: PathBuf,
     /// Whether its output is the phase's report (the premises' table), not a build's progress.
     shows_log: bool,
-    started: Instant,
 }
 
 impl Background {
@@ -110,17 +111,20 @@ impl Background {
         log: &Path,
         shows_log: bool,
     ) -> Background {
-        let child = cmd.and_then(|mut cmd| {
-            let file = std::fs::File::create(log)?;
-            cmd.stdout(file.try_clone()?).stderr(file).spawn()
+        let log = log.to_path_buf();
+        let file = log.clone();
+        let ended = std::thread::spawn(move || {
+            let started = Instant::now();
+            let file = std::fs::File::create(file)?;
+            let status = cmd?.stdout(file.try_clone()?).stderr(file).status()?;
+            Ok((status, started.elapsed().as_secs_f64()))
         });
         Background {
             name,
             command: command.to_owned(),
-            child,
-            log: log.to_path_buf(),
+            ended,
+            log,
             shows_log,
-            started: Instant::now(),
         }
     }
 
@@ -132,21 +136,24 @@ impl Background {
             self.command,
             self.log.display()
         );
-        let passed = match self.child.and_then(|mut c| c.wait()) {
-            Ok(status) => {
+        let ended = self
+            .ended
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("its waiting thread panicked")));
+        let (passed, seconds) = match ended {
+            Ok((status, seconds)) => {
                 if self.shows_log {
                     print!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
                 } else if !status.success() {
                     crate::phases::print_failures(&self.log);
                 }
-                status.success()
+                (status.success(), seconds)
             }
             Err(e) => {
                 eprintln!("   cannot run `{}`: {e}", self.command);
-                false
+                (false, 0.0)
             }
         };
-        let seconds = self.started.elapsed().as_secs_f64();
         println!(
             "   {} in {seconds:.0} s",
             if passed { "passed" } else { "FAILED" }
@@ -375,5 +382,32 @@ pub fn report(
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Background;
+    use std::process::Command;
+
+    fn finished(cmd: std::io::Result<Command>, name: &str) -> super::PhaseTime {
+        let log = std::env::temp_dir().join(format!(
+            "racelab-background-{}-{name}.log",
+            std::process::id()
+        ));
+        let time = Background::start("a background phase", name, cmd, &log, false).finish();
+        let _ = std::fs::remove_file(&log);
+        time
+    }
+
+    #[test]
+    fn a_background_phase_passes_or_fails_with_its_process() {
+        assert!(finished(Ok(Command::new("true")), "true").passed);
+        assert!(!finished(Ok(Command::new("false")), "false").passed);
+        let mut missing = Command::new("racelab-no-such-program");
+        missing.arg("x");
+        assert!(!finished(Ok(missing), "missing").passed);
+        let unbuilt = Err(std::io::Error::other("no command"));
+        assert!(!finished(unbuilt, "unbuilt").passed);
     }
 }
