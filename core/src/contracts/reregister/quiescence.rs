@@ -161,7 +161,7 @@ fn fixes() -> Vec<Fix> {
     fixes
 }
 
-#[derive(Default, Clone, Copy)]
+#[derive(Default)]
 struct Tally {
     states: usize,
     calm: usize,
@@ -170,6 +170,9 @@ struct Tally {
     reached: usize,
     /// Quiet states with a command batch queued (a copy must keep it).
     queued: usize,
+    /// Settled worlds the memo gave again (`memo::settled`), and those of them given other events.
+    memo: usize,
+    rebased: usize,
 }
 
 impl std::ops::Add for Tally {
@@ -181,6 +184,8 @@ impl std::ops::Add for Tally {
             reused: self.reused + o.reused,
             reached: self.reached + o.reached,
             queued: self.queued + o.queued,
+            memo: self.memo + o.memo,
+            rebased: self.rebased + o.rebased,
         }
     }
 }
@@ -255,16 +260,15 @@ fn history(fix: Fix, ops: &[Op], tally: &mut Tally) {
 fn at_quiescence_decides_as_the_full_simulation_on_histories() {
     let fixes = fixes();
     let (first, second) = fixes.split_at(fixes.len() / 2);
-    let (tally, memo, rebased) = std::thread::scope(|s| {
+    let tally = std::thread::scope(|s| {
         let halves = [(first, 0x0E0_1717), (second, 0x0E0_1718)]
             .map(|(fixes, seed)| s.spawn(move || on_histories(fixes, SplitMix64(seed))));
         halves
             .map(|half| half.join().expect("a half of the fixes panicked"))
             .into_iter()
-            .fold((Tally::default(), 0, 0), |(t, m, r), (u, n, q)| {
-                (t + u, m + n, r + q)
-            })
+            .fold(Tally::default(), std::ops::Add::add)
     });
+    let (memo, rebased) = (tally.memo, tally.rebased);
     println!(
         "{} quiet states ({} calm, {} settled copies reused, {memo} settled worlds of equal \
          states reused, {rebased} of them with other events), {} outcomes reached",
@@ -286,8 +290,8 @@ fn at_quiescence_decides_as_the_full_simulation_on_histories() {
 }
 
 /// The report's sequence, 50 histories near it and 150 random ones under each of `fixes`, on
-/// this thread: the tally, and the memo's reuses (all, and those with other events).
-fn on_histories(fixes: &[Fix], mut r: SplitMix64) -> (Tally, usize, usize) {
+/// this thread (whose memo's reuses it counts).
+fn on_histories(fixes: &[Fix], mut r: SplitMix64) -> Tally {
     let memo = super::memo::reused();
     let mut tally = Tally::default();
     for &fix in fixes {
@@ -319,7 +323,11 @@ fn on_histories(fixes: &[Fix], mut r: SplitMix64) -> (Tally, usize, usize) {
         }
     }
     let (reused, rebased) = super::memo::reused();
-    (tally, reused - memo.0, rebased - memo.1)
+    Tally {
+        memo: reused - memo.0,
+        rebased: rebased - memo.1,
+        ..tally
+    }
 }
 
 #[test]
