@@ -45,6 +45,9 @@ pub enum Checker {
     Proptest,
     Quickcheck,
     FuzzReplay,
+    /// A replay on the released jar's classes (`conformance/`), the row's parts applied by the
+    /// fix layer: the `J` cell.
+    Real,
 }
 
 impl Checker {
@@ -55,6 +58,7 @@ impl Checker {
             Checker::Proptest => "proptest",
             Checker::Quickcheck => "quickcheck",
             Checker::FuzzReplay => "fuzz-replay",
+            Checker::Real => "real",
         }
     }
 
@@ -66,6 +70,7 @@ impl Checker {
             Checker::Proptest => "P",
             Checker::Quickcheck => "Q",
             Checker::FuzzReplay => "F",
+            Checker::Real => "J",
         }
     }
 }
@@ -85,6 +90,11 @@ pub enum Method<M: Model> {
     Quickcheck { tests: u64 },
     /// The committed fuzz corpus and regressions, replayed on stable.
     FuzzReplay,
+    /// The JUnit replay `replay` (`DN_O3`: its test is `DN_O3_<words>` in `conformance/`) on the
+    /// released classes, with the row's parts rendered by the fix layer; its record for this
+    /// row and outcome is the verdict. Reached or not, it is about that order, on those
+    /// classes, with that rendering: evidence, not a proof of unreachability.
+    Real { replay: &'static str },
 }
 
 impl<M: Model> Method<M> {
@@ -111,12 +121,18 @@ impl<M: Model> Method<M> {
         }
     }
 
+    /// The replay on the released classes whose record for the row decides the cell.
+    pub const fn real(replay: &'static str) -> Self {
+        Method::Real { replay }
+    }
+
     pub fn checker(&self) -> Checker {
         match self {
             Method::Loom { .. } => Checker::Loom,
             Method::Proptest { .. } => Checker::Proptest,
             Method::Quickcheck { .. } => Checker::Quickcheck,
             Method::FuzzReplay => Checker::FuzzReplay,
+            Method::Real { .. } => Checker::Real,
         }
     }
 

@@ -22,7 +22,16 @@ pub struct Premise {
     pub statement: &'static str,
     /// Cell keys (`contract/variant/outcome/checker`) whose verdict rests on the statement.
     pub cells: &'static [&'static str],
+    /// Whether the method under test differs between `jar` and the model's baseline, and
+    /// whether a verdict depends on the difference.
+    pub versus_baseline: &'static str,
+    /// Why no test can run it, when none can (a method in no release): reported as the
+    /// reason, never as a silent "not run".
+    pub not_run: Option<&'static str>,
 }
+
+/// A premise whose jar has not been compared with the model's baseline yet.
+pub const UNCOMPARED: &str = "not compared with the baseline yet";
 
 impl Premise {
     /// Whether `test` (a JUnit method name) is this premise's test.
@@ -42,6 +51,8 @@ mod tests {
             jar: "a jar",
             statement: "a statement",
             cells: &[],
+            versus_baseline: super::UNCOMPARED,
+            not_run: None,
         };
         assert!(p.is_test("RR_P1_schedulerOverwritesPendingFbr"));
         assert!(!p.is_test("RR_P10_other"));

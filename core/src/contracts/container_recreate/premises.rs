@@ -1,7 +1,7 @@
 //! The statements about Ozone's datanode that this model rests on, each checked by a JUnit test
 //! of the same id in `conformance/ozone` (see [`crate::premises`]). CR_P3 and CR_P4 have no test
 //! yet: `cargo xtask conformance` reports them as not run.
-use crate::premises::Premise;
+use crate::premises::{Premise, UNCOMPARED};
 
 const JAR: &str = "hdds-container-service 2.2.0";
 
@@ -21,6 +21,8 @@ pub static PREMISES: &[Premise] = &[
             "container-recreate/P2/O1/loom",
             "container-recreate/P2/O1/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "CR_P2",
@@ -34,6 +36,8 @@ pub static PREMISES: &[Premise] = &[
             "container-recreate/P1/O5/loom",
             "container-recreate/P1/O5/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "CR_P3",
@@ -48,6 +52,8 @@ pub static PREMISES: &[Premise] = &[
             "container-recreate/P1/O1/loom",
             "container-recreate/P1/O1/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "CR_P4",
@@ -62,6 +68,8 @@ pub static PREMISES: &[Premise] = &[
             "container-recreate/P1+P2+P7/O5/loom",
             "container-recreate/P1+P2+P7/O5/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "CR_O5",
@@ -77,5 +85,7 @@ pub static PREMISES: &[Premise] = &[
             "container-recreate/upstream/O5/loom",
             "container-recreate/P1+P2+P7/O5/loom",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
 ];

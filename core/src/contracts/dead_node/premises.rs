@@ -1,6 +1,6 @@
 //! The statements about Ozone's SCM that this model rests on, each checked by a JUnit test of
 //! the same id in `conformance/ozone` (see [`crate::premises`]).
-use crate::premises::Premise;
+use crate::premises::{Premise, UNCOMPARED};
 
 const JAR: &str = "hdds-server-scm 2.2.0";
 
@@ -21,6 +21,8 @@ pub static PREMISES: &[Premise] = &[
             "dead-node/P2/O2/loom",
             "dead-node/P2/O2/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "DN_P2",
@@ -36,6 +38,8 @@ pub static PREMISES: &[Premise] = &[
             "dead-node/improved/R3/loom",
             "dead-node/improved/R3/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "DN_P3",
@@ -50,6 +54,8 @@ pub static PREMISES: &[Premise] = &[
             "dead-node/P1/O3/loom",
             "dead-node/P1/O3/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "DN_P4",
@@ -65,6 +71,8 @@ pub static PREMISES: &[Premise] = &[
             "dead-node/upstream/O3/loom",
             "dead-node/upstream/O3/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "DN_O3",
@@ -74,5 +82,7 @@ pub static PREMISES: &[Premise] = &[
                     the dead node handler runs is alive and loses the replica of its \
                     registration report)",
         cells: &["dead-node/upstream/O3/loom", "dead-node/upstream/O3/steps"],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
 ];

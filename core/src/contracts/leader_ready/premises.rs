@@ -1,6 +1,6 @@
 //! The statements about Ozone's SCM that this model rests on, each checked by a JUnit test of
 //! the same id in `conformance/ozone` (see [`crate::premises`]).
-use crate::premises::Premise;
+use crate::premises::{Premise, UNCOMPARED};
 
 const JAR: &str = "hdds-server-scm 2.2.0";
 
@@ -21,6 +21,8 @@ pub static PREMISES: &[Premise] = &[
             "leader-ready/P2/O2/loom",
             "leader-ready/P2/O2/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "LR_P2",
@@ -32,6 +34,8 @@ pub static PREMISES: &[Premise] = &[
             "leader-ready/upstream/O2/loom",
             "leader-ready/upstream/O2/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "LR_P3",
@@ -47,6 +51,8 @@ pub static PREMISES: &[Premise] = &[
             "leader-ready/upstream/O2/loom",
             "leader-ready/upstream/O2/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "LR_P4",
@@ -58,6 +64,8 @@ pub static PREMISES: &[Premise] = &[
             "leader-ready/upstream/O1/loom",
             "leader-ready/upstream/O1/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "LR_O1",
@@ -72,5 +80,7 @@ pub static PREMISES: &[Premise] = &[
             "leader-ready/upstream/O2/loom",
             "leader-ready/upstream/O2/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
 ];

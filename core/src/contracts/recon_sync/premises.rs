@@ -2,7 +2,7 @@
 //! is checked on the class's own declarations. RS_P1 and RS_P2 have no test yet: they need
 //! Recon running (an OM RocksDB, a Recon SQL schema on jOOQ and Derby, a task controller),
 //! which `conformance/ozone` does not wire; `cargo xtask conformance` reports them as not run.
-use crate::premises::Premise;
+use crate::premises::{Premise, UNCOMPARED};
 
 const JAR: &str = "ozone-recon 2.2.0";
 
@@ -20,6 +20,8 @@ pub static PREMISES: &[Premise] = &[
             "recon-sync/upstream/O2/loom",
             "recon-sync/upstream/O2/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RS_P2",
@@ -31,6 +33,8 @@ pub static PREMISES: &[Premise] = &[
             "recon-sync/upstream/O1/loom",
             "recon-sync/upstream/O1/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RS_P3",
@@ -40,6 +44,8 @@ pub static PREMISES: &[Premise] = &[
                     triggerSyncDataFromOMImmediately replaces without a monitor, so two REST \
                     calls at once race on it (O8)",
         cells: &["recon-sync/upstream/O8/loom", "recon-sync/proposed/O8/loom"],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RS_O1",
@@ -50,5 +56,7 @@ pub static PREMISES: &[Premise] = &[
                     running (an OM RocksDB checkpoint, the Recon SQL schema, the task \
                     controller), which conformance/ozone does not wire",
         cells: &["recon-sync/upstream/O1/loom"],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
 ];

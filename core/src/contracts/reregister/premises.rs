@@ -1,6 +1,6 @@
 //! The statements about hadoop-hdfs that this model rests on, each checked by a JUnit test of
 //! the same id in `conformance/hdfs` (see [`crate::premises`]).
-use crate::premises::Premise;
+use crate::premises::{Premise, UNCOMPARED};
 
 const JAR: &str = "hadoop-hdfs 3.5.0";
 
@@ -22,6 +22,8 @@ pub static PREMISES: &[Premise] = &[
             "reregister/P2/O2/loom",
             "reregister/P2/O2/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RR_P2",
@@ -30,6 +32,8 @@ pub static PREMISES: &[Premise] = &[
         statement: "clearIBRs takes no monitor (3.5.0 is before HDFS-17953): it completes while \
                     another thread holds the manager's monitor",
         cells: &["reregister/upstream/O4/loom", "reregister/P1/O4/loom"],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RR_P3",
@@ -44,6 +48,8 @@ pub static PREMISES: &[Premise] = &[
             "reregister/P1/O5/loom",
             "reregister/P1/O5/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RR_P4",
@@ -59,6 +65,8 @@ pub static PREMISES: &[Premise] = &[
             "reregister/upstream/O2/loom",
             "reregister/upstream/O2/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RR_P5",
@@ -74,6 +82,8 @@ pub static PREMISES: &[Premise] = &[
             "reregister/P1/O3/loom",
             "reregister/P1/O3/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RR_P6",
@@ -87,6 +97,8 @@ pub static PREMISES: &[Premise] = &[
             "reregister/P3/O6/loom",
             "reregister/P3/O6/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RR_P7",
@@ -109,6 +121,8 @@ pub static PREMISES: &[Premise] = &[
             "reregister/proposed/O6/loom",
             "reregister/proposed/O6/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RR_P8",
@@ -117,6 +131,8 @@ pub static PREMISES: &[Premise] = &[
         statement: "an FBR from a DataNode the NameNode does not know is answered with \
                     RegisterCommand.REGISTER (the RPC returns normally)",
         cells: &["reregister/P3/O6/loom", "reregister/P3/O6/steps"],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RR_P9",
@@ -125,6 +141,8 @@ pub static PREMISES: &[Premise] = &[
         statement: "an FBR with a lease the NameNode did not grant is rejected with \
                     InvalidBlockReportLeaseException and nothing is processed",
         cells: &["reregister/P1/O6/loom", "reregister/P1/O6/steps"],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
     Premise {
         id: "RR_O5",
@@ -137,5 +155,7 @@ pub static PREMISES: &[Premise] = &[
             "reregister/upstream/O5/loom",
             "reregister/upstream/O5/steps",
         ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
     },
 ];
