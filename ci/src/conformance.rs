@@ -45,6 +45,69 @@ pub struct Case {
     /// What `Premise.check` printed: `Some(true)` for "[racelab] holds:", `Some(false)` for
     /// "[racelab] does not hold:", `None` when the test never reached its check.
     pub observed: Option<bool>,
+    /// The replay verdicts it printed (`[racelab] J ...`), one per row and outcome.
+    pub records: Vec<JRecord>,
+    /// `[racelab] J` lines that are not records (what is wrong with each).
+    pub malformed: Vec<String>,
+}
+
+/// A replay's verdict on one row, as `racelab.conformance.Replay.record` prints it:
+/// `[racelab] J <contract> <variant> <outcome> reached|not-reached parts=<P1+P2|-> replay=<id>
+/// -- <observed>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JRecord {
+    pub contract: String,
+    pub variant: String,
+    pub outcome: String,
+    pub reached: bool,
+    /// The parts the row switched on, baseline changes included.
+    pub parts: Vec<String>,
+    pub replay: String,
+    pub observed: String,
+}
+
+impl JRecord {
+    const PREFIX: &'static str = "[racelab] J ";
+
+    /// The record on `line`; `None` when the line is none, `Err` when it is malformed.
+    pub fn parse(line: &str) -> Option<Result<JRecord, String>> {
+        // Surefire writes the output in a CDATA section that starts on the first line and
+        // ends on the last
+        let at = line.find(Self::PREFIX)?;
+        let rest = &line[at + Self::PREFIX.len()..];
+        let rest = rest.split_once("]]>").map_or(rest, |(r, _)| r);
+        let (head, observed) = rest.split_once(" -- ").unwrap_or((rest, ""));
+        let words: Vec<&str> = head.split_whitespace().collect();
+        let parsed = match words.as_slice() {
+            [contract, variant, outcome, verdict, parts, replay] => {
+                let reached = match *verdict {
+                    "reached" => Ok(true),
+                    "not-reached" => Ok(false),
+                    v => Err(format!("verdict {v:?} is neither reached nor not-reached")),
+                };
+                let parts = parts.strip_prefix("parts=").ok_or("no parts=");
+                let replay = replay.strip_prefix("replay=").ok_or("no replay=");
+                match (reached, parts, replay) {
+                    (Ok(reached), Ok(parts), Ok(replay)) => Ok(JRecord {
+                        contract: contract.to_string(),
+                        variant: variant.to_string(),
+                        outcome: outcome.to_string(),
+                        reached,
+                        parts: match parts {
+                            "-" => Vec::new(),
+                            p => p.split('+').map(str::to_owned).collect(),
+                        },
+                        replay: replay.to_string(),
+                        observed: observed.trim().to_owned(),
+                    }),
+                    (Err(e), _, _) => Err(e),
+                    (_, Err(e), _) | (_, _, Err(e)) => Err(e.to_owned()),
+                }
+            }
+            _ => Err("expected: contract variant outcome verdict parts=.. replay=..".to_owned()),
+        };
+        Some(parsed.map_err(|e| format!("{e}: {line:?}")))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +156,8 @@ pub struct PremiseResult {
 struct Report {
     skipped: Option<String>,
     premises: Vec<PremiseResult>,
+    /// The J cells: each replay's verdict on a row, joined with its claim.
+    real_cells: Vec<racelab_core::report::CellResult>,
     /// Test cases in the reports that no premise names.
     unlisted: Vec<String>,
     seconds_pass: f64,
@@ -111,11 +176,18 @@ pub fn run(req: &Request) -> ExitCode {
             &Report {
                 skipped: Some(format!("java/mvn not found ({missing})")),
                 premises: Vec::new(),
+                real_cells: Vec::new(),
                 unlisted: Vec::new(),
                 seconds_pass: 0.0,
                 seconds_negated: None,
             },
         );
+        // Outside CI a machine without a JVM still verifies the models (the report says what
+        // was not checked); CI must check the real code.
+        if crate::phases::under_ci() {
+            println!("conformance: FAILED: under CI (CI=true) the real code must be checked");
+            return ExitCode::FAILURE;
+        }
         return ExitCode::SUCCESS;
     }
     println!("conformance: mvn test in {}", dir.display());
@@ -149,12 +221,15 @@ pub fn run(req: &Request) -> ExitCode {
             results.push(judge(contract, p, &pass, negated.as_deref()));
         }
     }
+    let (real_cells, record_errors) = crate::real_cells::join(&registry::all(), &pass);
     let unlisted: Vec<String> = pass
         .iter()
         .filter(|c| {
-            !registry::premises()
-                .iter()
-                .any(|(_, ps)| ps.iter().any(|p| p.is_test(&c.name)))
+            c.records.is_empty()
+                && !is_layer_test(c)
+                && !registry::premises()
+                    .iter()
+                    .any(|(_, ps)| ps.iter().any(|p| p.is_test(&c.name)))
         })
         .map(|c| format!("{}#{}", c.class, c.name))
         .collect();
@@ -197,6 +272,43 @@ pub fn run(req: &Request) -> ExitCode {
     for u in &unlisted {
         println!("unlisted test (no premise names it): {u}");
     }
+    for c in pass.iter().filter(|c| is_layer_test(c)) {
+        if c.outcome != CaseOutcome::Passed {
+            println!("the fix layer's own test failed: {}#{}", c.class, c.name);
+            bad = true;
+        }
+    }
+    for e in &record_errors {
+        println!("J record: {e}");
+        bad = true;
+    }
+    let reached = real_cells
+        .iter()
+        .filter(|c| c.observed == racelab_core::claims::Verdict::Reachable)
+        .count();
+    let deviating: Vec<String> = real_cells
+        .iter()
+        .filter(|c| c.observed != c.expected)
+        .map(|c| {
+            format!(
+                "{} (claimed {}, observed {})",
+                c.key(),
+                c.expected,
+                c.observed
+            )
+        })
+        .collect();
+    println!(
+        "\nJ cells (replays on the released classes, each row's parts by the fix layer): {} \
+         recorded, {reached} reached, {} not reached; {} deviate from their claim",
+        real_cells.len(),
+        real_cells.len() - reached,
+        deviating.len()
+    );
+    for d in &deviating {
+        println!("  deviates: {d}");
+        bad = true;
+    }
     let count = |h: State| results.iter().filter(|r| r.result == h).count();
     let negated_note = match seconds_negated {
         Some(s) => format!("negated pass {s:.1} s, every result flipped unless listed above"),
@@ -215,6 +327,7 @@ pub fn run(req: &Request) -> ExitCode {
         &Report {
             skipped: None,
             premises: results,
+            real_cells,
             unlisted,
             seconds_pass,
             seconds_negated,
@@ -223,7 +336,7 @@ pub fn run(req: &Request) -> ExitCode {
     if bad {
         println!(
             "conformance: FAILED (a premise is broken, a test erred or did not reach its check, \
-             or a negation did not flip)"
+             a J record is wrong, or a negation did not flip)"
         );
         ExitCode::FAILURE
     } else {
@@ -353,10 +466,27 @@ fn judge(
         decided_by_check: None,
         negation_flips: None,
     };
-    let Some(case) = pass.iter().find(|c| p.is_test(&c.name)) else {
+    let matching: Vec<&Case> = pass.iter().filter(|c| p.is_test(&c.name)).collect();
+    let Some(&case) = matching.first() else {
         return r;
     };
-    r.test = Some(format!("{}#{}", case.class, case.name));
+    r.test = Some(format!("{}#{}", case.class, method(&case.name)));
+    let mut methods: Vec<String> = matching
+        .iter()
+        .map(|c| format!("{}#{}", c.class, method(&c.name)))
+        .collect();
+    methods.dedup();
+    if methods.len() > 1 {
+        r.detail = Some(format!(
+            "two tests are named by this premise's id: {}",
+            methods.join(", ")
+        ));
+        r.decided_by_check = Some(false);
+        return r;
+    }
+    if p.is_replay() {
+        return judge_replay(r, &matching);
+    }
     r.seconds = Some(case.seconds);
     let (result, detail) = match (&case.outcome, case.observed) {
         (CaseOutcome::Passed, _) => (State::Held, None),
@@ -393,6 +523,39 @@ fn judge(
         }
     }
     r
+}
+
+/// A test of the fix layer itself (`racelab.fix.FixLayerTest`), run in each module's JVM.
+fn is_layer_test(c: &Case) -> bool {
+    c.class.starts_with("racelab.fix.")
+}
+
+/// A replay (`DN_O3`): held when every row's run ended and printed its records (its verdicts
+/// are J cells, judged against their claims); not run when a run erred or printed none.
+fn judge_replay(mut r: PremiseResult, runs: &[&Case]) -> PremiseResult {
+    r.seconds = Some(runs.iter().map(|c| c.seconds).sum());
+    let silent = runs
+        .iter()
+        .find(|c| c.outcome != CaseOutcome::Passed || c.records.is_empty());
+    (r.result, r.detail, r.decided_by_check) = match silent {
+        None => (State::Held, None, Some(true)),
+        Some(c) => (
+            State::NotRun,
+            Some(match &c.outcome {
+                CaseOutcome::Passed => format!("{}: printed no J record", c.name),
+                CaseOutcome::Failed(m) | CaseOutcome::Error(m) => format!("{}: {m}", c.name),
+                CaseOutcome::Skipped => format!("{}: skipped", c.name),
+            }),
+            Some(false),
+        ),
+    };
+    r
+}
+
+/// A JUnit method's name, without a parameterized run's arguments and index
+/// (`DN_O3_x(Row)[2]`).
+fn method(name: &str) -> &str {
+    name.split_once(['(', '[']).map_or(name, |(m, _)| m)
 }
 
 /// The `<testcase>` elements of a Surefire XML report. Surefire writes a fixed shape: each
@@ -438,7 +601,13 @@ pub fn parse_surefire(xml: &str) -> Vec<Case> {
             (None, Some(_)) => Some(false),
             (None, None) => None,
         };
+        let (records, malformed): (Vec<_>, Vec<_>) = body
+            .lines()
+            .filter_map(JRecord::parse)
+            .partition(Result::is_ok);
         out.push(Case {
+            records: records.into_iter().flatten().collect(),
+            malformed: malformed.into_iter().filter_map(Result::err).collect(),
             class: attrs.get("classname").cloned().unwrap_or_default(),
             name: attrs.get("name").cloned().unwrap_or_default(),
             seconds: attrs
@@ -538,6 +707,8 @@ mod tests {
             seconds: 0.0,
             outcome,
             observed,
+            records: Vec::new(),
+            malformed: Vec::new(),
         }
     }
 
@@ -574,6 +745,61 @@ mod tests {
         timeout.observed = None;
         let r = judge("reregister", p, &[timeout], None);
         assert_eq!(r.result, State::NotRun);
+    }
+
+    #[test]
+    fn a_premise_two_tests_match_is_an_error() {
+        let p = &registry::premises()[4].1[0]; // RR_P1
+        let mut other = case("RR_P1_b", CaseOutcome::Passed);
+        other.class = "D".into();
+        let r = judge(
+            "reregister",
+            p,
+            &[case("RR_P1_a", CaseOutcome::Passed), other],
+            None,
+        );
+        assert_eq!((r.result, r.decided_by_check), (State::NotRun, Some(false)));
+        assert_eq!(
+            r.detail.as_deref(),
+            Some("two tests are named by this premise's id: C#RR_P1_a, D#RR_P1_b")
+        );
+        // the runs of one parameterized test are one test
+        let runs = [
+            case("RR_P1_a(Row)[1]", CaseOutcome::Passed),
+            case("RR_P1_a(Row)[2]", CaseOutcome::Passed),
+        ];
+        assert_eq!(judge("reregister", p, &runs, None).result, State::Held);
+    }
+
+    #[test]
+    fn a_replay_holds_when_every_row_ran_and_recorded() {
+        let p = registry::premises()
+            .iter()
+            .flat_map(|(_, ps)| ps.iter())
+            .find(|p| p.is_replay())
+            .expect("a replay");
+        let name = format!("{}_x(Row)[1]", p.id);
+        let mut ran = case(&name, CaseOutcome::Passed);
+        ran.records.push(JRecord {
+            contract: String::new(),
+            variant: "upstream".into(),
+            outcome: "O1".into(),
+            reached: true,
+            parts: Vec::new(),
+            replay: p.id.into(),
+            observed: String::new(),
+        });
+        ran.observed = None;
+        assert_eq!(judge("c", p, &[ran.clone()], None).result, State::Held);
+        let mut silent = ran.clone();
+        silent.records.clear();
+        let r = judge("c", p, &[ran.clone(), silent], None);
+        assert_eq!(r.result, State::NotRun);
+        assert_eq!(r.detail, Some(format!("{name}: printed no J record")));
+        let erred = case(&name, CaseOutcome::Error("latch timed out".into()));
+        let r = judge("c", p, &[ran, erred], None);
+        assert_eq!(r.result, State::NotRun);
+        assert_eq!(r.detail, Some(format!("{name}: latch timed out")));
     }
 
     #[test]

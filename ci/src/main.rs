@@ -32,6 +32,7 @@ mod install;
 mod mutants;
 mod new;
 mod phases;
+mod real_cells;
 mod verify;
 
 use cli::{Cli, Cmd};

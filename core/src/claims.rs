@@ -197,9 +197,11 @@ impl<M: Model> Claim<M> {
     pub fn expectation(&self) -> ExpectedCell {
         let parts = M::variant(self.variant).map_or(Vec::new(), |v| crate::model::ids(v.parts));
         let baseline = M::variant(self.variant).map_or(crate::model::REPORT, |v| v.baseline);
-        let (scenario, bound) = match self.method.loom_scenario() {
-            Some((s, b)) => (Some(s.name), b),
-            None => (None, None),
+        let (scenario, bound) = match (&self.method, self.method.loom_scenario()) {
+            (_, Some((s, b))) => (Some(s.name), b),
+            // a J cell's scenario is its replay
+            (Method::Real { replay }, None) => (Some(*replay), None),
+            _ => (None, None),
         };
         ExpectedCell {
             contract: M::CONTRACT.id,

@@ -33,7 +33,19 @@ pub struct Premise {
 /// A premise whose jar has not been compared with the model's baseline yet.
 pub const UNCOMPARED: &str = "not compared with the baseline yet";
 
+/// Whether `id` names a replay of a counterexample (`RR_O5`, `DN_R1`): its outcome after the
+/// contract's prefix.
+pub fn is_replay_id(id: &str) -> bool {
+    id.split_once('_')
+        .is_some_and(|(_, rest)| rest.starts_with(['O', 'R']))
+}
+
 impl Premise {
+    /// A replay of a counterexample on the real classes, whose verdicts are J cells.
+    pub fn is_replay(&self) -> bool {
+        is_replay_id(self.id)
+    }
+
     /// Whether `test` (a JUnit method name) is this premise's test.
     pub fn is_test(&self, test: &str) -> bool {
         test.strip_prefix(self.id)

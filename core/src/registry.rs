@@ -63,6 +63,9 @@ pub struct Entry {
     pub contract: &'static Contract,
     pub view: View,
     pub cells: Vec<ExpectedCell>,
+    /// Each variant's name and the ids of what it switches on: its baseline's changes, then
+    /// its parts (what a row of the fix layer on the real code must hold).
+    pub rows: Vec<(&'static str, Vec<&'static str>)>,
     reproductions: &'static [crate::claims::Reproduction],
     /// Mistakes in the claims (see [`problems`]).
     pub problems: Vec<String>,
@@ -79,6 +82,19 @@ impl Entry {
                 .flat_map(|c| {
                     let steps = c.has_steps_twin().then(|| c.steps_expectation());
                     std::iter::once(c.expectation()).chain(steps)
+                })
+                .collect(),
+            rows: M::VARIANTS
+                .iter()
+                .map(|v| {
+                    let changes = M::baseline_of(v).changes;
+                    (
+                        v.name,
+                        crate::model::ids(changes)
+                            .into_iter()
+                            .chain(crate::model::ids(v.parts))
+                            .collect(),
+                    )
                 })
                 .collect(),
             reproductions: M::CLAIMS.reproductions,

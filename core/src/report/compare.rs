@@ -133,6 +133,9 @@ pub struct Matrix {
     pub deviations: Vec<Deviation>,
     /// The premises' results on the released jars, when conformance ran.
     pub real_code: Option<RealCode>,
+    /// Why the real code was not checked, when it was not (no JVM): its J cells are then
+    /// unchecked, not deviations, and the verdict says so.
+    pub real_code_unchecked: Option<String>,
 }
 
 impl Matrix {
@@ -236,7 +239,26 @@ impl Matrix {
             reproductions,
             deviations,
             real_code: None,
+            real_code_unchecked: None,
         }
+    }
+
+    /// The real code was not checked (`why`): its J cells have no result, which is said, not
+    /// counted as a deviation.
+    pub fn without_real_code(mut self, why: String) -> Matrix {
+        self.deviations.retain(
+            |d| !matches!(d, Deviation::Missing { key } if key.ends_with(Checker::Real.as_str())),
+        );
+        self.real_code_unchecked = Some(why);
+        self
+    }
+
+    /// The J cells claimed (in these contracts).
+    pub fn real_cells_claimed(&self) -> usize {
+        self.expected
+            .iter()
+            .filter(|e| e.checker == Checker::Real)
+            .count()
     }
 
     /// Joins the premises' results: every cell of a broken premise of these contracts is a
@@ -268,26 +290,6 @@ impl Matrix {
             .flat_map(|r| &r.premises)
             .filter(|p| p.contract == contract)
             .collect()
-    }
-
-    /// The grid's real-code mark for a row and outcome: `RJ` where a replay reached the
-    /// outcome on the released classes, `!-J` where it did not, `?J` where it did not run.
-    pub fn real_code_mark(
-        &self,
-        contract: &str,
-        variant: &str,
-        outcome: &str,
-    ) -> Option<&'static str> {
-        let prefix = format!("{contract}/{variant}/{outcome}/");
-        let replay = self
-            .premises(contract)
-            .into_iter()
-            .find(|p| p.is_replay() && p.cells.iter().any(|c| c.starts_with(&prefix)))?;
-        Some(match replay.result {
-            PremiseState::Held => "RJ",
-            PremiseState::Broken => "!-J",
-            PremiseState::NotRun => "?J",
-        })
     }
 
     pub fn is_clean(&self) -> bool {

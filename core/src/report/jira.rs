@@ -139,14 +139,10 @@ impl Matrix {
                                 None => by_verdict.push((mark, vec![tag])),
                             }
                         }
-                        let mut entry: Vec<String> = by_verdict
+                        let entry: Vec<String> = by_verdict
                             .iter()
                             .map(|(m, tags)| format!("{m} ({})", tags.join(" ")))
                             .collect();
-                        entry.extend(
-                            self.real_code_mark(contract.id, v, o)
-                                .map(|m| format!("{m} (replay)")),
-                        );
                         row.push(entry.join(", "));
                     }
                     row
@@ -196,8 +192,11 @@ impl Matrix {
             w,
             "\n_R reachable, – unreachable, ! deviates from the claim, ? did not run; \
              checkers: L loom (every interleaving of a small scenario), S every order of whole \
-             steps, P proptest, Q quickcheck, F fuzz corpus replay, J replay on the released \
-             jar's classes._\n"
+             steps, P proptest, Q quickcheck, F fuzz corpus replay, J a replay of the model's \
+             counterexample order on the released jar's classes, the row's fix parts applied by \
+             racelab's bytecode advice (a J \"–\" means this order, on these classes, with this \
+             rendering of the fix, did not reach the outcome: evidence, not a proof that it is \
+             unreachable)._\n"
         )
         .ok();
         for (id, summary) in &c.outcomes {

@@ -47,11 +47,9 @@ pub struct PremiseRecord {
 }
 
 impl PremiseRecord {
-    /// A replay of an upstream counterexample (`RR_O5`), not a statement about one method.
+    /// A replay of a counterexample (`RR_O5`, `DN_R1`), not a statement about one method.
     pub fn is_replay(&self) -> bool {
-        self.id
-            .split_once('_')
-            .is_some_and(|(_, rest)| rest.starts_with('O'))
+        crate::premises::is_replay_id(&self.id)
     }
 }
 
@@ -63,6 +61,9 @@ pub struct RealCode {
     pub skipped: Option<String>,
     #[serde(default)]
     pub premises: Vec<PremiseRecord>,
+    /// The J cells: each replay's verdict on a row, joined with its claim.
+    #[serde(default)]
+    pub real_cells: Vec<super::CellResult>,
 }
 
 impl RealCode {

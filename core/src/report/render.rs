@@ -210,11 +210,6 @@ impl Matrix {
                     }
                 })
                 .collect();
-            let mut marks = marks;
-            marks.extend(
-                self.real_code_mark(contract.id, variant, outcome)
-                    .map(String::from),
-            );
             marks.join(" ")
         };
         let mut rows = vec![{
@@ -285,11 +280,6 @@ impl Matrix {
                             }
                         })
                         .collect();
-                    let mut marks = marks;
-                    marks.extend(
-                        self.real_code_mark(contract.id, v, o)
-                            .map(|m| format!("{m} (replay)")),
-                    );
                     marks.join("<br>")
                 })
                 .collect();
@@ -316,7 +306,10 @@ impl Matrix {
             out,
             "\n✅ as claimed, ❌ deviates, ❓ no result; R reachable, – unreachable; L loom \
              (executions), S every order of whole steps (schedules), P proptest, Q quickcheck, \
-             F fuzz corpus replay (cases), J a replay on the released jar's classes. {bounds}\n"
+             F fuzz corpus replay (cases), J a replay of the model's counterexample order on the \
+             released jar's classes, the row's fix parts applied by racelab's bytecode advice (a J \
+             – is about that order, on those classes, with that rendering of the fix: evidence, \
+             not a proof of unreachability). {bounds}\n"
         )
         .ok();
         for b in &contract.baselines {
@@ -367,7 +360,8 @@ impl Matrix {
         writeln!(
             out,
             "\n  legend: R reachable, - unreachable; checker L loom, S every order of whole steps, \
-             P proptest, Q quickcheck, F fuzz replay, J replay on the released jar; ! deviates from the expected verdict, ? no result"
+             P proptest, Q quickcheck, F fuzz replay, J replay on the released jar with the row's parts \
+             by the fix layer (J - : this order did not reach it, not a proof); ! deviates from the expected verdict, ? no result"
         )
         .ok();
         if self.deviations.is_empty() {
