@@ -137,6 +137,8 @@ pub struct PremiseResult {
     pub jar: &'static str,
     pub statement: &'static str,
     pub cells: &'static [&'static str],
+    /// How the jar's method compares with the model's baseline.
+    pub versus_baseline: &'static str,
     pub result: State,
     /// The test (`Class#method`), when there is one.
     pub test: Option<String>,
@@ -150,6 +152,15 @@ pub struct PremiseResult {
     /// Whether the negated pass gave the opposite result (a test that can fail); `None` when
     /// the premise has no test or the negated pass did not run (it runs with `--negated`).
     pub negation_flips: Option<bool>,
+}
+
+impl PremiseResult {
+    /// Whether its premise says why no test can run it.
+    fn has_reason(&self) -> bool {
+        self.detail
+            .as_deref()
+            .is_some_and(|d| d.starts_with("cannot run: "))
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -265,8 +276,8 @@ pub fn run(req: &Request) -> ExitCode {
                 println!("    deviating cells: {}", r.cells.join(", "));
             }
         }
-        if r.test.is_some() && r.result == State::NotRun {
-            bad = true; // the test erred
+        if r.result == State::NotRun && (r.test.is_some() || !r.has_reason()) {
+            bad = true; // the test erred, or nothing says why it cannot run
         }
     }
     for u in &unlisted {
@@ -459,9 +470,13 @@ fn judge(
         jar: p.jar,
         statement: p.statement,
         cells: p.cells,
+        versus_baseline: p.versus_baseline,
         result: State::NotRun,
         test: None,
-        detail: Some("no test in conformance/ names this premise".into()),
+        detail: Some(match p.not_run {
+            Some(why) => format!("cannot run: {why}"),
+            None => "no test in conformance/ names this premise, and it gives no reason".into(),
+        }),
         seconds: None,
         decided_by_check: None,
         negation_flips: None,

@@ -35,6 +35,9 @@ pub struct PremiseRecord {
     pub statement: String,
     /// Full cell keys (`contract/variant/outcome/checker`).
     pub cells: Vec<String>,
+    /// How the jar's method compares with the model's baseline.
+    #[serde(default)]
+    pub versus_baseline: String,
     pub result: PremiseState,
     #[serde(default)]
     pub test: Option<String>,
@@ -92,6 +95,7 @@ mod tests {
             jar: String::new(),
             statement: String::new(),
             cells: vec![],
+            versus_baseline: String::new(),
             result: PremiseState::Held,
             test: None,
             detail: None,

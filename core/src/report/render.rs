@@ -2,6 +2,7 @@
 //! report.md and report.json.
 
 use super::compare::Matrix;
+use super::real_code::PremiseState;
 use super::results::{CellResult, Step};
 use super::View;
 use crate::claims::{Checker, ExpectedCell, Verdict};
@@ -418,19 +419,28 @@ impl Matrix {
         }
         writeln!(
             out,
-            "\n| premise | upstream | jar | statement | result | cells |\n|---|---|---|---|---|---|"
+            "\n| premise | upstream | jar | statement | result | cells | the jar against the baseline |\n\
+             |---|---|---|---|---|---|---|"
         )
         .ok();
         for p in premises {
+            // a premise that cannot run says why, in place of a bare "not run"
+            let result = match (p.result, p.detail.as_deref()) {
+                (PremiseState::NotRun, Some(d)) if d.starts_with("cannot run: ") => {
+                    format!("not run ({})", &d["cannot run: ".len()..])
+                }
+                (r, _) => r.as_str().to_owned(),
+            };
             writeln!(
                 out,
-                "| {} | `{}` | {} | {} | {} | {} |",
+                "| {} | `{}` | {} | {} | {} | {} | {} |",
                 p.id,
                 p.upstream,
                 p.jar,
                 p.statement.replace('|', "\\|"),
-                p.result.as_str(),
-                p.cells.len()
+                result.replace('|', "\\|"),
+                p.cells.len(),
+                p.versus_baseline.replace('|', "\\|")
             )
             .ok();
         }
