@@ -71,14 +71,56 @@ pub static PREMISES: &[Premise] = &[
         id: "LR_O1",
         upstream: "SCMStateMachine.notifyLeaderReady",
         jar: JAR,
-        statement: "replay: O1 (a follower is leader-ready, ReplicationManager runs) and then \
-                    O2 (re-elected, ready before its term's notifyLeaderReady) are reached on \
-                    the real classes",
+        statement: "replay, on every row: the step-down (notifyNotLeader) while the term-4 \
+                    notifyLeaderReady is held after its start, before setLeaderReady; O1 \
+                    decided after both; then elected in term 5 (notifyLeaderChanged) and O2 \
+                    decided before any term-5 notifyLeaderReady",
         cells: &[
-            "leader-ready/upstream/O1/loom",
-            "leader-ready/upstream/O1/steps",
-            "leader-ready/upstream/O2/loom",
-            "leader-ready/upstream/O2/steps",
+            "leader-ready/upstream/O1/real",
+            "leader-ready/P1/O1/real",
+            "leader-ready/P2/O1/real",
+            "leader-ready/proposed/O1/real",
+            "leader-ready/improved/O1/real",
+            "leader-ready/upstream/O2/real",
+            "leader-ready/P1/O2/real",
+            "leader-ready/P2/O2/real",
+            "leader-ready/proposed/O2/real",
+            "leader-ready/improved/O2/real",
+        ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
+    },
+    Premise {
+        id: "LR_R1",
+        upstream: "SCMStateMachine.notifyLeaderReady",
+        jar: JAR,
+        statement: "replay, on every row: after checkReady of the term-4 startup entry, the \
+                    step-down, the candidacy (Ratis term 5) and the win (notifyLeaderChanged) \
+                    all before notifyLeaderReady starts; R1 decided after the callback",
+        cells: &[
+            "leader-ready/upstream/R1/real",
+            "leader-ready/P1/R1/real",
+            "leader-ready/P2/R1/real",
+            "leader-ready/proposed/R1/real",
+            "leader-ready/improved/R1/real",
+        ],
+        versus_baseline: UNCOMPARED,
+        not_run: None,
+    },
+    Premise {
+        id: "LR_R2",
+        upstream: "SCMStateMachine.notifyLeaderReady",
+        jar: JAR,
+        statement: "replay, on every row: after checkReady of the term-4 startup entry, the \
+                    step-down and the candidacy (Ratis term 5) before notifyLeaderReady starts, \
+                    the win (notifyLeaderChanged) while it is held before setLeaderReady; R2 \
+                    decided after the callback",
+        cells: &[
+            "leader-ready/upstream/R2/real",
+            "leader-ready/P1/R2/real",
+            "leader-ready/P2/R2/real",
+            "leader-ready/proposed/R2/real",
+            "leader-ready/improved/R2/real",
         ],
         versus_baseline: UNCOMPARED,
         not_run: None,

@@ -5,32 +5,61 @@ import static org.mockito.Mockito.when;
 
 import java.time.Clock;
 import java.util.Collections;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hdds.HddsConfigKeys;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.conf.ReconfigurationHandler;
 import org.apache.hadoop.hdds.scm.PlacementPolicy;
+import org.apache.hadoop.hdds.scm.ScmConfig;
+import org.apache.hadoop.hdds.scm.block.BlockManager;
+import org.apache.hadoop.hdds.scm.block.DeletedBlockLogImpl;
+import org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService;
+import org.apache.hadoop.hdds.scm.block.ScmBlockDeletingServiceMetrics;
 import org.apache.hadoop.hdds.scm.container.ContainerManager;
 import org.apache.hadoop.hdds.scm.container.replication.ContainerReplicaPendingOps;
 import org.apache.hadoop.hdds.scm.container.replication.ReplicationManager;
 import org.apache.hadoop.hdds.scm.container.replication.ReplicationManager.ReplicationManagerConfiguration;
+import org.apache.hadoop.hdds.scm.node.NodeDecommissionManager;
 import org.apache.hadoop.hdds.scm.node.NodeManager;
+import org.apache.hadoop.hdds.scm.safemode.SCMSafeModeManager;
 import org.apache.hadoop.hdds.scm.server.StorageContainerManager;
 import org.apache.hadoop.hdds.scm.server.upgrade.FinalizationManager;
 import org.apache.hadoop.hdds.server.events.EventPublisher;
+import org.apache.ratis.proto.RaftProtos.RaftConfigurationProto;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
 import racelab.conformance.Threads;
 
 /**
- * The real SCMStateMachine, SCMContext, SCMServiceManager and ReplicationManager of Ozone 2.2.0,
- * with the rest of the StorageContainerManager mocked. Written for racelab.
+ * The real SCMStateMachine, SCMContext, SCMServiceManager, ReplicationManager and
+ * SCMBlockDeletingService of Ozone 2.2.0, with the rest of the StorageContainerManager mocked.
+ * Ratis is played by the harness: its current term is {@link #ratisTerm}, which the mocked
+ * {@code getDivision().getInfo().getCurrentTerm()} returns (the source notifyLeaderChanged and
+ * the patch read), and its callbacks are the harness threads' calls. Written for racelab.
  */
 final class LeaderReadyWiring {
+  static final RaftPeerId SELF = RaftPeerId.valueOf("scm1");
+
   final SCMContext context;
   final SCMServiceManager services = new SCMServiceManager();
   final ReplicationManager replicationManager;
+  final SCMBlockDeletingService blockDeletingService;
   final SCMHADBTransactionBuffer buffer = mock(SCMHADBTransactionBuffer.class);
   final SCMStateMachine stateMachine;
+  /** Ratis' ServerState.currentTerm, as the harness playing Ratis sets it. */
+  final AtomicLong ratisTerm;
+  /** The hold in scm.getScmContext(), the first call of notifyLeaderReady's body. */
+  final Hold hold = new Hold();
+  private final RaftGroupMemberId member = RaftGroupMemberId.valueOf(SELF, RaftGroupId.randomId());
 
   LeaderReadyWiring(long term) throws Exception {
+    ratisTerm = new AtomicLong(term);
     StorageContainerManager scm = mock(StorageContainerManager.class);
     context = new SCMContext.Builder().setLeader(true).setTerm(term).setSCM(scm).build();
     OzoneConfiguration conf = new OzoneConfiguration();
@@ -42,16 +71,85 @@ final class LeaderReadyWiring {
         mock(EventPublisher.class), context, mock(NodeManager.class), Clock.systemUTC(),
         mock(ContainerReplicaPendingOps.class));
     services.register(replicationManager);
-    when(scm.getScmContext()).thenReturn(context);
+    DeletedBlockLogImpl deletedBlockLog = mock(DeletedBlockLogImpl.class);
+    // registers itself with the service manager
+    blockDeletingService = new SCMBlockDeletingService(deletedBlockLog, mock(NodeManager.class),
+        mock(EventPublisher.class), context, services, conf, conf.getObject(ScmConfig.class),
+        mock(ScmBlockDeletingServiceMetrics.class), Clock.systemUTC(),
+        mock(ReconfigurationHandler.class));
+    // the apply thread's first call in notifyLeaderReady is scm.getScmContext(): the hold
+    when(scm.getScmContext()).thenAnswer(i -> {
+      hold.at();
+      return context;
+    });
     when(scm.getSCMServiceManager()).thenReturn(services);
     when(scm.getFinalizationManager()).thenReturn(mock(FinalizationManager.class));
     when(scm.getScmId()).thenReturn("scm1");
     when(scm.threadNamePrefix()).thenReturn("scm1-");
+    // Ratis' term, where notifyLeaderChanged (and the patch) read it
+    SCMHAManager ha = mock(SCMHAManager.class);
+    SCMRatisServer ratis = mock(SCMRatisServer.class);
+    RaftServer.Division division = mock(RaftServer.Division.class);
+    DivisionInfo info = mock(DivisionInfo.class);
+    when(scm.getScmHAManager()).thenReturn(ha);
+    when(ha.getRatisServer()).thenReturn(ratis);
+    when(ratis.getDivision()).thenReturn(division);
+    when(division.getInfo()).thenReturn(info);
+    when(info.getCurrentTerm()).thenAnswer(i -> ratisTerm.get());
+    // what notifyLeaderChanged touches besides SCMContext
+    when(scm.getScmSafeModeManager()).thenReturn(mock(SCMSafeModeManager.class));
+    when(scm.getSequenceIdGen()).thenReturn(mock(SequenceIdGenerator.class));
+    BlockManager blockManager = mock(BlockManager.class);
+    when(blockManager.getDeletedBlockLog()).thenReturn(deletedBlockLog);
+    when(scm.getScmBlockManager()).thenReturn(blockManager);
+    when(scm.getScmDecommissionManager()).thenReturn(mock(NodeDecommissionManager.class));
     when(buffer.getLatestTrxInfo()).thenReturn(
         org.apache.hadoop.hdds.utils.TransactionInfo.DEFAULT_VALUE);
     stateMachine = new SCMStateMachine(scm, buffer);
     // a fresh leader: services computed from a context that is not ready yet
     services.notifyStatusChanged();
+  }
+
+  /**
+   * Holds one thread at its first scm.getScmContext() (in notifyLeaderReady: after its start,
+   * before setLeaderReady) until released. A collaborator's wait: the code under test is real.
+   */
+  static final class Hold {
+    private volatile Thread armed;
+    private final CountDownLatch held = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    void arm(Thread t) {
+      armed = t;
+    }
+
+    void at() throws InterruptedException {
+      if (Thread.currentThread() != armed) {
+        return;
+      }
+      armed = null;
+      held.countDown();
+      if (!release.await(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("hold: never released");
+      }
+    }
+
+    /** Waits until the armed thread is held. */
+    void awaitHeld() throws InterruptedException {
+      if (!held.await(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("hold: the apply thread never reached it");
+      }
+    }
+
+    void release() {
+      release.countDown();
+    }
+  }
+
+  /** Ratis' apply thread applying the startup entry of {@code term}: notifyConfigurationChanged. */
+  void startupEntryApplied(long term) {
+    stateMachine.notifyConfigurationChanged(term, 10,
+        RaftConfigurationProto.getDefaultInstance());
   }
 
   /**
@@ -74,10 +172,43 @@ final class LeaderReadyWiring {
         () -> stateMachine.notifyNotLeader(Collections.emptyList()), after);
   }
 
+  /** RaftServerImpl.changeToFollower (an admin step-down keeps the term): notifyNotLeader. */
+  void stepDown() {
+    stateMachine.notifyNotLeader(Collections.emptyList());
+  }
+
+  /** ServerState.initElection: the candidacy enters the next term. */
+  long initElection() {
+    return ratisTerm.incrementAndGet();
+  }
+
+  /** RaftServerImpl.changeToLeader → ServerState.setLeader(self) → notifyLeaderChanged. */
+  void win() {
+    stateMachine.notifyLeaderChanged(member, SELF);
+  }
+
+  boolean bothServicesRun() {
+    return replicationManager.shouldRun() && blockDeletingService.shouldRun();
+  }
+
+  /** Leader of {@code term} and leader-ready: the state O2, R1 and R2 name. */
+  boolean readyLeaderOf(long term) {
+    return context.isLeader() && termOrMinus() == term && context.isLeaderReady();
+  }
+
   String state() {
     return "isLeader=" + context.isLeader() + " isLeaderReady=" + context.isLeaderReady()
-        + " term=" + termOrFollower() + " ReplicationManager.shouldRun="
-        + replicationManager.shouldRun();
+        + " term=" + termOrFollower() + " ratisTerm=" + ratisTerm.get()
+        + " ReplicationManager.shouldRun=" + replicationManager.shouldRun()
+        + " SCMBlockDeletingService.shouldRun=" + blockDeletingService.shouldRun();
+  }
+
+  private long termOrMinus() {
+    try {
+      return context.getTermOfLeader();
+    } catch (Exception e) {
+      return Long.MIN_VALUE;
+    }
   }
 
   private String termOrFollower() {
@@ -88,7 +219,8 @@ final class LeaderReadyWiring {
     }
   }
 
-  /** SCMStateMachine.close reaches for the Ratis server, which is not wired: nothing to do. */
   void close() {
+    hold.release();
+    blockDeletingService.shutdown();
   }
 }

@@ -1,60 +1,76 @@
 package org.apache.hadoop.hdds.scm.ha;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
-import racelab.conformance.Premise;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import racelab.conformance.Replay;
+import racelab.conformance.Threads;
+import racelab.fix.FixLayer;
+import racelab.fix.Row;
+import racelab.fix.leaderready.Rows;
 
 /**
- * Replay of racelab's leader-ready O1 and O2 counterexamples (HDDS-17575) on Ozone 2.2.0, with
- * the real SCMStateMachine, SCMContext, SCMServiceManager and ReplicationManager.
+ * Replay of racelab's leader-ready O1 counterexample (HDDS-17575), then the report's re-election
+ * (O2), on Ozone 2.2.0's real SCMStateMachine, SCMContext, SCMServiceManager, ReplicationManager
+ * and SCMBlockDeletingService, on every row of the model (the fix parts as advice, racelab.fix).
  *
- * <p>Threads: A plays Ratis' apply thread, which has applied the term-4 startup entry and passed
- * LeaderStateImpl.checkReady, and is about to call SCMStateMachine.notifyLeaderReady; R plays the
- * Ratis thread of a step-down (RaftServerImpl.changeToFollower -> notifyNotLeader). The order
- * is forced by a latch in the harness only: A enters notifyLeaderReady once R's notifyNotLeader
- * has returned. On 2.2.0 nothing of Ozone's runs between checkReady and setLeaderReady (the
- * transaction buffer flush is in notifyLeaderChanged, see LR_P3), so this is the only place
- * the step-down can fall. Outcome O1: isLeader=false, isLeaderReady=true, and
- * ReplicationManager.shouldRun() true on the follower. O2: re-elected in term 5
- * (updateLeaderAndTerm(true, 5), as notifyLeaderChanged does), the SCM is leader-ready before
- * any term-5 notifyLeaderReady. Self-contained apart from LeaderReadyWiring (same package).
+ * <p>The order, the same on every row: the apply thread (StateMachineUpdater) is told of the
+ * term-4 startup entry (notifyConfigurationChanged, as Ratis 3.2.1 does before checkReady),
+ * passes checkReady and enters notifyLeaderReady, where its first call, scm.getScmContext() on
+ * the mocked StorageContainerManager, holds it: after the callback's start (where P1 reads its
+ * term), before setLeaderReady. While it is held, the Ratis thread steps down (notifyNotLeader;
+ * an admin step-down keeps Ratis' term 4); then the callback goes on. O1 is decided on the state
+ * after both: isLeader=false, isLeaderReady=true and both services' shouldRun() true. Then this
+ * SCM is elected again in term 5 (Ratis' term 5, the real notifyLeaderChanged) and O2 is decided
+ * before any term-5 notifyLeaderReady: leader of term 5 and leader-ready. That the step-down can
+ * land there on the real Ratis is premise LR_P5.
  */
 public class ReplayLeaderReadyO1Test {
 
-  @Test
-  public void LR_O1_followerIsLeaderReady() throws Exception {
-    LeaderReadyWiring w = new LeaderReadyWiring(4);
-    try {
-      CountDownLatch steppedDown = new CountDownLatch(1);
-      AtomicReference<Throwable> failed = new AtomicReference<>();
-      // checkReady passed for the term-4 startup entry; the callback waits for the step-down
-      Thread apply = w.applyThread(failed, () -> {
-        if (!steppedDown.await(30, TimeUnit.SECONDS)) {
-          throw new IllegalStateException("no step-down");
+  static Stream<Row> rows() {
+    return Rows.headline();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rows")
+  public void LR_O1_followerIsLeaderReady(Row row) throws Exception {
+    FixLayer.run(row, () -> {
+      LeaderReadyWiring w = new LeaderReadyWiring(4);
+      try {
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread apply = Threads.recording("StateMachineUpdater", failed, () -> {
+          w.startupEntryApplied(4);
+          // LeaderStateImpl.checkReady passed for the term-4 startup entry
+          w.stateMachine.notifyLeaderReady();
+        });
+        w.hold.arm(apply);
+        Thread raft = Threads.recording("RaftServer-changeToFollower", failed, () -> {
+          w.hold.awaitHeld();
+          w.stepDown();
+        }, w.hold::release);
+        apply.start();
+        raft.start();
+        raft.join();
+        apply.join();
+        if (failed.get() != null) {
+          throw new AssertionError("harness failed", failed.get());
         }
-      });
-      Thread raft = w.stepDownThread(failed, steppedDown::countDown);
-      apply.start();
-      raft.start();
-      raft.join();
-      apply.join();
-      String after = w.state();
-      boolean o1 = failed.get() == null && !w.context.isLeader() && w.context.isLeaderReady()
-          && w.replicationManager.shouldRun();
-      // O2: re-elected in term 5, before term 5's notifyLeaderReady
-      w.context.updateLeaderAndTerm(true, 5);
-      boolean o2 = w.context.isLeader() && w.context.isLeaderReady();
-      Premise.check(
-          "leader-ready O1 replays on Ozone 2.2.0 (a follower is leader-ready and "
-              + "ReplicationManager runs), and O2 follows (re-elected in term 5, leader-ready "
-              + "before term 5's notifyLeaderReady)",
-          o1 && o2,
-          "after the step-down and the late callback: " + after + "; re-elected: " + w.state()
-              + (failed.get() == null ? "" : "; failed: " + failed.get()));
-    } finally {
-      w.close();
-    }
+        String afterStepDown = w.state();
+        boolean o1 = !w.context.isLeader() && w.context.isLeaderReady() && w.bothServicesRun();
+        Replay.record("LR_O1", row, "O1", o1,
+            "step-down while notifyLeaderReady (term 4) was held before setLeaderReady: "
+                + afterStepDown);
+        long term = w.initElection();
+        w.win();
+        boolean o2 = w.readyLeaderOf(term);
+        Replay.record("LR_O1", row, "O2", o2,
+            "then elected in term " + term + " (notifyLeaderChanged), before its "
+                + "notifyLeaderReady: " + w.state() + "; after the step-down it was "
+                + afterStepDown);
+      } finally {
+        w.close();
+      }
+    });
   }
 }
