@@ -172,6 +172,9 @@ struct Report {
     /// Test cases in the reports that no premise names.
     unlisted: Vec<String>,
     seconds_pass: f64,
+    /// The replays again with every part off: the J cells whose verdict that changed.
+    layer_off_changed: Vec<String>,
+    seconds_layer_off: f64,
     /// `None` when the negated pass did not run (without `--negated`).
     seconds_negated: Option<f64>,
 }
@@ -190,6 +193,8 @@ pub fn run(req: &Request) -> ExitCode {
                 real_cells: Vec::new(),
                 unlisted: Vec::new(),
                 seconds_pass: 0.0,
+                layer_off_changed: Vec::new(),
+                seconds_layer_off: 0.0,
                 seconds_negated: None,
             },
         );
@@ -203,7 +208,7 @@ pub fn run(req: &Request) -> ExitCode {
     }
     println!("conformance: mvn test in {}", dir.display());
     let t = Instant::now();
-    let pass = match maven(&dir, req, false) {
+    let pass = match maven(&dir, req, Pass::Plain) {
         Ok(cases) => cases,
         Err(e) => {
             eprintln!("conformance: {e}");
@@ -216,7 +221,7 @@ pub fn run(req: &Request) -> ExitCode {
     if req.negated {
         println!("conformance: the same tests negated (-Dracelab.negate=true)");
         let t = Instant::now();
-        negated = match maven(&dir, req, true) {
+        negated = match maven(&dir, req, Pass::Negated) {
             Ok(cases) => Some(cases),
             Err(e) => {
                 eprintln!("conformance: {e}");
@@ -232,7 +237,19 @@ pub fn run(req: &Request) -> ExitCode {
             results.push(judge(contract, p, &pass, negated.as_deref()));
         }
     }
-    let (real_cells, record_errors) = crate::real_cells::join(&registry::all(), &pass);
+    let (real_cells, mut record_errors) = crate::real_cells::join(&registry::all(), &pass);
+    // The fix layer mutated away: the replays again with every part off.
+    println!("conformance: the replays again with the fix layer off (-Dracelab.layer.off=true)");
+    let t = Instant::now();
+    let layer_off = match maven(&dir, req, Pass::LayerOff) {
+        Ok(cases) => crate::real_cells::layer_off(&real_cells, &cases),
+        Err(e) => {
+            eprintln!("conformance: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let seconds_layer_off = t.elapsed().as_secs_f64();
+    record_errors.extend(layer_off.errors.iter().cloned());
     let unlisted: Vec<String> = pass
         .iter()
         .filter(|c| {
@@ -320,6 +337,11 @@ pub fn run(req: &Request) -> ExitCode {
         println!("  deviates: {d}");
         bad = true;
     }
+    println!(
+        "with the fix layer off ({seconds_layer_off:.1} s), every row gave the upstream row's \
+         verdict unless listed above: {} fixed-row verdicts changed, so they are the advice's doing",
+        layer_off.changed.len()
+    );
     let count = |h: State| results.iter().filter(|r| r.result == h).count();
     let negated_note = match seconds_negated {
         Some(s) => format!("negated pass {s:.1} s, every result flipped unless listed above"),
@@ -341,6 +363,8 @@ pub fn run(req: &Request) -> ExitCode {
             real_cells,
             unlisted,
             seconds_pass,
+            layer_off_changed: layer_off.changed,
+            seconds_layer_off,
             seconds_negated,
         },
     );
@@ -386,7 +410,18 @@ fn missing_tools() -> Option<&'static str> {
 }
 
 /// One `mvn test` over both modules; the test cases of its Surefire reports.
-fn maven(dir: &Path, req: &Request, negate: bool) -> Result<Vec<Case>, String> {
+/// Which run of the suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    Plain,
+    /// Every assertion negated (`--negated`).
+    Negated,
+    /// The replays alone, with the fix layer installed but every part off: each row must give
+    /// the upstream row's verdict.
+    LayerOff,
+}
+
+fn maven(dir: &Path, req: &Request, pass: Pass) -> Result<Vec<Case>, String> {
     for module in ["hdfs", "ozone"] {
         let reports = dir.join(module).join("target/surefire-reports");
         let _ = std::fs::remove_dir_all(&reports);
@@ -404,8 +439,18 @@ fn maven(dir: &Path, req: &Request, negate: bool) -> Result<Vec<Case>, String> {
         // a premise that does not hold is a result: every module runs, the reports say
         "-Dracelab.testFailureIgnore=true",
     ]);
-    if negate {
-        c.arg("-Dracelab.negate=true");
+    match pass {
+        Pass::Plain => {}
+        Pass::Negated => {
+            c.arg("-Dracelab.negate=true");
+        }
+        Pass::LayerOff => {
+            c.args([
+                "-Dracelab.layer.off=true",
+                "-Dtest=Replay*Test",
+                "-Dsurefire.failIfNoSpecifiedTests=false",
+            ]);
+        }
     }
     if req.offline {
         c.arg("-o");
@@ -413,10 +458,10 @@ fn maven(dir: &Path, req: &Request, negate: bool) -> Result<Vec<Case>, String> {
     if let Some(repo) = &req.repo {
         c.arg(format!("-Dmaven.repo.local={}", repo.display()));
     }
-    let log = root().join(if negate {
-        "target/racelab/conformance-negated.log"
-    } else {
-        "target/racelab/conformance.log"
+    let log = root().join(match pass {
+        Pass::Plain => "target/racelab/conformance.log",
+        Pass::Negated => "target/racelab/conformance-negated.log",
+        Pass::LayerOff => "target/racelab/conformance-layer-off.log",
     });
     if let Some(d) = log.parent() {
         let _ = std::fs::create_dir_all(d);

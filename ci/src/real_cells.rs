@@ -40,6 +40,57 @@ pub fn join(entries: &[Entry], cases: &[Case]) -> (Vec<CellResult>, Vec<String>)
     (cells, errors)
 }
 
+/// What the replays gave with the fix layer off.
+#[derive(Debug, Default, PartialEq)]
+pub struct LayerOff {
+    /// The J cells whose verdict changed: a fixed row's verdict that is the advice's doing.
+    pub changed: Vec<String>,
+    /// Rows that did not give the upstream row's verdict with every part off, and cells the
+    /// pass did not record.
+    pub errors: Vec<String>,
+}
+
+/// Checks the replays' records with every part off (`off`) against the J cells: with no part
+/// on, each row runs the released code, so it must give what the upstream row gave.
+pub fn layer_off(cells: &[CellResult], off: &[Case]) -> LayerOff {
+    let mut out = LayerOff::default();
+    let records: Vec<&JRecord> = off.iter().flat_map(|c| &c.records).collect();
+    for c in cells {
+        let (Some(base), Some(r)) = (
+            cells.iter().find(|b| {
+                (&b.contract, b.variant.as_str(), &b.outcome, &b.scenario)
+                    == (&c.contract, "upstream", &c.outcome, &c.scenario)
+            }),
+            records.iter().find(|r| {
+                (&r.contract, &r.variant, &r.outcome) == (&c.contract, &c.variant, &c.outcome)
+            }),
+        ) else {
+            out.errors.push(format!(
+                "{}: with the fix layer off, no record, or no upstream row of its replay to \
+                 compare with",
+                c.key()
+            ));
+            continue;
+        };
+        let observed = if r.reached {
+            Verdict::Reachable
+        } else {
+            Verdict::Unreachable
+        };
+        if observed != base.observed {
+            out.errors.push(format!(
+                "{}: with the fix layer off it is {observed}, but the upstream row is {}: \
+                 the replay does not depend on the parts alone",
+                c.key(),
+                base.observed
+            ));
+        } else if observed != c.observed {
+            out.changed.push(c.key());
+        }
+    }
+    out
+}
+
 fn cell(entries: &[Entry], case: &Case, r: &JRecord) -> Result<CellResult, String> {
     let entry = entries
         .iter()
@@ -149,6 +200,53 @@ mod tests {
             errors[0].contains("verdict \"maybe\" is neither reached nor not-reached"),
             "{errors:?}"
         );
+    }
+
+    fn j(variant: &str, verdict: Verdict) -> CellResult {
+        let e = registry::all()
+            .into_iter()
+            .flat_map(|e| e.cells)
+            .find(|e| e.checker == Checker::Real && e.variant == variant)
+            .expect("a claimed J cell");
+        CellResult::for_cell(&e, verdict)
+    }
+
+    #[test]
+    fn with_the_layer_off_every_row_gives_the_upstream_rows_verdict() {
+        let (up, fixed) = (
+            j("upstream", Verdict::Reachable),
+            j("proposed", Verdict::Unreachable),
+        );
+        let line = |variant: &str, verdict: &str| {
+            format!(
+                "[racelab] J {} {variant} {} {verdict} parts=- replay={}\n",
+                up.contract,
+                up.outcome,
+                up.scenario.as_deref().unwrap_or("")
+            )
+        };
+        let off = |fixed_verdict: &str| {
+            report(&[(
+                "x",
+                &(line("upstream", "reached") + &line("proposed", fixed_verdict)),
+            )])
+        };
+        let cells = [up.clone(), fixed.clone()];
+        let r = layer_off(&cells, &off("reached"));
+        assert_eq!(r.errors, Vec::<String>::new());
+        assert_eq!(r.changed, [fixed.key()]);
+        let r = layer_off(&cells, &off("not-reached"));
+        assert_eq!(r.changed, Vec::<String>::new());
+        assert_eq!(r.errors.len(), 1);
+        assert!(
+            r.errors[0].contains("does not depend on the parts alone"),
+            "{r:?}"
+        );
+        let r = layer_off(&cells, &report(&[("x", &line("upstream", "reached"))]));
+        assert!(r.errors[0].starts_with(&format!(
+            "{}: with the fix layer off, no record",
+            fixed.key()
+        )));
     }
 
     #[test]
