@@ -30,6 +30,23 @@ pub struct Premise {
     pub not_run: Option<&'static str>,
 }
 
+/// Headline cells no replay on a released jar can decide, and why: an outcome (every row of
+/// it, or the rows named) whose mechanism no release holds. Race outcomes need no entry: a data
+/// race is found by a search of the unmodified classes, not driven by a replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoReplay {
+    pub outcome: &'static str,
+    /// The rows it covers; empty for every row.
+    pub variants: &'static [&'static str],
+    pub why: &'static str,
+}
+
+impl NoReplay {
+    pub fn covers(&self, variant: &str, outcome: &str) -> bool {
+        self.outcome == outcome && (self.variants.is_empty() || self.variants.contains(&variant))
+    }
+}
+
 /// A premise whose jar has not been compared with the model's baseline yet.
 pub const UNCOMPARED: &str = "not compared with the baseline yet";
 

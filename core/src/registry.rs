@@ -58,6 +58,18 @@ pub fn premises() -> Vec<(&'static str, &'static [crate::premises::Premise])> {
     ]
 }
 
+/// Every contract's headline cells that no replay can decide, with why
+/// (`contracts/<contract>/premises.rs`, `NO_REPLAY`).
+pub fn no_replay() -> Vec<(&'static str, &'static [crate::premises::NoReplay])> {
+    vec![
+        ("leader-ready", &[]),
+        ("recon-sync", &[]),
+        ("dead-node", &[]),
+        ("container-recreate", &[]),
+        ("reregister", &[]),
+    ]
+}
+
 /// A contract without its model type: what the gate and the reports need.
 pub struct Entry {
     pub contract: &'static Contract,
@@ -75,7 +87,13 @@ impl Entry {
     fn of<M: Claimed>() -> Entry {
         Entry {
             contract: &M::CONTRACT,
-            view: View::of::<M>(sources(M::CONTRACT.id)),
+            view: View {
+                no_replay: no_replay()
+                    .into_iter()
+                    .find(|(c, _)| *c == M::CONTRACT.id)
+                    .map_or(&[], |(_, n)| n),
+                ..View::of::<M>(sources(M::CONTRACT.id))
+            },
             cells: M::CLAIMS
                 .cells
                 .iter()

@@ -123,6 +123,16 @@ fn history_twin(c: &CellResult, cells: &[CellResult]) -> Option<String> {
         })
 }
 
+/// The headline (row, outcome) pairs of a contract with a verdict on the real code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RealCoverage {
+    pub headline: usize,
+    /// Those a replay on a released jar could decide.
+    pub coverable: usize,
+    /// Those with a J cell.
+    pub covered: usize,
+}
+
 /// The claims matrix: expectations joined with observations.
 #[derive(Debug)]
 pub struct Matrix {
@@ -290,6 +300,29 @@ impl Matrix {
             .flat_map(|r| &r.premises)
             .filter(|p| p.contract == contract)
             .collect()
+    }
+
+    /// How many of `contract`'s headline (row, outcome) pairs have a J cell, of those a replay
+    /// on a released jar could decide (not a data race, not in `no_replay`).
+    pub fn real_coverage(&self, contract: &View) -> RealCoverage {
+        let mut c = RealCoverage::default();
+        for v in &contract.headline {
+            for (o, _) in &contract.outcomes {
+                c.headline += 1;
+                if contract.races.contains(o) || contract.no_replay.iter().any(|n| n.covers(v, o)) {
+                    continue;
+                }
+                c.coverable += 1;
+                let covered = self.expected.iter().any(|e| {
+                    (e.contract, e.variant, e.outcome, e.checker)
+                        == (contract.id, *v, *o, Checker::Real)
+                });
+                if covered {
+                    c.covered += 1;
+                }
+            }
+        }
+        c
     }
 
     pub fn is_clean(&self) -> bool {

@@ -24,6 +24,13 @@ pub struct View {
     /// The upstream code the rows are about.
     pub baselines: Vec<BaselineView>,
     pub findings: &'static [crate::findings::Finding],
+    /// The rows that must have a verdict for every outcome ([`crate::model::Variant::is_headline`]).
+    pub headline: Vec<&'static str>,
+    /// The outcomes that are data races (a search's, not a replay's, on the real code).
+    pub races: Vec<&'static str>,
+    /// The headline cells no replay on a released jar can decide, with why (set by the
+    /// registry from the contract's premises.rs).
+    pub no_replay: &'static [crate::premises::NoReplay],
     /// Where each recorded step is upstream.
     pub sources: &'static crate::upstream::Sources,
 }
@@ -65,6 +72,17 @@ impl View {
                 })
                 .collect(),
             findings: M::FINDINGS,
+            headline: M::VARIANTS
+                .iter()
+                .filter(|v| v.is_headline())
+                .map(|v| v.name)
+                .collect(),
+            races: M::OUTCOMES
+                .iter()
+                .filter(|o| matches!(o.check, crate::outcome::Check::Race))
+                .map(|o| o.id)
+                .collect(),
+            no_replay: &[],
             sources,
         }
     }
