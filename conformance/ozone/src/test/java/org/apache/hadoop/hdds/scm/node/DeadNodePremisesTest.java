@@ -89,41 +89,31 @@ public class DeadNodePremisesTest {
   /**
    * DN-P3: DeadNodeHandler.onMessage reads the node's status before closing containers and
    * does not read it again before removeContainerReplicas (2.2.0's second read, HDDS-14834,
-   * guards only the topology removal).
+   * guards only the topology removal). The "no longer DEAD" comes from the real SCMNodeManager:
+   * while the handler waits in closeContainers (a ContainerManager lookup), the datanode
+   * heartbeats and a real health check resurrects it; the handler's status reads are recorded
+   * by a proxy over the real NodeManager, and it gets the DEAD_NODE payload NodeStateManager
+   * fired.
    */
   @Test
   public void DN_P3_deadNodeHandlerReadsStatusOnceBeforeRemoval() throws Exception {
-    try (DeadNodeWiring w = new DeadNodeWiring()) {
-      DatanodeDetails dn = DeadNodeWiring.datanode("dn1", "10.0.0.1");
-      ContainerID c = w.closedContainer(1);
-      NodeManager nm = mock(NodeManager.class);
-      AtomicInteger statusReads = new AtomicInteger();
-      when(nm.getNodeStatus(any(DatanodeDetails.class))).thenAnswer(inv ->
-          statusReads.incrementAndGet() == 1 ? NodeStatus.inServiceDead()
-              : NodeStatus.inServiceHealthy());
-      when(nm.getContainers(any(DatanodeDetails.class))).thenReturn(new HashSet<>(List.of(c)));
-      when(nm.getCommandQueue(any())).thenReturn(List.of());
-      when(nm.getClusterNetworkTopologyMap())
-          .thenReturn(w.nodeManager.getClusterNetworkTopologyMap());
-      w.containerManager.updateContainerReplica(c, ContainerReplica.newBuilder()
-          .setContainerID(c).setContainerState(
-              org.apache.hadoop.hdds.protocol.proto.StorageContainerDatanodeProtocolProtos
-                  .ContainerReplicaProto.State.CLOSED)
-          .setDatanodeDetails(dn).setSequenceId(10).build());
-      new DeadNodeHandler(nm, mock(PipelineManager.class), w.containerManager)
-          .onMessage(dn, w.publisher);
-      // status reads that happened before the first removeContainerReplica
+    try (DeadNodeReplays r = new DeadNodeReplays()) {
+      r.outageToDead();
+      DeadNodeWiring.Pause atClose = r.w.pauseHandlerAtLookup(1);
+      Thread dnh = r.startHandler(r.lastDeadNodePayload());
+      if (!atClose.reachedOrEnded(dnh)) {
+        throw new IllegalStateException("the handler ended before closeContainers");
+      }
+      r.w.nodeManager.processHeartbeat(r.dn, null);
+      r.w.checkHealth();
+      NodeState atRemoval = r.health();
+      atClose.release.countDown();
+      r.join(dnh);
+      r.requireNoFailure();
+      DeadNodeWiring.Removed removal = r.w.removed.isEmpty() ? null : r.w.removed.get(0);
       int readsBeforeRemoval = 0;
-      boolean removed = false;
-      List<Invocation> all = new java.util.ArrayList<>(mockingDetails(nm).getInvocations());
-      all.addAll(mockingDetails(w.containerManager).getInvocations());
-      all.sort(java.util.Comparator.comparingInt(Invocation::getSequenceNumber));
-      for (Invocation i : all) {
-        if (i.getMethod().getName().equals("removeContainerReplica")) {
-          removed = true;
-          break;
-        }
-        if (i.getMethod().getName().equals("getNodeStatus")) {
+      for (DeadNodeReplays.Read read : r.observed.reads) {
+        if (removal != null && read.seq() < removal.seq()) {
           readsBeforeRemoval++;
         }
       }
@@ -131,9 +121,12 @@ public class DeadNodePremisesTest {
           "DeadNodeHandler.onMessage reads the status once before removeContainerReplicas "
               + "and removes the node's replicas although the node is no longer DEAD at "
               + "removal time",
-          removed && readsBeforeRemoval == 1 && !w.hasReplica(c, dn),
-          "status reads before the removal=" + readsBeforeRemoval + ", replica removed="
-              + removed + ", total status reads=" + statusReads.get());
+          removal != null && readsBeforeRemoval == 1 && atRemoval != NodeState.DEAD
+              && removal.health() != NodeState.DEAD && !r.w.hasReplica(r.c, r.dn),
+          "health by the real NodeManager before the removal=" + atRemoval + ", at the removal="
+              + (removal == null ? "-" : removal.health()) + ", status reads before the "
+              + "removal=" + readsBeforeRemoval + ", all reads=" + r.observed.reads
+              + ", replica removed=" + (removal != null));
     }
   }
 

@@ -5,7 +5,13 @@ import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -23,6 +29,7 @@ import org.apache.hadoop.hdds.scm.container.ContainerID;
 import org.apache.hadoop.hdds.scm.container.ContainerInfo;
 import org.apache.hadoop.hdds.scm.container.ContainerManager;
 import org.apache.hadoop.hdds.scm.container.ContainerReplica;
+import org.apache.hadoop.hdds.scm.events.SCMEvents;
 import org.apache.hadoop.hdds.scm.ha.SCMContext;
 import org.apache.hadoop.hdds.scm.net.NetworkTopologyImpl;
 import org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher.ContainerReportFromDatanode;
@@ -43,6 +50,46 @@ final class DeadNodeWiring implements AutoCloseable {
   final EventPublisher publisher = mock(EventPublisher.class);
   final Map<ContainerID, Set<ContainerReplica>> replicas = new ConcurrentHashMap<>();
   final Map<ContainerID, ContainerInfo> containers = new ConcurrentHashMap<>();
+  /** One order for everything the collaborators see (events, replica updates and removals). */
+  final AtomicLong seq = new AtomicLong();
+  /** DEAD_NODE events as the real NodeStateManager fires them: the payload it hands over. */
+  final List<Fired> deadNodeEvents = new CopyOnWriteArrayList<>();
+  final List<Applied> applied = new CopyOnWriteArrayList<>();
+  final List<Removed> removed = new CopyOnWriteArrayList<>();
+  /** Pauses of the DEAD_NODE handler thread at its n-th ContainerManager.getContainer. */
+  final Map<Integer, Pause> pauses = new ConcurrentHashMap<>();
+  private final AtomicInteger handlerLookups = new AtomicInteger();
+
+  /** A DEAD_NODE event: its order and payload. */
+  record Fired(long seq, DatanodeDetails payload) { }
+
+  /** A replica written by a report: its order, thread and the DatanodeInfo current then. */
+  record Applied(long seq, String thread, DatanodeID node, ContainerID container,
+      DatanodeInfo info) { }
+
+  /** A replica removed: its order, thread, and the real state at that moment. */
+  record Removed(long seq, String thread, DatanodeID node, ContainerID container,
+      DatanodeInfo current, DatanodeInfo held, HddsProtos.NodeState health) { }
+
+  /** The handler thread waits here until released. */
+  static final class Pause {
+    final CountDownLatch arrived = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+
+    /** Waits until the handler is here or has ended; true if it is here. */
+    boolean reachedOrEnded(Thread handler) throws InterruptedException {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (System.nanoTime() < end) {
+        if (arrived.await(10, TimeUnit.MILLISECONDS)) {
+          return true;
+        }
+        if (!handler.isAlive()) {
+          return false;
+        }
+      }
+      throw new IllegalStateException("the handler neither paused nor ended in 30 s");
+    }
+  }
 
   DeadNodeWiring() throws Exception {
     OzoneConfiguration conf = new OzoneConfiguration();
@@ -55,7 +102,22 @@ final class DeadNodeWiring implements AutoCloseable {
     nodeManager = new SCMNodeManager(conf, storage, publisher, new NetworkTopologyImpl(conf),
         SCMContext.emptyContext(), lvm);
 
+    doAnswer(inv -> {
+      if (inv.getArgument(0) == SCMEvents.DEAD_NODE) {
+        deadNodeEvents.add(new Fired(seq.incrementAndGet(), inv.getArgument(1)));
+      }
+      return null;
+    }).when(publisher).fireEvent(any(), any());
     when(containerManager.getContainer(any(ContainerID.class))).thenAnswer(inv -> {
+      if (Thread.currentThread().getName().equals("DeadNodeHandler")) {
+        Pause p = pauses.get(handlerLookups.incrementAndGet());
+        if (p != null) {
+          p.arrived.countDown();
+          if (!p.release.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the harness never released the handler");
+          }
+        }
+      }
       ContainerInfo c = containers.get(inv.getArgument(0, ContainerID.class));
       if (c == null) {
         throw new org.apache.hadoop.hdds.scm.container.ContainerNotFoundException(
@@ -72,13 +134,20 @@ final class DeadNodeWiring implements AutoCloseable {
           k -> ConcurrentHashMap.newKeySet());
       set.remove(r);
       set.add(r);
+      DatanodeDetails dn = r.getDatanodeDetails();
+      applied.add(new Applied(seq.incrementAndGet(), Thread.currentThread().getName(),
+          dn.getID(), inv.getArgument(0), nodeManager.getDatanodeInfo(dn)));
       return null;
     }).when(containerManager).updateContainerReplica(any(ContainerID.class),
         any(ContainerReplica.class));
     doAnswer(inv -> {
       Set<ContainerReplica> set = replicas.get(inv.getArgument(0, ContainerID.class));
-      if (set != null) {
-        set.remove(inv.getArgument(1, ContainerReplica.class));
+      ContainerReplica r = inv.getArgument(1, ContainerReplica.class);
+      if (set != null && set.remove(r)) {
+        DatanodeInfo current = nodeManager.getDatanodeInfo(r.getDatanodeDetails());
+        removed.add(new Removed(seq.incrementAndGet(), Thread.currentThread().getName(),
+            r.getDatanodeDetails().getID(), inv.getArgument(0), current, heldInfo(),
+            nodeManager.getNodeStatus(r.getDatanodeDetails()).getHealth()));
       }
       return null;
     }).when(containerManager).removeContainerReplica(any(ContainerID.class),
@@ -141,6 +210,74 @@ final class DeadNodeWiring implements AutoCloseable {
         .updateLastHeartbeatTime(Time.monotonicNow() - TimeUnit.DAYS.toMillis(2));
     nodeManager.getNodeStateManager().checkNodesHealth(); // HEALTHY -> STALE
     nodeManager.getNodeStateManager().checkNodesHealth(); // STALE -> DEAD
+  }
+
+  /** Every DatanodeInfo the collaborators have seen (event payloads, reports' nodes). */
+  private final Set<DatanodeInfo> infos =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+  private synchronized DatanodeInfo heldInfo() {
+    for (Fired f : deadNodeEvents) {
+      if (f.payload() instanceof DatanodeInfo) {
+        infos.add((DatanodeInfo) f.payload());
+      }
+    }
+    for (Applied a : applied) {
+      if (a.info() != null) {
+        infos.add(a.info());
+      }
+    }
+    for (DatanodeInfo i : nodeManager.getNodeStateManager().getAllNodes()) {
+      infos.add(i);
+    }
+    for (DatanodeInfo i : infos) {
+      if (Thread.holdsLock(i)) {
+        return i;
+      }
+    }
+    return null;
+  }
+
+  /** Pauses the handler thread at its n-th ContainerManager.getContainer (counted from 1). */
+  Pause pauseHandlerAtLookup(int n) {
+    Pause p = new Pause();
+    pauses.put(n, p);
+    return p;
+  }
+
+  /**
+   * The clock advances by ms for the node manager: every node's last heartbeat time moves back
+   * by ms (checkNodesHealth, and P4, compare heartbeat times with Time.monotonicNow()).
+   */
+  void elapse(long ms) {
+    for (DatanodeInfo info : nodeManager.getNodeStateManager().getAllNodes()) {
+      info.updateLastHeartbeatTime(info.getLastHeartbeatTime() - ms);
+    }
+  }
+
+  long staleMs() throws Exception {
+    return intervalMs("staleNodeIntervalMs");
+  }
+
+  long deadMs() throws Exception {
+    return intervalMs("deadNodeIntervalMs");
+  }
+
+  private long intervalMs(String field) throws Exception {
+    java.lang.reflect.Field f = NodeStateManager.class.getDeclaredField(field);
+    f.setAccessible(true);
+    return f.getLong(nodeManager.getNodeStateManager());
+  }
+
+  /** The DEAD_NODE events fired after order {@code after}. */
+  List<Fired> deadNodeEventsAfter(long after) {
+    List<Fired> out = new ArrayList<>();
+    for (Fired f : deadNodeEvents) {
+      if (f.seq() > after) {
+        out.add(f);
+      }
+    }
+    return out;
   }
 
   void checkHealth() {
