@@ -158,8 +158,8 @@ pub static PREMISES: &[Premise] = &[
             "leader-ready/improved/O2/real",
         ],
         versus_baseline: "runs 2.2.0's notifyLeaderReady and notifyNotLeader (identical at \
-                    78d5650c) and 2.2.0's notifyLeaderChanged, which differs at 78d5650c: the term read into a \
-                    local instead of the AtomicLong currentLeaderTerm, and \
+                    78d5650c) and 2.2.0's notifyLeaderChanged, which differs at 78d5650c: the \
+                    term read into a local instead of the AtomicLong currentLeaderTerm, and \
                     tryStartDNServerAndRefreshSafeMode (an isLeader read, the datanode server's \
                     start, the safe-mode refresh) for the isStateMachineReady refresh; both call \
                     updateLeaderAndTerm(true, Ratis' term) and neither writes the flag, so no \
