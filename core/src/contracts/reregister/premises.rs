@@ -224,4 +224,32 @@ pub static PREMISES: &[Premise] = &[
                           assume them equal to 3.5.0's, as the model does.",
         not_run: None,
     },
+    Premise {
+        id: "RR_O6",
+        upstream: "BPServiceActor.blockReport",
+        jar: JAR,
+        statement: "replay, every headline row (single-register/standby, the dead-node path): \
+                    one heartbeat answer carries REGISTER and a lease; the real loop's \
+                    blockReport drains and snapshots; a writer finalizes X and notifies; the \
+                    real command thread's reRegister (clearIBRs, registerDatanode, register) \
+                    ends; then the NameNode processes the FBR and scheduleNextBlockReport runs; \
+                    three heartbeats of quiescence (O6)",
+        cells: &[
+            "reregister/upstream/O6/real",
+            "reregister/P1/O6/real",
+            "reregister/P2/O6/real",
+            "reregister/P3/O6/real",
+            "reregister/proposed/O6/real",
+            "reregister/trunk/O6/real",
+            "reregister/trunk+P1/O6/real",
+            "reregister/trunk+P2/O6/real",
+            "reregister/trunk+P3/O6/real",
+        ],
+        versus_baseline: "The jar is the report baseline's release (rel/release-3.5.0): no \
+                          difference for the report rows. Trunk rows run on 3.5.0's classes \
+                          with HDFS-17953 rendered by the fix layer; trunk's BPServiceActor and \
+                          Scheduler at 2f3cdd76 are not in the stored sources (RR-2) and are \
+                          assumed equal to 3.5.0's, as the model does.",
+        not_run: None,
+    },
 ];

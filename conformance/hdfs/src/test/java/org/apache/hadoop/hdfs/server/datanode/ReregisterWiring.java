@@ -84,6 +84,8 @@ final class ReregisterWiring implements AutoCloseable {
     int heartbeats;
     int registrations;
     final List<String> log = new ArrayList<>();
+    /** Runs inside the next blockReport RPC, before it is processed. */
+    volatile Hook beforeNextReport;
     /** Runs inside the next blockReport RPC, after it is processed, before it returns. */
     volatile Hook afterNextReport;
     /** Runs inside every versionRequest RPC (the reRegister's first RPC) while armed. */
@@ -106,6 +108,9 @@ final class ReregisterWiring implements AutoCloseable {
           case "sendHeartbeat":
             return heartbeat(inv.getArgument(8));
           case "blockReport":
+            Hook b = beforeNextReport;
+            beforeNextReport = null;
+            run(b);
             DatanodeCommand c = blockReport(((BlockReportContext) inv.getArgument(3)).getLeaseId(),
                 inv.getArgument(2));
             Hook h = afterNextReport;
@@ -281,6 +286,8 @@ final class ReregisterWiring implements AutoCloseable {
   /** Per actor: batches its command thread finished. */
   final Map<Integer, AtomicLong> batches = Collections.synchronizedMap(new HashMap<>());
   volatile Hook onBatchProcessed;
+  /** Runs in the dataset's getBlockReports, after the snapshot is taken. */
+  volatile Hook afterSnapshot;
   private final DataNodeFaultInjector previousInjector = DataNodeFaultInjector.get();
   private final List<Thread> loops = new ArrayList<>();
   final AtomicReference<Throwable> loopThrew = new AtomicReference<>();
@@ -381,6 +388,13 @@ final class ReregisterWiring implements AutoCloseable {
     snapshots.computeIfAbsent(actorOfThread(), x -> new ArrayList<>()).add(record);
     Map<DatanodeStorage, BlockListAsLongs> m = new HashMap<>();
     m.put(storage, BlockListAsLongs.encode(replicas));
+    Hook h = afterSnapshot;
+    afterSnapshot = null;
+    try {
+      run(h);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
     return m;
   }
 
