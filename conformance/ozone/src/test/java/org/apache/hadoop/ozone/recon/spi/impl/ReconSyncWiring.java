@@ -223,6 +223,38 @@ final class ReconSyncWiring implements AutoCloseable {
     }
   }
 
+  /**
+   * The sync's commit alone (the real getAndApplyDeltaUpdatesFromOM: OM's delta, iterated and
+   * committed to the Recon OM DB), without the status rows and the hand-off; returns the batch the
+   * sync would hand off.
+   */
+  static OMUpdateEventBatch commitDelta(ReconSyncWiring w) throws Exception {
+    try (org.apache.hadoop.ozone.recon.tasks.OMDBUpdatesHandler h =
+        new org.apache.hadoop.ozone.recon.tasks.OMDBUpdatesHandler(w.reconOmDb)) {
+      w.provider.getAndApplyDeltaUpdatesFromOM(w.reconOmDb.getLastSequenceNumberFromDB(), h);
+      return new OMUpdateEventBatch(new ArrayList<>(h.getEvents()), h.getLatestSequenceNumber());
+    }
+  }
+
+  /** The buffer's head, described (its private queue, peeked, never changed). */
+  static String firstBuffered(ReconSyncWiring w) throws Exception {
+    Field f = ReconTaskControllerImpl.class.getDeclaredField("eventBuffer");
+    f.setAccessible(true);
+    Object buffer = f.get(w.controller);
+    Field q = buffer.getClass().getDeclaredField("eventQueue");
+    q.setAccessible(true);
+    Object head = ((java.util.concurrent.BlockingQueue<?>) q.get(buffer)).peek();
+    if (head == null) {
+      return "empty";
+    }
+    if (head instanceof org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent) {
+      OMMetadataManager cp = ((org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent)
+          head).getCheckpointedOMMetadataManager();
+      return "TASK_REINITIALIZATION, checkpoint with " + keys(cp) + " keys";
+    }
+    return head.getClass().getSimpleName();
+  }
+
   /** Makes ReconServer's injector (read by the upgrade actions) answer this controller. */
   void installInjector() throws Exception {
     Injector injector = Guice.createInjector(new AbstractModule() {
