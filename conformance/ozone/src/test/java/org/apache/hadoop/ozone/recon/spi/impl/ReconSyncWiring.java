@@ -107,6 +107,8 @@ final class ReconSyncWiring implements AutoCloseable {
     conf.set(ReconServerConfigKeys.OZONE_RECON_OM_SNAPSHOT_DB_DIR, dir.resolve("recon-om").toString());
     conf.set(ReconConfigKeys.OZONE_RECON_DB_DIR, dir.resolve("recon").toString());
     conf.setInt("ozone.recon.task.thread.count", 1);
+    // one run per executor: a scheduled sync repeats only after an hour
+    conf.set(ReconServerConfigKeys.OZONE_RECON_OM_SNAPSHOT_TASK_INTERVAL_DELAY, "1h");
 
     om = new OmMetadataManagerImpl(conf, null);
     putFile("file1");
@@ -117,7 +119,8 @@ final class ReconSyncWiring implements AutoCloseable {
         .makeHttpCall(any(), anyString(), anyBoolean());
     reconOmDb = new ReconOmMetadataManagerImpl(conf, reconUtils);
     DBCheckpoint cp = om.getStore().getCheckpoint(true);
-    File reconCopy = dir.resolve("recon-om").resolve("om.snapshot.db_1").toFile();
+    // not named om.snapshot.db_*: the full-snapshot fallback deletes the last known such DB
+    File reconCopy = dir.resolve("recon-om").resolve("recon-om-live").toFile();
     FileUtils.copyDirectory(cp.getCheckpointLocation().toFile(), reconCopy);
     reconOmDb.updateOmDB(reconCopy, false);
 
@@ -146,6 +149,49 @@ final class ReconSyncWiring implements AutoCloseable {
 
     provider = new OzoneManagerServiceProviderImpl(conf, reconOmDb, controller, reconUtils,
         omClient, new ReconContext(conf, reconUtils), statusManager);
+    // the harness's thread factory for the sync executors: daemon threads, kept for inspection
+    Field tf = OzoneManagerServiceProviderImpl.class.getDeclaredField("threadFactory");
+    tf.setAccessible(true);
+    tf.set(provider, (java.util.concurrent.ThreadFactory) r -> {
+      Thread t = new Thread(r, "SyncOM-" + syncThreads.size());
+      t.setDaemon(true);
+      syncThreads.add(t);
+      return t;
+    });
+  }
+
+  /** The sync executors' threads, in start order. */
+  final List<Thread> syncThreads = Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * Gives the provider an executor to replace (the scheduler field start() would set; start()
+   * itself would reload the Recon OM DB and start the controller again), so that the REST entry
+   * triggerSyncDataFromOMImmediately can start the first sync thread.
+   */
+  void placeIdleScheduler() throws Exception {
+    Field f = OzoneManagerServiceProviderImpl.class.getDeclaredField("scheduler");
+    f.setAccessible(true);
+    f.set(provider, java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "idle");
+      t.setDaemon(true);
+      return t;
+    }));
+  }
+
+  boolean syncRunning() throws Exception {
+    Field f = OzoneManagerServiceProviderImpl.class.getDeclaredField("isSyncDataFromOMRunning");
+    f.setAccessible(true);
+    return ((java.util.concurrent.atomic.AtomicBoolean) f.get(provider)).get();
+  }
+
+  /** Stops the provider's current executor (a thread parked forever stays parked: a daemon). */
+  void stopScheduler() throws Exception {
+    Field f = OzoneManagerServiceProviderImpl.class.getDeclaredField("scheduler");
+    f.setAccessible(true);
+    Object s = f.get(provider);
+    if (s != null) {
+      ((java.util.concurrent.ExecutorService) s).shutdownNow();
+    }
   }
 
   private ReconTaskStatusUpdater updater(String name) {
@@ -271,6 +317,7 @@ final class ReconSyncWiring implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    stopScheduler();
     controller.stop();
     try {
       reconOmDb.stop();

@@ -27,6 +27,10 @@ import racelab.fix.reconsync.Rows;
  * batch off behind it. The real event processor rebuilds from the checkpoint, then applies the
  * batch. O1 is decided on the state at quiescence: the task's count is above the number of keys
  * in the Recon OM DB (which equals OM's). Then one ordinary sync (file3) shows it stays.
+ *
+ * <p>Rows: every headline row, with its part's sync side (racelab.fix.reconsync). No part locks
+ * the upgrade action's path (the report's patch locks triggerTaskRebuild only), so this order is
+ * expected to reach O1 on every row: a requester the model does not have.
  */
 public class ReplayReconSyncO1Test {
 
@@ -71,6 +75,10 @@ public class ReplayReconSyncO1Test {
         }
         long reconSeqInWindow = w.reconOmDb.getLastSequenceNumberFromDB();
         long bufferedInWindow = w.buffered();
+        racelab.fix.reconsync.SyncSide.HandOffLock lock =
+            racelab.fix.reconsync.SyncSide.existingLockOf(w.provider);
+        String lockInWindow = lock == null ? "no hand-off lock"
+            : "hand-off lock held by " + (lock.owner() == null ? "nobody" : lock.owner().getName());
 
         Thread upgrade = new Thread(() -> {
           try {
@@ -110,7 +118,7 @@ public class ReplayReconSyncO1Test {
         Replay.record("RS_O1", row, "O1", reached,
             "start: 1 key, count " + startCount + "; OM wrote file2 (seq " + s1 + "); in the "
                 + "window the Recon OM DB was at seq " + reconSeqInWindow + " with "
-                + bufferedInWindow + " buffered events; sync returned " + synced.get()
+                + bufferedInWindow + " buffered events, " + lockInWindow + "; sync returned " + synced.get()
                 + "; at quiescence OM has " + omKeys + " keys, the Recon OM DB " + reconKeys
                 + ", the task counts " + count + " (cursor " + cursor + "); task log: " + log1
                 + "; after one more sync OM has " + omKeys2 + ", the task counts " + count2);
