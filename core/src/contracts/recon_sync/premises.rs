@@ -5,9 +5,32 @@
 //! `getDBUpdates`, and the Recon OM DB), with the SQL status rows, the Recon DB provider and the
 //! task mocked. RS_P1 is about `triggerTaskRebuild`, which is in no release (HDDS-15863 added it
 //! after 2.2.0): it cannot run; RS_P4 checks on 2.2.0 the half of it that the release holds.
-use crate::premises::Premise;
+use crate::premises::{NoReplay, Premise};
 
 const JAR: &str = "ozone-recon 2.2.0";
+
+/// Where the thread that waits, or whose lock span the design breaks, is triggerTaskRebuild's
+/// (the REST requester), which no release holds.
+const IN_NO_RELEASE: &str = "the REST requester's side (triggerTaskRebuild, HDDS-15863) is in no \
+                             release, ozone-recon 2.2.0 included";
+
+pub static NO_REPLAY: &[NoReplay] = &[
+    NoReplay {
+        outcome: "O4",
+        variants: &[],
+        why: IN_NO_RELEASE,
+    },
+    NoReplay {
+        outcome: "O5",
+        variants: &[],
+        why: IN_NO_RELEASE,
+    },
+    NoReplay {
+        outcome: "O6",
+        variants: &[],
+        why: IN_NO_RELEASE,
+    },
+];
 
 pub static PREMISES: &[Premise] = &[
     Premise {
@@ -149,7 +172,8 @@ pub static PREMISES: &[Premise] = &[
             "recon-sync/A2/O7/real",
             "recon-sync/A4/O7/real",
         ],
-        versus_baseline: "syncDataFromOM, its catch and executeFullSnapshot are identical; \
+        versus_baseline:
+            "syncDataFromOM, its catch and executeFullSnapshot are identical; \
                           triggerSyncDataFromOMImmediately differs only by 2.2.0's tarExtractor \
                           calls. The parts' sync side is the code they change here; their REST \
                           side (triggerTaskRebuild) is not in 2.2.0 and this order does not call it",
