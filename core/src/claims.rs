@@ -163,13 +163,19 @@ impl<M: Model> Claim<M> {
         self.method.checker()
     }
 
-    /// The cell's identity in reports and test names: `contract/variant/outcome/checker`.
+    /// The cell's identity in reports and test names: `contract/variant/outcome/checker`
+    /// (`…/real:REPLAY` for a J cell).
     pub fn key(&self) -> String {
-        cell_key(
+        let replay = match self.method {
+            Method::Real { replay } => Some(replay),
+            _ => None,
+        };
+        run_key(
             M::CONTRACT.id,
             self.variant,
             self.outcome.id,
             self.checker(),
+            replay,
         )
     }
 
@@ -236,6 +242,22 @@ pub fn cell_key(contract: &str, variant: &str, outcome: &str, checker: Checker) 
     format!("{contract}/{variant}/{outcome}/{}", checker.as_str())
 }
 
+/// A cell's key with its run: a J cell is one replay's verdict, so several replays (several
+/// orders) can decide the same row and outcome, each its own cell (`…/O3/real:DN_O3`).
+pub fn run_key(
+    contract: &str,
+    variant: &str,
+    outcome: &str,
+    checker: Checker,
+    scenario: Option<&str>,
+) -> String {
+    let key = cell_key(contract, variant, outcome, checker);
+    match (checker, scenario) {
+        (Checker::Real, Some(replay)) => format!("{key}:{replay}"),
+        _ => key,
+    }
+}
+
 /// An observable result the report gives (a state string, a count, a named test's verdict).
 pub struct Reproduction {
     pub what: &'static str,
@@ -296,6 +318,12 @@ pub struct ExpectedCell {
 
 impl ExpectedCell {
     pub fn key(&self) -> String {
-        cell_key(self.contract, self.variant, self.outcome, self.checker)
+        run_key(
+            self.contract,
+            self.variant,
+            self.outcome,
+            self.checker,
+            self.scenario,
+        )
     }
 }

@@ -37,6 +37,9 @@ pub struct Finding {
     pub kind: Kind,
     pub statement: &'static str,
     pub cells: &'static [&'static str],
+    /// For a finding that disagrees with the report and cites no J cell: why no replay on the
+    /// released classes can show it (a reviewer contests exactly these).
+    pub no_replay: Option<&'static str>,
 }
 
 impl Finding {

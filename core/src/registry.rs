@@ -343,7 +343,7 @@ mod tests {
                 let named: BTreeSet<String> = p
                     .cells
                     .iter()
-                    .filter(|c| c.ends_with(Checker::Real.as_str()))
+                    .filter(|c| c.contains(&format!("/{}:", Checker::Real.as_str())))
                     .map(|c| c.to_string())
                     .collect();
                 assert_eq!(named, decided, "{}: its cells are not its J cells", p.id);

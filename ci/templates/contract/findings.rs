@@ -9,6 +9,7 @@
 //!     kind: Kind::BeyondReport,
 //!     statement: "P1 closes O1 in every interleaving of two increments.",
 //!     cells: &["upstream/O1/loom", "P1/O1/loom"],
+//!     no_replay: None,
 //! },
 //! ```
 

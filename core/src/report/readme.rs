@@ -52,6 +52,7 @@ mod tests {
         kind: Kind::ResidualWindow,
         statement: "A window stays open.",
         cells: &["P1/R1/loom", "upstream/R1/loom"],
+        no_replay: None,
     };
 
     #[test]

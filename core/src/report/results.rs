@@ -5,7 +5,7 @@
 //! `RACELAB_RESULTS` (nothing is saved when it is unset); the gate reads them back, so a result
 //! is never lost because the test that produced it failed.
 
-use crate::claims::{cell_key, Checker, ExpectedCell, Reproduction, Verdict};
+use crate::claims::{run_key, Checker, ExpectedCell, Reproduction, Verdict};
 use crate::model::Contract;
 use crate::trace::Timeline;
 use serde::{Deserialize, Serialize};
@@ -102,7 +102,13 @@ impl CellResult {
     }
 
     pub fn key(&self) -> String {
-        cell_key(&self.contract, &self.variant, &self.outcome, self.checker)
+        run_key(
+            &self.contract,
+            &self.variant,
+            &self.outcome,
+            self.checker,
+            self.scenario.as_deref(),
+        )
     }
 
     /// Records `t` as the cell's counterexample: its lines, after any `header` lines (a

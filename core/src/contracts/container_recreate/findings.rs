@@ -11,6 +11,7 @@ pub const FINDINGS: &[Finding] = &[
                     refused WriteChunk finds no container and answers CONTAINER_NOT_FOUND, which \
                     applyTransaction does not ignore; P2 answers CONTAINER_NOT_OPEN there.",
         cells: &["P1/O5/loom", "proposed/O5/loom", "P3+P7+P8/O5/loom", "improved/O5/loom"],
+        no_replay: None,
     },
     Finding {
         id: "CR-F2",
@@ -20,6 +21,7 @@ pub const FINDINGS: &[Finding] = &[
                     the pipeline fails, with P1+P2 too; P7 (CONTAINER_NOT_OPEN for a DELETED replica) is \
                     needed.",
         cells: &["P1+P2/O5/loom", "P2+P3+P8/O5/loom", "improved/O5/loom"],
+        no_replay: None,
     },
     Finding {
         id: "CR-F3",
@@ -34,6 +36,7 @@ pub const FINDINGS: &[Finding] = &[
             "P1+P2+P7+P8/O5/loom",
             "improved/O5/loom",
         ],
+        no_replay: None,
     },
     Finding {
         id: "CR-F4",
@@ -42,6 +45,7 @@ pub const FINDINGS: &[Finding] = &[
                     the recreated replica, and with it a block the client was told was written; only a \
                     datanode part that refuses the write prevents both.",
         cells: &["P4+P5/O4/proptest", "P4+P5/O6/proptest", "improved/O6/proptest"],
+        no_replay: None,
     },
     Finding {
         id: "CR-F5",
@@ -49,6 +53,7 @@ pub const FINDINGS: &[Finding] = &[
         statement: "P5 without P4 makes it worse: with the sequence id raised to the recreated replica's \
                     BCSID, the real replicas are the mismatched ones and are deleted first.",
         cells: &["P5/O2/proptest", "P5/O4/proptest", "P4+P5/O4/proptest"],
+        no_replay: None,
     },
     Finding {
         id: "CR-F6",
@@ -66,6 +71,7 @@ pub const FINDINGS: &[Finding] = &[
             "tombstone/O7/proptest",
             "improved/O7/proptest",
         ],
+        no_replay: None,
     },
     Finding {
         id: "CR-F7",
@@ -74,6 +80,7 @@ pub const FINDINGS: &[Finding] = &[
                     a WriteChunk validated while the container was OPEN reaches WRITE_DATA after the close \
                     and the delete and auto-creates; the check must stay in dispatchRequest.",
         cells: &["P6/O1/loom", "P6/O7/loom", "P1/O1/loom"],
+        no_replay: None,
     },
     Finding {
         id: "CR-F8",
@@ -82,6 +89,7 @@ pub const FINDINGS: &[Finding] = &[
                     leader: one late write recreates the container on several members, and two recreated \
                     replicas can push out two real ones at once.",
         cells: &["upstream/O4/proptest", "upstream/O4/fuzz-replay"],
+        no_replay: None,
     },
     Finding {
         id: "CR-F9",
@@ -99,6 +107,7 @@ pub const FINDINGS: &[Finding] = &[
             "P2+P3+P8/O5/loom",
             "P2+P3+P7/O5/loom",
         ],
+        no_replay: None,
     },
     Finding {
         id: "CR-F10",
@@ -107,6 +116,7 @@ pub const FINDINGS: &[Finding] = &[
                     P1's stops the recreate but fails the pipeline: handleCommandResult ignores \
                     CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND. The answer code matters.",
         cells: &["HDDS-15791/O1/loom", "HDDS-15791/O5/loom", "P1+P2+P7+P8/O5/loom"],
+        no_replay: None,
     },
     Finding {
         id: "CR-F11",
@@ -116,6 +126,7 @@ pub const FINDINGS: &[Finding] = &[
                     directory move fails the pipeline, in rows that auto-create after a delete (which fail \
                     it by other orders already); rows that refuse the auto-create never reach it.",
         cells: &["upstream/O5/loom", "P2/O5/loom", "improved/O7/loom", "P1+P2+P7+P8/O5/loom"],
+        no_replay: None,
     },
     Finding {
         id: "CR-F12",
@@ -124,6 +135,7 @@ pub const FINDINGS: &[Finding] = &[
                     deletes by hashCode and getSources still prefers the recreated replica's own higher \
                     BCSID; P4 with P5 marks it unhealthy, deleted first and never a source.",
         cells: &["P4/O3/proptest", "P4/O4/proptest", "P4+P5/O3/proptest"],
+        no_replay: None,
     },
     Finding {
         id: "CR-F13",
@@ -132,5 +144,6 @@ pub const FINDINGS: &[Finding] = &[
                     writes and the container report thread reads with no lock: a data race no part of any \
                     fix touches (a report can carry a stale BCSID; SCM's next report corrects it).",
         cells: &["upstream/O8/loom", "proposed/O8/loom", "improved/O8/loom"],
+        no_replay: None,
     },
 ];

@@ -10,6 +10,7 @@ pub const FINDINGS: &[Finding] = &[
         statement: "P1 alone closes O1 and O2: a notify after a refused set recomputes PAUSING, \
                     so P2 is needed for neither, and P2 alone changes nothing.",
         cells: &["P1/O1/loom", "P1/O2/loom", "P2/O1/loom", "P2/O2/loom"],
+        no_replay: None,
     },
     Finding {
         id: "LR-F2",
@@ -17,6 +18,7 @@ pub const FINDINGS: &[Finding] = &[
         statement: "The patch's residual is wider than the report words it: only the step-down \
                     and the start of a candidacy must precede the callback's term read.",
         cells: &["proposed/R1/loom", "proposed/R2/loom"],
+        no_replay: None,
     },
     Finding {
         id: "LR-F3",
@@ -24,5 +26,6 @@ pub const FINDINGS: &[Finding] = &[
         statement: "Taking the term from the entry Ratis checked (improved) closes both \
                     residual windows.",
         cells: &["improved/R1/loom", "improved/R2/loom"],
+        no_replay: None,
     },
 ];

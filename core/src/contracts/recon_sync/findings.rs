@@ -16,6 +16,7 @@ pub const FINDINGS: &[Finding] = &[
             "A3/O3/loom",
             "A4/O3/loom",
         ],
+        no_replay: None,
     },
     Finding {
         id: "RS-F2",
@@ -30,6 +31,7 @@ pub const FINDINGS: &[Finding] = &[
             "A3/O4/loom",
             "A4/O4/loom",
         ],
+        no_replay: None,
     },
     Finding {
         id: "RS-F3",
@@ -37,6 +39,7 @@ pub const FINDINGS: &[Finding] = &[
         statement: "Locking only around the checkpoint on the REST side (A2) loses a batch with \
                     no fault but never applies one twice.",
         cells: &["A2/O5/loom", "A2/O1/loom", "A2/O2/loom"],
+        no_replay: None,
     },
     Finding {
         id: "RS-F4",
@@ -45,6 +48,7 @@ pub const FINDINGS: &[Finding] = &[
                     triggerSyncDataFromOMImmediately calls write at once (a data race, O8), \
                     under the patch too.",
         cells: &["upstream/O8/loom", "proposed/O8/loom"],
+        no_replay: None,
     },
     Finding {
         id: "RS-F5",
@@ -59,12 +63,13 @@ pub const FINDINGS: &[Finding] = &[
                     lock design (A1..A4). The model has no such requester; its loom cells are \
                     about the REST one.",
         cells: &[
-            "upstream/O1/real",
-            "proposed/O1/real",
-            "A1/O1/real",
-            "A2/O1/real",
-            "A3/O1/real",
-            "A4/O1/real",
+            "upstream/O1/real:RS_O1",
+            "proposed/O1/real:RS_O1",
+            "A1/O1/real:RS_O1",
+            "A2/O1/real:RS_O1",
+            "A3/O1/real:RS_O1",
+            "A4/O1/real:RS_O1",
         ],
+        no_replay: None,
     },
 ];

@@ -120,12 +120,12 @@ pub static PREMISES: &[Premise] = &[
                     (OM 2 keys, the task 3; after one more sync 3 and 4), on every row",
         cells: &[
             "recon-sync/upstream/O1/loom",
-            "recon-sync/upstream/O1/real",
-            "recon-sync/proposed/O1/real",
-            "recon-sync/A1/O1/real",
-            "recon-sync/A2/O1/real",
-            "recon-sync/A3/O1/real",
-            "recon-sync/A4/O1/real",
+            "recon-sync/upstream/O1/real:RS_O1",
+            "recon-sync/proposed/O1/real:RS_O1",
+            "recon-sync/A1/O1/real:RS_O1",
+            "recon-sync/A2/O1/real:RS_O1",
+            "recon-sync/A3/O1/real:RS_O1",
+            "recon-sync/A4/O1/real:RS_O1",
         ],
         versus_baseline: "syncDataFromOM and the controller's paths are identical at 2.2.0 and \
                           78d5650c, and so is the upgrade action and ReconServer's order (start, \
@@ -143,12 +143,12 @@ pub static PREMISES: &[Premise] = &[
                     row's recordRunCompletion throws), the full-snapshot fallback fails; after \
                     one more sync the task counts 2 of the 3 keys (HDDS-5146), on every row",
         cells: &[
-            "recon-sync/upstream/O3/real",
-            "recon-sync/proposed/O3/real",
-            "recon-sync/A1/O3/real",
-            "recon-sync/A2/O3/real",
-            "recon-sync/A3/O3/real",
-            "recon-sync/A4/O3/real",
+            "recon-sync/upstream/O3/real:RS_O3",
+            "recon-sync/proposed/O3/real:RS_O3",
+            "recon-sync/A1/O3/real:RS_O3",
+            "recon-sync/A2/O3/real:RS_O3",
+            "recon-sync/A3/O3/real:RS_O3",
+            "recon-sync/A4/O3/real:RS_O3",
         ],
         versus_baseline: "syncDataFromOM and executeFullSnapshot are identical; \
                           getOzoneManagerDBSnapshot differs (2.2.0 downloads a tar over HTTP, \
@@ -165,12 +165,12 @@ pub static PREMISES: &[Premise] = &[
                     sync thread waits forever for a hand-off lock held by the terminated one \
                     (reached on A3 only)",
         cells: &[
-            "recon-sync/A3/O7/real",
-            "recon-sync/upstream/O7/real",
-            "recon-sync/proposed/O7/real",
-            "recon-sync/A1/O7/real",
-            "recon-sync/A2/O7/real",
-            "recon-sync/A4/O7/real",
+            "recon-sync/A3/O7/real:RS_O7",
+            "recon-sync/upstream/O7/real:RS_O7",
+            "recon-sync/proposed/O7/real:RS_O7",
+            "recon-sync/A1/O7/real:RS_O7",
+            "recon-sync/A2/O7/real:RS_O7",
+            "recon-sync/A4/O7/real:RS_O7",
         ],
         versus_baseline:
             "syncDataFromOM, its catch and executeFullSnapshot are identical; \

@@ -21,6 +21,7 @@ pub const FINDINGS: &[Finding] = &[
             "trunk/O5/loom",
             "trunk/O3/loom",
         ],
+        no_replay: None,
     },
     Finding {
         id: "RR-F2",
@@ -32,6 +33,7 @@ pub const FINDINGS: &[Finding] = &[
                     the cleared block, is dropped without the DataNode knowing. Without a restart \
                     (the dead-node path, O6) P1 does keep the block.",
         cells: &["P1/O3/loom", "trunk+P1/O3/loom", "P1/O1/loom", "P1/O6/loom"],
+        no_replay: None,
     },
     Finding {
         id: "RR-F3",
@@ -48,6 +50,7 @@ pub const FINDINGS: &[Finding] = &[
             "trunk+P2/O6/loom",
             "trunk+P2/O9/loom",
         ],
+        no_replay: None,
     },
     Finding {
         id: "RR-F4",
@@ -56,6 +59,7 @@ pub const FINDINGS: &[Finding] = &[
                     NameNode declared dead gets REGISTER and a block report lease in one \
                     heartbeat answer, and the FBR it starts races that single registration.",
         cells: &["P3/O6/loom", "P3/O3/loom"],
+        no_replay: None,
     },
     Finding {
         id: "RR-F5",
@@ -69,6 +73,7 @@ pub const FINDINGS: &[Finding] = &[
             "P3/O8/steps",
             "trunk+P3/O8/loom",
         ],
+        no_replay: None,
     },
     Finding {
         id: "RR-F6",
@@ -77,6 +82,7 @@ pub const FINDINGS: &[Finding] = &[
                     putMissing dereference the removed storage entry (a NullPointerException): \
                     the blocks it would re-queue are lost.",
         cells: &["upstream/O5/loom", "P2/O5/loom"],
+        no_replay: None,
     },
     Finding {
         id: "RR-F7",
@@ -86,6 +92,7 @@ pub const FINDINGS: &[Finding] = &[
                     reads and clears; a stale read loses the request all the same. P1's request \
                     lock orders them.",
         cells: &["upstream/O7/loom", "P1/O7/loom", "proposed/O7/loom"],
+        no_replay: None,
     },
     Finding {
         id: "RR-F8",
@@ -99,6 +106,7 @@ pub const FINDINGS: &[Finding] = &[
             "upstream/R1/steps",
             "notify-first/R1/loom",
         ],
+        no_replay: None,
     },
     Finding {
         id: "RR-F9",
@@ -107,6 +115,7 @@ pub const FINDINGS: &[Finding] = &[
                     last saw the NameNode as STANDBY or OBSERVER: against an ACTIVE NameNode \
                     nothing is cleared, and the registration's FBR request is still lost (O2).",
         cells: &["upstream/O2/loom"],
+        no_replay: None,
     },
     Finding {
         id: "RR-F10",
@@ -119,6 +128,7 @@ pub const FINDINGS: &[Finding] = &[
             "proposed/O9/loom",
             "proposed/O9/proptest",
         ],
+        no_replay: None,
     },
     Finding {
         id: "RR-F11",
@@ -133,5 +143,6 @@ pub const FINDINGS: &[Finding] = &[
             "upstream/O3/proptest",
             "trunk+P1+P2/O3/loom",
         ],
+        no_replay: None,
     },
 ];
