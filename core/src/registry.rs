@@ -61,9 +61,10 @@ pub fn premises() -> Vec<(&'static str, &'static [crate::premises::Premise])> {
 /// Every contract's headline cells that no replay can decide, with why
 /// (`contracts/<contract>/premises.rs`, `NO_REPLAY`).
 pub fn no_replay() -> Vec<(&'static str, &'static [crate::premises::NoReplay])> {
+    use crate::contracts::*;
     vec![
         ("leader-ready", &[]),
-        ("recon-sync", &[]),
+        ("recon-sync", recon_sync::premises::NO_REPLAY),
         ("dead-node", &[]),
         ("container-recreate", &[]),
         ("reregister", &[]),
@@ -299,6 +300,7 @@ pub fn problems<M: Claimed>() -> Vec<String> {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
+    use crate::claims::Checker;
     use std::collections::BTreeSet;
 
     /// Every premise names cells the contracts claim, and ids are unique.
@@ -321,6 +323,30 @@ mod tests {
                     );
                     assert!(claimed.contains(*cell), "{}: {cell} is not claimed", p.id);
                 }
+            }
+        }
+    }
+
+    /// A replay's premise names exactly the J cells whose claims name the replay, the cells its
+    /// records decide (and may name model cells that rest on its reaching the outcome).
+    #[test]
+    fn a_replay_premise_names_its_j_cells() {
+        for (contract, premises) in super::premises() {
+            for p in premises.iter().filter(|p| p.is_replay()) {
+                let decided: BTreeSet<String> = super::all()
+                    .iter()
+                    .filter(|e| e.contract.id == contract)
+                    .flat_map(|e| e.cells.iter())
+                    .filter(|c| c.checker == Checker::Real && c.scenario == Some(p.id))
+                    .map(|c| c.key())
+                    .collect();
+                let named: BTreeSet<String> = p
+                    .cells
+                    .iter()
+                    .filter(|c| c.ends_with(Checker::Real.as_str()))
+                    .map(|c| c.to_string())
+                    .collect();
+                assert_eq!(named, decided, "{}: its cells are not its J cells", p.id);
             }
         }
     }

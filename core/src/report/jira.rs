@@ -56,7 +56,13 @@ bound unless the cell states one, and a twin row reaches the outcome at the same
 history checkers (proptest, quickcheck, the fuzz corpus) search long histories of many \
 operations and prove nothing by not finding. All of it is about the model, which names the \
 upstream method of every step and holds the locks upstream holds at the baseline shown; where \
-premises were checked on the released jars, they are listed with their results.";
+premises were checked on the released jars, they are listed with their results. A J cell is \
+the real code's own verdict: a JUnit replay drove the model's counterexample order on the \
+released jar's classes, each fix part applied by racelab's bytecode advice (no upstream source \
+copied), and decided the outcome from the real state. A J \"–\" means this order, on these \
+classes, with this rendering of the fix, did not reach the outcome: evidence, not a proof that \
+no order can; every such cell has a row where the same replay reaches it, and with the advice \
+switched off every row gives the upstream row's verdict.";
 
 fn verdict_letter(c: &CellResult) -> &'static str {
     match (c.observed == c.expected, c.observed) {

@@ -68,6 +68,9 @@ mod tests {
             outcomes: vec![],
             baselines: vec![],
             findings,
+            headline: vec![],
+            races: vec![],
+            no_replay: &[],
             sources: &SOURCES,
         };
         assert_eq!(

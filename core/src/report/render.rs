@@ -357,6 +357,7 @@ impl Matrix {
                 )
                 .ok();
             }
+            writeln!(out, "  {}", self.coverage_line(c)).ok();
         }
         writeln!(
             out,
@@ -403,6 +404,31 @@ impl Matrix {
             }
         }
         out
+    }
+
+    /// How much of `c`'s headline the real code decides, and what it cannot, with why.
+    pub fn coverage_line(&self, c: &View) -> String {
+        let k = self.real_coverage(c);
+        let mut line = format!(
+            "Real code: J cells on {} of the {} headline (row, outcome) pairs a replay can decide \
+             ({} headline pairs",
+            k.covered, k.coverable, k.headline
+        );
+        if !c.races.is_empty() {
+            line += &format!(
+                "; data races, for a search and not a replay: {}",
+                c.races.join(", ")
+            );
+        }
+        for n in c.no_replay {
+            let rows = if n.variants.is_empty() {
+                "every row".to_owned()
+            } else {
+                n.variants.join(", ")
+            };
+            line += &format!("; {} on {rows}: {}", n.outcome, n.why);
+        }
+        line + ")."
     }
 
     /// The premises of `contract` on the released jars, as a Markdown table (empty when
@@ -480,6 +506,9 @@ impl Matrix {
             "baselines": self.contracts.iter().flat_map(|c| &c.baselines).collect::<Vec<_>>(),
             "findings": self.findings_json(),
             "real_code": self.real_code,
+            "real_coverage": self.contracts.iter()
+                .map(|c| (c.id, self.real_coverage(c)))
+                .collect::<std::collections::BTreeMap<_, _>>(),
             "cells": self.cells,
             "reproductions": self.reproductions,
             "deviations": self.deviations.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
@@ -598,6 +627,7 @@ impl Matrix {
                 }
             }
             out.push_str(&self.premises_table(c.id));
+            writeln!(out, "\n{}", self.coverage_line(c)).ok();
             let shown = |r: &&CellResult| {
                 r.contract == c.id
                     && !r.timeline.is_empty()
@@ -735,6 +765,9 @@ mod tests {
                 changes: Vec::new(),
             }],
             findings: &[],
+            headline: vec![],
+            races: vec![],
+            no_replay: &[],
             sources: &SOURCES,
         };
         let events = [

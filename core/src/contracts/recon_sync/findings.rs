@@ -46,4 +46,25 @@ pub const FINDINGS: &[Finding] = &[
                     under the patch too.",
         cells: &["upstream/O8/loom", "proposed/O8/loom"],
     },
+    Finding {
+        id: "RS-F5",
+        kind: Kind::DisagreesWithReport,
+        statement: "A second requester the report misplaces: the upgrade actions \
+                    (NSSummaryAggregatedTotalsUpgrade, ReplicatedSizeOfFilesUpgradeAction) call \
+                    queueReInitializationEvent on ReconServer's main thread after start() has \
+                    scheduled the sync (the report says before), on 2.2.0 and on 78d5650c. The \
+                    patch locks only triggerTaskRebuild, so on the released classes a rebuild \
+                    queued by an upgrade action inside the sync's commit-to-hand-off window \
+                    applies the batch twice with the patch's sync side in place, and with every \
+                    lock design (A1..A4). The model has no such requester; its loom cells are \
+                    about the REST one.",
+        cells: &[
+            "upstream/O1/real",
+            "proposed/O1/real",
+            "A1/O1/real",
+            "A2/O1/real",
+            "A3/O1/real",
+            "A4/O1/real",
+        ],
+    },
 ];

@@ -1,0 +1,547 @@
+package org.apache.hadoop.hdfs.server.datanode;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB;
+import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.NodeType;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
+import org.apache.hadoop.hdfs.server.common.StorageInfo;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
+import org.apache.hadoop.hdfs.server.datanode.metrics.DataNodeMetrics;
+import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
+import org.apache.hadoop.hdfs.server.protocol.HeartbeatResponse;
+import org.apache.hadoop.hdfs.server.protocol.NNHAStatusHeartbeat;
+import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
+import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
+import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo.BlockStatus;
+import org.apache.hadoop.hdfs.server.protocol.RegisterCommand;
+import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
+import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+
+/**
+ * The reregister replays' wiring (racelab's own, nothing copied from upstream): a real
+ * BPOfferService with one real BPServiceActor per NameNode (its Scheduler,
+ * IncrementalBlockReportManager and CommandProcessingThread the released ones), around a
+ * mocked DataNode, a dataset that is a set of finalized block ids, and per NameNode a small
+ * fake NameNode behind the DatanodeProtocol proxy that behaves as the model's namenode.rs
+ * (DatanodeManager, BlockReportLeaseManager, processReport with startup safe mode). The actor
+ * thread runs the real offerService loop; the command thread is the real one. Orders are
+ * forced by latches in these collaborators only (the fake NameNode's RPCs, the metrics' count
+ * of processed batches, DataNodeFaultInjector.blockUtilSendFullBlockReport at the end of
+ * reRegister).
+ */
+final class ReregisterWiring implements AutoCloseable {
+  static final long TIMEOUT_S = 30;
+  static final String BPID = "bp-1";
+  static final NamespaceInfo NS = new NamespaceInfo(1, "cid", BPID, 0);
+
+  /** The model's NameNode, as a collaborator of the DataNode code under test. */
+  final class FakeNameNode {
+    final int id;
+    HAServiceState ha;
+    boolean known;
+    boolean alive;
+    final Set<Long> located = new TreeSet<>();
+    int blockReportCount;
+    long lease;
+    long nextLease = 1;
+    boolean startupSafeMode;
+    boolean failNextIbr;
+    int heartbeats;
+    int registrations;
+    final List<String> log = new ArrayList<>();
+    /** Runs inside the next blockReport RPC, before it is processed. */
+    volatile Hook beforeNextReport;
+    /** Runs inside the next blockReport RPC, after it is processed, before it returns. */
+    volatile Hook afterNextReport;
+    /** Runs inside every versionRequest RPC (the reRegister's first RPC) while armed. */
+    volatile Hook onVersionRequest;
+    /** Runs inside the next blockReceivedAndDeleted RPC, before it is processed. */
+    volatile Hook onNextIbr;
+    final DatanodeProtocolClientSideTranslatorPB proxy;
+
+    FakeNameNode(int id, HAServiceState ha) {
+      this.id = id;
+      this.ha = ha;
+      this.proxy = mock(DatanodeProtocolClientSideTranslatorPB.class, inv -> {
+        switch (inv.getMethod().getName()) {
+          case "versionRequest":
+            run(onVersionRequest);
+            return NS;
+          case "registerDatanode":
+            registerDatanode();
+            return inv.getArgument(0);
+          case "sendHeartbeat":
+            return heartbeat(inv.getArgument(8));
+          case "blockReport":
+            Hook b = beforeNextReport;
+            beforeNextReport = null;
+            run(b);
+            DatanodeCommand c = blockReport(((BlockReportContext) inv.getArgument(3)).getLeaseId(),
+                inv.getArgument(2));
+            Hook h = afterNextReport;
+            afterNextReport = null;
+            run(h);
+            return c;
+          case "blockReceivedAndDeleted":
+            Hook i = onNextIbr;
+            onNextIbr = null;
+            run(i);
+            ibr(inv.getArgument(2));
+            return null;
+          default:
+            return null;
+        }
+      });
+    }
+
+    synchronized void restart() {
+      known = false;
+      alive = false;
+      located.clear();
+      lease = 0;
+      startupSafeMode = true;
+      log.add("restart: empty datanode map, startup safe mode");
+    }
+
+    synchronized void markDead() {
+      alive = false;
+      located.clear();
+      lease = 0;
+      log.add("heartbeatCheck: dead, descriptor kept, locations removed");
+    }
+
+    synchronized HeartbeatResponse heartbeat(boolean requestLease) {
+      heartbeats++;
+      boolean register = !(known && alive);
+      long granted = 0;
+      if (requestLease && known) {
+        granted = nextLease++;
+        lease = granted;
+      }
+      log.add("heartbeat: " + (register ? "REGISTER" : "-") + " lease " + granted + " " + ha);
+      notifyAll();
+      DatanodeCommand[] cmds =
+          register ? new DatanodeCommand[] {RegisterCommand.REGISTER} : new DatanodeCommand[0];
+      return new HeartbeatResponse(cmds, new NNHAStatusHeartbeat(ha, 0), null, granted);
+    }
+
+    synchronized void registerDatanode() {
+      registrations++;
+      if (known) {
+        blockReportCount = 0;
+        alive = true;
+        log.add("registerDatanode: known node (updateRegInfo)");
+      } else {
+        known = true;
+        alive = true;
+        blockReportCount = 0;
+        log.add("registerDatanode: new node");
+      }
+    }
+
+    synchronized DatanodeCommand blockReport(long leaseId, StorageBlockReport[] reports)
+        throws IOException {
+      Set<Long> blocks = new TreeSet<>();
+      for (StorageBlockReport r : reports) {
+        r.getBlocks().forEach(b -> blocks.add(b.getBlockId()));
+      }
+      if (!known) {
+        log.add("blockReport " + blocks + ": unknown node -> REGISTER");
+        return RegisterCommand.REGISTER;
+      }
+      if (!(leaseId == 0 || (lease != 0 && lease == leaseId))) {
+        log.add("blockReport " + blocks + ": invalid lease " + leaseId);
+        throw new IOException("InvalidBlockReportLeaseException (fake NameNode)");
+      }
+      if (!alive) {
+        log.add("blockReport " + blocks + ": unregistered");
+        throw new IOException("UnregisteredNodeException (fake NameNode)");
+      }
+      lease = 0;
+      if (startupSafeMode && blockReportCount > 0) {
+        log.add("blockReport " + blocks + ": discarded (startup safe mode, not the first)");
+        return null;
+      }
+      located.clear();
+      located.addAll(blocks);
+      blockReportCount++;
+      log.add("blockReport " + blocks + ": processed");
+      return null;
+    }
+
+    void ibr(StorageReceivedDeletedBlocks[] reports) throws IOException {
+      Set<Long> blocks = new TreeSet<>();
+      for (StorageReceivedDeletedBlocks s : reports) {
+        for (ReceivedDeletedBlockInfo i : s.getBlocks()) {
+          if (i.getStatus() == BlockStatus.RECEIVED_BLOCK) {
+            blocks.add(i.getBlock().getBlockId());
+          }
+        }
+      }
+      synchronized (this) {
+        if (failNextIbr) {
+          failNextIbr = false;
+          log.add("blockReceivedAndDeleted " + blocks + ": timed out");
+          throw new IOException("blockReceivedAndDeleted timed out (fake NameNode busy)");
+        }
+        if (alive) {
+          located.addAll(blocks);
+          log.add("blockReceivedAndDeleted " + blocks + ": added");
+        } else {
+          log.add("blockReceivedAndDeleted " + blocks + ": dropped, node not registered");
+        }
+      }
+    }
+
+    synchronized boolean locates(long block) {
+      return located.contains(block);
+    }
+
+    /** Waits until this NameNode has answered {@code n} heartbeats. */
+    synchronized void awaitHeartbeats(int n) throws InterruptedException {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+      while (heartbeats < n) {
+        long left = end - System.nanoTime();
+        if (left <= 0) {
+          throw new IllegalStateException("nn" + id + ": no heartbeat " + n);
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+    }
+
+    synchronized String state() {
+      return "nn" + id + " " + ha + " located " + located + "; " + String.join("; ", log);
+    }
+  }
+
+  /** Code a collaborator runs at its point of the order. */
+  interface Hook {
+    void run() throws Exception;
+  }
+
+  static void run(Hook h) throws Exception {
+    if (h != null) {
+      h.run();
+    }
+  }
+
+  static void await(CountDownLatch l, String what) throws InterruptedException {
+    if (!l.await(TIMEOUT_S, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("harness: timed out waiting for " + what);
+    }
+  }
+
+  final DataNode dn = mock(DataNode.class);
+  final DataNodeMetrics metrics = mock(DataNodeMetrics.class);
+  @SuppressWarnings("unchecked")
+  final FsDatasetSpi<?> dataset = mock(FsDatasetSpi.class);
+  final DatanodeStorage storage = new DatanodeStorage("DS-1");
+  final AtomicBoolean running = new AtomicBoolean(true);
+  private final CountDownLatch commandThreads = new CountDownLatch(1);
+  /** The dataset: FINALIZED block ids. */
+  final Set<Long> finalized = new ConcurrentSkipListSet<>();
+  final AtomicLong sequence = new AtomicLong();
+  /** Per actor: the sequence number of every snapshot and the blocks it held. */
+  final Map<Integer, List<long[]>> snapshots = Collections.synchronizedMap(new HashMap<>());
+  final List<FakeNameNode> nns = new ArrayList<>();
+  final BPOfferService bpos;
+  final List<BPServiceActor> actors;
+  /** Per actor: the sequence numbers at which a reRegister ended. */
+  final Map<Integer, List<Long>> reRegistered = Collections.synchronizedMap(new HashMap<>());
+  /** Per actor: batches its command thread finished. */
+  final Map<Integer, AtomicLong> batches = Collections.synchronizedMap(new HashMap<>());
+  volatile Hook onBatchProcessed;
+  /** Runs in the dataset's getBlockReports, after the snapshot is taken. */
+  volatile Hook afterSnapshot;
+  private final DataNodeFaultInjector previousInjector = DataNodeFaultInjector.get();
+  private final List<Thread> loops = new ArrayList<>();
+  final AtomicReference<Throwable> loopThrew = new AtomicReference<>();
+
+  ReregisterWiring(HAServiceState... has) throws Exception {
+    Configuration conf = new HdfsConfiguration();
+    conf.set("dfs.heartbeat.interval", "200ms");
+    when(dn.getConf()).thenReturn(conf);
+    DNConf dnConf = new DNConf(dn);
+    when(dn.getDnConf()).thenReturn(dnConf);
+    when(dn.getMetrics()).thenReturn(metrics);
+    // the command threads (started by BPServiceActor's constructor) wait in their first
+    // shouldRun() until the replay lets them run: main plays them in a setup
+    when(dn.shouldRun()).thenAnswer(inv -> {
+      if (Thread.currentThread().getClass().getSimpleName().equals("CommandProcessingThread")) {
+        commandThreads.await();
+      }
+      return running.get();
+    });
+    when(dn.areCacheReportsDisabledForTests()).thenReturn(true);
+    doAnswer(inv -> (FsDatasetSpi) dataset).when(dn).getFSDataset();
+    when(dn.createBPRegistration(any(NamespaceInfo.class))).thenAnswer(inv ->
+        new DatanodeRegistration(new DatanodeID("127.0.0.1", "localhost", "dn-uuid", 1, 2, 3, 4),
+            new StorageInfo(-67, 1, "cid", 0, NodeType.DATA_NODE), new ExportedBlockKeys(),
+            "3.5.0"));
+    when(dataset.getStorage(anyString())).thenReturn(storage);
+    when(dataset.getStorageReports(anyString())).thenReturn(new StorageReport[0]);
+    when(dataset.getBlockReports(anyString())).thenAnswer(inv -> snapshot());
+    doAnswer(inv -> {
+      int a = actorOfCommandThread();
+      batches.computeIfAbsent(a, k -> new AtomicLong()).incrementAndGet();
+      run(onBatchProcessed);
+      return null;
+    }).when(metrics).incrNumProcessedCommands();
+    DataNodeFaultInjector.set(new DataNodeFaultInjector() {
+      @Override
+      public void blockUtilSendFullBlockReport() {
+        reRegistered.computeIfAbsent(actorOfCommandThread(), k -> new ArrayList<>())
+            .add(sequence.incrementAndGet());
+      }
+    });
+    List<String> ids = new ArrayList<>();
+    List<InetSocketAddress> addrs = new ArrayList<>();
+    List<InetSocketAddress> lifelines = new ArrayList<>();
+    for (int i = 0; i < has.length; i++) {
+      ids.add("nn" + i);
+      addrs.add(new InetSocketAddress("127.0.0.1", 10 + i));
+      lifelines.add(null);
+      nns.add(new FakeNameNode(i, has[i]));
+    }
+    bpos = new BPOfferService("ns1", ids, addrs, lifelines, dn);
+    actors = bpos.getBPServiceActors();
+    for (int i = 0; i < actors.size(); i++) {
+      actors.get(i).setNameNode(nns.get(i).proxy);
+    }
+    bpos.verifyAndSetNamespaceInfo(actors.get(0), NS);
+  }
+
+  BPServiceActor actor(int nn) {
+    return actors.get(nn);
+  }
+
+  private int actorOfCommandThread() {
+    Thread t = Thread.currentThread();
+    for (int i = 0; i < actors.size(); i++) {
+      if (commandThread(i) == t) {
+        return i;
+      }
+    }
+    return -1; // main, playing the command thread in a setup
+  }
+
+  private int actorOfThread() {
+    String name = Thread.currentThread().getName();
+    for (int i = 0; i < actors.size(); i++) {
+      if (name.equals("BPServiceActor:nn" + i)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private Map<DatanodeStorage, BlockListAsLongs> snapshot() {
+    List<Replica> replicas = new ArrayList<>();
+    long[] record = new long[finalized.size() + 1];
+    int k = 1;
+    for (long id : finalized) {
+      Replica r = mock(Replica.class);
+      when(r.getBlockId()).thenReturn(id);
+      when(r.getNumBytes()).thenReturn(1024L);
+      when(r.getBytesOnDisk()).thenReturn(1024L);
+      when(r.getGenerationStamp()).thenReturn(1001L);
+      when(r.getState()).thenReturn(ReplicaState.FINALIZED);
+      replicas.add(r);
+      record[k++] = id;
+    }
+    record[0] = sequence.incrementAndGet();
+    snapshots.computeIfAbsent(actorOfThread(), x -> new ArrayList<>()).add(record);
+    Map<DatanodeStorage, BlockListAsLongs> m = new HashMap<>();
+    m.put(storage, BlockListAsLongs.encode(replicas));
+    Hook h = afterSnapshot;
+    afterSnapshot = null;
+    try {
+      run(h);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    return m;
+  }
+
+  /** The writer (DataXceiver): finalize the replica, then BPOfferService's notification. */
+  void write(long block) {
+    finalized.add(block);
+    bpos.notifyNamenodeReceivedBlock(new ExtendedBlock(BPID, block, 1024, 1001), null,
+        storage.getStorageID(), false);
+  }
+
+  /** Whether a snapshot of actor {@code nn} taken after sequence {@code after} holds {@code b}. */
+  boolean snapshotAfter(int nn, long after, Long block) {
+    for (long[] s : snapshots.getOrDefault(nn, List.of())) {
+      if (s[0] > after) {
+        if (block == null) {
+          return true;
+        }
+        for (int i = 1; i < s.length; i++) {
+          if (s[i] == block) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether block {@code b} is queued in actor {@code nn}'s pending IBRs. */
+  boolean pending(int nn, long b) throws Exception {
+    IncrementalBlockReportManager ibr = actor(nn).getIbrManager();
+    Field f = IncrementalBlockReportManager.class.getDeclaredField("pendingIBRs");
+    f.setAccessible(true);
+    synchronized (ibr) {
+      Map<?, ?> m = (Map<?, ?>) f.get(ibr);
+      for (Object per : m.values()) {
+        Field blocks = per.getClass().getDeclaredField("blocks");
+        blocks.setAccessible(true);
+        for (Object k : ((Map<?, ?>) blocks.get(per)).keySet()) {
+          if (((org.apache.hadoop.hdfs.protocol.Block) k).getBlockId() == b) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+  }
+
+  Object commandThread(int nn) {
+    try {
+      Field f = BPServiceActor.class.getDeclaredField("commandProcessingThread");
+      f.setAccessible(true);
+      return f.get(actor(nn));
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Main plays the command thread: runs the batch at the head of actor nn's queue. */
+  void runQueuedBatch(int nn) throws Exception {
+    Object cpt = commandThread(nn);
+    Field q = cpt.getClass().getDeclaredField("queue");
+    q.setAccessible(true);
+    Runnable r = ((BlockingQueue<Runnable>) q.get(cpt)).poll();
+    if (r == null) {
+      throw new IllegalStateException("harness: no batch queued");
+    }
+    r.run();
+  }
+
+  /** Main plays the actor thread's heartbeat: sendHeartBeat, its commands queued (offerService's glue). */
+  HeartbeatResponse heartbeat(int nn, boolean requestLease) throws Exception {
+    BPServiceActor a = actor(nn);
+    HeartbeatResponse resp = a.sendHeartBeat(requestLease);
+    a.state = resp.getNameNodeHaState().getState();
+    Method enqueue = commandThread(nn).getClass()
+        .getDeclaredMethod("enqueue", DatanodeCommand[].class);
+    enqueue.setAccessible(true);
+    enqueue.invoke(commandThread(nn), (Object) resp.getCommands());
+    return resp;
+  }
+
+  /** Lets the real command threads take their queued batches. */
+  void startCommandThreads() {
+    commandThreads.countDown();
+  }
+
+  /** The real offerService loop on a thread named as the actor's. */
+  void startActorLoop(int nn) throws Exception {
+    Method offer = BPServiceActor.class.getDeclaredMethod("offerService");
+    offer.setAccessible(true);
+    Thread t = new Thread(() -> {
+      try {
+        offer.invoke(actor(nn));
+      } catch (InvocationTargetException e) {
+        loopThrew.compareAndSet(null, e.getCause());
+      } catch (Throwable e) {
+        loopThrew.compareAndSet(null, e);
+      }
+    }, "BPServiceActor:nn" + nn);
+    loops.add(t);
+    t.start();
+  }
+
+  /** Quiescence: every actor loop runs {@code heartbeats} more heartbeats, then stops. */
+  void quiesce(int heartbeats) throws Exception {
+    for (FakeNameNode n : nns) {
+      int now;
+      synchronized (n) {
+        now = n.heartbeats;
+      }
+      n.awaitHeartbeats(now + heartbeats);
+    }
+    stopLoops();
+  }
+
+  void stopLoops() throws InterruptedException {
+    running.set(false);
+    for (BPServiceActor a : actors) {
+      a.getIbrManager().triggerIBR(false);
+    }
+    for (Thread t : loops) {
+      t.join(TimeUnit.SECONDS.toMillis(TIMEOUT_S));
+      if (t.isAlive()) {
+        throw new IllegalStateException("harness: " + t.getName() + " did not stop");
+      }
+    }
+  }
+
+  String state() {
+    StringBuilder sb = new StringBuilder();
+    for (FakeNameNode n : nns) {
+      sb.append(n.state()).append(" | ");
+    }
+    sb.append("finalized ").append(finalized);
+    return sb.toString();
+  }
+
+  @Override
+  public void close() throws Exception {
+    running.set(false);
+    commandThreads.countDown();
+    for (BPServiceActor a : actors) {
+      a.stop();
+    }
+    for (Thread t : loops) {
+      t.join(TimeUnit.SECONDS.toMillis(TIMEOUT_S));
+    }
+    DataNodeFaultInjector.set(previousInjector);
+  }
+}

@@ -1,0 +1,386 @@
+package org.apache.hadoop.ozone.recon.spi.impl;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.spy;
+import static org.mockito.Mockito.when;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import java.io.File;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.commons.io.FileUtils;
+import org.apache.hadoop.hdds.HddsConfigKeys;
+import org.apache.hadoop.hdds.client.StandaloneReplicationConfig;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
+import org.apache.hadoop.hdds.recon.ReconConfigKeys;
+import org.apache.hadoop.hdds.utils.db.DBCheckpoint;
+import org.apache.hadoop.hdds.utils.db.DBUpdatesWrapper;
+import org.apache.hadoop.hdds.utils.db.Table;
+import org.apache.hadoop.hdds.utils.db.TableIterator;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.ozone.om.OMConfigKeys;
+import org.apache.hadoop.ozone.om.OMMetadataManager;
+import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.apache.hadoop.ozone.om.helpers.DBUpdates;
+import org.apache.hadoop.ozone.om.helpers.OmKeyInfo;
+import org.apache.hadoop.ozone.om.helpers.OmKeyLocationInfoGroup;
+import org.apache.hadoop.ozone.om.protocol.OzoneManagerProtocol;
+import org.apache.hadoop.ozone.protocol.proto.OzoneManagerProtocolProtos.DBUpdatesRequest;
+import org.apache.hadoop.ozone.recon.ReconContext;
+import org.apache.hadoop.ozone.recon.ReconServerConfigKeys;
+import org.apache.hadoop.ozone.recon.ReconUtils;
+import org.apache.hadoop.ozone.recon.recovery.ReconOmMetadataManagerImpl;
+import org.apache.hadoop.ozone.recon.spi.ReconContainerMetadataManager;
+import org.apache.hadoop.ozone.recon.spi.ReconFileMetadataManager;
+import org.apache.hadoop.ozone.recon.spi.ReconGlobalStatsManager;
+import org.apache.hadoop.ozone.recon.spi.ReconNamespaceSummaryManager;
+import org.apache.hadoop.ozone.recon.tasks.OMDBUpdateEvent;
+import org.apache.hadoop.ozone.recon.tasks.OMUpdateEventBatch;
+import org.apache.hadoop.ozone.recon.tasks.ReconOmTask;
+import org.apache.hadoop.ozone.recon.tasks.ReconTaskController;
+import org.apache.hadoop.ozone.recon.tasks.ReconTaskControllerImpl;
+import org.apache.hadoop.ozone.recon.tasks.updater.ReconTaskStatusUpdater;
+import org.apache.hadoop.ozone.recon.tasks.updater.ReconTaskStatusUpdaterManager;
+
+/**
+ * recon-sync (HDDS-17042) on ozone-recon 2.2.0: the real OzoneManagerServiceProviderImpl (its
+ * syncDataFromOM is called on a thread of the test's, the model's sync thread) and the real
+ * ReconTaskControllerImpl (its own event processor thread), over two real RocksDBs: OM's (an
+ * OmMetadataManagerImpl, serving its write-ahead log through a mocked getDBUpdates, as OM's own
+ * getDBUpdates does) and Recon's OM DB (a ReconOmMetadataManagerImpl started from a checkpoint of
+ * OM's, so Recon starts in sync). Collaborators mocked: the OM client, the task status rows (the
+ * SQL table; recorded in maps), the Recon DB provider and the four Recon DB managers (the staged
+ * DB and its swap are no-ops), and the task: {@link FileCount}, a task of racelab's standing for
+ * NSSummary (as the model's NSSummary stands for every task): reprocess counts the keys of the
+ * checkpoint's key table, process adds one per PUT and removes one per DELETE. Written for
+ * racelab; nothing here is copied from upstream.
+ */
+final class ReconSyncWiring implements AutoCloseable {
+  static final String VOLUME = "vol";
+  static final String BUCKET = "bucket";
+
+  final Path dir;
+  final OzoneConfiguration conf = new OzoneConfiguration();
+  final OmMetadataManagerImpl om;
+  final ReconOmMetadataManagerImpl reconOmDb;
+  final ReconUtils reconUtils;
+  final FileCount task = new FileCount();
+  final ReconTaskStatusUpdaterManager statusManager = mock(ReconTaskStatusUpdaterManager.class);
+  /** Every status row's lastUpdatedSeqNumber, by task name. */
+  final Map<String, Long> cursors = new ConcurrentHashMap<>();
+  /** Completed runs per status row (recordRunCompletion calls), by task name. */
+  final Map<String, AtomicInteger> completions = new ConcurrentHashMap<>();
+  /** A hook run (once) at the delta status row's recordRunCompletion, on the sync thread. */
+  volatile Runnable deltaCompletionHook;
+  final OzoneManagerProtocol omClient = mock(OzoneManagerProtocol.class);
+  final ReconTaskControllerImpl controller;
+  final OzoneManagerServiceProviderImpl provider;
+  private final AtomicLong objectIds = new AtomicLong(1000);
+
+  ReconSyncWiring() throws Exception {
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    dir = Files.createTempDirectory("racelab-recon-sync");
+    conf.set(HddsConfigKeys.OZONE_METADATA_DIRS, dir.resolve("meta").toString());
+    conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.resolve("om").toString());
+    conf.set(ReconServerConfigKeys.OZONE_RECON_OM_SNAPSHOT_DB_DIR, dir.resolve("recon-om").toString());
+    conf.set(ReconConfigKeys.OZONE_RECON_DB_DIR, dir.resolve("recon").toString());
+    conf.setInt("ozone.recon.task.thread.count", 1);
+    // one run per executor: a scheduled sync repeats only after an hour
+    conf.set(ReconServerConfigKeys.OZONE_RECON_OM_SNAPSHOT_TASK_INTERVAL_DELAY, "1h");
+
+    om = new OmMetadataManagerImpl(conf, null);
+    putFile("file1");
+
+    reconUtils = spy(new ReconUtils());
+    // the full-snapshot fallback cannot reach OM: its HTTP call fails at once
+    doThrow(new IOException("racelab: OM's HTTP server is unreachable")).when(reconUtils)
+        .makeHttpCall(any(), anyString(), anyBoolean());
+    reconOmDb = new ReconOmMetadataManagerImpl(conf, reconUtils);
+    DBCheckpoint cp = om.getStore().getCheckpoint(true);
+    // not named om.snapshot.db_*: the full-snapshot fallback deletes the last known such DB
+    File reconCopy = dir.resolve("recon-om").resolve("recon-om-live").toFile();
+    FileUtils.copyDirectory(cp.getCheckpointLocation().toFile(), reconCopy);
+    reconOmDb.updateOmDB(reconCopy, false);
+
+    when(statusManager.getTaskStatusUpdater(anyString())).thenAnswer(inv -> updater(inv.getArgument(0)));
+
+    when(omClient.getDBUpdates(any(DBUpdatesRequest.class))).thenAnswer(inv -> {
+      DBUpdatesRequest req = inv.getArgument(0);
+      DBUpdatesWrapper w = om.getStore().getUpdatesSince(req.getSequenceNumber(),
+          req.getLimitCount());
+      DBUpdates u = new DBUpdates(w.getData());
+      u.setCurrentSequenceNumber(w.getCurrentSequenceNumber());
+      u.setLatestSequenceNumber(w.getLatestSequenceNumber());
+      u.setDBUpdateSuccess(w.isDBUpdateSuccess());
+      return u;
+    });
+    when(omClient.getServiceList()).thenReturn(Collections.emptyList());
+
+    ReconDBProvider reconDb = mock(ReconDBProvider.class);
+    when(reconDb.getStagedReconDBProvider()).thenReturn(mock(ReconDBProvider.class));
+    controller = new ReconTaskControllerImpl(conf, Set.of(task), statusManager, reconDb,
+        mock(ReconContainerMetadataManager.class), mock(ReconNamespaceSummaryManager.class),
+        mock(ReconGlobalStatsManager.class), mock(ReconFileMetadataManager.class));
+    controller.updateOMMetadataManager(reconOmDb);
+    task.reprocess(reconOmDb); // Recon in sync: the task agrees with the Recon OM DB
+    controller.start();
+
+    provider = new OzoneManagerServiceProviderImpl(conf, reconOmDb, controller, reconUtils,
+        omClient, new ReconContext(conf, reconUtils), statusManager);
+    // the harness's thread factory for the sync executors: daemon threads, kept for inspection
+    Field tf = OzoneManagerServiceProviderImpl.class.getDeclaredField("threadFactory");
+    tf.setAccessible(true);
+    tf.set(provider, (java.util.concurrent.ThreadFactory) r -> {
+      Thread t = new Thread(r, "SyncOM-" + syncThreads.size());
+      t.setDaemon(true);
+      syncThreads.add(t);
+      return t;
+    });
+  }
+
+  /** The sync executors' threads, in start order. */
+  final List<Thread> syncThreads = Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * Gives the provider an executor to replace (the scheduler field start() would set; start()
+   * itself would reload the Recon OM DB and start the controller again), so that the REST entry
+   * triggerSyncDataFromOMImmediately can start the first sync thread.
+   */
+  void placeIdleScheduler() throws Exception {
+    Field f = OzoneManagerServiceProviderImpl.class.getDeclaredField("scheduler");
+    f.setAccessible(true);
+    f.set(provider, java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "idle");
+      t.setDaemon(true);
+      return t;
+    }));
+  }
+
+  boolean syncRunning() throws Exception {
+    Field f = OzoneManagerServiceProviderImpl.class.getDeclaredField("isSyncDataFromOMRunning");
+    f.setAccessible(true);
+    return ((java.util.concurrent.atomic.AtomicBoolean) f.get(provider)).get();
+  }
+
+  /** Stops the provider's current executor (a thread parked forever stays parked: a daemon). */
+  void stopScheduler() throws Exception {
+    Field f = OzoneManagerServiceProviderImpl.class.getDeclaredField("scheduler");
+    f.setAccessible(true);
+    Object s = f.get(provider);
+    if (s != null) {
+      ((java.util.concurrent.ExecutorService) s).shutdownNow();
+    }
+  }
+
+  private ReconTaskStatusUpdater updater(String name) {
+    ReconTaskStatusUpdater u = mock(ReconTaskStatusUpdater.class);
+    doAnswer(inv -> {
+      cursors.put(name, inv.getArgument(0));
+      return null;
+    }).when(u).setLastUpdatedSeqNumber(anyLong());
+    when(u.getLastUpdatedSeqNumber()).thenAnswer(inv -> cursors.getOrDefault(name, 0L));
+    when(u.getTaskName()).thenReturn(name);
+    doAnswer(inv -> {
+      completions.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
+      if (name.equals("OmDeltaRequest")) {
+        Runnable hook = deltaCompletionHook;
+        deltaCompletionHook = null;
+        if (hook != null) {
+          hook.run();
+        }
+      }
+      return null;
+    }).when(u).recordRunCompletion();
+    return u;
+  }
+
+  /** OM writes one key (one RocksDB write batch, one sequence number). */
+  void putFile(String name) throws IOException {
+    OmKeyInfo k = new OmKeyInfo.Builder().setVolumeName(VOLUME).setBucketName(BUCKET)
+        .setKeyName(name).setObjectID(objectIds.incrementAndGet()).setParentObjectID(1)
+        .setReplicationConfig(StandaloneReplicationConfig.getInstance(
+            HddsProtos.ReplicationFactor.ONE))
+        .setOmKeyLocationInfos(new ArrayList<OmKeyLocationInfoGroup>())
+        .setDataSize(10).setCreationTime(1).setModificationTime(1).build();
+    om.getKeyTable(BucketLayout.LEGACY).put(om.getOzoneKey(VOLUME, BUCKET, name), k);
+  }
+
+  static long keys(OMMetadataManager m) throws IOException {
+    long n = 0;
+    try (TableIterator<String, ? extends Table.KeyValue<String, OmKeyInfo>> it =
+        m.getKeyTable(BucketLayout.LEGACY).iterator()) {
+      while (it.hasNext()) {
+        it.next();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  long omSeq() throws IOException {
+    return ((org.apache.hadoop.hdds.utils.db.RDBStore) om.getStore()).getDb()
+        .getLatestSequenceNumber();
+  }
+
+  /** The controller's event buffer size (its private field; read, never written). */
+  int buffered() throws Exception {
+    Field f = ReconTaskControllerImpl.class.getDeclaredField("eventBuffer");
+    f.setAccessible(true);
+    Object buffer = f.get(controller);
+    Method size = buffer.getClass().getMethod("getQueueSize");
+    return ((Number) size.invoke(buffer)).intValue();
+  }
+
+  /**
+   * Waits until the event processor has nothing left: the buffer empty and the task idle, twice
+   * across more than one poll period (the processor polls every second).
+   */
+  void awaitQuiescence() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    int quiet = 0;
+    while (quiet < 2) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("racelab harness: the event processor did not drain");
+      }
+      Thread.sleep(700);
+      quiet = buffered() == 0 && task.busy.get() == 0 ? quiet + 1 : 0;
+    }
+  }
+
+  /**
+   * The sync's commit alone (the real getAndApplyDeltaUpdatesFromOM: OM's delta, iterated and
+   * committed to the Recon OM DB), without the status rows and the hand-off; returns the batch the
+   * sync would hand off.
+   */
+  static OMUpdateEventBatch commitDelta(ReconSyncWiring w) throws Exception {
+    try (org.apache.hadoop.ozone.recon.tasks.OMDBUpdatesHandler h =
+        new org.apache.hadoop.ozone.recon.tasks.OMDBUpdatesHandler(w.reconOmDb)) {
+      w.provider.getAndApplyDeltaUpdatesFromOM(w.reconOmDb.getLastSequenceNumberFromDB(), h);
+      return new OMUpdateEventBatch(new ArrayList<>(h.getEvents()), h.getLatestSequenceNumber());
+    }
+  }
+
+  /** The buffer's head, described (its private queue, peeked, never changed). */
+  static String firstBuffered(ReconSyncWiring w) throws Exception {
+    Field f = ReconTaskControllerImpl.class.getDeclaredField("eventBuffer");
+    f.setAccessible(true);
+    Object buffer = f.get(w.controller);
+    Field q = buffer.getClass().getDeclaredField("eventQueue");
+    q.setAccessible(true);
+    Object head = ((java.util.concurrent.BlockingQueue<?>) q.get(buffer)).peek();
+    if (head == null) {
+      return "empty";
+    }
+    if (head instanceof org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent) {
+      OMMetadataManager cp = ((org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent)
+          head).getCheckpointedOMMetadataManager();
+      return "TASK_REINITIALIZATION, checkpoint with " + keys(cp) + " keys";
+    }
+    return head.getClass().getSimpleName();
+  }
+
+  /** Makes ReconServer's injector (read by the upgrade actions) answer this controller. */
+  void installInjector() throws Exception {
+    Injector injector = Guice.createInjector(new AbstractModule() {
+      @Override
+      protected void configure() {
+        bind(ReconTaskController.class).toInstance(controller);
+      }
+    });
+    Method set = org.apache.hadoop.ozone.recon.ReconGuiceServletContextListener.class
+        .getDeclaredMethod("setInjector", Injector.class);
+    set.setAccessible(true);
+    set.invoke(null, injector);
+  }
+
+  @Override
+  public void close() throws Exception {
+    stopScheduler();
+    controller.stop();
+    try {
+      reconOmDb.stop();
+    } catch (Exception ignored) {
+      // best effort
+    }
+    om.stop();
+    FileUtils.deleteQuietly(dir.toFile());
+  }
+
+  /** racelab's task: a file count (NSSummary's number of files in the bucket, reduced). */
+  static final class FileCount implements ReconOmTask {
+    final AtomicLong files = new AtomicLong();
+    final AtomicInteger busy = new AtomicInteger();
+    final List<String> log = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public String getTaskName() {
+      return "RacelabFileCount";
+    }
+
+    @Override
+    public TaskResult process(OMUpdateEventBatch batch, Map<String, Integer> seek) {
+      busy.incrementAndGet();
+      try {
+        long d = 0;
+        for (OMDBUpdateEvent<?, ?> e : batch.getEvents()) {
+          if (!"keyTable".equals(e.getTable())) {
+            continue;
+          }
+          switch (e.getAction()) {
+          case PUT:
+            d++;
+            break;
+          case DELETE:
+            d--;
+            break;
+          default:
+            break;
+          }
+        }
+        long now = files.addAndGet(d);
+        log.add("process(batch of " + batch.getEvents().size() + " events, " + (d >= 0 ? "+" : "")
+            + d + ") -> " + now);
+        return buildTaskResult(true);
+      } finally {
+        busy.decrementAndGet();
+      }
+    }
+
+    @Override
+    public TaskResult reprocess(OMMetadataManager m) {
+      busy.incrementAndGet();
+      try {
+        long n = keys(m);
+        files.set(n);
+        log.add("reprocess(" + n + " keys) -> " + n);
+        return buildTaskResult(true);
+      } catch (IOException e) {
+        return buildTaskResult(false);
+      } finally {
+        busy.decrementAndGet();
+      }
+    }
+  }
+}
