@@ -3,6 +3,7 @@
 use crate::premises::Premise;
 
 const JAR: &str = "hdds-server-scm 2.2.0";
+const RECON_JAR: &str = "ozone-recon 2.2.0";
 
 pub static PREMISES: &[Premise] = &[
     Premise {
@@ -108,6 +109,33 @@ pub static PREMISES: &[Premise] = &[
         statement: "replay (J cells, every row), the order of scenarios/dead-node-resurrected-while-handled.scn: the handler reads DEAD and waits in closeContainers while dn1 registers and its report is applied; it goes on to its removal (P2: its recheck under the monitor), a health check runs, it removes",
         cells: &["dead-node/upstream/O5/real:DN_O5", "dead-node/P1/O5/real:DN_O5", "dead-node/P2/O5/real:DN_O5", "dead-node/P3/O5/real:DN_O5", "dead-node/P1+P2/O5/real:DN_O5", "dead-node/proposed/O5/real:DN_O5", "dead-node/improved/O5/real:DN_O5", "dead-node/P1+P2u+P3/O5/real:DN_O5"],
         versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        not_run: None,
+    },
+    Premise {
+        id: "DN_O4",
+        upstream: "ReconNodeManager.loadExistingNodes",
+        jar: RECON_JAR,
+        statement: "replay (J cells, every row), the model's P1.O4 order at recon-reload-with-dead-node: dn1, its node table row equal to memory, goes DEAD and ReconDeadNodeHandler removes its replica; Recon's sync thread swaps in a snapshot (container manager reinitialized, then ReconNodeManager.reinitialize: loadExistingNodes registers every row); then a health check; the datanode sends nothing",
+        cells: &["dead-node/upstream/O4/real", "dead-node/P1/O4/real", "dead-node/P2/O4/real", "dead-node/P3/O4/real", "dead-node/P1+P2/O4/real", "dead-node/proposed/O4/real", "dead-node/improved/O4/real", "dead-node/P1+P2u+P3/O4/real"],
+        versus_baseline: "ReconNodeManager differs between ozone-2.2.0 and 78d5650c only in the declared type of the node table iterator in loadExistingNodes and getNodeDBKeyCount (TableIterator<DatanodeID, ? extends KeyValue> vs TableIterator<DatanodeID, KeyValue>); register, reinitialize and loadExistingNodes are otherwise identical, and ReconDeadNodeHandler and ReconContainerReportHandler are identical (git diff empty); SCMNodeManager.register's address and version branches and NodeStateManager.updateNode are the same, 78d5650c adding after them a third branch that calls updateNode when a known node's port set changes (in this order the row's port set equals memory's, so that branch is not taken on either); the parts are racelab's advice on 2.2.0 (P1 on SCMNodeManager.register, which ReconNodeManager.register calls; P3 on loadExistingNodes); no verdict depends on the difference",
+        not_run: None,
+    },
+    Premise {
+        id: "DN_O8",
+        upstream: "ReconNodeManager.loadExistingNodes",
+        jar: RECON_JAR,
+        statement: "replay (J cells, every row), the model's upstream.O8 order at recon-reload-row-differs: dn1 behind NAT registers again over RPC (its row gets the address it reports, memory keeps the RPC peer's) and its report is applied; it goes DEAD and ReconDeadNodeHandler removes its replica; Recon's sync thread swaps in a snapshot (loadExistingNodes registers the row outside any RPC); then a health check; the datanode sends nothing",
+        cells: &["dead-node/upstream/O8/real", "dead-node/P1/O8/real", "dead-node/P2/O8/real", "dead-node/P3/O8/real", "dead-node/P1+P2/O8/real", "dead-node/proposed/O8/real", "dead-node/improved/O8/real", "dead-node/P1+P2u+P3/O8/real"],
+        versus_baseline: "ReconNodeManager differs between ozone-2.2.0 and 78d5650c only in the declared type of the node table iterator in loadExistingNodes and getNodeDBKeyCount (TableIterator<DatanodeID, ? extends KeyValue> vs TableIterator<DatanodeID, KeyValue>); register, reinitialize and loadExistingNodes are otherwise identical, and ReconDeadNodeHandler and ReconContainerReportHandler are identical (git diff empty); SCMNodeManager.register's address and version branches and NodeStateManager.updateNode are the same, 78d5650c adding after them a third branch that calls updateNode when a known node's port set changes (a second way for a reload's register to reach updateNode on 78d5650c, not needed here: the address branch is taken on both); the parts are racelab's advice on 2.2.0; no verdict depends on the difference",
+        not_run: None,
+    },
+    Premise {
+        id: "DN_O9",
+        upstream: "ReconNodeManager.loadExistingNodes",
+        jar: RECON_JAR,
+        statement: "replay (J cells, every row), the model's upstream.O9 order at recon-reload-empties-container-set: dn1 behind NAT registers again over RPC (row: its own address, memory: the peer's) and stops; Recon's sync thread reinitializes the container manager and reinitializes the node manager, held by the node table's iterator after it read dn1's row while ReconContainerReportHandler applies the registration report; the reload goes on; checks past the dead interval, every DEAD_NODE handled by ReconDeadNodeHandler",
+        cells: &["dead-node/upstream/O9/real", "dead-node/P1/O9/real", "dead-node/P2/O9/real", "dead-node/P3/O9/real", "dead-node/P1+P2/O9/real", "dead-node/proposed/O9/real", "dead-node/improved/O9/real", "dead-node/P1+P2u+P3/O9/real"],
+        versus_baseline: "ReconNodeManager differs between ozone-2.2.0 and 78d5650c only in the declared type of the node table iterator in loadExistingNodes and getNodeDBKeyCount (TableIterator<DatanodeID, ? extends KeyValue> vs TableIterator<DatanodeID, KeyValue>); register, reinitialize and loadExistingNodes are otherwise identical, and ReconDeadNodeHandler and ReconContainerReportHandler are identical (git diff empty); SCMNodeManager.register's address and version branches and NodeStateManager.updateNode are the same, 78d5650c adding after them a third branch that calls updateNode when a known node's port set changes (not needed here: the address branch is taken on both); DeadNodeHandler.removeContainerReplicas, which removes by the node's container-ID set, is identical; the parts are racelab's advice on 2.2.0; no verdict depends on the difference",
         not_run: None,
     },
     Premise {

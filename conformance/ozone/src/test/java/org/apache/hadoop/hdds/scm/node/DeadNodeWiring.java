@@ -34,20 +34,22 @@ import org.apache.hadoop.hdds.scm.ha.SCMContext;
 import org.apache.hadoop.hdds.scm.net.NetworkTopologyImpl;
 import org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher.ContainerReportFromDatanode;
 import org.apache.hadoop.hdds.scm.server.SCMStorageConfig;
-import org.apache.hadoop.hdds.server.events.EventPublisher;
+import org.apache.hadoop.hdds.server.events.EventQueue;
 import org.apache.hadoop.hdds.upgrade.HDDSLayoutVersionManager;
 import org.apache.hadoop.util.Time;
 
 /**
- * A real SCMNodeManager (its NodeStateManager and DatanodeInfo) of Ozone 2.2.0, and a
+ * A real SCMNodeManager (or Recon's ReconNodeManager, by the factory constructor; its
+ * NodeStateManager and DatanodeInfo) of Ozone 2.2.0, and a
  * ContainerManager stand-in that keeps replicas in a map (the one piece that would need SCM's
  * RocksDB and Ratis). The background health checker is scheduled an hour away: the tests run
  * checkNodesHealth themselves. Written for racelab.
  */
 final class DeadNodeWiring implements AutoCloseable {
   final SCMNodeManager nodeManager;
-  final ContainerManager containerManager = mock(ContainerManager.class);
-  final EventPublisher publisher = mock(EventPublisher.class);
+  final ContainerManager containerManager;
+  /** The node manager's event queue (Recon's constructor takes an EventQueue): a mock. */
+  final EventQueue publisher = mock(EventQueue.class);
   final Map<ContainerID, Set<ContainerReplica>> replicas = new ConcurrentHashMap<>();
   final Map<ContainerID, ContainerInfo> containers = new ConcurrentHashMap<>();
   /** One order for everything the collaborators see (events, replica updates and removals). */
@@ -91,7 +93,31 @@ final class DeadNodeWiring implements AutoCloseable {
     }
   }
 
+  /** Makes the node manager under test (SCM's, or Recon's subclass). */
+  interface NodeManagerFactory {
+    SCMNodeManager make(OzoneConfiguration conf, SCMStorageConfig storage, EventQueue publisher,
+        HDDSLayoutVersionManager lvm) throws Exception;
+  }
+
+  /** SCM: a real SCMNodeManager and a ContainerManager stand-in. */
   DeadNodeWiring() throws Exception {
+    this(ContainerManager.class, (conf, storage, publisher, lvm) -> new SCMNodeManager(conf,
+        storage, publisher, new NetworkTopologyImpl(conf), SCMContext.emptyContext(), lvm));
+  }
+
+  /**
+   * The node manager the factory makes, and a stand-in of the given ContainerManager class
+   * (Recon's handlers cast to ReconContainerManager).
+   */
+  DeadNodeWiring(Class<? extends ContainerManager> containerManagerClass,
+      NodeManagerFactory factory) throws Exception {
+    containerManager = mock(containerManagerClass);
+    doAnswer(inv -> {
+      if (inv.getArgument(0) == SCMEvents.DEAD_NODE) {
+        deadNodeEvents.add(new Fired(seq.incrementAndGet(), inv.getArgument(1)));
+      }
+      return null;
+    }).when(publisher).fireEvent(any(), any());
     OzoneConfiguration conf = new OzoneConfiguration();
     conf.setTimeDuration(ScmConfigKeys.OZONE_SCM_HEARTBEAT_PROCESS_INTERVAL, 1, TimeUnit.HOURS);
     conf.setTimeDuration("ozone.scm.stale.node.interval", 3, TimeUnit.HOURS);
@@ -99,15 +125,8 @@ final class DeadNodeWiring implements AutoCloseable {
     SCMStorageConfig storage = mock(SCMStorageConfig.class);
     when(storage.getClusterID()).thenReturn("cluster-1");
     HDDSLayoutVersionManager lvm = new HDDSLayoutVersionManager(storage.getLayoutVersion());
-    nodeManager = new SCMNodeManager(conf, storage, publisher, new NetworkTopologyImpl(conf),
-        SCMContext.emptyContext(), lvm);
+    nodeManager = factory.make(conf, storage, publisher, lvm);
 
-    doAnswer(inv -> {
-      if (inv.getArgument(0) == SCMEvents.DEAD_NODE) {
-        deadNodeEvents.add(new Fired(seq.incrementAndGet(), inv.getArgument(1)));
-      }
-      return null;
-    }).when(publisher).fireEvent(any(), any());
     when(containerManager.getContainer(any(ContainerID.class))).thenAnswer(inv -> {
       if (Thread.currentThread().getName().equals("DeadNodeHandler")) {
         Pause p = pauses.get(handlerLookups.incrementAndGet());
