@@ -83,6 +83,9 @@ public final class ContainerRecreateWiring implements AutoCloseable {
   /** What made the state machine unhealthy. */
   public volatile String failure = "";
   public final List<String> log = new ArrayList<>();
+  /** What KeyValueHandler.handle answered, in order (the handler's own result, before the
+   *  dispatcher's marking or exception). */
+  public final List<String> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public ContainerRecreateWiring() throws Exception {
     dir = Files.createTempDirectory("racelab-cr").toFile();
@@ -120,8 +123,16 @@ public final class ContainerRecreateWiring implements AutoCloseable {
       }
       try {
         inv.getMethod().setAccessible(true);
-        return inv.getMethod().invoke(handler, inv.getArguments());
+        Object r = inv.getMethod().invoke(handler, inv.getArguments());
+        if (r instanceof ContainerCommandResponseProto) {
+          ContainerCommandRequestProto req = inv.getArgument(0);
+          DispatcherContext ctx = inv.getArgument(2);
+          handled.add(req.getCmdType() + (ctx == null ? "" : "/" + ctx.getStage()) + " -> "
+              + ((ContainerCommandResponseProto) r).getResult());
+        }
+        return r;
       } catch (InvocationTargetException e) {
+        handled.add(inv.getMethod().getName() + " threw " + e.getCause());
         throw e.getCause();
       }
     });
