@@ -138,8 +138,12 @@ public final class ContainerRecreateWiring implements AutoCloseable {
     });
     Map<ContainerType, Handler> handlers = new HashMap<>();
     handlers.put(ContainerType.KeyValueContainer, gated);
-    dispatcher = new HddsDispatcher(conf, set, volumes, handlers, mock(StateContext.class),
-        metrics, null);
+    // the datanode's state context: a close-container action it is given after a replica is
+    // marked unhealthy only triggers a heartbeat of the (absent) datanode state machine
+    StateContext context = mock(StateContext.class);
+    org.mockito.Mockito.when(context.getParent()).thenReturn(mock(
+        org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine.class));
+    dispatcher = new HddsDispatcher(conf, set, volumes, handlers, context, metrics, null);
     dispatcher.setClusterId(clusterId);
   }
 
