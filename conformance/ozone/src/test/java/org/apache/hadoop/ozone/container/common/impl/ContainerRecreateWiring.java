@@ -419,7 +419,8 @@ public final class ContainerRecreateWiring implements AutoCloseable {
     Container<?> c = replica();
     String r = c == null ? "no replica of c" + C
         : "c" + C + " " + c.getContainerState() + " BCSID " + c.getBlockCommitSequenceId()
-            + " blocks " + (holds(OLD_BLOCK) ? "[1" : "[") + (holds(NEW_BLOCK) ? " 2]" : "]");
+            + " blocks " + (holds(OLD_BLOCK) ? (holds(NEW_BLOCK) ? "[1, 2]" : "[1]")
+                : holds(NEW_BLOCK) ? "[2]" : "[]");
     return r + "; container2BCSIDMap[c" + C + "]=" + container2BCSIDMap.get(C)
         + "; stateMachineHealthy=" + healthy + (healthy ? "" : " (" + failure + ")");
   }
