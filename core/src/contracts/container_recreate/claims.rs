@@ -171,8 +171,10 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         // parts. `expected` is the model's verdict for that order on that row (`cargo xtask replay`
         // of the order on the race's scenario); a J "not reached" is about that order, those
         // classes and that rendering. One replay per cell: O1 and O7 from CR_O1, O5 from the
-        // replay whose order the row's loom note names. All 60 agree with the model's verdicts for
-        // those orders; the records of the other replays on these cells agree too (220 of 220).
+        // replay whose order the row's loom note names, O2 from CR_O2 (whose model verdicts come
+        // from the histories' replay of close, force-delete, write, reports). All 80 agree with
+        // the model's verdicts for those orders; the records of the other replays on these cells
+        // agree too (240 of 240).
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::real("CR_O1"),
             note: "J, this order (WriteChunk validated OPEN, then close and force delete, then written) on 2.2.0 with racelab's rendering of the row's parts: the recreated replica holds block 2 and the client was told SUCCESS (c1 OPEN BCSID 5 blocks [2])" },
         Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::real("CR_O5"),
@@ -293,6 +295,48 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "J, this order (PutBlock validated OPEN, applied after the close and the force delete) on 2.2.0 with racelab's rendering of the row's parts: the leader's state machine fails: PutBlock apply -> UNABLE_TO_FIND_CHUNK (an SCM row: its parts are installed, the datanode is upstream's)" },
         Claim { variant: "P4+P5", outcome: &O7, expected: R, method: Method::real("CR_O1"),
             note: "J, this order (WriteChunk validated OPEN, then close and force delete, then written) on 2.2.0 with racelab's rendering of the row's parts: a recreated replica: c1 OPEN BCSID 5 blocks [2] (an SCM row: its parts are installed, the datanode is upstream's)" },
+
+        // O2 from CR_O2: the datanode's order of CR_R3, then SCM's real report handler.
+        Claim { variant: "upstream", outcome: &O2, expected: R, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 5 after the leader's report of 1 replica(s) (c1 OPEN BCSID 5)" },
+        Claim { variant: "P1", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s). The proptest cell is R: reached there by another history (a restart that forgets a streamed container), not by this order" },
+        Claim { variant: "P2", outcome: &O2, expected: R, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 5 after the leader's report of 1 replica(s) (c1 OPEN BCSID 5)" },
+        Claim { variant: "P4", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 1 replica(s) (c1 OPEN BCSID 5) (P4 rendered in updateContainerStats)" },
+        Claim { variant: "P5", outcome: &O2, expected: R, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 5 after the leader's report of 1 replica(s) (c1 OPEN BCSID 5)" },
+        Claim { variant: "P6", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s). The proptest cell is R: reached there by another history (a follower the balancer moved the container off), not by this order" },
+        Claim { variant: "tombstone", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s)" },
+        Claim { variant: "P7", outcome: &O2, expected: R, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 5 after the leader's report of 1 replica(s) (c1 OPEN BCSID 5)" },
+        Claim { variant: "P8", outcome: &O2, expected: R, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 5 after the leader's report of 1 replica(s) (c1 OPEN BCSID 5)" },
+        Claim { variant: "proposed", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s) (P4 rendered in updateContainerStats)" },
+        Claim { variant: "improved", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s)" },
+        Claim { variant: "P1+P2", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s)" },
+        Claim { variant: "P1+P2+P7", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s)" },
+        Claim { variant: "P1+P2+P7+P8", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s)" },
+        Claim { variant: "HDDS-15791", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s)" },
+        Claim { variant: "P3+P7+P8", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s)" },
+        Claim { variant: "P2+P7+P8", outcome: &O2, expected: R, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 5 after the leader's report of 1 replica(s) (c1 OPEN BCSID 5)" },
+        Claim { variant: "P2+P3+P8", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s)" },
+        Claim { variant: "P2+P3+P7", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 0 replica(s)" },
+        Claim { variant: "P4+P5", outcome: &O2, expected: U, method: Method::real("CR_O2"),
+            note: "J, this order (the repro test's order on the leader, then its full report to SCM's real ContainerReportHandler, ContainerInfo's assertions off as in production: CR_P6) on 2.2.0 with racelab's rendering of the row's parts: c1 CLOSED closed at sequence id 2, now 2 after the leader's report of 1 replica(s) (c1 OPEN BCSID 5) (P4 rendered in updateContainerStats)" },
 
         // ---- Histories: SCM's handling of the recreated replica, and the restart. ----
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::Proptest { cases: 512 },

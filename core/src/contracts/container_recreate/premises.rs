@@ -135,6 +135,65 @@ pub static PREMISES: &[Premise] = &[
         not_run: None,
     },
     Premise {
+        id: "CR_P6",
+        upstream: "AbstractContainerReportHandler.updateContainerStats",
+        jar: "hdds-server-scm 2.2.0",
+        statement: "SCM's ContainerReportHandler, given the leader's real report of a recreated \
+                    replica (OPEN, BCSID above the close's), raises the CLOSED container's \
+                    sequence id to that BCSID, as a production JVM runs it (assertions off); with \
+                    -ea, ContainerInfo.updateSequenceId's assert (isOpen() || QUASI_CLOSED) throws \
+                    AssertionError out of onMessage and the sequence id stays: the code's own \
+                    assertion is P4's rule, enforced only under -ea",
+        cells: &[
+            "container-recreate/upstream/O2/proptest",
+            "container-recreate/P2/O2/proptest",
+            "container-recreate/upstream/O2/real",
+        ],
+        versus_baseline: "AbstractContainerReportHandler.updateContainerStats and \
+                          ContainerInfo.updateSequenceId (with its assert) are identical in \
+                          ozone-2.2.0 and 78d5650c; no verdict depends on the version",
+        not_run: None,
+    },
+    Premise {
+        id: "CR_O2",
+        upstream: "AbstractContainerReportHandler.updateContainerStats",
+        jar: "hdds-container-service, hdds-server-scm 2.2.0",
+        statement: "replay on every row: CR_R3's order on the leader (close and force delete to \
+                    their end, then the whole write), then the leader's full container report \
+                    (its real ContainerSet's) to SCM's real ContainerReportHandler for c1 CLOSED \
+                    at the close's BCSID, ContainerInfo's assertions off as in production (the \
+                    NodeManager and ContainerManager are mocks handing it the datanode and the \
+                    real ContainerInfo); records O2",
+        cells: &[
+            "container-recreate/upstream/O2/real",
+            "container-recreate/P1/O2/real",
+            "container-recreate/P2/O2/real",
+            "container-recreate/P4/O2/real",
+            "container-recreate/P5/O2/real",
+            "container-recreate/P6/O2/real",
+            "container-recreate/tombstone/O2/real",
+            "container-recreate/P7/O2/real",
+            "container-recreate/P8/O2/real",
+            "container-recreate/proposed/O2/real",
+            "container-recreate/improved/O2/real",
+            "container-recreate/P1+P2/O2/real",
+            "container-recreate/P1+P2+P7/O2/real",
+            "container-recreate/P1+P2+P7+P8/O2/real",
+            "container-recreate/HDDS-15791/O2/real",
+            "container-recreate/P3+P7+P8/O2/real",
+            "container-recreate/P2+P7+P8/O2/real",
+            "container-recreate/P2+P3+P8/O2/real",
+            "container-recreate/P2+P3+P7/O2/real",
+            "container-recreate/P4+P5/O2/real",
+        ],
+        versus_baseline: "the datanode methods are those of the other replays (see CR_O1); \
+                          ContainerReportHandler.onMessage differs only in types between \
+                          ozone-2.2.0 and 78d5650c (getNode returns DatanodeInfo; the \
+                          pending-allocation call loses its null guard), updateContainerStats and \
+                          updateSequenceId are identical; no verdict depends on the difference",
+        not_run: None,
+    },
+    Premise {
         id: "CR_O1",
         upstream: "HddsDispatcher.dispatchRequest",
         jar: JAR,

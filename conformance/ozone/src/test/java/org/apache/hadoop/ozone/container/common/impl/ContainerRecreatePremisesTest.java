@@ -283,6 +283,46 @@ public class ContainerRecreatePremisesTest {
     }
   }
 
+  /**
+   * CR-P6: SCM's real ContainerReportHandler, given the leader's real report of a recreated
+   * replica (OPEN, BCSID above the close's) for a container CLOSED at the close's BCSID, raises
+   * the CLOSED container's sequence id to the replica's BCSID, as a production JVM runs it
+   * (assertions off). With assertions on, 2.2.0's ContainerInfo.updateSequenceId asserts
+   * isOpen() or QUASI_CLOSED and the same report throws AssertionError out of onMessage, the
+   * sequence id unchanged: the code's own assertion states P4's rule, which only -ea enforces.
+   */
+  @Test
+  public void CR_P6_reportHandlerRaisesAClosedContainersSequenceId() throws Exception {
+    try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
+      w.openWithBlock();
+      w.closeThroughPipeline();
+      long closeSeq = w.replica().getBlockCommitSequenceId();
+      w.forceDelete();
+      w.write(ContainerRecreateWiring.NEW_BLOCK);
+      var report = w.set.getContainerReport();
+      long bcsid = report.getReports(0).getBlockCommitSequenceId();
+      var production = ReplayContainerRecreateO2Test.scmProcesses(report, closeSeq, true);
+      String withEa;
+      long seqWithEa = -1;
+      try {
+        var checked = ReplayContainerRecreateO2Test.scmProcesses(report, closeSeq, false);
+        seqWithEa = checked.getSequenceId();
+        withEa = "no error, sequence id " + seqWithEa;
+      } catch (AssertionError e) {
+        withEa = "AssertionError at " + e.getStackTrace()[0];
+      }
+      Premise.check(
+          "AbstractContainerReportHandler.updateContainerStats raises a CLOSED container's "
+              + "sequence id to a healthy (OPEN) replica's higher BCSID, without -ea; with -ea "
+              + "ContainerInfo.updateSequenceId's assertion (isOpen() || QUASI_CLOSED) throws",
+          production.getSequenceId() == bcsid && bcsid > closeSeq
+              && withEa.startsWith("AssertionError"),
+          "closed at " + closeSeq + ", replica " + report.getReports(0).getState() + " BCSID "
+              + bcsid + "; assertions off (production): sequence id " + production.getSequenceId()
+              + " (" + production.getState() + "); assertions on: " + withEa);
+    }
+  }
+
   /** CR-P2: checkContainerOpen answers CONTAINER_INTERNAL_ERROR for a DELETED replica. */
   @Test
   public void CR_P2_checkContainerOpenForDeleted() throws Exception {

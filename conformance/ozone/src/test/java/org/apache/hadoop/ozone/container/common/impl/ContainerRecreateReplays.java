@@ -28,6 +28,11 @@ final class ContainerRecreateReplays {
     Container<?> deleted;
     ContainerRecreateWiring.Entry wc;
     ContainerRecreateWiring.Entry pb;
+    /** The leader replica's BCSID when the close was applied: what SCM closes c1 at. */
+    long closeSeq;
+    /** SCM's decision on O2, when the order drives SCM. */
+    Boolean o2;
+    String scm = "";
 
     Run(ContainerRecreateWiring w) {
       this.w = w;
@@ -44,7 +49,7 @@ final class ContainerRecreateReplays {
     }
 
     String observed() {
-      return w.describe() + "; client WriteChunk " + reply(wc) + ", PutBlock " + reply(pb)
+      return w.describe() + scm + "; client WriteChunk " + reply(wc) + ", PutBlock " + reply(pb)
           + "; recreated=" + recreated() + "; log: " + String.join(" | ", w.log.subList(
               Math.min(w.log.size(), 5), w.log.size())) + "; KeyValueHandler.handle answered: "
           + String.join(", ", w.handled.subList(Math.min(w.handled.size(), 5),
@@ -73,6 +78,7 @@ final class ContainerRecreateReplays {
             case "O1" -> r.o1();
             case "O5" -> !w.healthy;
             case "O7" -> r.recreated();
+            case "O2" -> r.o2;
             default -> throw new IllegalArgumentException(o);
           };
           Replay.record(id, row, o, reached, r.observed());
@@ -85,6 +91,7 @@ final class ContainerRecreateReplays {
   static void closeAndForceDelete(Run r) throws Exception {
     r.w.closeThroughPipeline();
     r.deleted = r.w.replica();
+    r.closeSeq = r.deleted.getBlockCommitSequenceId();
     r.w.forceDelete();
   }
 
