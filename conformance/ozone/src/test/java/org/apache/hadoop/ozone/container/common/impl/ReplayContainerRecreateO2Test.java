@@ -90,6 +90,12 @@ public class ReplayContainerRecreateO2Test {
     try {
       new ContainerReportHandler(nodes, containers).onMessage(
           new ContainerReportFromDatanode(dn, report), mock(EventPublisher.class));
+    } catch (AssertionError e) {
+      if (production) {
+        // compiled code may have kept the old status: the harness failed, not the code
+        throw new IllegalStateException("harness: ContainerInfo's assertions stayed on", e);
+      }
+      throw e;
     } finally {
       assertionsDisabled(ContainerInfo.class, was);
     }
