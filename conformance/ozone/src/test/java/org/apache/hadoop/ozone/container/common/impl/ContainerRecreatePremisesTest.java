@@ -83,60 +83,244 @@ public class ContainerRecreatePremisesTest {
   }
 
   /**
-   * CR-P1: with C deleted on this datanode (absent from the ContainerSet, still in the
-   * pipeline's container2BCSIDMap), WriteChunk in WRITE_DATA and PutBlock at apply each
-   * auto-create C; container2BCSIDMap is not consulted (WRITE_DATA leaves its old entry, a
-   * successful PutBlock overwrites it with the recreated replica's BCSID).
+   * CR-P1: on the real leader datanode (ContainerRecreateWiring: KeyValueHandler, ContainerSet
+   * with its ID table, HddsDispatcher), c1 is created over the pipeline, closed and force
+   * deleted, and stays in container2BCSIDMap; then a WriteChunk in WRITE_DATA, and separately a
+   * PutBlock at apply, each make KeyValueHandler.handleCreateContainer create c1 again (OPEN,
+   * BCSID 0). The map is not consulted before the create: its entry stays (putIfAbsent).
    */
   @Test
   public void CR_P1_autoCreateOnWriteChunkAndPutBlock() throws Exception {
-    List<String> asked = new ArrayList<>();
+    List<String> seen = new ArrayList<>();
     boolean recreatedBoth = true;
-    for (String stage : new String[] {"WriteChunk/WRITE_DATA", "PutBlock/APPLY_TRANSACTION"}) {
-      ContainerSet set = ContainerSet.newReadOnlyContainerSet(1000);
-      Handler handler = mock(Handler.class);
-      when(handler.handle(any(), any(), any())).thenAnswer(inv -> {
-        ContainerCommandRequestProto req = inv.getArgument(0);
-        asked.add(stage + ": " + req.getCmdType());
-        if (req.getCmdType() == Type.CreateContainer) {
-          set.addContainer(openReplica(req.getContainerID()));
+    for (String stage : new String[] {"WriteChunk/WRITE_DATA", "PutBlock/apply"}) {
+      try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
+        w.openWithBlock();
+        w.closeThroughPipeline();
+        Object deleted = w.replica();
+        long before = w.container2BCSIDMap.get(ContainerRecreateWiring.C);
+        w.forceDelete();
+        boolean wc = stage.startsWith("WriteChunk");
+        ContainerRecreateWiring.Entry e = w.startTransaction(wc
+            ? w.writeChunk(ContainerRecreateWiring.NEW_BLOCK)
+            : w.putBlock(ContainerRecreateWiring.NEW_BLOCK));
+        if (wc) {
+          w.writeStateMachineData(e);
+        } else {
+          w.applyTransaction(e);
         }
-        return ContainerCommandResponseBuilders.getSuccessResponse(req);
-      });
-      Map<ContainerType, Handler> handlers = new HashMap<>();
-      handlers.put(ContainerType.KeyValueContainer, handler);
-      HddsDispatcher d = new HddsDispatcher(new OzoneConfiguration(), set,
-          mock(VolumeSet.class), handlers, mock(StateContext.class),
-          ContainerMetrics.create(new OzoneConfiguration()), null);
-      Map<Long, Long> container2BCSIDMap = new HashMap<>();
-      container2BCSIDMap.put(C, 100L); // C existed in this pipeline: closed at BCSID 100
-      ContainerCommandResponseProto r;
-      if (stage.startsWith("WriteChunk")) {
-        r = d.dispatch(writeChunk(C), DispatcherContext
-            .newBuilder(DispatcherContext.Op.WRITE_STATE_MACHINE_DATA)
-            .setStage(DispatcherContext.WriteChunkStage.WRITE_DATA).setTerm(1).setLogIndex(200)
-            .setContainer2BCSIDMap(container2BCSIDMap).build());
-      } else {
-        r = d.dispatch(putBlock(C), DispatcherContext
-            .newBuilder(DispatcherContext.Op.APPLY_TRANSACTION).setTerm(1).setLogIndex(201)
-            .setContainer2BCSIDMap(container2BCSIDMap).build());
+        Object now = w.replica();
+        boolean created = now != null && now != deleted
+            && w.handled.stream().filter(h -> h.startsWith("CreateContainer")).count() == 2;
+        long entry = w.container2BCSIDMap.get(ContainerRecreateWiring.C);
+        String res = w.log.get(w.log.size() - 1);
+        // WRITE_DATA leaves the old entry; the PutBlock, whose chunk was never written on the
+        // new replica, fails (UNABLE_TO_FIND_CHUNK: no updateBCSID) and leaves it too
+        recreatedBoth &= created && entry == before;
+        seen.add(stage + ": " + res + ", map before " + before + " after " + entry
+            + ", replica " + w.describe() + ", handler calls " + w.handled);
       }
-      boolean created = set.getContainer(C) != null;
-      // WRITE_DATA: putIfAbsent(C, 0) leaves the old entry; a successful PutBlock then sets
-      // the entry to the recreated replica's BCSID (updateBCSID; 0 for this stand-in replica)
-      long expectedEntry = stage.startsWith("WriteChunk") ? 100L
-          : set.getContainer(C).getBlockCommitSequenceId();
-      recreatedBoth &= r.getResult() == ContainerProtos.Result.SUCCESS && created
-          && container2BCSIDMap.get(C) == expectedEntry;
-      asked.add(stage + " -> " + r.getResult() + ", replica present=" + created
-          + ", container2BCSIDMap[C]=" + container2BCSIDMap.get(C));
-      ContainerMetrics.remove();
     }
     Premise.check(
-        "HddsDispatcher.dispatchRequest auto-creates a container absent from the ContainerSet "
+        "HddsDispatcher.dispatchRequest auto-creates (through the real "
+            + "KeyValueHandler.handleCreateContainer) a container absent from the ContainerSet "
             + "on WriteChunk (WRITE_DATA) and on PutBlock (apply), whatever "
             + "container2BCSIDMap records for it (no containerAutoCreate check in 2.2.0)",
-        recreatedBoth, String.join("; ", asked));
+        recreatedBoth, String.join("; ", seen));
+  }
+
+  /**
+   * CR-P3: KeyValueHandler.deleteContainer(force) on a CLOSED replica removes it from the
+   * ContainerSet and its row from the container ID table, does not mark it missing, and leaves
+   * the pipeline's container2BCSIDMap entry (the delete path is given no reference to the map).
+   * The contrast: with the fix layer's P3 on, the same delete leaves a DELETED row (the statement
+   * then does not hold).
+   */
+  @Test
+  public void CR_P3_forceDeleteLeavesTheMapEntry() throws Exception {
+    String[] upstream = deleteAndLook(false);
+    String[] tombstone = deleteAndLook(true);
+    Premise.check(
+        "a force delete (KeyValueHandler.deleteContainer(c, true)) removes the container from "
+            + "the ContainerSet and its row from the container ID table, does not mark it "
+            + "missing, and leaves the pipeline's container2BCSIDMap entry",
+        "true".equals(upstream[0]),
+        "2.2.0: " + upstream[1] + "; with racelab's P3 (tombstone) for contrast: "
+            + tombstone[1]);
+  }
+
+  private static String[] deleteAndLook(boolean p3) throws Exception {
+    racelab.fix.Row row = p3
+        ? racelab.fix.Row.of("container-recreate", "tombstone",
+            racelab.fix.containerrecreate.P3.PART)
+        : racelab.fix.Row.of("container-recreate", "upstream");
+    return racelab.fix.FixLayer.run(row, () -> {
+      try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
+        w.openWithBlock();
+        w.closeThroughPipeline();
+        String rowBefore = w.idTableRow();
+        Long entryBefore = w.container2BCSIDMap.get(ContainerRecreateWiring.C);
+        w.forceDelete();
+        boolean absent = w.replica() == null;
+        String rowAfter = w.idTableRow();
+        boolean missing = w.set.getMissingContainerSet().contains(ContainerRecreateWiring.C);
+        Long entryAfter = w.container2BCSIDMap.get(ContainerRecreateWiring.C);
+        boolean holds = absent && "none".equals(rowAfter) && !missing
+            && entryAfter != null && entryAfter.equals(entryBefore);
+        return new String[] {Boolean.toString(holds),
+            "containerSet has c1: " + !absent + ", ID table row " + rowBefore + " -> " + rowAfter
+                + ", missing: " + missing + ", container2BCSIDMap[c1] " + entryBefore + " -> "
+                + entryAfter};
+      }
+    });
+  }
+
+  /**
+   * CR-P4: handleWriteChunk's checkContainerOpen and its chunk write are separate steps: a
+   * WriteChunk held in the chunk manager (the collaborator the handler calls for the write) after
+   * its check passed on the OPEN replica lets SCM's close and a force delete run to their end (no
+   * lock of the write's is held: the delete takes the container's write lock), and the write then
+   * runs on the replica the delete left DELETED.
+   */
+  @Test
+  public void CR_P4_checkAndWriteAreSeparateSteps() throws Exception {
+    try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
+      w.openWithBlock();
+      ContainerRecreateWiring.Entry e =
+          w.startTransaction(w.writeChunk(ContainerRecreateWiring.NEW_BLOCK));
+      w.beforeChunkWrite.arm(stage -> stage.equals("WRITE_DATA"));
+      java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      Thread writer = racelab.conformance.Threads.recording("ChunkWriter", failed,
+          () -> w.writeStateMachineData(e));
+      writer.start();
+      w.beforeChunkWrite.awaitReached();
+      Object replica = w.replica();
+      State atCheck = w.state();
+      java.util.concurrent.ExecutorService ex = java.util.concurrent.Executors
+          .newSingleThreadExecutor();
+      boolean deleted;
+      try {
+        java.util.concurrent.Future<?> del = ex.submit(() -> {
+          w.closeThroughPipeline();
+          w.forceDelete();
+          return null;
+        });
+        deleted = awaitQuietly(del);
+      } finally {
+        ex.shutdownNow();
+      }
+      State atWrite = ((org.apache.hadoop.ozone.container.common.interfaces.Container<?>) replica)
+          .getContainerState();
+      w.beforeChunkWrite.release();
+      writer.join(60_000);
+      if (writer.isAlive()) {
+        throw new IllegalStateException("harness: the write did not finish");
+      }
+      Premise.check(
+          "KeyValueHandler.handleWriteChunk checks the state (checkContainerOpen) and writes the "
+              + "chunk (ChunkManager.writeChunk) in separate steps: a close and a force delete "
+              + "can complete between them",
+          atCheck == State.OPEN && deleted && atWrite == State.DELETED,
+          "state when the write reached the chunk manager: " + atCheck
+              + "; close and force delete completed meanwhile: " + deleted
+              + "; the write then ran on a replica in state " + atWrite
+              + "; the handler answered " + w.handled.get(w.handled.size() - 1)
+              + "; the dispatcher: " + w.log.get(w.log.size() - 1));
+    }
+  }
+
+  private static boolean awaitQuietly(java.util.concurrent.Future<?> f) throws Exception {
+    try {
+      f.get(20, java.util.concurrent.TimeUnit.SECONDS);
+      return true;
+    } catch (java.util.concurrent.TimeoutException e) {
+      return false;
+    }
+  }
+
+  /**
+   * CR-P5 (the O5 mechanism of CR-1/CR_O5 on 2.2.0): the chunk write of a WriteChunk that passed
+   * checkContainerOpen, run after a close and a force delete moved the container's directory, fails
+   * at FilePerBlockStrategy.getChunkFile's chunks-directory check: the checked
+   * StorageContainerException UNABLE_TO_FIND_DATA_DIR, which handleWriteChunk returns as its
+   * result (no exception leaves the handler); dispatchRequest, finding the result not ignorable and
+   * the replica DELETED, throws IllegalStateException from Preconditions.checkState. The model says
+   * the chunk file's open throws an unchecked exception out of the handler: the verdict (an
+   * exception out of dispatch, the pipeline fails) is the same, the failing call is not.
+   */
+  @Test
+  public void CR_P5_theChunkWriteFailsAsAResultThenTheDispatcherThrows() throws Exception {
+    try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
+      w.openWithBlock();
+      ContainerRecreateWiring.Entry e =
+          w.startTransaction(w.writeChunk(ContainerRecreateWiring.NEW_BLOCK));
+      w.beforeChunkWrite.arm(stage -> stage.equals("WRITE_DATA"));
+      java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      Thread writer = racelab.conformance.Threads.recording("ChunkWriter", failed,
+          () -> w.writeStateMachineData(e));
+      writer.start();
+      w.beforeChunkWrite.awaitReached();
+      w.closeThroughPipeline();
+      w.forceDelete();
+      w.beforeChunkWrite.release();
+      writer.join(60_000);
+      if (writer.isAlive()) {
+        throw new IllegalStateException("harness: the write did not finish");
+      }
+      String handlerAnswer = w.handled.get(w.handled.size() - 1);
+      String dispatch = w.log.get(w.log.size() - 1);
+      Premise.check(
+          "after a close and a force delete between checkContainerOpen and the chunk write, "
+              + "KeyValueHandler.handleWriteChunk returns UNABLE_TO_FIND_DATA_DIR (a result, no "
+              + "exception out of the handler) and HddsDispatcher.dispatchRequest then throws "
+              + "IllegalStateException (Preconditions.checkState: the replica is DELETED)",
+          handlerAnswer.equals("WriteChunk/WRITE_DATA -> UNABLE_TO_FIND_DATA_DIR")
+              && dispatch.contains("IllegalStateException") && dispatch.contains("DELETED")
+              && !w.healthy,
+          "handler: " + handlerAnswer + "; dispatcher: " + dispatch);
+    }
+  }
+
+  /**
+   * CR-P6: SCM's real ContainerReportHandler, given the leader's real report of a recreated
+   * replica (OPEN, BCSID above the close's) for a container CLOSED at the close's BCSID, raises
+   * the CLOSED container's sequence id to the replica's BCSID, as a production JVM runs it
+   * (assertions off). With assertions on, 2.2.0's ContainerInfo.updateSequenceId asserts
+   * isOpen() or QUASI_CLOSED and the same report throws AssertionError out of onMessage, the
+   * sequence id unchanged: the code's own assertion states P4's rule, which only -ea enforces.
+   */
+  @Test
+  public void CR_P6_reportHandlerRaisesAClosedContainersSequenceId() throws Exception {
+    try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
+      w.openWithBlock();
+      w.closeThroughPipeline();
+      long closeSeq = w.replica().getBlockCommitSequenceId();
+      w.forceDelete();
+      w.write(ContainerRecreateWiring.NEW_BLOCK);
+      var report = w.set.getContainerReport();
+      long bcsid = report.getReports(0).getBlockCommitSequenceId();
+      var production = ReplayContainerRecreateO2Test.scmProcesses(report, closeSeq, true);
+      String withEa;
+      long seqWithEa = -1;
+      try {
+        var checked = ReplayContainerRecreateO2Test.scmProcesses(report, closeSeq, false);
+        seqWithEa = checked.getSequenceId();
+        withEa = "no error, sequence id " + seqWithEa;
+      } catch (AssertionError e) {
+        withEa = "AssertionError at " + e.getStackTrace()[0];
+      }
+      Premise.check(
+          "AbstractContainerReportHandler.updateContainerStats raises a CLOSED container's "
+              + "sequence id to a healthy (OPEN) replica's higher BCSID, without -ea; with -ea "
+              + "ContainerInfo.updateSequenceId's assertion (isOpen() || QUASI_CLOSED) throws",
+          production.getSequenceId() == bcsid && bcsid > closeSeq
+              && withEa.startsWith("AssertionError"),
+          "closed at " + closeSeq + ", replica " + report.getReports(0).getState() + " BCSID "
+              + bcsid + "; assertions off (production): sequence id " + production.getSequenceId()
+              + " (" + production.getState() + "); assertions on: " + withEa);
+    }
   }
 
   /** CR-P2: checkContainerOpen answers CONTAINER_INTERNAL_ERROR for a DELETED replica. */
