@@ -314,7 +314,7 @@ mod tests {
         for (contract, premises) in super::premises() {
             for p in premises {
                 assert!(ids.insert(p.id), "premise id {} twice", p.id);
-                assert!(!p.cells.is_empty(), "{}: no cells", p.id);
+                assert!(p.is_replay() || !p.cells.is_empty(), "{}: no cells", p.id);
                 for cell in p.cells {
                     assert!(
                         cell.starts_with(&format!("{contract}/")),
@@ -327,26 +327,26 @@ mod tests {
         }
     }
 
-    /// A replay's premise names exactly the J cells whose claims name the replay, the cells its
-    /// records decide (and may name model cells that rest on its reaching the outcome).
+    /// A replay's J cells are the claims that name it, never listed in its premise (which
+    /// lists only the model cells that rest on its reaching the outcome); each replay decides
+    /// at least one.
     #[test]
-    fn a_replay_premise_names_its_j_cells() {
+    fn a_replay_premise_decides_j_cells_its_claims_name() {
         for (contract, premises) in super::premises() {
             for p in premises.iter().filter(|p| p.is_replay()) {
-                let decided: BTreeSet<String> = super::all()
+                let decided = super::all()
                     .iter()
                     .filter(|e| e.contract.id == contract)
                     .flat_map(|e| e.cells.iter())
                     .filter(|c| c.checker == Checker::Real && c.scenario == Some(p.id))
-                    .map(|c| c.key())
-                    .collect();
-                let named: BTreeSet<String> = p
-                    .cells
-                    .iter()
-                    .filter(|c| c.contains(&format!("/{}:", Checker::Real.as_str())))
-                    .map(|c| c.to_string())
-                    .collect();
-                assert_eq!(named, decided, "{}: its cells are not its J cells", p.id);
+                    .count();
+                assert!(decided > 0, "{}: no J cell names this replay", p.id);
+                let own = format!("/{}:{}", Checker::Real.as_str(), p.id);
+                assert!(
+                    !p.cells.iter().any(|c| c.ends_with(&own)),
+                    "{}: lists its own J cells (they are the claims that name it)",
+                    p.id
+                );
             }
         }
     }

@@ -332,7 +332,10 @@ pub fn verify_cell<M: Histories>(claim: &Claim<M>) -> Result<CellResult, String>
 
 /// Whether `claim` is checked by one of the history checkers.
 pub fn is_history<M: Model>(claim: &Claim<M>) -> bool {
-    claim.checker() != Checker::Loom
+    matches!(
+        claim.checker(),
+        Checker::Proptest | Checker::Quickcheck | Checker::FuzzReplay
+    )
 }
 
 /// Every file below `dirs`, sorted, so the replay order is stable.

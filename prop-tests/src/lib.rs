@@ -5,5 +5,6 @@
 #![forbid(unsafe_code)]
 
 pub mod checkers;
+pub mod real_orders;
 pub mod scenario;
 pub mod tidy;

@@ -14,9 +14,14 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// Where the committed scenario files are.
+pub fn scenarios_dir() -> PathBuf {
+    root().join("scenarios")
+}
+
 /// The committed scenario files, sorted.
 pub fn scenario_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("scenarios"))
+    let mut files: Vec<PathBuf> = std::fs::read_dir(scenarios_dir())
         .map(|rd| rd.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|x| x == "scn"));

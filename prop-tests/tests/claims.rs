@@ -11,7 +11,9 @@
 //! - `tidy/import-circles`: no import circle between the files of a crate (but the listed
 //!   ones, which may only go);
 //! - `scenarios/FILE`: a committed scenario file replays, each variant reaching what its
-//!   `expect` line says.
+//!   `expect` line says;
+//! - `real/orders`: each J cell whose replay's order is committed (`CONTRACT-real-REPLAY.scn`)
+//!   claims that file's verdict, the model's for that order.
 //!
 //! `cargo test -p racelab-props -- dead-node/` runs one contract.
 
@@ -121,6 +123,15 @@ fn main() -> std::process::ExitCode {
     }));
     trials.push(Trial::test("tidy/import-circles", || {
         let problems = racelab_props::tidy::import_circles();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n").into())
+        }
+    }));
+    trials.push(Trial::test("real/orders", || {
+        let cells: Vec<_> = registry::all().into_iter().flat_map(|e| e.cells).collect();
+        let (problems, _) = racelab_props::real_orders::check(&cells);
         if problems.is_empty() {
             Ok(())
         } else {

@@ -42,7 +42,8 @@ pub static PREMISES: &[Premise] = &[
             "container-recreate/P2/O1/loom",
             "container-recreate/P2/O1/steps",
         ],
-        versus_baseline: "HddsDispatcher.dispatchRequest differs: 78d5650c refuses the auto-create \
+        versus_baseline:
+            "HddsDispatcher.dispatchRequest differs: 78d5650c refuses the auto-create \
                           with CONTAINER_NOT_FOUND when the request sets containerAutoCreate=false \
                           (HDDS-15791; only ECReconstructionCoordinator sets it), and counts \
                           StreamInitWithPutBlock as a write stage; a Ratis WriteChunk or PutBlock \
@@ -164,28 +165,7 @@ pub static PREMISES: &[Premise] = &[
                     at the close's BCSID, ContainerInfo's assertions off as in production (the \
                     NodeManager and ContainerManager are mocks handing it the datanode and the \
                     real ContainerInfo); records O2",
-        cells: &[
-            "container-recreate/upstream/O2/real:CR_O2",
-            "container-recreate/P1/O2/real:CR_O2",
-            "container-recreate/P2/O2/real:CR_O2",
-            "container-recreate/P4/O2/real:CR_O2",
-            "container-recreate/P5/O2/real:CR_O2",
-            "container-recreate/P6/O2/real:CR_O2",
-            "container-recreate/tombstone/O2/real:CR_O2",
-            "container-recreate/P7/O2/real:CR_O2",
-            "container-recreate/P8/O2/real:CR_O2",
-            "container-recreate/proposed/O2/real:CR_O2",
-            "container-recreate/improved/O2/real:CR_O2",
-            "container-recreate/P1+P2/O2/real:CR_O2",
-            "container-recreate/P1+P2+P7/O2/real:CR_O2",
-            "container-recreate/P1+P2+P7+P8/O2/real:CR_O2",
-            "container-recreate/HDDS-15791/O2/real:CR_O2",
-            "container-recreate/P3+P7+P8/O2/real:CR_O2",
-            "container-recreate/P2+P7+P8/O2/real:CR_O2",
-            "container-recreate/P2+P3+P8/O2/real:CR_O2",
-            "container-recreate/P2+P3+P7/O2/real:CR_O2",
-            "container-recreate/P4+P5/O2/real:CR_O2",
-        ],
+        cells: &[],
         versus_baseline: "the datanode methods are those of the other replays (see CR_O1); \
                           ContainerReportHandler.onMessage differs only in types between \
                           ozone-2.2.0 and 78d5650c (getNode returns DatanodeInfo; the \
@@ -201,48 +181,7 @@ pub static PREMISES: &[Premise] = &[
                     while c1 is OPEN, SCM's close is applied and its force delete runs to its \
                     end, then the WriteChunk's WRITE_DATA and COMMIT_DATA and the PutBlock; \
                     records O1 and O7",
-        cells: &[
-            "container-recreate/upstream/O1/real:CR_O1",
-            "container-recreate/upstream/O7/real:CR_O1",
-            "container-recreate/P1/O1/real:CR_O1",
-            "container-recreate/P1/O7/real:CR_O1",
-            "container-recreate/P2/O1/real:CR_O1",
-            "container-recreate/P2/O7/real:CR_O1",
-            "container-recreate/P4/O1/real:CR_O1",
-            "container-recreate/P4/O7/real:CR_O1",
-            "container-recreate/P5/O1/real:CR_O1",
-            "container-recreate/P5/O7/real:CR_O1",
-            "container-recreate/P6/O1/real:CR_O1",
-            "container-recreate/P6/O7/real:CR_O1",
-            "container-recreate/tombstone/O1/real:CR_O1",
-            "container-recreate/tombstone/O7/real:CR_O1",
-            "container-recreate/P7/O1/real:CR_O1",
-            "container-recreate/P7/O7/real:CR_O1",
-            "container-recreate/P8/O1/real:CR_O1",
-            "container-recreate/P8/O7/real:CR_O1",
-            "container-recreate/proposed/O1/real:CR_O1",
-            "container-recreate/proposed/O7/real:CR_O1",
-            "container-recreate/improved/O1/real:CR_O1",
-            "container-recreate/improved/O7/real:CR_O1",
-            "container-recreate/P1+P2/O1/real:CR_O1",
-            "container-recreate/P1+P2/O7/real:CR_O1",
-            "container-recreate/P1+P2+P7/O1/real:CR_O1",
-            "container-recreate/P1+P2+P7/O7/real:CR_O1",
-            "container-recreate/P1+P2+P7+P8/O1/real:CR_O1",
-            "container-recreate/P1+P2+P7+P8/O7/real:CR_O1",
-            "container-recreate/HDDS-15791/O1/real:CR_O1",
-            "container-recreate/HDDS-15791/O7/real:CR_O1",
-            "container-recreate/P3+P7+P8/O1/real:CR_O1",
-            "container-recreate/P3+P7+P8/O7/real:CR_O1",
-            "container-recreate/P2+P7+P8/O1/real:CR_O1",
-            "container-recreate/P2+P7+P8/O7/real:CR_O1",
-            "container-recreate/P2+P3+P8/O1/real:CR_O1",
-            "container-recreate/P2+P3+P8/O7/real:CR_O1",
-            "container-recreate/P2+P3+P7/O1/real:CR_O1",
-            "container-recreate/P2+P3+P7/O7/real:CR_O1",
-            "container-recreate/P4+P5/O1/real:CR_O1",
-            "container-recreate/P4+P5/O7/real:CR_O1",
-        ],
+        cells: &[],
         versus_baseline: REPLAYS_VERSUS_BASELINE,
         not_run: None,
     },
@@ -261,11 +200,6 @@ pub static PREMISES: &[Premise] = &[
         cells: &[
             "container-recreate/upstream/O5/loom",
             "container-recreate/P1+P2+P7/O5/loom",
-            "container-recreate/upstream/O5/real:CR_O5",
-            "container-recreate/improved/O5/real:CR_O5",
-            "container-recreate/P1+P2+P7/O5/real:CR_O5",
-            "container-recreate/P1+P2+P7+P8/O5/real:CR_O5",
-            "container-recreate/P2+P3+P7/O5/real:CR_O5",
         ],
         versus_baseline: REPLAYS_VERSUS_BASELINE,
         not_run: None,
@@ -278,16 +212,7 @@ pub static PREMISES: &[Premise] = &[
                     written and applied and its PutBlock validated while c1 is OPEN; SCM's close \
                     and force delete; then the PutBlock's apply (upstream: auto-create, \
                     UNABLE_TO_FIND_CHUNK, the new replica UNHEALTHY); records O5 and O7",
-        cells: &[
-            "container-recreate/P2/O5/real:CR_R1",
-            "container-recreate/P4/O5/real:CR_R1",
-            "container-recreate/P5/O5/real:CR_R1",
-            "container-recreate/P6/O5/real:CR_R1",
-            "container-recreate/P7/O5/real:CR_R1",
-            "container-recreate/P8/O5/real:CR_R1",
-            "container-recreate/P2+P7+P8/O5/real:CR_R1",
-            "container-recreate/P4+P5/O5/real:CR_R1",
-        ],
+        cells: &[],
         versus_baseline: REPLAYS_VERSUS_BASELINE,
         not_run: None,
     },
@@ -300,11 +225,7 @@ pub static PREMISES: &[Premise] = &[
                     (a delegate of the real KeyValueHandler given to the dispatcher) while the \
                     force delete runs to its end; the handler then reads the replica DELETED; \
                     records O5 and O7",
-        cells: &[
-            "container-recreate/tombstone/O5/real:CR_R2",
-            "container-recreate/P1+P2/O5/real:CR_R2",
-            "container-recreate/P2+P3+P8/O5/real:CR_R2",
-        ],
+        cells: &[],
         versus_baseline: REPLAYS_VERSUS_BASELINE,
         not_run: None,
     },
@@ -315,12 +236,7 @@ pub static PREMISES: &[Premise] = &[
         statement: "replay on every row of the report's repro test on the leader (CR-F1, \
                     CR-F10): SCM's close and force delete to their end, then the client's \
                     WriteChunk and PutBlock of block 2; records O1, O5 and O7",
-        cells: &[
-            "container-recreate/P1/O5/real:CR_R3",
-            "container-recreate/proposed/O5/real:CR_R3",
-            "container-recreate/HDDS-15791/O5/real:CR_R3",
-            "container-recreate/P3+P7+P8/O5/real:CR_R3",
-        ],
+        cells: &[],
         versus_baseline: REPLAYS_VERSUS_BASELINE,
         not_run: None,
     },

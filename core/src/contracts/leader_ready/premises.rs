@@ -145,18 +145,7 @@ pub static PREMISES: &[Premise] = &[
                     notifyLeaderReady is held after its start, before setLeaderReady; O1 \
                     decided after both; then elected in term 5 (notifyLeaderChanged) and O2 \
                     decided before any term-5 notifyLeaderReady",
-        cells: &[
-            "leader-ready/upstream/O1/real:LR_O1",
-            "leader-ready/P1/O1/real:LR_O1",
-            "leader-ready/P2/O1/real:LR_O1",
-            "leader-ready/proposed/O1/real:LR_O1",
-            "leader-ready/improved/O1/real:LR_O1",
-            "leader-ready/upstream/O2/real:LR_O1",
-            "leader-ready/P1/O2/real:LR_O1",
-            "leader-ready/P2/O2/real:LR_O1",
-            "leader-ready/proposed/O2/real:LR_O1",
-            "leader-ready/improved/O2/real:LR_O1",
-        ],
+        cells: &[],
         versus_baseline: "runs 2.2.0's notifyLeaderReady and notifyNotLeader (identical at \
                     78d5650c) and 2.2.0's notifyLeaderChanged, which differs at 78d5650c: the \
                     term read into a local instead of the AtomicLong currentLeaderTerm, and \
@@ -174,13 +163,7 @@ pub static PREMISES: &[Premise] = &[
         statement: "replay, on every row: after checkReady of the term-4 startup entry, the \
                     step-down, the candidacy (Ratis term 5) and the win (notifyLeaderChanged) \
                     all before notifyLeaderReady starts; R1 decided after the callback",
-        cells: &[
-            "leader-ready/upstream/R1/real:LR_R1",
-            "leader-ready/P1/R1/real:LR_R1",
-            "leader-ready/P2/R1/real:LR_R1",
-            "leader-ready/proposed/R1/real:LR_R1",
-            "leader-ready/improved/R1/real:LR_R1",
-        ],
+        cells: &[],
         versus_baseline: "as LR_O1: notifyLeaderReady and notifyNotLeader identical at 78d5650c; \
                     notifyLeaderChanged differs there only in what it does besides \
                     updateLeaderAndTerm(true, Ratis' term), which writes no flag: no verdict \
@@ -195,13 +178,7 @@ pub static PREMISES: &[Premise] = &[
                     step-down and the candidacy (Ratis term 5) before notifyLeaderReady starts, \
                     the win (notifyLeaderChanged) while it is held before setLeaderReady; R2 \
                     decided after the callback",
-        cells: &[
-            "leader-ready/upstream/R2/real:LR_R2",
-            "leader-ready/P1/R2/real:LR_R2",
-            "leader-ready/P2/R2/real:LR_R2",
-            "leader-ready/proposed/R2/real:LR_R2",
-            "leader-ready/improved/R2/real:LR_R2",
-        ],
+        cells: &[],
         versus_baseline: "as LR_O1: notifyLeaderReady and notifyNotLeader identical at 78d5650c; \
                     notifyLeaderChanged differs there only in what it does besides \
                     updateLeaderAndTerm(true, Ratis' term), which writes no flag: no verdict \
