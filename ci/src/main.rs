@@ -33,6 +33,7 @@ mod mutants;
 mod new;
 mod phases;
 mod real_cells;
+mod surefire;
 mod verify;
 
 use cli::{Cli, Cmd};

@@ -4,7 +4,7 @@
 //! model's variant switches on (its baseline's changes, then its parts); anything else is an
 //! error of the conformance phase, never a silently dropped verdict.
 
-use crate::conformance::{Case, JRecord};
+use crate::surefire::{Case, JRecord};
 use racelab_core::claims::{run_key, Checker, Verdict};
 use racelab_core::registry::Entry;
 use racelab_core::report::CellResult;
@@ -142,7 +142,7 @@ fn cell(entries: &[Entry], case: &Case, r: &JRecord) -> Result<CellResult, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conformance::{parse_surefire, CaseOutcome};
+    use crate::surefire::{parse_surefire, CaseOutcome};
     use racelab_core::registry;
 
     /// A Surefire report of one parameterized replay, each run printing `lines`.
@@ -241,33 +241,5 @@ mod tests {
             "{}: with the fix layer off, no record",
             fixed.key()
         )));
-    }
-
-    #[test]
-    fn records_are_parsed() {
-        let r = JRecord::parse(
-            "[racelab] J reregister trunk+P1 O3 not-reached parts=HDFS-17953+P1 replay=RR_O3 \
-             -- pending=[] fbr=none",
-        )
-        .expect("a record")
-        .expect("well formed");
-        assert_eq!(
-            r,
-            JRecord {
-                contract: "reregister".into(),
-                variant: "trunk+P1".into(),
-                outcome: "O3".into(),
-                reached: false,
-                parts: vec!["HDFS-17953".into(), "P1".into()],
-                replay: "RR_O3".into(),
-                observed: "pending=[] fbr=none".into(),
-            }
-        );
-        let none =
-            JRecord::parse("[racelab] J leader-ready upstream O1 reached parts=- replay=LR_O1")
-                .expect("a record")
-                .expect("well formed");
-        assert!(none.parts.is_empty() && none.observed.is_empty());
-        assert!(JRecord::parse("[racelab] holds: x").is_none());
     }
 }
