@@ -10,7 +10,7 @@ pub const FINDINGS: &[Finding] = &[
         statement: "The report's fix (P1) leaves the pipeline failure: the leader's COMMIT_DATA of the \
                     refused WriteChunk finds no container and answers CONTAINER_NOT_FOUND, which \
                     applyTransaction does not ignore; P2 answers CONTAINER_NOT_OPEN there.",
-        cells: &["P1/O5/loom", "proposed/O5/loom", "P3+P7+P8/O5/loom", "improved/O5/loom"],
+        cells: &["P1/O5/loom", "proposed/O5/loom", "P3+P7+P8/O5/loom", "improved/O5/loom", "P1/O5/real:CR_R3", "proposed/O5/real:CR_R3", "improved/O5/real:CR_R3"],
         no_replay: None,
     },
     Finding {
@@ -20,7 +20,7 @@ pub const FINDINGS: &[Finding] = &[
                     CONTAINER_INTERNAL_ERROR, then dispatchRequest's Preconditions.checkState throws and \
                     the pipeline fails, with P1+P2 too; P7 (CONTAINER_NOT_OPEN for a DELETED replica) is \
                     needed.",
-        cells: &["P1+P2/O5/loom", "P2+P3+P8/O5/loom", "improved/O5/loom"],
+        cells: &["P1+P2/O5/loom", "P2+P3+P8/O5/loom", "improved/O5/loom", "P1+P2/O5/real:CR_R2", "improved/O5/real:CR_R2"],
         no_replay: None,
     },
     Finding {
@@ -34,8 +34,7 @@ pub const FINDINGS: &[Finding] = &[
             "P1+P2+P7/O5/loom",
             "P2+P3+P7/O5/loom",
             "P1+P2+P7+P8/O5/loom",
-            "improved/O5/loom",
-        ],
+            "improved/O5/loom", "P1+P2+P7/O5/real:CR_O5", "improved/O5/real:CR_O5"],
         no_replay: None,
     },
     Finding {
@@ -44,8 +43,10 @@ pub const FINDINGS: &[Finding] = &[
         statement: "The SCM defence (P4+P5) prevents the loss of the blocks from before the close but deletes \
                     the recreated replica, and with it a block the client was told was written; only a \
                     datanode part that refuses the write prevents both.",
-        cells: &["P4+P5/O4/proptest", "P4+P5/O6/proptest", "improved/O6/proptest"],
-        no_replay: None,
+        cells: &["P4+P5/O4/proptest", "P4+P5/O6/proptest", "improved/O6/proptest", ],
+        no_replay: Some("SCM's side over long histories (moves, losses, over- and under-replication by \
+                              ReplicationManager): no replay drives those on the real classes yet; the proptest \
+                              histories are the evidence"),
     },
     Finding {
         id: "CR-F5",
@@ -79,7 +80,7 @@ pub const FINDINGS: &[Finding] = &[
         statement: "The issue's candidate, a check in the leader's startTransaction (P6), leaves the recreate: \
                     a WriteChunk validated while the container was OPEN reaches WRITE_DATA after the close \
                     and the delete and auto-creates; the check must stay in dispatchRequest.",
-        cells: &["P6/O1/loom", "P6/O7/loom", "P1/O1/loom"],
+        cells: &["P6/O1/loom", "P6/O7/loom", "P1/O1/loom", "P6/O1/real:CR_O1", "P6/O7/real:CR_O1", "P1/O1/real:CR_O1"],
         no_replay: None,
     },
     Finding {
@@ -115,7 +116,7 @@ pub const FINDINGS: &[Finding] = &[
         statement: "HDDS-15791's refusal (containerAutoCreate=false answers CONTAINER_NOT_FOUND) in place of \
                     P1's stops the recreate but fails the pipeline: handleCommandResult ignores \
                     CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND. The answer code matters.",
-        cells: &["HDDS-15791/O1/loom", "HDDS-15791/O5/loom", "P1+P2+P7+P8/O5/loom"],
+        cells: &["HDDS-15791/O1/loom", "HDDS-15791/O5/loom", "P1+P2+P7+P8/O5/loom", "HDDS-15791/O5/real:CR_R3", "P1+P2+P7+P8/O5/real:CR_R3"],
         no_replay: None,
     },
     Finding {

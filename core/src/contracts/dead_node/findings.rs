@@ -17,7 +17,7 @@ pub const FINDINGS: &[Finding] = &[
         kind: Kind::DisagreesWithReport,
         statement: "The residual window R1 belongs to P1's refresh, not to the patch's recheck: \
                     P1 alone reaches it with no recheck, and upstream and P2 or P3 alone do not.",
-        cells: &["P1/R1/loom", "upstream/R1/loom", "P2/R1/loom", "P3/R1/loom"],
+        cells: &["P1/R1/loom", "upstream/R1/loom", "P2/R1/loom", "P3/R1/loom", "P1/R1/real:DN_R1", "upstream/R1/real:DN_R1", "P2/R1/real:DN_R1", "P3/R1/real:DN_R1"],
         no_replay: None,
     },
     Finding {
