@@ -65,7 +65,7 @@ pub fn no_replay() -> Vec<(&'static str, &'static [crate::premises::NoReplay])> 
     vec![
         ("leader-ready", &[]),
         ("recon-sync", recon_sync::premises::NO_REPLAY),
-        ("dead-node", &[]),
+        ("dead-node", dead_node::premises::NO_REPLAY),
         ("container-recreate", &[]),
         ("reregister", &[]),
     ]

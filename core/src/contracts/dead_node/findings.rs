@@ -9,7 +9,14 @@ pub const FINDINGS: &[Finding] = &[
         kind: Kind::DisagreesWithReport,
         statement: "P2 alone does not close O3: without P1 the recheck under the monitor reads \
                     DEAD on an unrefreshed heartbeat time; P1 and P2 together close it.",
-        cells: &["P2/O3/loom", "P1+P2/O3/loom", "proposed/O3/loom"],
+        cells: &[
+            "P2/O3/loom",
+            "P1+P2/O3/loom",
+            "proposed/O3/loom",
+            "P2/O3/real:DN_O3R",
+            "P1+P2/O3/real:DN_O3R",
+            "proposed/O3/real:DN_O3R",
+        ],
         no_replay: None,
     },
     Finding {
@@ -17,7 +24,16 @@ pub const FINDINGS: &[Finding] = &[
         kind: Kind::DisagreesWithReport,
         statement: "The residual window R1 belongs to P1's refresh, not to the patch's recheck: \
                     P1 alone reaches it with no recheck, and upstream and P2 or P3 alone do not.",
-        cells: &["P1/R1/loom", "upstream/R1/loom", "P2/R1/loom", "P3/R1/loom", "P1/R1/real:DN_R1", "upstream/R1/real:DN_R1", "P2/R1/real:DN_R1", "P3/R1/real:DN_R1"],
+        cells: &[
+            "P1/R1/loom",
+            "upstream/R1/loom",
+            "P2/R1/loom",
+            "P3/R1/loom",
+            "P1/R1/real:DN_R1",
+            "upstream/R1/real:DN_R1",
+            "P2/R1/real:DN_R1",
+            "P3/R1/real:DN_R1",
+        ],
         no_replay: None,
     },
     Finding {

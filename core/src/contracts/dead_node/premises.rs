@@ -1,9 +1,44 @@
 //! The statements about Ozone's SCM that this model rests on, each checked by a JUnit test of
 //! the same id in `conformance/ozone` (see [`crate::premises`]).
-use crate::premises::Premise;
+use crate::premises::{NoReplay, Premise};
 
 const JAR: &str = "hdds-server-scm 2.2.0";
 const RECON_JAR: &str = "ozone-recon 2.2.0";
+
+/// No order on the real classes can be held inside these windows by a latch in a collaborator:
+/// both lie inside `NodeStateManager.checkNodesHealth` (synchronized; identical in ozone-2.2.0 and
+/// 78d5650c), between steps that call only objects NodeStateManager builds itself.
+pub static NO_REPLAY: &[NoReplay] = &[
+    NoReplay {
+        outcome: "O6",
+        variants: &[],
+        why: "O6's window is NodeStateManager.updateNodeState between its deadline test \
+              (condition.test(node.getLastHeartbeatTime())) and its write \
+              (nodeStateMap.updateNodeHealthState): the only calls between are DatanodeInfo's own \
+              getter, the lambda built in checkNodesHealth and nodeHealthSM.getNextState, and \
+              DatanodeInfo, the StateMachine and the NodeStateMap are built by NodeStateManager \
+              itself (its constructor and addNode), not injected; the event publisher is called only \
+              after the write. No collaborator call lies in the window, so a latch could hold the \
+              health check there only inside the code under test (e.g. by holding NodeStateMap's \
+              private lock, which also blocks the heartbeat's own getNodeInfo), which the replays \
+              must not do",
+    },
+    NoReplay {
+        outcome: "O7",
+        variants: &[],
+        why: "O7's window is checkNodesHealth's handling of one node, from its status read \
+              (nodeStateMap.getNodeStatus on a STALE node) to the DEAD write by ID \
+              (updateNodeState: getLastHeartbeatTime of the listed, old DatanodeInfo, the \
+              StateMachine, nodeStateMap.updateNodeHealthState): no collaborator call lies between \
+              (the STALE branch makes no layout-version call; the event publisher, injected, is \
+              called only after a write). A latch in the publisher on another node's event holds \
+              the check after the listing but before dn1's status read, and a replacement there is \
+              read by ID as HEALTHY: the check then writes STALE, not DEAD, so it is not O7's order. \
+              Holding the order needs a latch inside the code under test (NodeStateMap's private \
+              lock, which updateNode's own NodeStateMap.updateNode also takes), which the replays \
+              must not do",
+    },
+];
 
 pub static PREMISES: &[Premise] = &[
     Premise {
@@ -98,6 +133,15 @@ pub static PREMISES: &[Premise] = &[
         upstream: "DeadNodeHandler.removeContainerReplicas",
         jar: JAR,
         statement: "replay (J cells, every row), the order of scenarios/dead-node-unlocked-recheck.scn: DEAD_NODE fired by the real NodeStateManager (its DatanodeInfo payload to the handler); dn1 registers; the handler runs to its removal's first lookup; the registration report is applied (or blocks on P2's monitor); the handler removes",
+        cells: &[],
+        versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        not_run: None,
+    },
+    Premise {
+        id: "DN_O3R",
+        upstream: "DeadNodeHandler.removeContainerReplicas",
+        jar: JAR,
+        statement: "replay (J cells, every row), the model's P2/O3 order (scenarios/dead-node-recheck-unrefreshed.scn, DN-F1): DEAD_NODE fired by the real NodeStateManager; the handler reads DEAD and is held in closeContainers; dn1 registers and its registration report is applied; the handler removes (P2: its recheck under the monitor; P2u: its unlocked reread) before any heartbeat or health check; then dn1 heartbeats and a check runs",
         cells: &[],
         versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
         not_run: None,
