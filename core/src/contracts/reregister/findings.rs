@@ -106,7 +106,16 @@ pub const FINDINGS: &[Finding] = &[
             "upstream/R1/steps",
             "notify-first/R1/loom",
         ],
-        no_replay: None,
+        no_replay: Some(
+            "no J cell can show it: upstream's side (a block queued between the IBR drain and \
+             the snapshot is in the in-flight FBR's snapshot, R1 not reached) could be replayed \
+             on the real classes, but a J not-reached cell needs a reached twin of the same \
+             replay, and the only row that reaches R1 is notify-first, the writer-order mutant, \
+             which is not renderable: the writer's order is BlockReceiver's PacketResponder's, \
+             which no replay runs (the harness plays the writer: finalize, then \
+             BPOfferService.notifyNamenodeReceivedBlock), and no released class queues before \
+             it finalizes",
+        ),
     },
     Finding {
         id: "RR-F9",
@@ -114,7 +123,12 @@ pub const FINDINGS: &[Finding] = &[
         statement: "reRegister clears the IBRs before it registers, and only when the actor \
                     last saw the NameNode as STANDBY or OBSERVER: against an ACTIVE NameNode \
                     nothing is cleared, and the registration's FBR request is still lost (O2).",
-        cells: &["upstream/O2/loom"],
+        cells: &[
+            "upstream/O2/loom",
+            "upstream/O2/real:RR_O2",
+            "upstream/O1/real:RR_O3",
+            "upstream/O2/real:RR_O3",
+        ],
         no_replay: None,
     },
     Finding {
@@ -124,6 +138,8 @@ pub const FINDINGS: &[Finding] = &[
                     can learn a block the restarted one loses: the block is missing once the \
                     second becomes active.",
         cells: &[
+            "upstream/O9/real:RR_O9",
+            "trunk/O9/real:RR_O9",
             "upstream/O9/loom",
             "proposed/O9/loom",
             "proposed/O9/proptest",

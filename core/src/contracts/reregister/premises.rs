@@ -178,6 +178,72 @@ pub static PREMISES: &[Premise] = &[
         not_run: None,
     },
     Premise {
+        id: "RR_O2",
+        upstream: "BPServiceActor.reRegister",
+        jar: JAR,
+        statement: "replay, every headline row: RR_O3's order (REG1 done, REG2 queued; the real \
+                    loop's FBR snapshots and is processed; a writer finalizes X and notifies; \
+                    REG2's reRegister on the real command thread ends; the FBR returns and \
+                    scheduleNextBlockReport runs; three heartbeats of quiescence) with the \
+                    NameNode last seen ACTIVE (double-register/active): reRegister does not \
+                    clear the pending IBRs, and REG2's FBR request is still lost (O2, O8)",
+        cells: &[
+            "reregister/upstream/O2/real:RR_O2",
+            "reregister/P1/O2/real:RR_O2",
+            "reregister/P2/O2/real:RR_O2",
+            "reregister/P3/O2/real:RR_O2",
+            "reregister/proposed/O2/real:RR_O2",
+            "reregister/trunk/O2/real:RR_O2",
+            "reregister/trunk+P1/O2/real:RR_O2",
+            "reregister/trunk+P2/O2/real:RR_O2",
+            "reregister/trunk+P3/O2/real:RR_O2",
+            "reregister/upstream/O8/real:RR_O2",
+            "reregister/P1/O8/real:RR_O2",
+            "reregister/P2/O8/real:RR_O2",
+            "reregister/P3/O8/real:RR_O2",
+            "reregister/proposed/O8/real:RR_O2",
+            "reregister/trunk/O8/real:RR_O2",
+            "reregister/trunk+P1/O8/real:RR_O2",
+            "reregister/trunk+P2/O8/real:RR_O2",
+            "reregister/trunk+P3/O8/real:RR_O2",
+        ],
+        versus_baseline: "The jar is the report baseline's release (rel/release-3.5.0): no \
+                          difference for the report rows. Trunk rows run on 3.5.0's classes \
+                          with HDFS-17953 rendered by the fix layer (IncrementalBlockReportManager \
+                          only); trunk's BPServiceActor, Scheduler and CommandProcessingThread at \
+                          2f3cdd76 are not in the stored sources (RR-2), so their J verdicts \
+                          assume them equal to 3.5.0's, as the model does.",
+        not_run: None,
+    },
+    Premise {
+        id: "RR_O9",
+        upstream: "BPOfferService.notifyNamenodeReceivedBlock",
+        jar: JAR,
+        statement: "replay, every headline row (double-register/two-namenodes): a real \
+                    BPOfferService with two real actors; nn0 ACTIVE keeps the DataNode; nn1, \
+                    restarted STANDBY, goes through RR_O3's order (the writer's notification \
+                    queues X for both actors; REG2's reRegister clears nn1's); both real loops \
+                    run to quiescence (O9)",
+        cells: &[
+            "reregister/upstream/O9/real:RR_O9",
+            "reregister/P1/O9/real:RR_O9",
+            "reregister/P2/O9/real:RR_O9",
+            "reregister/P3/O9/real:RR_O9",
+            "reregister/proposed/O9/real:RR_O9",
+            "reregister/trunk/O9/real:RR_O9",
+            "reregister/trunk+P1/O9/real:RR_O9",
+            "reregister/trunk+P2/O9/real:RR_O9",
+            "reregister/trunk+P3/O9/real:RR_O9",
+        ],
+        versus_baseline: "The jar is the report baseline's release (rel/release-3.5.0): no \
+                          difference for the report rows. Trunk rows run on 3.5.0's classes \
+                          with HDFS-17953 rendered by the fix layer (IncrementalBlockReportManager \
+                          only); trunk's BPServiceActor, Scheduler and CommandProcessingThread at \
+                          2f3cdd76 are not in the stored sources (RR-2), so their J verdicts \
+                          assume them equal to 3.5.0's, as the model does.",
+        not_run: None,
+    },
+    Premise {
         id: "RR_O6",
         upstream: "BPServiceActor.blockReport",
         jar: JAR,

@@ -28,7 +28,8 @@ import racelab.fix.reregister.Rows;
  * latches in collaborators only: the FBR's snapshot and its processing by the NameNode; the
  * writer; REG2's reRegister after its versionRequest (clearIBRs, registerDatanode, register);
  * then the FBR's RPC returns and blockReport's scheduleNextBlockReport runs. Quiescence: three
- * more heartbeats of the real loop (200 ms apart; the periodic FBR is hours away).
+ * more heartbeats of the real loop (200 ms apart; a rescheduled FBR is, but for about 3 runs in
+ * 10^7, days away: ReregisterWiring sets the largest FBR interval).
  */
 public class ReplayReregisterO3Test {
   static final long X = 7;
@@ -40,19 +41,37 @@ public class ReplayReregisterO3Test {
   @ParameterizedTest(name = "{0}")
   @MethodSource("rows")
   public void RR_O3_secondRegistrationDuringInFlightFbr(Row row) throws Exception {
+    drive(row, "RR_O3", new HAServiceState[] {HAServiceState.STANDBY}, "O1", "O2", "O3", "O8");
+  }
+
+  /**
+   * This replay's order against the last of the NameNodes {@code has} (its state the one the
+   * actor last saw, which reRegister's clearIBRs depends on); the NameNodes before it keep the
+   * DataNode registered (each actor registered once, its state set as the model's setup), their
+   * real offerService loops started for quiescence only. The verdicts of {@code outcomes}
+   * (O1, O2, O3, O8 about the last NameNode; O9 across them) are recorded as replay {@code id}.
+   */
+  static void drive(Row row, String id, HAServiceState[] has, String... outcomes)
+      throws Exception {
+    List<String> decide = List.of(outcomes);
     FixLayer.run(row, () -> {
-      try (ReregisterWiring w = new ReregisterWiring(HAServiceState.STANDBY)) {
-        ReregisterWiring.FakeNameNode nn = w.nns.get(0);
-        BPServiceActor actor = w.actor(0);
+      try (ReregisterWiring w = new ReregisterWiring(has)) {
+        final int a = has.length - 1;
+        ReregisterWiring.FakeNameNode nn = w.nns.get(a);
+        BPServiceActor actor = w.actor(a);
         // --- setup on main ---
+        for (int k = 0; k < a; k++) {
+          w.actor(k).register(ReregisterWiring.NS); // the other NameNodes keep the DataNode
+          w.actor(k).state = has[k];
+        }
         actor.register(ReregisterWiring.NS); // registration A
         BPServiceActor.Scheduler s = actor.getScheduler();
         s.setNextBlockReportTime(s.monotonicNow() + 6L * 3600 * 1000);
         s.resetBlockReportTime = false;
         nn.restart();
-        w.heartbeat(0, false); // REG1 queued (sent under A)
-        w.heartbeat(0, false); // REG2 queued (sent under A)
-        w.runQueuedBatch(0); // REG1 on main: registration B, FBR due now
+        w.heartbeat(a, false); // REG1 queued (sent under A)
+        w.heartbeat(a, false); // REG2 queued (sent under A)
+        w.runQueuedBatch(a); // REG1 on main: registration B, FBR due now
         long afterReg1 = w.sequence.get();
 
         // --- the concurrent part, ordered by latches in collaborators ---
@@ -73,11 +92,14 @@ public class ReplayReregisterO3Test {
         }, written::countDown);
         writer.start();
         w.startCommandThreads();
-        w.startActorLoop(0);
+        w.startActorLoop(a);
         writer.join();
         ReregisterWiring.await(reg2Processed, "REG2's batch");
         nn.onVersionRequest = null;
         w.onBatchProcessed = null;
+        for (int k = 0; k < a; k++) {
+          w.startActorLoop(k);
+        }
         // quiescence: the in-flight FBR returns, then three heartbeats
         w.quiesce(3);
         if (writerThrew.get() != null) {
@@ -89,11 +111,11 @@ public class ReplayReregisterO3Test {
 
         // --- the outcomes, from the real state ---
         List<Long> ends = w.reRegistered.getOrDefault(-1, List.of());
-        List<Long> cmdEnds = w.reRegistered.getOrDefault(0, List.of());
+        List<Long> cmdEnds = w.reRegistered.getOrDefault(a, List.of());
         boolean reg2Ran = !cmdEnds.isEmpty();
         boolean located = nn.locates(X);
-        boolean pending = w.pending(0, X);
-        boolean xInSnapshot = w.snapshotAfter(0, afterReg1, X);
+        boolean pending = w.pending(a, X);
+        boolean xInSnapshot = w.snapshotAfter(a, afterReg1, X);
         // X left the pending IBRs without reaching the NameNode by an IBR
         boolean dropped = !pending && !nn.log.stream().anyMatch(
             l -> l.startsWith("blockReceivedAndDeleted [" + X + "]"));
@@ -103,7 +125,7 @@ public class ReplayReregisterO3Test {
         boolean o2 = false;
         String lostAfter = "";
         for (long end : concat(ends, cmdEnds)) {
-          if (!w.snapshotAfter(0, end, null)) {
+          if (!w.snapshotAfter(a, end, null)) {
             o2 = true;
             lostAfter = " (no snapshot after the registration that ended at event " + end + ")";
           }
@@ -113,11 +135,17 @@ public class ReplayReregisterO3Test {
             + ", X in a snapshot=" + xInSnapshot + ", X located=" + located
             + ", next FBR in " + (s.getNextBlockReportTime() - s.monotonicNow()) + " ms"
             + lostAfter + "; " + w.state();
-        Replay.record("RR_O3", row, "O1", o1, observed);
-        Replay.record("RR_O3", row, "O2", o2, observed);
-        Replay.record("RR_O3", row, "O3", o3, observed);
         // O8: REG2, sent under registration A, re-registered after registration B completed
-        Replay.record("RR_O3", row, "O8", reg2Ran, observed);
+        // O9: one NameNode locates X, another locates it nowhere
+        boolean o9 = w.nns.stream().anyMatch(n -> n.locates(X))
+            && w.nns.stream().anyMatch(n -> !n.locates(X));
+        boolean[] reached = {o1, o2, o3, reg2Ran, o9};
+        String[] ids = {"O1", "O2", "O3", "O8", "O9"};
+        for (int i = 0; i < ids.length; i++) {
+          if (decide.contains(ids[i])) {
+            Replay.record(id, row, ids[i], reached[i], observed);
+          }
+        }
       }
     });
   }
