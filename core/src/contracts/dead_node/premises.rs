@@ -141,7 +141,7 @@ pub static PREMISES: &[Premise] = &[
         id: "DN_O3R",
         upstream: "DeadNodeHandler.removeContainerReplicas",
         jar: JAR,
-        statement: "replay (J cells, every row), the model's P2/O3 order (scenarios/dead-node-recheck-unrefreshed.scn, DN-F1): DEAD_NODE fired by the real NodeStateManager; the handler reads DEAD and is held in closeContainers; dn1 registers and its registration report is applied; the handler removes (P2: its recheck under the monitor; P2u: its unlocked reread) before any heartbeat or health check; then dn1 heartbeats and a check runs",
+        statement: "replay (J cells, every row), the model's P2/O3 order (scenarios/dead-node-real-DN_O3R.scn, DN-F1): DEAD_NODE fired by the real NodeStateManager; the handler reads DEAD and is held in closeContainers; dn1 registers and its registration report is applied; the handler removes (P2: its recheck under the monitor; P2u: its unlocked reread) before any heartbeat or health check; then dn1 heartbeats and a check runs",
         cells: &[],
         versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
         not_run: None,

@@ -11,7 +11,7 @@ import racelab.fix.reregister.Rows;
  * Replay of racelab's reregister finding RR-F9 on hadoop-hdfs 3.5.0: RR_O3's order
  * (ReplayReregisterO3Test: the in-flight FBR's snapshot, the writer, REG2's reRegister, then the
  * FBR returns and reschedules) with the NameNode last seen ACTIVE (the model's
- * double-register/active; scenarios/reregister-active-report-sequence.scn). reRegister clears
+ * double-register/active; scenarios/reregister-real-RR_O2.scn). reRegister clears
  * the pending IBRs only when the actor last saw the NameNode STANDBY or OBSERVER, so here X
  * stays queued and goes out as an IBR (no O1, no O3); REG2's FBR request is still overwritten by
  * the in-flight FBR's scheduleNextBlockReport (O2). Records O2 and O8, decided on the real

@@ -9,7 +9,7 @@ import racelab.fix.reregister.Rows;
 
 /**
  * Replay of racelab's reregister counterexample upstream/O9 (double-register/two-namenodes;
- * scenarios/reregister-two-namenodes.scn, finding RR-F10) on hadoop-hdfs 3.5.0: a real
+ * scenarios/reregister-real-RR_O9.scn, finding RR-F10) on hadoop-hdfs 3.5.0: a real
  * BPOfferService with two real actors. nn0 (ACTIVE) keeps the DataNode (its actor registered,
  * its state ACTIVE); nn1 restarts (STANDBY) and goes through RR_O3's order (REG1 done, REG2
  * queued; nn1's in-flight FBR snapshots and is processed; the writer finalizes X and

@@ -9,7 +9,7 @@ import racelab.fix.Row;
 
 /**
  * Replay of dead-node O3 (HDDS-17067) in the model's own P2/O3 counterexample order
- * (scenarios/dead-node-recheck-unrefreshed.scn, finding DN-F1): dn1 goes DEAD (the real
+ * (scenarios/dead-node-real-DN_O3R.scn, finding DN-F1): dn1 goes DEAD (the real
  * NodeStateManager fires DEAD_NODE); the handler reads DEAD and is held at its first
  * ContainerManager.getContainer (closeContainers); dn1 registers again and its registration
  * report is applied (under the DatanodeInfo monitor; the handler holds none there); the handler
