@@ -46,8 +46,11 @@ impl Finding {
     /// The finding as a Markdown list item, as report.md and the README show it.
     pub fn markdown(&self) -> String {
         let cells: Vec<String> = self.cells.iter().map(|k| format!("`{k}`")).collect();
+        let no_replay = self
+            .no_replay
+            .map_or(String::new(), |why| format!(" No J cell: {why}."));
         format!(
-            "- **{}** ({}): {} Cells: {}.",
+            "- **{}** ({}): {} Cells: {}.{no_replay}",
             self.id,
             self.kind.as_str(),
             self.statement,

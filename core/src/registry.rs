@@ -282,6 +282,19 @@ pub fn problems<M: Claimed>() -> Vec<String> {
         if f.cells.is_empty() {
             out.push(format!("finding {}: cites no cell", f.id));
         }
+        // a reviewer contests exactly these: the real code's own verdict, or why it has none
+        let real = format!("/{}:", crate::claims::Checker::Real.as_str());
+        let on_real_code = f.cells.iter().any(|c| c.contains(&real));
+        if f.kind == crate::findings::Kind::DisagreesWithReport
+            && !on_real_code
+            && f.no_replay.is_none()
+        {
+            out.push(format!(
+                "finding {}: disagrees with the report, but cites no J cell and says no why \
+                 none can exist (no_replay)",
+                f.id
+            ));
+        }
         for cited in f.cells {
             let key = format!("{}/{cited}", M::CONTRACT.id);
             if !keys.contains(&key) {
