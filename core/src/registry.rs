@@ -328,6 +328,12 @@ mod tests {
             for p in premises {
                 assert!(ids.insert(p.id), "premise id {} twice", p.id);
                 assert!(p.is_replay() || !p.cells.is_empty(), "{}: no cells", p.id);
+                assert_ne!(
+                    p.versus_baseline,
+                    crate::premises::UNCOMPARED,
+                    "{}: its jar's method is not compared with the model's baseline",
+                    p.id
+                );
                 for cell in p.cells {
                     assert!(
                         cell.starts_with(&format!("{contract}/")),
