@@ -181,7 +181,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         Claim { variant: "A4", outcome: &O3, expected: R, method: Method::real("RS_O3"),
             note: "the residual with A4's sync side; agrees with A4/O3/loom" },
         Claim { variant: "A3", outcome: &O7, expected: R, method: Method::real("RS_O7"),
-            note: "the trigger-sync-after-fault order on 2.2.0's own entry points: SyncOM-0 (started by triggerSyncDataFromOMImmediately) fails between commit and hand-off and returns holding A3's lock; a second trigger replaces its executor; SyncOM-1 queues on the lock whose owner, SyncOM-0, has terminated: never released. After 10 s OM at #3, the Recon OM DB at #2; agrees with A3/O7/loom" },
+            note: "the trigger-sync-after-fault order on 2.2.0's own entry points: SyncOM-0 (started by triggerSyncDataFromOMImmediately) fails between commit and hand-off and returns holding A3's lock; a second trigger replaces its executor; SyncOM-1 queues on the lock whose owner, SyncOM-0, has terminated: never released (decided from that state, no timeout). OM at #3, the Recon OM DB at #2; agrees with A3/O7/loom" },
         Claim { variant: "upstream", outcome: &O7, expected: U, method: Method::real("RS_O7"),
             note: "no hand-off lock: SyncOM-1 syncs #3 (this order, these classes); twin A3" },
         Claim { variant: "proposed", outcome: &O7, expected: U, method: Method::real("RS_O7"),

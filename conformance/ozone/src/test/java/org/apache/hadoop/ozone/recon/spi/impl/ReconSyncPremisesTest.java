@@ -223,7 +223,7 @@ public class ReconSyncPremisesTest {
           Thread.currentThread().interrupt();
         }
       };
-      w.controller.stop(); // the processor off: the buffer is read as the two threads leave it
+      w.stopController(); // the processor off: the buffer is read as the two threads leave it
       Thread sync = new Thread(w.provider::syncDataFromOM, "SyncOM-p4");
       sync.start();
       if (!inWindow.await(60, TimeUnit.SECONDS)) {

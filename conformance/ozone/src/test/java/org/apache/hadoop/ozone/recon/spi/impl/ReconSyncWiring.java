@@ -74,8 +74,14 @@ import org.apache.hadoop.ozone.recon.tasks.updater.ReconTaskStatusUpdaterManager
  * SQL table; recorded in maps), the Recon DB provider and the four Recon DB managers (the staged
  * DB and its swap are no-ops), and the task: {@link FileCount}, a task of racelab's standing for
  * NSSummary (as the model's NSSummary stands for every task): reprocess counts the keys of the
- * checkpoint's key table, process adds one per PUT and removes one per DELETE. Written for
- * racelab; nothing here is copied from upstream.
+ * checkpoint's key table, process adds one per PUT and removes one per DELETE.
+ *
+ * <p>Speed (the rows share 2 cores in CI): OM's DB with file1 and Recon's checkpoint copy are
+ * made once per JVM ({@link #template}) and copied into each wiring's own directory, which opens
+ * them: each row starts from the same fresh state (OM at sequence number 1). Quiescence of the
+ * event processor is decided from its state ({@link #processorIdle}), not by waiting out its
+ * 1 s poll, and {@link #stopController} wakes the processor instead of waiting for that poll.
+ * Written for racelab; nothing here is copied from upstream.
  */
 final class ReconSyncWiring implements AutoCloseable {
   static final String VOLUME = "vol";
@@ -102,26 +108,17 @@ final class ReconSyncWiring implements AutoCloseable {
   ReconSyncWiring() throws Exception {
     DefaultMetricsSystem.setMiniClusterMode(true);
     dir = Files.createTempDirectory("racelab-recon-sync");
-    conf.set(HddsConfigKeys.OZONE_METADATA_DIRS, dir.resolve("meta").toString());
-    conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.resolve("om").toString());
-    conf.set(ReconServerConfigKeys.OZONE_RECON_OM_SNAPSHOT_DB_DIR, dir.resolve("recon-om").toString());
-    conf.set(ReconConfigKeys.OZONE_RECON_DB_DIR, dir.resolve("recon").toString());
-    conf.setInt("ozone.recon.task.thread.count", 1);
-    // one run per executor: a scheduled sync repeats only after an hour
-    conf.set(ReconServerConfigKeys.OZONE_RECON_OM_SNAPSHOT_TASK_INTERVAL_DELAY, "1h");
-
+    configure(conf, dir);
+    // OM's DB with file1 and Recon's copy of it, as created once per JVM (a fresh copy per row)
+    FileUtils.copyDirectory(template().toFile(), dir.toFile());
     om = new OmMetadataManagerImpl(conf, null);
-    putFile("file1");
-
+    objectIds.set(FILE1_OBJECT_ID);
     reconUtils = spy(new ReconUtils());
     // the full-snapshot fallback cannot reach OM: its HTTP call fails at once
     doThrow(new IOException("racelab: OM's HTTP server is unreachable")).when(reconUtils)
         .makeHttpCall(any(), anyString(), anyBoolean());
     reconOmDb = new ReconOmMetadataManagerImpl(conf, reconUtils);
-    DBCheckpoint cp = om.getStore().getCheckpoint(true);
-    // not named om.snapshot.db_*: the full-snapshot fallback deletes the last known such DB
-    File reconCopy = dir.resolve("recon-om").resolve("recon-om-live").toFile();
-    FileUtils.copyDirectory(cp.getCheckpointLocation().toFile(), reconCopy);
+    File reconCopy = dir.resolve("recon-om").resolve(RECON_COPY).toFile();
     reconOmDb.updateOmDB(reconCopy, false);
 
     when(statusManager.getTaskStatusUpdater(anyString())).thenAnswer(inv -> updater(inv.getArgument(0)));
@@ -145,7 +142,15 @@ final class ReconSyncWiring implements AutoCloseable {
         mock(ReconGlobalStatsManager.class), mock(ReconFileMetadataManager.class));
     controller.updateOMMetadataManager(reconOmDb);
     task.reprocess(reconOmDb); // Recon in sync: the task agrees with the Recon OM DB
+    Set<Thread> before = processorThreads();
     controller.start();
+    Set<Thread> started = processorThreads();
+    started.removeAll(before);
+    if (started.size() != 1) {
+      throw new IllegalStateException("racelab harness: no single new event processor thread: "
+          + started);
+    }
+    processor = started.iterator().next();
 
     provider = new OzoneManagerServiceProviderImpl(conf, reconOmDb, controller, reconUtils,
         omClient, new ReconContext(conf, reconUtils), statusManager);
@@ -158,6 +163,53 @@ final class ReconSyncWiring implements AutoCloseable {
       syncThreads.add(t);
       return t;
     });
+  }
+
+  /**
+   * Recon's copy of OM's DB (not named om.snapshot.db_*: the full-snapshot fallback deletes the
+   * last known such DB).
+   */
+  private static final String RECON_COPY = "recon-om-live";
+  private static final long FILE1_OBJECT_ID = 1001;
+  private static Path template;
+
+  private static void configure(OzoneConfiguration c, Path d) {
+    c.set(HddsConfigKeys.OZONE_METADATA_DIRS, d.resolve("meta").toString());
+    c.set(OMConfigKeys.OZONE_OM_DB_DIRS, d.resolve("om").toString());
+    c.set(ReconServerConfigKeys.OZONE_RECON_OM_SNAPSHOT_DB_DIR, d.resolve("recon-om").toString());
+    c.set(ReconConfigKeys.OZONE_RECON_DB_DIR, d.resolve("recon").toString());
+    c.setInt("ozone.recon.task.thread.count", 1);
+    // one run per executor: a scheduled sync repeats only after an hour
+    c.set(ReconServerConfigKeys.OZONE_RECON_OM_SNAPSHOT_TASK_INTERVAL_DELAY, "1h");
+  }
+
+  /**
+   * The rows' common start, made once per JVM and copied by each wiring: OM's DB (a real
+   * OmMetadataManagerImpl) with one key, file1 (OM's sequence number 1), closed; and Recon's copy
+   * of it, made from a checkpoint of OM's DB (so Recon starts in sync). Each wiring copies these
+   * files into its own directory and opens them: every row starts from the same fresh state,
+   * without creating OM's DB (its column families, its compaction DAG) anew.
+   */
+  private static synchronized Path template() throws Exception {
+    if (template != null) {
+      return template;
+    }
+    Path t = Files.createTempDirectory("racelab-recon-sync-template");
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> FileUtils.deleteQuietly(t.toFile())));
+    OzoneConfiguration c = new OzoneConfiguration();
+    configure(c, t);
+    OmMetadataManagerImpl m = new OmMetadataManagerImpl(c, null);
+    try {
+      putFile(m, "file1", FILE1_OBJECT_ID);
+      DBCheckpoint cp = m.getStore().getCheckpoint(true);
+      FileUtils.copyDirectory(cp.getCheckpointLocation().toFile(),
+          t.resolve("recon-om").resolve(RECON_COPY).toFile());
+      cp.cleanupCheckpoint();
+    } finally {
+      m.stop();
+    }
+    template = t;
+    return t;
   }
 
   /** The sync executors' threads, in start order. */
@@ -218,8 +270,13 @@ final class ReconSyncWiring implements AutoCloseable {
 
   /** OM writes one key (one RocksDB write batch, one sequence number). */
   void putFile(String name) throws IOException {
+    putFile(om, name, objectIds.incrementAndGet());
+  }
+
+  private static void putFile(OmMetadataManagerImpl om, String name, long objectId)
+      throws IOException {
     OmKeyInfo k = new OmKeyInfo.Builder().setVolumeName(VOLUME).setBucketName(BUCKET)
-        .setKeyName(name).setObjectID(objectIds.incrementAndGet()).setParentObjectID(1)
+        .setKeyName(name).setObjectID(objectId).setParentObjectID(1)
         .setReplicationConfig(StandaloneReplicationConfig.getInstance(
             HddsProtos.ReplicationFactor.ONE))
         .setOmKeyLocationInfos(new ArrayList<OmKeyLocationInfoGroup>())
@@ -253,19 +310,55 @@ final class ReconSyncWiring implements AutoCloseable {
     return ((Number) size.invoke(buffer)).intValue();
   }
 
+  /** The controller's event processor thread (ReconEventProcessor-0 of this wiring's controller). */
+  final Thread processor;
+
+  private static Set<Thread> processorThreads() {
+    Set<Thread> s = new java.util.HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith("ReconEventProcessor-") && t.isAlive()) {
+        s.add(t);
+      }
+    }
+    return s;
+  }
+
   /**
-   * Waits until the event processor has nothing left: the buffer empty and the task idle, twice
-   * across more than one poll period (the processor polls every second).
+   * Whether the event processor is idle: the buffer empty, then the processor parked in the
+   * buffer's poll (TIMED_WAITING inside OMUpdateEventBuffer.poll). The processor handles each event
+   * to its end (the tasks joined, the status rows written) on its own thread before it polls again,
+   * so once every thread that offers events has returned, this state is final: every offered event
+   * has been applied. The order of the reads matters: an empty buffer first means the processor
+   * has taken every event, so a park seen after it is the park of a later poll (a thread that ran
+   * since, to take the event, no longer shows the state of its earlier park).
+   */
+  boolean processorIdle() throws Exception {
+    if (buffered() != 0 || task.busy.get() != 0) {
+      return false;
+    }
+    if (processor.getState() != Thread.State.TIMED_WAITING) {
+      return false;
+    }
+    for (StackTraceElement e : processor.getStackTrace()) {
+      if (e.getClassName().equals("org.apache.hadoop.ozone.recon.tasks.OMUpdateEventBuffer")
+          && e.getMethodName().equals("poll")) {
+        return processor.getState() == Thread.State.TIMED_WAITING;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Waits until the event processor has nothing left ({@link #processorIdle}); the callers have
+   * joined every thread that hands events off. The 60 s bound is the harness's own failure.
    */
   void awaitQuiescence() throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    int quiet = 0;
-    while (quiet < 2) {
+    while (!processorIdle()) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("racelab harness: the event processor did not drain");
       }
-      Thread.sleep(700);
-      quiet = buffered() == 0 && task.busy.get() == 0 ? quiet + 1 : 0;
+      Thread.sleep(2);
     }
   }
 
@@ -315,10 +408,20 @@ final class ReconSyncWiring implements AutoCloseable {
     set.invoke(null, injector);
   }
 
+  /**
+   * The controller's stop, with its event processor woken: the processor leaves its loop when
+   * interrupted, as when it sees stop()'s flag, which it reads only after its poll returns (up
+   * to 1 s, which stop() would wait for).
+   */
+  void stopController() {
+    processor.interrupt();
+    controller.stop();
+  }
+
   @Override
   public void close() throws Exception {
     stopScheduler();
-    controller.stop();
+    stopController();
     try {
       reconOmDb.stop();
     } catch (Exception ignored) {

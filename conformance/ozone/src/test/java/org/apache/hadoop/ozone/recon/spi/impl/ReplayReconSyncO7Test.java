@@ -21,9 +21,11 @@ import racelab.fix.reconsync.SyncSide;
  * the hand-off (the fault: the delta status row's recordRunCompletion throws, a collaborator; the
  * sync's catch falls back to a full snapshot, which fails at once: OM's HTTP server is
  * unreachable). Once that sync has returned, OM writes file3 and a second trigger replaces
- * SyncOM-0's executor with SyncOM-1, whose sync runs at once. O7 is decided on the state after
- * SyncOM-1 has had 10 s: the Recon OM DB is behind OM and SyncOM-1 is queued on the hand-off lock,
- * whose owner is a terminated thread (so it is never released: a wait forever, shown by state).
+ * SyncOM-0's executor with SyncOM-1, whose sync runs at once. O7 is decided once SyncOM-1 has
+ * settled in a state it cannot leave (no timeout decides it): either its sync returned and it is
+ * parked idle in its executor, or it is queued on the hand-off lock whose owner is a terminated
+ * thread (so it is never released: a wait forever, shown by state). O7 is reached when the Recon
+ * OM DB is behind OM, SyncOM-1 is queued on the lock, and the lock's owner has terminated.
  */
 public class ReplayReconSyncO7Test {
 
@@ -50,7 +52,7 @@ public class ReplayReconSyncO7Test {
           if (System.nanoTime() > deadline) {
             throw new IllegalStateException("racelab harness: the failed sync did not return");
           }
-          Thread.sleep(20);
+          Thread.sleep(2);
         }
         long reconAfterFault = w.reconOmDb.getLastSequenceNumberFromDB();
         SyncSide.HandOffLock lock = SyncSide.existingLockOf(w.provider);
@@ -65,10 +67,16 @@ public class ReplayReconSyncO7Test {
           throw new IllegalStateException("racelab harness: the second trigger found a sync");
         }
         Thread syncOm1 = w.syncThreads.get(w.syncThreads.size() - 1);
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until
-            && w.reconOmDb.getLastSequenceNumberFromDB() < omSeq) {
-          Thread.sleep(50);
+        // Wait for SyncOM-1 to settle in one of the two states nothing else can leave: its sync
+        // has returned and it is parked idle in its executor (the next run is an hour away), or
+        // it is queued on the hand-off lock whose owner has terminated (nothing will release it).
+        long deadline2 = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!settled(w, syncOm1, omSeq)) {
+          if (System.nanoTime() > deadline2) {
+            throw new IllegalStateException("racelab harness: SyncOM-1 settled in neither state: "
+                + syncOm1.getState());
+          }
+          Thread.sleep(2);
         }
         long reconSeq = w.reconOmDb.getLastSequenceNumberFromDB();
         lock = SyncSide.existingLockOf(w.provider);
@@ -80,10 +88,32 @@ public class ReplayReconSyncO7Test {
             "after the failed sync (Recon OM DB at #" + reconAfterFault + "): " + afterFault
                 + "; second trigger returned " + second + ", " + syncOm1.getName() + " is "
                 + syncOm1.getState() + (queued ? ", queued on the hand-off lock" : "")
-                + "; after 10 s OM at #" + omSeq + ", the Recon OM DB at #" + reconSeq
+                + "; settled: OM at #" + omSeq + ", the Recon OM DB at #" + reconSeq
                 + "; hand-off lock owner: " + (owner == null ? "none" : owner.getName()
                 + (owner.isAlive() ? " (alive)" : " (terminated)")));
       }
     });
+  }
+
+  /**
+   * SyncOM-1 has settled: either idle (the Recon OM DB at OM's sequence number, no sync running,
+   * the thread parked in its executor's delayed queue: TIMED_WAITING, as the scheduled executor's
+   * worker waits for the next run an hour away), or stuck (WAITING, queued on the hand-off lock,
+   * whose owner thread has terminated: a ReentrantLock is released only by its owner, so this
+   * lasts forever). The order of reads in the first case: the Recon OM DB at OM's number first
+   * (SyncOM-1's sync has committed), then no sync running (it has returned since).
+   */
+  private static boolean settled(ReconSyncWiring w, Thread syncOm1, long omSeq) throws Exception {
+    if (w.reconOmDb.getLastSequenceNumberFromDB() >= omSeq && !w.syncRunning()
+        && syncOm1.getState() == Thread.State.TIMED_WAITING) {
+      return true;
+    }
+    SyncSide.HandOffLock lock = SyncSide.existingLockOf(w.provider);
+    if (lock == null) {
+      return false;
+    }
+    Thread owner = lock.owner();
+    return owner != null && !owner.isAlive() && lock.hasQueuedThread(syncOm1)
+        && syncOm1.getState() == Thread.State.WAITING;
   }
 }
