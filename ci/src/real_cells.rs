@@ -62,7 +62,8 @@ pub fn layer_off(cells: &[CellResult], off: &[Case]) -> LayerOff {
                     == (&c.contract, "upstream", &c.outcome, &c.scenario)
             }),
             records.iter().find(|r| {
-                (&r.contract, &r.variant, &r.outcome) == (&c.contract, &c.variant, &c.outcome)
+                (&r.contract, &r.variant, &r.outcome, Some(r.replay.as_str()))
+                    == (&c.contract, &c.variant, &c.outcome, c.scenario.as_deref())
             }),
         ) else {
             out.errors.push(format!(
@@ -236,6 +237,20 @@ mod tests {
             r.errors[0].contains("does not depend on the parts alone"),
             "{r:?}"
         );
+        // a record of another replay (another order) for the same row and outcome is not this
+        // cell's
+        let other = line("proposed", "not-reached").replace(
+            &format!("replay={}", up.scenario.as_deref().unwrap_or("")),
+            "replay=ZZ_O9",
+        );
+        let r = layer_off(
+            &cells,
+            &report(&[(
+                "x",
+                &(other + &line("upstream", "reached") + &line("proposed", "reached")),
+            )]),
+        );
+        assert_eq!((r.errors.len(), r.changed.len()), (0, 1), "{r:?}");
         let r = layer_off(&cells, &report(&[("x", &line("upstream", "reached"))]));
         assert!(r.errors[0].starts_with(&format!(
             "{}: with the fix layer off, no record",
