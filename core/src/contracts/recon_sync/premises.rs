@@ -80,8 +80,10 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "triggerSyncDataFromOMImmediately takes no monitor and replaces the plain \
                     scheduler field: two REST calls at once are both inside it, both return \
-                    true and both start an executor, the field keeping one (O8: the race on \
-                    the field)",
+                    true and both write the field, which keeps one executor; with both writes \
+                    before either reads it back (held at the tar extractor's start), both \
+                    schedule on the kept one and the other is dropped (O8: the race on the \
+                    field)",
         cells: &["recon-sync/upstream/O8/loom", "recon-sync/proposed/O8/loom"],
         versus_baseline: "triggerSyncDataFromOMImmediately and stopSyncDataFromOMThread differ \
                           only by 2.2.0's tarExtractor.stop()/start() (HDDS-15766 replaced the \
