@@ -406,6 +406,52 @@ impl Matrix {
         out
     }
 
+    /// `contract`'s J cells as one table, replay by replay: the row, the outcome, the claim,
+    /// what the real classes gave and the state that decided it.
+    fn real_table(&self, contract: &str) -> String {
+        let mut out = String::new();
+        let cells: Vec<&CellResult> = self
+            .cells
+            .iter()
+            .filter(|r| r.contract == contract && r.checker == Checker::Real)
+            .collect();
+        if cells.is_empty() {
+            return out;
+        }
+        writeln!(
+            out,
+            "\n| replay | row | outcome | claimed | on the released classes | the state that decided it |\n\
+             |---|---|---|---|---|---|"
+        )
+        .ok();
+        let mut sorted = cells;
+        sorted.sort_by_key(|r| r.scenario.clone());
+        for r in sorted {
+            let state = r
+                .timeline
+                .first()
+                .and_then(|l| l.split_once(" -- "))
+                .map_or("", |(_, s)| s);
+            let mark = if r.observed == r.expected { "" } else { "❌ " };
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {mark}{} | {} |",
+                r.scenario.as_deref().unwrap_or(""),
+                r.variant,
+                r.outcome,
+                r.expected,
+                if r.observed == Verdict::Reachable {
+                    "reached"
+                } else {
+                    "not reached"
+                },
+                state.replace('|', "\\|")
+            )
+            .ok();
+        }
+        out
+    }
+
     /// How much of `c`'s headline the real code decides, and what it cannot, with why.
     pub fn coverage_line(&self, c: &View) -> String {
         let k = self.real_coverage(c);
@@ -628,8 +674,10 @@ impl Matrix {
             }
             out.push_str(&self.premises_table(c.id));
             writeln!(out, "\n{}", self.coverage_line(c)).ok();
+            out.push_str(&self.real_table(c.id));
             let shown = |r: &&CellResult| {
                 r.contract == c.id
+                    && r.checker != Checker::Real
                     && !r.timeline.is_empty()
                     && (every_counterexample || r.observed != r.expected)
             };
