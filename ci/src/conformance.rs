@@ -87,9 +87,8 @@ struct Report {
     /// Test cases in the reports that no premise names.
     unlisted: Vec<String>,
     seconds_pass: f64,
-    /// The replays again with every part off: the J cells whose verdict that changed.
+    /// Each replay's rows again with every part off: the J cells whose verdict that changed.
     layer_off_changed: Vec<String>,
-    seconds_layer_off: f64,
     /// `None` when the negated pass did not run (without `--negated`).
     seconds_negated: Option<f64>,
 }
@@ -109,7 +108,6 @@ pub fn run(req: &Request) -> ExitCode {
                 unlisted: Vec::new(),
                 seconds_pass: 0.0,
                 layer_off_changed: Vec::new(),
-                seconds_layer_off: 0.0,
                 seconds_negated: None,
             },
         );
@@ -153,17 +151,9 @@ pub fn run(req: &Request) -> ExitCode {
         }
     }
     let (real_cells, mut record_errors) = crate::real_cells::join(&registry::all(), &pass);
-    // The fix layer mutated away: the replays again with every part off.
-    println!("conformance: the replays again with the fix layer off (-Dracelab.layer.off=true)");
-    let t = Instant::now();
-    let layer_off = match maven(&dir, req, Pass::LayerOff) {
-        Ok(cases) => crate::real_cells::layer_off(&real_cells, &cases),
-        Err(e) => {
-            eprintln!("conformance: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let seconds_layer_off = t.elapsed().as_secs_f64();
+    // The fix layer mutated away: every replay ran each row again with its parts installed
+    // but off.
+    let layer_off = crate::real_cells::layer_off(&real_cells, &pass);
     record_errors.extend(layer_off.errors.iter().cloned());
     let unlisted: Vec<String> = pass
         .iter()
@@ -253,8 +243,8 @@ pub fn run(req: &Request) -> ExitCode {
         bad = true;
     }
     println!(
-        "with the fix layer off ({seconds_layer_off:.1} s), every row gave the upstream row's \
-         verdict unless listed above: {} fixed-row verdicts changed, so they are the advice's doing",
+        "with the fix layer off, every row gave the upstream row's verdict unless listed above: \
+         {} fixed-row verdicts changed, so they are the advice's doing",
         layer_off.changed.len()
     );
     let count = |h: State| results.iter().filter(|r| r.result == h).count();
@@ -279,7 +269,6 @@ pub fn run(req: &Request) -> ExitCode {
             unlisted,
             seconds_pass,
             layer_off_changed: layer_off.changed,
-            seconds_layer_off,
             seconds_negated,
         },
     );
@@ -330,9 +319,6 @@ enum Pass {
     Plain,
     /// Every assertion negated (`--negated`).
     Negated,
-    /// The replays alone, with the fix layer installed but every part off: each row must give
-    /// the upstream row's verdict.
-    LayerOff,
 }
 
 /// One `mvn test` over both modules; the test cases of its Surefire reports.
@@ -359,13 +345,6 @@ fn maven(dir: &Path, req: &Request, pass: Pass) -> Result<Vec<Case>, String> {
         Pass::Negated => {
             c.arg("-Dracelab.negate=true");
         }
-        Pass::LayerOff => {
-            c.args([
-                "-Dracelab.layer.off=true",
-                "-Dtest=Replay*Test",
-                "-Dsurefire.failIfNoSpecifiedTests=false",
-            ]);
-        }
     }
     if req.offline {
         c.arg("-o");
@@ -376,7 +355,6 @@ fn maven(dir: &Path, req: &Request, pass: Pass) -> Result<Vec<Case>, String> {
     let log = root().join(match pass {
         Pass::Plain => "target/racelab/conformance.log",
         Pass::Negated => "target/racelab/conformance-negated.log",
-        Pass::LayerOff => "target/racelab/conformance-layer-off.log",
     });
     if let Some(d) = log.parent() {
         let _ = std::fs::create_dir_all(d);
@@ -618,6 +596,7 @@ mod tests {
         let name = format!("{}_x(Row)[1]", p.id);
         let mut ran = case(&name, CaseOutcome::Passed);
         ran.records.push(JRecord {
+            layer_off: false,
             contract: String::new(),
             variant: "upstream".into(),
             outcome: "O1".into(),

@@ -21,7 +21,7 @@ pub fn join(entries: &[Entry], cases: &[Case]) -> (Vec<CellResult>, Vec<String>)
         .collect();
     let mut cells: Vec<CellResult> = Vec::new();
     for case in cases {
-        for r in &case.records {
+        for r in case.records.iter().filter(|r| !r.layer_off) {
             match cell(entries, case, r) {
                 Ok(c) => match cells.iter().find(|o| o.key() == c.key()) {
                     Some(o) if o.observed != c.observed => errors.push(format!(
@@ -50,11 +50,16 @@ pub struct LayerOff {
     pub errors: Vec<String>,
 }
 
-/// Checks the replays' records with every part off (`off`) against the J cells: with no part
-/// on, each row runs the released code, so it must give what the upstream row gave.
-pub fn layer_off(cells: &[CellResult], off: &[Case]) -> LayerOff {
+/// Checks the replays' records with every part off (`J-off`, in `cases`) against the J cells:
+/// with no part on, each row runs the released code, so it must give what the upstream row
+/// gave.
+pub fn layer_off(cells: &[CellResult], cases: &[Case]) -> LayerOff {
     let mut out = LayerOff::default();
-    let records: Vec<&JRecord> = off.iter().flat_map(|c| &c.records).collect();
+    let records: Vec<&JRecord> = cases
+        .iter()
+        .flat_map(|c| &c.records)
+        .filter(|r| r.layer_off)
+        .collect();
     for c in cells {
         let (Some(base), Some(r)) = (
             cells.iter().find(|b| {
@@ -214,7 +219,7 @@ mod tests {
         );
         let line = |variant: &str, verdict: &str| {
             format!(
-                "[racelab] J {} {variant} {} {verdict} parts=- replay={}\n",
+                "[racelab] J-off {} {variant} {} {verdict} parts=- replay={}\n",
                 up.contract,
                 up.outcome,
                 up.scenario.as_deref().unwrap_or("")

@@ -24,6 +24,8 @@ pub struct Case {
 /// -- <observed>`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JRecord {
+    /// Printed by the row run again with the fix layer off (`[racelab] J-off ...`).
+    pub layer_off: bool,
     pub contract: String,
     pub variant: String,
     pub outcome: String,
@@ -35,7 +37,7 @@ pub struct JRecord {
 }
 
 impl JRecord {
-    const PREFIX: &'static str = "[racelab] J ";
+    const PREFIX: &'static str = "[racelab] J";
 
     /// The record on `line`; `None` when the line is none, `Err` when it is malformed.
     pub fn parse(line: &str) -> Option<Result<JRecord, String>> {
@@ -43,6 +45,11 @@ impl JRecord {
         // ends on the last
         let at = line.find(Self::PREFIX)?;
         let rest = &line[at + Self::PREFIX.len()..];
+        let (layer_off, rest) = match (rest.strip_prefix(' '), rest.strip_prefix("-off ")) {
+            (Some(r), _) => (false, r),
+            (_, Some(r)) => (true, r),
+            _ => return None,
+        };
         let rest = rest.split_once("]]>").map_or(rest, |(r, _)| r);
         let (head, observed) = rest.split_once(" -- ").unwrap_or((rest, ""));
         let words: Vec<&str> = head.split_whitespace().collect();
@@ -57,6 +64,7 @@ impl JRecord {
                 let replay = replay.strip_prefix("replay=").ok_or("no replay=");
                 match (reached, parts, replay) {
                     (Ok(reached), Ok(parts), Ok(replay)) => Ok(JRecord {
+                        layer_off,
                         contract: contract.to_string(),
                         variant: variant.to_string(),
                         outcome: outcome.to_string(),
@@ -242,6 +250,7 @@ mod tests {
         assert_eq!(
             r,
             JRecord {
+                layer_off: false,
                 contract: "reregister".into(),
                 variant: "trunk+P1".into(),
                 outcome: "O3".into(),
@@ -256,6 +265,12 @@ mod tests {
                 .expect("a record")
                 .expect("well formed");
         assert!(none.parts.is_empty() && none.observed.is_empty());
+        let off =
+            JRecord::parse("[racelab] J-off leader-ready P1 O1 reached parts=P1 replay=LR_O1")
+                .expect("a record")
+                .expect("well formed");
+        assert!(off.layer_off && off.reached);
         assert!(JRecord::parse("[racelab] holds: x").is_none());
+        assert!(JRecord::parse("[racelab] Jx leader-ready").is_none());
     }
 }

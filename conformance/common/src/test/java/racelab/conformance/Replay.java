@@ -15,11 +15,12 @@ public final class Replay {
 
   /**
    * Prints {@code [racelab] J <contract> <variant> <outcome> reached|not-reached parts=<P1+P2>
-   * replay=<id> -- <observed>}.
+   * replay=<id> -- <observed>} ({@code J-off} for a row run with the fix layer off).
    */
   public static void record(String replay, Row row, String outcome, boolean reached,
       String observed) {
-    System.out.println("[racelab] J " + row.contract() + " " + row.variant() + " " + outcome
+    System.out.println("[racelab] " + (row.layerOff() ? "J-off " : "J ") + row.contract() + " "
+        + row.variant() + " " + outcome
         + " " + (reached ? "reached" : "not-reached") + " parts=" + row.partIds() + " replay="
         + replay + " -- " + observed.replace('\n', ' '));
   }

@@ -116,11 +116,14 @@ public final class FixLayer {
         .allMatch(a -> MATCHED.contains(a.type() + "#" + a.method()));
   }
 
-  /** Runs {@code body} with exactly the row's parts on; installs them first. */
+  /**
+   * Runs {@code body} with exactly the row's parts on (none, with the layer off); installs them
+   * first.
+   */
   public static <T> T run(Row row, Callable<T> body) throws Exception {
     install(row.parts().toArray(new Part[0]));
     for (Part p : row.parts()) {
-      p.set(true);
+      p.set(!row.layerOff());
     }
     try {
       return body.call();

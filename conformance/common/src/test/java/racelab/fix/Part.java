@@ -45,16 +45,9 @@ public abstract class Part {
     return getClass().getSimpleName();
   }
 
-  /**
-   * {@code -Dracelab.layer.off=true}: the advice stays installed but no part is ever on, so
-   * every row runs the released code. The gate runs the replays so once and requires each
-   * row's verdict to be the upstream row's: a fixed row's "not reached" is the advice's doing.
-   */
-  private static final boolean LAYER_OFF = Boolean.getBoolean("racelab.layer.off");
-
   /** Whether the running row holds this part: what every advice reads first. */
   public final boolean on() {
-    return on && !LAYER_OFF;
+    return on;
   }
 
   final void set(boolean value) {

@@ -16,7 +16,7 @@ public final class Rows {
   static final String C = "reregister";
 
   public static Stream<Row> headline() {
-    return Stream.of(
+    return Row.withLayerOff(Stream.of(
         Row.of(C, "upstream"),
         Row.of(C, "P1", P1.PART),
         Row.of(C, "P2", P2.PART),
@@ -25,6 +25,6 @@ public final class Rows {
         Row.of(C, "trunk", HDFS17953.PART),
         Row.of(C, "trunk+P1", HDFS17953.PART, P1.PART),
         Row.of(C, "trunk+P2", HDFS17953.PART, P2.PART),
-        Row.of(C, "trunk+P3", HDFS17953.PART, P3.PART));
+        Row.of(C, "trunk+P3", HDFS17953.PART, P3.PART)));
   }
 }

@@ -12,7 +12,7 @@ public final class Rows {
 
   /** The headline rows: upstream, each part alone, proposed, improved. */
   public static Stream<Row> headline() {
-    return Stream.of(
+    return Row.withLayerOff(Stream.of(
         Row.of(C, "upstream"),
         Row.of(C, "P1", P1.PART),
         Row.of(C, "P2", P2.PART),
@@ -23,12 +23,12 @@ public final class Rows {
         Row.of(C, "P7", P7.PART),
         Row.of(C, "P8", P8.PART),
         Row.of(C, "proposed", P1.PART, P4.PART, P5.PART),
-        Row.of(C, "improved", P2.PART, P3.PART, P7.PART, P8.PART));
+        Row.of(C, "improved", P2.PART, P3.PART, P7.PART, P8.PART)));
   }
 
   /** The other rows whose parts are all datanode parts: the ablations and the precedent. */
   public static Stream<Row> others() {
-    return Stream.of(
+    return Row.withLayerOff(Stream.of(
         Row.of(C, "P1+P2", P1.PART, P2.PART),
         Row.of(C, "P1+P2+P7", P1.PART, P2.PART, P7.PART),
         Row.of(C, "P1+P2+P7+P8", P1.PART, P2.PART, P7.PART, P8.PART),
@@ -37,7 +37,7 @@ public final class Rows {
         Row.of(C, "P2+P7+P8", P2.PART, P7.PART, P8.PART),
         Row.of(C, "P2+P3+P8", P2.PART, P3.PART, P8.PART),
         Row.of(C, "P2+P3+P7", P2.PART, P3.PART, P7.PART),
-        Row.of(C, "P4+P5", P4.PART, P5.PART));
+        Row.of(C, "P4+P5", P4.PART, P5.PART)));
   }
 
   /** Every row of the model. */

@@ -9,11 +9,11 @@ public final class Rows {
   }
 
   public static Stream<Row> headline() {
-    return Stream.of(
+    return Row.withLayerOff(Stream.of(
         Row.of("leader-ready", "upstream"),
         Row.of("leader-ready", "P1", P1.PART),
         Row.of("leader-ready", "P2", P2.PART),
         Row.of("leader-ready", "proposed", P1.PART, P2.PART),
-        Row.of("leader-ready", "improved", P1.PART, P2.PART, P3.PART));
+        Row.of("leader-ready", "improved", P1.PART, P2.PART, P3.PART)));
   }
 }

@@ -17,8 +17,8 @@ public final class Rows {
 
   /** upstream, proposed (P1), and the designs A1..A4. */
   public static Stream<Row> headline() {
-    return Stream.of(Row.of(CONTRACT, "upstream"), Row.of(CONTRACT, "proposed", P1.PART),
+    return Row.withLayerOff(Stream.of(Row.of(CONTRACT, "upstream"), Row.of(CONTRACT, "proposed", P1.PART),
         Row.of(CONTRACT, "A1", A1.PART), Row.of(CONTRACT, "A2", A2.PART),
-        Row.of(CONTRACT, "A3", A3.PART), Row.of(CONTRACT, "A4", A4.PART));
+        Row.of(CONTRACT, "A3", A3.PART), Row.of(CONTRACT, "A4", A4.PART)));
   }
 }
