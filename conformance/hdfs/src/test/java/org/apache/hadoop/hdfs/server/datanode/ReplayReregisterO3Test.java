@@ -133,7 +133,7 @@ public class ReplayReregisterO3Test {
         boolean o3 = w.finalized.contains(X) && !located;
         String observed = "REG2 re-registered=" + reg2Ran + ", X pending=" + pending
             + ", X in a snapshot=" + xInSnapshot + ", X located=" + located
-            + ", next FBR in " + (s.getNextBlockReportTime() - s.monotonicNow()) + " ms"
+            + ", " + ReregisterWiring.nextFbr(s)
             + lostAfter + "; " + w.state();
         // O8: REG2, sent under registration A, re-registered after registration B completed
         // O9: one NameNode locates X, another locates it nowhere

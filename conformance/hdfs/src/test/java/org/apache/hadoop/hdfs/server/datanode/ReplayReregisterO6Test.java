@@ -80,8 +80,8 @@ public class ReplayReregisterO6Test {
         boolean located = nn.locates(X);
         boolean o6 = w.finalized.contains(X) && !located && reRegistrations <= 1;
         Replay.record("RR_O6", row, "O6", o6, "re-registrations=" + reRegistrations
-            + ", X pending=" + w.pending(0, X) + ", X located=" + located + ", next FBR in "
-            + (s.getNextBlockReportTime() - s.monotonicNow()) + " ms; " + w.state());
+            + ", X pending=" + w.pending(0, X) + ", X located=" + located + ", "
+            + ReregisterWiring.nextFbr(s) + "; " + w.state());
       }
     });
   }

@@ -244,8 +244,26 @@ final class ReregisterWiring implements AutoCloseable {
       }
     }
 
+    /**
+     * The NameNode's state and its event log, with every run of consecutive plain heartbeats
+     * (no REGISTER, no lease) written once, as "heartbeat: - lease 0 <state> (1+)": how many
+     * of them the 200 ms loop sends before a latch opens or quiescence stops it depends on
+     * timing, and decides no outcome; every other event is written as it happened.
+     */
     synchronized String state() {
-      return "nn" + id + " " + ha + " located " + located + "; " + String.join("; ", log);
+      List<String> events = new ArrayList<>();
+      String plain = "heartbeat: - lease 0 " + ha;
+      for (String e : log) {
+        if (e.equals(plain)) {
+          String once = plain + " (1+)";
+          if (events.isEmpty() || !events.get(events.size() - 1).equals(once)) {
+            events.add(once);
+          }
+        } else {
+          events.add(e);
+        }
+      }
+      return "nn" + id + " " + ha + " located " + located + "; " + String.join("; ", events);
     }
   }
 
@@ -526,6 +544,16 @@ final class ReregisterWiring implements AutoCloseable {
         throw new IllegalStateException("harness: " + t.getName() + " did not stop");
       }
     }
+  }
+
+  /**
+   * When the actor's next FBR is due, in stable terms: "due now" (an FBR requested and not yet
+   * sent) or "scheduled later" (a delay the real Scheduler drew at random up to the interval,
+   * Integer.MAX_VALUE ms here; its value differs from run to run and decides no outcome).
+   */
+  static String nextFbr(BPServiceActor.Scheduler s) {
+    return "next FBR " + (s.getNextBlockReportTime() - s.monotonicNow() <= 0 ? "due now"
+        : "scheduled later");
   }
 
   String state() {

@@ -36,6 +36,8 @@ final class DeadNodeReplays implements AutoCloseable {
   final Observed observed;
   final DeadNodeHandler handler;
   final AtomicReference<Throwable> failed = new AtomicReference<>();
+  /** Names of the DatanodeInfo objects in this replay's records. */
+  final Labels labels = new Labels();
   /** The order of the datanode's registration after its outage (0: none). */
   long registeredAt;
   Thread handlerThread;
@@ -48,6 +50,7 @@ final class DeadNodeReplays implements AutoCloseable {
     handler = new DeadNodeHandler(observed.proxy(), mock(PipelineManager.class),
         w.containerManager);
     w.nodeManager.register(dn, null, null);
+    labels.of(w.nodeManager.getDatanodeInfo(dn)); // DatanodeInfo#1: the first registration's
     reports.onMessage(DeadNodeWiring.registrationReport(dn, c), w.publisher);
     if (!w.hasReplica(c, dn)) {
       throw new IllegalStateException("the first report added no replica");
@@ -243,8 +246,25 @@ final class DeadNodeReplays implements AutoCloseable {
         + (failed.get() == null ? "" : ", a thread failed: " + failed.get());
   }
 
-  static String id(Object o) {
-    return o == null ? "null" : "DatanodeInfo@" + Integer.toHexString(System.identityHashCode(o));
+  String id(Object o) {
+    return labels.of(o);
+  }
+
+  /**
+   * Stable names for DatanodeInfo objects in a record: "DatanodeInfo#1" is the object the
+   * replay's first registration created (labelled at setup), further objects "#2", "#3" in the
+   * order a record first names them; the same object always has the same name. (Identity hash
+   * codes differed from run to run, and the records must not.)
+   */
+  static final class Labels {
+    private final java.util.IdentityHashMap<Object, Integer> seen = new java.util.IdentityHashMap<>();
+
+    synchronized String of(Object o) {
+      if (o == null) {
+        return "null";
+      }
+      return "DatanodeInfo#" + seen.computeIfAbsent(o, k -> seen.size() + 1);
+    }
   }
 
   /** Throws if a harness thread failed (then no record is printed). */

@@ -63,6 +63,8 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   final ReconContainerReportHandler reports;
   final ReconDeadNodeHandler handler;
   final AtomicReference<Throwable> failed = new AtomicReference<>();
+  /** Names of the DatanodeInfo objects in this replay's records (#1: the one loaded at start). */
+  final DeadNodeReplays.Labels labels = new DeadNodeReplays.Labels();
   /** The DatanodeInfo declared DEAD, its heartbeat time then, and the order of the DEAD. */
   DatanodeInfo deadInfo;
   long deadHeartbeat;
@@ -96,6 +98,7 @@ final class ReconDeadNodeReplays implements AutoCloseable {
       throw new IllegalStateException("the constructor's loadExistingNodes did not load dn1");
     }
     memoryAtStart = addressInMemory();
+    labels.of(nm.getDatanodeInfo(dn)); // DatanodeInfo#1: the one the constructor's load created
     c = w.closedContainer(1);
     reports = new ReconContainerReportHandler(nm, w.containerManager);
     handler = new ReconDeadNodeHandler(nm, mock(PipelineManager.class), w.containerManager,
@@ -215,9 +218,9 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   /** What the state shows, for the record. */
   String describe() throws Exception {
     DatanodeInfo now = nm.getDatanodeInfo(dn);
-    return "dn1 " + health() + " (" + DeadNodeReplays.id(now)
+    return "dn1 " + health() + " (" + labels.of(now)
         + (deadInfo == null ? "" : now == deadInfo ? ", the object declared DEAD"
-            : ", not the object declared DEAD " + DeadNodeReplays.id(deadInfo))
+            : ", not the object declared DEAD " + labels.of(deadInfo))
         + ", heartbeat time " + (deadInfo == null ? "" : (now.getLastHeartbeatTime() > deadHeartbeat
             ? "later than at DEAD" : "as at DEAD"))
         + ", within the stale deadline=" + withinStaleDeadline()
