@@ -60,7 +60,10 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
         "nice cargo xtask conformance",
         std::env::current_exe().map(|exe| {
             let mut c = std::process::Command::new("nice");
-            c.arg("-n10").arg(exe).arg("conformance").current_dir(root());
+            c.arg("-n10")
+                .arg(exe)
+                .arg("conformance")
+                .current_dir(root());
             c
         }),
         &out.join("premises.log"),
