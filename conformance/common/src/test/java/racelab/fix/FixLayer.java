@@ -30,7 +30,7 @@ import net.bytebuddy.utility.JavaModule;
  */
 public final class FixLayer {
   private static final Map<String, Part> INSTALLED = new LinkedHashMap<>();
-  /** {@code type#method} of every advised method a transformation matched. */
+  /** {@code part:type#method} of every advised method a transformation matched. */
   private static final Set<String> MATCHED = ConcurrentHashMap.newKeySet();
   private static final List<String> ERRORS = new ArrayList<>();
   private static Instrumentation instrumentation;
@@ -79,7 +79,7 @@ public final class FixLayer {
         .ignore(net.bytebuddy.matcher.ElementMatchers.none());
     for (Part p : fresh) {
       for (Part.Advised a : p.advised()) {
-        String key = a.type() + "#" + a.method();
+        String key = p + ":" + a.type() + "#" + a.method();
         ElementMatcher<MethodDescription> recorded = m -> {
           boolean hit = a.matcher().matches(m);
           if (hit) {
@@ -90,14 +90,17 @@ public final class FixLayer {
         builder = builder.type(named(a.type())).transform(
             (DynamicType.Builder<?> b, TypeDescription type, ClassLoader cl, JavaModule module,
                 java.security.ProtectionDomain pd) -> b.visit(
-                    (AsmVisitorWrapper) Advice.to(a.advice()).on(recorded)));
+                    (AsmVisitorWrapper) Advice.withCustomMapping()
+                        .bind(Part.Self.class, (Object) p.getClass())
+                        .to(a.advice())
+                        .on(recorded)));
       }
     }
     builder.installOn(instrumentation);
     List<String> missing = new ArrayList<>();
     for (Part p : fresh) {
       for (Part.Advised a : p.advised()) {
-        if (!MATCHED.contains(a.type() + "#" + a.method())) {
+        if (!MATCHED.contains(p + ":" + a.type() + "#" + a.method())) {
           missing.add(p + ": " + a.target() + " was not transformed");
         }
       }
@@ -113,7 +116,7 @@ public final class FixLayer {
   /** Whether {@code part}'s advice is installed and matched every method it names. */
   public static synchronized boolean active(Part part) {
     return INSTALLED.containsKey(part.toString()) && part.advised().stream()
-        .allMatch(a -> MATCHED.contains(a.type() + "#" + a.method()));
+        .allMatch(a -> MATCHED.contains(part + ":" + a.type() + "#" + a.method()));
   }
 
   /**

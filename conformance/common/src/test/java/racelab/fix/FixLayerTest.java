@@ -14,6 +14,50 @@ public class FixLayerTest {
     public int answer() {
       return 1;
     }
+
+    public int other() {
+      return 10;
+    }
+  }
+
+  /** Advice two parts share: adds 1 to {@link Target#other} while the part that installed it is on. */
+  public static final class PlusOne {
+    @Advice.OnMethodExit
+    static void exit(@Part.Self Class<?> part, @Advice.Return(readOnly = false) int answer) {
+      if (Part.on(part)) {
+        answer += 1;
+      }
+    }
+  }
+
+  /** One of the two parts that share {@link PlusOne}. */
+  public static final class First extends Part {
+    public static final First PART = new First();
+
+    private First() {
+      super("fix-layer");
+      advise(Target.class.getName(), "other", PlusOne.class);
+    }
+
+    @Override
+    public String renders() {
+      return "Target.other returns one more";
+    }
+  }
+
+  /** The other. */
+  public static final class Second extends Part {
+    public static final Second PART = new Second();
+
+    private Second() {
+      super("fix-layer");
+      advise(Target.class.getName(), "other", PlusOne.class);
+    }
+
+    @Override
+    public String renders() {
+      return "Target.other returns one more";
+    }
   }
 
   /** Makes {@link Target#answer} return 2. */
@@ -70,6 +114,19 @@ public class FixLayerTest {
     assertEquals(2, fixed);
     assertEquals(1, t.answer(), "the part is off again after its row");
     assertTrue(FixLayer.active(Two.PART));
+  }
+
+  @Test
+  public void sharedAdviceActsForThePartThatInstalledIt() throws Exception {
+    Target t = new Target();
+    FixLayer.install(First.PART, Second.PART);
+    assertEquals(10, t.other());
+    assertEquals(11, (int) FixLayer.run(Row.of("fix-layer", "first", First.PART), t::other));
+    assertEquals(11, (int) FixLayer.run(Row.of("fix-layer", "second", Second.PART), t::other));
+    assertEquals(12,
+        (int) FixLayer.run(Row.of("fix-layer", "both", First.PART, Second.PART), t::other));
+    assertEquals(10, (int) FixLayer.run(Row.of("fix-layer", "both", First.PART, Second.PART).off(),
+        t::other), "with the layer off the released code runs");
   }
 
   @Test

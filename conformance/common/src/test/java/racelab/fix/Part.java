@@ -1,8 +1,13 @@
 package racelab.fix;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.matcher.ElementMatchers;
@@ -24,12 +29,30 @@ public abstract class Part {
     }
   }
 
+  /**
+   * An advice parameter ({@code Class<?>}) that receives the class of the part whose advice it
+   * is: advice several parts share reads {@code Part.on(part)} instead of one part's switch.
+   */
+  @Retention(RetentionPolicy.RUNTIME)
+  @java.lang.annotation.Target(ElementType.PARAMETER)
+  public @interface Self {
+  }
+
+  private static final Map<Class<?>, Part> BY_CLASS = new ConcurrentHashMap<>();
+
   private final String contract;
   private final List<Advised> advised = new ArrayList<>();
   private volatile boolean on;
 
   protected Part(String contract) {
     this.contract = contract;
+    BY_CLASS.put(getClass(), this);
+  }
+
+  /** Whether the part of class {@code part} is on: what shared advice reads ({@link Self}). */
+  public static boolean on(Class<?> part) {
+    Part p = BY_CLASS.get(part);
+    return p != null && p.on();
   }
 
   /** The model's contract id ({@code dead-node}). */

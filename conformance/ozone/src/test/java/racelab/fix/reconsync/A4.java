@@ -1,6 +1,5 @@
 package racelab.fix.reconsync;
 
-import net.bytebuddy.asm.Advice;
 import net.bytebuddy.matcher.ElementMatchers;
 import racelab.fix.Part;
 
@@ -13,53 +12,14 @@ public final class A4 extends Part {
 
   private A4() {
     super(Rows.CONTRACT);
-    advise(Targets.PROVIDER, "syncDataFromOM", Sync.class);
+    advise(Targets.PROVIDER, "syncDataFromOM", SyncSide.SyncReleasingAll.class);
     advise(Targets.BATCH, "newAtomicOperation", ElementMatchers.named("newAtomicOperation")
-        .and(ElementMatchers.takesArguments(1)), Acquire.class);
-    advise(Targets.HANDLER, "close", IterationEnd.class);
+        .and(ElementMatchers.takesArguments(1)), SyncSide.Acquire.class);
+    advise(Targets.HANDLER, "close", SyncSide.EndIteration.class);
   }
 
   @Override
   public String renders() {
     return "A4, sync side: P1's lock, taken as P1's, released only when syncDataFromOM returns or throws (every hold of the thread: its finally), so held across executeFullSnapshot. The REST side (triggerTaskRebuild takes the lock around queueReInitializationEvent) is not rendered: triggerTaskRebuild is in no release (HDDS-15863); no replay on 2.2.0 calls it.";
   }
-
-  /** syncDataFromOM: which provider this thread syncs for; releases every hold when it returns or throws (A4). */
-  public static final class Sync {
-    @Advice.OnMethodEnter
-    static void enter(@Advice.This Object provider) {
-      if (PART.on()) {
-        SyncSide.syncEnter(provider);
-      }
-    }
-
-    @Advice.OnMethodExit(onThrowable = Throwable.class)
-    static void exit() {
-      if (PART.on()) {
-        SyncSide.releaseAll();
-        SyncSide.syncExit();
-      }
-    }
-  }
-
-  /** Takes the lock, once per loop iteration. */
-  public static final class Acquire {
-    @Advice.OnMethodEnter
-    static void enter() {
-      if (PART.on()) {
-        SyncSide.acquireOnce();
-      }
-    }
-  }
-
-  /** The end of a loop iteration (OMDBUpdatesHandler.close, the iteration's try-with-resources). */
-  public static final class IterationEnd {
-    @Advice.OnMethodExit(onThrowable = Throwable.class)
-    static void exit() {
-      if (PART.on()) {
-        SyncSide.endIteration();
-      }
-    }
-  }
-
 }

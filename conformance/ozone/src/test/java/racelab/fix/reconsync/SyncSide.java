@@ -4,13 +4,17 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import net.bytebuddy.asm.Advice;
+import racelab.fix.Part;
 
 /**
  * The sync side of the model's hand-off lock, as the parts P1 and A1..A4 render it on ozone-recon
  * 2.2.0: one ReentrantLock per OzoneManagerServiceProviderImpl (kept here, keyed by the provider,
  * since the advised class may not gain a field), and the sync thread's bookkeeping (which
- * provider's syncDataFromOM it runs, whether it took the lock in this loop iteration). The advice
- * of each part calls these methods only while its part is on. Written for racelab.
+ * provider's syncDataFromOM it runs, whether it took the lock in this loop iteration), and the
+ * advice the parts share: each piece acts only while the part that installed it is on
+ * ({@link Part.Self}); the parts differ in where they take and release the lock. Written for
+ * racelab.
  */
 public final class SyncSide {
   /** The hand-off lock; {@link #owner()} shows who holds it (a terminated thread never releases). */
@@ -80,6 +84,81 @@ public final class SyncSide {
       HandOffLock l = lockOf(p);
       while (l.isHeldByCurrentThread()) {
         l.unlock();
+      }
+    }
+  }
+
+  /** syncDataFromOM: which provider this thread syncs for. */
+  public static final class Sync {
+    @Advice.OnMethodEnter
+    static void enter(@Part.Self Class<?> part, @Advice.This Object provider) {
+      if (Part.on(part)) {
+        syncEnter(provider);
+      }
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class)
+    static void exit(@Part.Self Class<?> part) {
+      if (Part.on(part)) {
+        syncExit();
+      }
+    }
+  }
+
+  /** syncDataFromOM, which releases every hold in its finally (A4). */
+  public static final class SyncReleasingAll {
+    @Advice.OnMethodEnter
+    static void enter(@Part.Self Class<?> part, @Advice.This Object provider) {
+      if (Part.on(part)) {
+        syncEnter(provider);
+      }
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class)
+    static void exit(@Part.Self Class<?> part) {
+      if (Part.on(part)) {
+        releaseAll();
+        syncExit();
+      }
+    }
+  }
+
+  /** Takes the lock, once per loop iteration. */
+  public static final class Acquire {
+    @Advice.OnMethodEnter
+    static void enter(@Part.Self Class<?> part) {
+      if (Part.on(part)) {
+        acquireOnce();
+      }
+    }
+  }
+
+  /** The end of a loop iteration (OMDBUpdatesHandler.close), which releases its hold. */
+  public static final class ReleaseAtIterationEnd {
+    @Advice.OnMethodExit(onThrowable = Throwable.class)
+    static void exit(@Part.Self Class<?> part) {
+      if (Part.on(part)) {
+        releaseIterationHold();
+      }
+    }
+  }
+
+  /** The end of a loop iteration where the part does not release (A3, A4). */
+  public static final class EndIteration {
+    @Advice.OnMethodExit(onThrowable = Throwable.class)
+    static void exit(@Part.Self Class<?> part) {
+      if (Part.on(part)) {
+        endIteration();
+      }
+    }
+  }
+
+  /** The release after a normal hand-off, not on an exception (A3). */
+  public static final class ReleaseAtHandOff {
+    @Advice.OnMethodExit
+    static void exit(@Part.Self Class<?> part) {
+      if (Part.on(part)) {
+        releaseIterationHold();
       }
     }
   }
