@@ -130,6 +130,28 @@ pub static PREMISES: &[Premise] = &[
         not_run: None,
     },
     Premise {
+        id: "RS_O2",
+        upstream: "OzoneManagerServiceProviderImpl.syncDataFromOM",
+        jar: JAR,
+        statement: "replay: OM writes file2 and file3 (two write batches, one delta); the sync \
+                    commits #2 and is held before #3's commit; 2.2.0's upgrade action \
+                    (NSSummaryAggregatedTotalsUpgrade) queues a rebuild from a checkpoint of \
+                    file1, file2; the sync commits #3 and hands the whole delta off; the processor \
+                    rebuilds, then applies it: file2 counted twice (OM 3 keys, the task 4), on \
+                    every row",
+        cells: &[],
+        versus_baseline: "syncDataFromOM and its per-write-batch commit loop \
+                          (innerGetAndApplyDeltaUpdatesFromOM), OMDBUpdatesHandler and \
+                          consumeOMEvents are identical at 2.2.0 and 78d5650c, and so is the \
+                          upgrade action; queueReInitializationEvent, createOMCheckpoint and the \
+                          drain differ only on their failure paths (a failed checkpoint, the \
+                          cleanup), which this order does not take. The model's requester, \
+                          triggerTaskRebuild, is in no release: the replay's requester is the \
+                          upgrade action, which the model lacks; on the fixed rows its verdict \
+                          (reached) is about that requester, not the model's",
+        not_run: None,
+    },
+    Premise {
         id: "RS_O3",
         upstream: "OzoneManagerServiceProviderImpl.syncDataFromOM",
         jar: JAR,
