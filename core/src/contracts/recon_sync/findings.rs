@@ -59,8 +59,9 @@ pub const FINDINGS: &[Finding] = &[
                     scheduled the sync (the report says before), on 2.2.0 and on 78d5650c. The \
                     patch locks only triggerTaskRebuild, so on the released classes a rebuild \
                     queued by an upgrade action inside the sync's commit-to-hand-off window \
-                    applies the batch twice with the patch's sync side in place, and with every \
-                    lock design (A1..A4). The model has no such requester; its loom cells are \
+                    applies the batch twice (O1), and one between two write-batch commits of a \
+                    delta applies the prefix twice (O2), with the patch's sync side in place and \
+                    with every lock design (A1..A4). The model has no such requester; its loom cells are \
                     about the REST one.",
         cells: &[
             "upstream/O1/real:RS_O1",
@@ -69,6 +70,10 @@ pub const FINDINGS: &[Finding] = &[
             "A2/O1/real:RS_O1",
             "A3/O1/real:RS_O1",
             "A4/O1/real:RS_O1",
+            "upstream/O2/real:RS_O2",
+            "proposed/O2/real:RS_O2",
+            "A1/O2/real:RS_O2",
+            "A4/O2/real:RS_O2",
         ],
         no_replay: None,
     },
