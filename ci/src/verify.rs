@@ -57,10 +57,11 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
         .collect();
     // Maven starts after the plain tests and runs beside the loom build, its cells and the
     // one-thread tests: its replays mostly wait (latches, a real Raft server's election,
-    // quiescence), so it ends before the last of them and adds nothing to the gate's length.
-    // Measured on a clean clone: started with the plain tests, it slowed them by 10 to 13 s;
-    // at a lower priority (`nice -n10`) it ran 192 s instead of 125 and became the gate's
-    // critical path.
+    // quiescence), so it ends before the last of them and adds nothing to the gate's length
+    // but its CPU (about 60 s), which slows the Rust phases beside it. Measured on clean
+    // clones: started with the plain tests, they took 46 s instead of 30 and the loom phase
+    // about 100 s; started here, the loom phase took 116 s; the gate 300 s either way. At a
+    // lower priority (`nice -n10`) it ran 192 s and became the gate's critical path.
     let premises = Background::start(
         "premises and replays on the released jars (conformance/, Maven)",
         "cargo xtask conformance",
