@@ -28,7 +28,7 @@ public class FrayLeaderReadyO1Test {
   public void LR_O1_explored() throws Exception {
     LeaderReadyWiring w = new LeaderReadyWiring(4);
     AtomicReference<Throwable> failed = new AtomicReference<>();
-    Thread apply = w.applyThread(failed, () -> { });
+    Thread apply = w.applyThread(failed, 4, () -> { });
     Thread raft = w.stepDownThread(failed, () -> { });
     apply.start();
     raft.start();

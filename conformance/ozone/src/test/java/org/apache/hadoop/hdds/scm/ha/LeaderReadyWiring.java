@@ -153,12 +153,15 @@ final class LeaderReadyWiring {
   }
 
   /**
-   * Ratis' apply thread after LeaderStateImpl.checkReady passed for the startup entry: runs
-   * {@code before} (where a replay waits for its order), then SCMStateMachine.notifyLeaderReady.
+   * Ratis' apply thread: applies the startup entry of {@code term}, then, LeaderStateImpl.checkReady
+   * having passed for it, runs {@code checkReadyPassed} (where a replay waits for its order) and
+   * SCMStateMachine.notifyLeaderReady.
    */
-  Thread applyThread(AtomicReference<Throwable> failed, Threads.Body before) {
+  Thread applyThread(AtomicReference<Throwable> failed, long term,
+      Threads.Body checkReadyPassed) {
     return Threads.recording("StateMachineUpdater", failed, () -> {
-      before.run();
+      startupEntryApplied(term);
+      checkReadyPassed.run();
       stateMachine.notifyLeaderReady();
     });
   }

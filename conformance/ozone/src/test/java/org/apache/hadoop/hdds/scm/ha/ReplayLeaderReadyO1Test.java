@@ -39,11 +39,7 @@ public class ReplayLeaderReadyO1Test {
       LeaderReadyWiring w = new LeaderReadyWiring(4);
       try {
         AtomicReference<Throwable> failed = new AtomicReference<>();
-        Thread apply = Threads.recording("StateMachineUpdater", failed, () -> {
-          w.startupEntryApplied(4);
-          // LeaderStateImpl.checkReady passed for the term-4 startup entry
-          w.stateMachine.notifyLeaderReady();
-        });
+        Thread apply = w.applyThread(failed, 4, () -> { });
         w.hold.arm(apply);
         Thread raft = Threads.recording("RaftServer-changeToFollower", failed, () -> {
           w.hold.awaitHeld();

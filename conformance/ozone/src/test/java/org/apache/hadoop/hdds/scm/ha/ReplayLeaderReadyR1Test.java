@@ -40,13 +40,10 @@ public class ReplayLeaderReadyR1Test {
         AtomicReference<Throwable> failed = new AtomicReference<>();
         CountDownLatch reElected = new CountDownLatch(1);
         AtomicReference<Long> term = new AtomicReference<>();
-        Thread apply = Threads.recording("StateMachineUpdater", failed, () -> {
-          w.startupEntryApplied(4);
-          // LeaderStateImpl.checkReady passed for the term-4 startup entry
+        Thread apply = w.applyThread(failed, 4, () -> {
           if (!reElected.await(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("no re-election");
           }
-          w.stateMachine.notifyLeaderReady();
         });
         Thread raft = Threads.recording("RaftServer", failed, () -> {
           w.stepDown();

@@ -41,13 +41,10 @@ public class ReplayLeaderReadyR2Test {
         AtomicReference<Throwable> failed = new AtomicReference<>();
         CountDownLatch candidacy = new CountDownLatch(1);
         AtomicReference<Long> term = new AtomicReference<>();
-        Thread apply = Threads.recording("StateMachineUpdater", failed, () -> {
-          w.startupEntryApplied(4);
-          // LeaderStateImpl.checkReady passed for the term-4 startup entry
+        Thread apply = w.applyThread(failed, 4, () -> {
           if (!candidacy.await(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("no candidacy");
           }
-          w.stateMachine.notifyLeaderReady();
         });
         w.hold.arm(apply);
         Thread raft = Threads.recording("RaftServer", failed, () -> {

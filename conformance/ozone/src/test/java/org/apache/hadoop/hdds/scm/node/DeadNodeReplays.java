@@ -101,15 +101,9 @@ final class DeadNodeReplays implements AutoCloseable {
     return w.health(dn);
   }
 
-  /** The datanode stops: two health checks take it to STALE and then DEAD (DEAD_NODE fired). */
+  /** The datanode stops: {@link DeadNodeWiring#makeDead}. */
   void outageToDead() throws Exception {
-    w.elapse(w.staleMs() + TimeUnit.MINUTES.toMillis(1));
-    w.checkHealth();
-    w.elapse(w.deadMs() - w.staleMs());
-    w.checkHealth();
-    if (health() != NodeState.DEAD || w.deadNodeEvents.isEmpty()) {
-      throw new IllegalStateException("the outage did not make the node DEAD: " + health());
-    }
+    w.makeDead(dn);
   }
 
   /** The last DEAD_NODE payload, as the real NodeStateManager fired it. */

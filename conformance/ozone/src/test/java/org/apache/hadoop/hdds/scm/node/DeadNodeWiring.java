@@ -221,14 +221,17 @@ final class DeadNodeWiring implements AutoCloseable {
   }
 
   /**
-   * The node's last heartbeat two days back (SCM raises the stale and dead intervals to at
-   * least 5 and 10 heartbeat-checker intervals: 5 h and 10 h here), then two health checks.
+   * The datanode stops: two health checks, past the stale and then the dead interval on the
+   * virtual clock, take it to STALE and then DEAD (DEAD_NODE fired).
    */
   void makeDead(DatanodeDetails dn) throws Exception {
-    nodeManager.getNodeStateManager().getNode(dn)
-        .updateLastHeartbeatTime(Time.monotonicNow() - TimeUnit.DAYS.toMillis(2));
-    nodeManager.getNodeStateManager().checkNodesHealth(); // HEALTHY -> STALE
-    nodeManager.getNodeStateManager().checkNodesHealth(); // STALE -> DEAD
+    elapse(staleMs() + TimeUnit.MINUTES.toMillis(1));
+    checkHealth();
+    elapse(deadMs() - staleMs());
+    checkHealth();
+    if (health(dn) != HddsProtos.NodeState.DEAD || deadNodeEvents.isEmpty()) {
+      throw new IllegalStateException("the outage did not make the node DEAD: " + health(dn));
+    }
   }
 
   /** Every DatanodeInfo the collaborators have seen (event payloads, reports' nodes). */

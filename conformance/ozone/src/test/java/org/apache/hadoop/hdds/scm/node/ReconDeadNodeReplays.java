@@ -175,15 +175,9 @@ final class ReconDeadNodeReplays implements AutoCloseable {
     return w.health(dn);
   }
 
-  /** dn1 is down: two health checks, past the stale and then the dead interval, make it DEAD. */
+  /** dn1 is down ({@link DeadNodeWiring#makeDead}); what it was when declared DEAD is kept. */
   void outageToDead() throws Exception {
-    w.elapse(w.staleMs() + TimeUnit.MINUTES.toMillis(1));
-    w.checkHealth();
-    w.elapse(w.deadMs() - w.staleMs());
-    w.checkHealth();
-    if (health() != NodeState.DEAD || w.deadNodeEvents.isEmpty()) {
-      throw new IllegalStateException("the outage did not make the node DEAD: " + health());
-    }
+    w.makeDead(dn);
     deadInfo = nm.getDatanodeInfo(dn);
     deadHeartbeat = deadInfo.getLastHeartbeatTime();
     deadAt = w.deadNodeEvents.get(w.deadNodeEvents.size() - 1).seq();

@@ -255,14 +255,7 @@ public class ReconSyncPremisesTest {
         throw new IllegalStateException("racelab harness: the sync never reached its window");
       }
       AtomicReference<Throwable> failed = new AtomicReference<>();
-      Thread upgrade = new Thread(() -> {
-        try {
-          new NSSummaryAggregatedTotalsUpgrade().execute(null);
-        } catch (Throwable t) {
-          failed.set(t);
-        }
-      }, "ReconServer-main-finalize");
-      upgrade.start();
+      Thread upgrade = ReconSyncWiring.upgradeAction(failed);
       upgrade.join(20_000);
       boolean returned = !upgrade.isAlive() && failed.get() == null;
       Thread.State syncState = sync.getState();

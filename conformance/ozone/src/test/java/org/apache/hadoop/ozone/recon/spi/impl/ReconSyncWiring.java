@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.commons.io.FileUtils;
 import org.apache.hadoop.hdds.HddsConfigKeys;
 import org.apache.hadoop.hdds.client.StandaloneReplicationConfig;
@@ -63,6 +64,8 @@ import org.apache.hadoop.ozone.recon.tasks.ReconTaskController;
 import org.apache.hadoop.ozone.recon.tasks.ReconTaskControllerImpl;
 import org.apache.hadoop.ozone.recon.tasks.updater.ReconTaskStatusUpdater;
 import org.apache.hadoop.ozone.recon.tasks.updater.ReconTaskStatusUpdaterManager;
+import org.apache.hadoop.ozone.recon.upgrade.NSSummaryAggregatedTotalsUpgrade;
+import racelab.fix.reconsync.SyncSide;
 
 /**
  * recon-sync (HDDS-17042) on ozone-recon 2.2.0: the real OzoneManagerServiceProviderImpl (its
@@ -373,6 +376,30 @@ final class ReconSyncWiring implements AutoCloseable {
       w.provider.getAndApplyDeltaUpdatesFromOM(w.reconOmDb.getLastSequenceNumberFromDB(), h);
       return new OMUpdateEventBatch(new ArrayList<>(h.getEvents()), h.getLatestSequenceNumber());
     }
+  }
+
+  /**
+   * 2.2.0's other requester of a rebuild, started: an upgrade action
+   * (NSSummaryAggregatedTotalsUpgrade, whose execute calls queueReInitializationEvent) on
+   * ReconServer's main thread; what it throws goes to {@code failed}.
+   */
+  static Thread upgradeAction(AtomicReference<Throwable> failed) {
+    Thread t = new Thread(() -> {
+      try {
+        new NSSummaryAggregatedTotalsUpgrade().execute(null);
+      } catch (Throwable e) {
+        failed.set(e);
+      }
+    }, "ReconServer-main-finalize");
+    t.start();
+    return t;
+  }
+
+  /** Who holds the hand-off lock a part renders on this provider, for a record. */
+  String handOffLockHolder() {
+    SyncSide.HandOffLock lock = SyncSide.existingLockOf(provider);
+    return lock == null ? "no hand-off lock"
+        : "hand-off lock held by " + (lock.owner() == null ? "nobody" : lock.owner().getName());
   }
 
   /** The buffer's head, described (its private queue, peeked, never changed). */

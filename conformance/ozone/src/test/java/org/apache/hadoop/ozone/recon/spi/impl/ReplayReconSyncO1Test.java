@@ -75,19 +75,9 @@ public class ReplayReconSyncO1Test {
         }
         long reconSeqInWindow = w.reconOmDb.getLastSequenceNumberFromDB();
         long bufferedInWindow = w.buffered();
-        racelab.fix.reconsync.SyncSide.HandOffLock lock =
-            racelab.fix.reconsync.SyncSide.existingLockOf(w.provider);
-        String lockInWindow = lock == null ? "no hand-off lock"
-            : "hand-off lock held by " + (lock.owner() == null ? "nobody" : lock.owner().getName());
+        String lockInWindow = w.handOffLockHolder();
 
-        Thread upgrade = new Thread(() -> {
-          try {
-            new NSSummaryAggregatedTotalsUpgrade().execute(null);
-          } catch (Throwable t) {
-            failed.set(t);
-          }
-        }, "ReconServer-main-finalize");
-        upgrade.start();
+        Thread upgrade = ReconSyncWiring.upgradeAction(failed);
         upgrade.join(TimeUnit.SECONDS.toMillis(60));
         if (upgrade.isAlive()) {
           throw new IllegalStateException("racelab harness: the upgrade action did not return");
