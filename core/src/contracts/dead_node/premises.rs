@@ -3,6 +3,9 @@
 use crate::premises::{NoReplay, Premise};
 
 const JAR: &str = "hdds-server-scm 2.2.0";
+
+/// How the methods the SCM replays drive compare with the baseline.
+const REPLAY_METHODS: &str = "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference";
 const RECON_JAR: &str = "ozone-recon 2.2.0";
 
 /// No order on the real classes can be held inside these windows by a latch in a collaborator:
@@ -116,7 +119,7 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "replay (J cells, every row): dn1 DEAD and handled; it registers again and stops before its first heartbeat; its registration report is applied; checks past the dead interval, every DEAD_NODE handled",
         cells: &[],
-        versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        versus_baseline: REPLAY_METHODS,
         not_run: None,
     },
     Premise {
@@ -125,7 +128,7 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "replay (J cells, every row): dn1 STALE registers and reports a minute before its dead deadline; the check at the deadline; its DEAD_NODE handled; then its first heartbeat",
         cells: &[],
-        versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        versus_baseline: REPLAY_METHODS,
         not_run: None,
     },
     Premise {
@@ -134,7 +137,7 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "replay (J cells, every row), the order of scenarios/dead-node-unlocked-recheck.scn: DEAD_NODE fired by the real NodeStateManager (its DatanodeInfo payload to the handler); dn1 registers; the handler runs to its removal's first lookup; the registration report is applied (or blocks on P2's monitor); the handler removes",
         cells: &[],
-        versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        versus_baseline: REPLAY_METHODS,
         not_run: None,
     },
     Premise {
@@ -143,7 +146,7 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "replay (J cells, every row), the model's P2/O3 order (scenarios/dead-node-real-DN_O3R.scn, DN-F1): DEAD_NODE fired by the real NodeStateManager; the handler reads DEAD and is held in closeContainers; dn1 registers and its registration report is applied; the handler removes (P2: its recheck under the monitor; P2u: its unlocked reread) before any heartbeat or health check; then dn1 heartbeats and a check runs",
         cells: &[],
-        versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        versus_baseline: REPLAY_METHODS,
         not_run: None,
     },
     Premise {
@@ -152,7 +155,7 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "replay (J cells, every row), the order of scenarios/dead-node-resurrected-while-handled.scn: the handler reads DEAD and waits in closeContainers while dn1 registers and its report is applied; it goes on to its removal (P2: its recheck under the monitor), a health check runs, it removes",
         cells: &[],
-        versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        versus_baseline: REPLAY_METHODS,
         not_run: None,
     },
     Premise {
@@ -188,7 +191,7 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "replay (J cells, every row), the model's P1.R1 order: DEAD_NODE queued; dn1 registers and its report is applied; the handler runs before the next health check",
         cells: &[],
-        versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        versus_baseline: REPLAY_METHODS,
         not_run: None,
     },
     Premise {
@@ -197,7 +200,7 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "replay (J cells, every row): dn1 registers again and stops with its registration report queued; it goes DEAD and is handled; the queued report is applied; checks past the dead interval",
         cells: &[],
-        versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        versus_baseline: REPLAY_METHODS,
         not_run: None,
     },
     Premise {
@@ -206,7 +209,7 @@ pub static PREMISES: &[Premise] = &[
         jar: JAR,
         statement: "replay (J cells, every row), the model's proposed.R3 order: the handler held at its removal (P2: inside the old DatanodeInfo's monitor); dn1 registers at a new address (updateNode) and its report is applied under the new object's monitor; the handler removes",
         cells: &[],
-        versus_baseline: "the methods these orders drive (SCMNodeManager.register, NodeStateManager.checkNodesHealth, DeadNodeHandler, DatanodeInfo, ContainerReportHandler) are those of the premises: DeadNodeHandler and DatanodeInfo identical in 78d5650c, register differs only by the port-set branch (not exercised), checkNodesHealth and ContainerReportHandler only in types and ordering of getAllNodes; the fix parts are racelab's advice on 2.2.0 (P2 and P4 use NodeManager.getDatanodeInfo, which 78d5650c replaced by getNode returning DatanodeInfo); no verdict depends on the difference",
+        versus_baseline: REPLAY_METHODS,
         not_run: None,
     },
 ];

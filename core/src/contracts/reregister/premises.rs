@@ -4,6 +4,14 @@ use crate::premises::Premise;
 
 const JAR: &str = "hadoop-hdfs 3.5.0";
 
+/// How the classes every replay drives compare with the baselines.
+const REPLAY_CLASSES: &str = "The jar is the report baseline's release (rel/release-3.5.0): no \
+    difference for the report rows. Trunk rows run on 3.5.0's classes \
+    with HDFS-17953 rendered by the fix layer (IncrementalBlockReportManager \
+    only); trunk's BPServiceActor, Scheduler and CommandProcessingThread at \
+    2f3cdd76 are not in the stored sources (RR-2), so their J verdicts \
+    assume them equal to 3.5.0's, as the model does.";
+
 pub static PREMISES: &[Premise] = &[
     Premise {
         id: "RR_P1",
@@ -169,12 +177,7 @@ pub static PREMISES: &[Premise] = &[
                     (clearIBRs, registerDatanode, register) ends; then the FBR's RPC returns and \
                     scheduleNextBlockReport runs; three heartbeats of quiescence (O1, O2, O3, O8)",
         cells: &[],
-        versus_baseline: "The jar is the report baseline's release (rel/release-3.5.0): no \
-                          difference for the report rows. Trunk rows run on 3.5.0's classes \
-                          with HDFS-17953 rendered by the fix layer (IncrementalBlockReportManager \
-                          only); trunk's BPServiceActor, Scheduler and CommandProcessingThread at \
-                          2f3cdd76 are not in the stored sources (RR-2), so their J verdicts \
-                          assume them equal to 3.5.0's, as the model does.",
+        versus_baseline: REPLAY_CLASSES,
         not_run: None,
     },
     Premise {
@@ -188,12 +191,7 @@ pub static PREMISES: &[Premise] = &[
                     NameNode last seen ACTIVE (double-register/active): reRegister does not \
                     clear the pending IBRs, and REG2's FBR request is still lost (O2, O8)",
         cells: &[],
-        versus_baseline: "The jar is the report baseline's release (rel/release-3.5.0): no \
-                          difference for the report rows. Trunk rows run on 3.5.0's classes \
-                          with HDFS-17953 rendered by the fix layer (IncrementalBlockReportManager \
-                          only); trunk's BPServiceActor, Scheduler and CommandProcessingThread at \
-                          2f3cdd76 are not in the stored sources (RR-2), so their J verdicts \
-                          assume them equal to 3.5.0's, as the model does.",
+        versus_baseline: REPLAY_CLASSES,
         not_run: None,
     },
     Premise {
@@ -206,12 +204,7 @@ pub static PREMISES: &[Premise] = &[
                     queues X for both actors; REG2's reRegister clears nn1's); both real loops \
                     run to quiescence (O9)",
         cells: &[],
-        versus_baseline: "The jar is the report baseline's release (rel/release-3.5.0): no \
-                          difference for the report rows. Trunk rows run on 3.5.0's classes \
-                          with HDFS-17953 rendered by the fix layer (IncrementalBlockReportManager \
-                          only); trunk's BPServiceActor, Scheduler and CommandProcessingThread at \
-                          2f3cdd76 are not in the stored sources (RR-2), so their J verdicts \
-                          assume them equal to 3.5.0's, as the model does.",
+        versus_baseline: REPLAY_CLASSES,
         not_run: None,
     },
     Premise {
