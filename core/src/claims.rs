@@ -242,6 +242,12 @@ pub fn cell_key(contract: &str, variant: &str, outcome: &str, checker: Checker) 
     format!("{contract}/{variant}/{outcome}/{}", checker.as_str())
 }
 
+/// Whether `key` (a cell's key, or a finding's `VARIANT/OUTCOME/CHECKER` citation) is a J
+/// cell's: its checker part is `real:REPLAY` ([`run_key`]).
+pub fn is_real_key(key: &str) -> bool {
+    key.contains(&format!("/{}:", Checker::Real.as_str()))
+}
+
 /// A cell's key with its run: a J cell is one replay's verdict, so several replays (several
 /// orders) can decide the same row and outcome, each its own cell (`…/O3/real:DN_O3`).
 pub fn run_key(
@@ -325,5 +331,20 @@ impl ExpectedCell {
             self.checker,
             self.scenario,
         )
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_j_cell_is_keyed_by_its_replay() {
+        let key = run_key("dead-node", "P2", "O3", Checker::Real, Some("DN_O3R"));
+        assert_eq!(key, "dead-node/P2/O3/real:DN_O3R");
+        assert!(is_real_key(&key) && is_real_key("P2/O3/real:DN_O3R"));
+        let loom = run_key("dead-node", "P2", "O3", Checker::Loom, Some("a-scenario"));
+        assert_eq!(loom, "dead-node/P2/O3/loom");
+        assert!(!is_real_key(&loom));
     }
 }

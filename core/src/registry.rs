@@ -283,8 +283,7 @@ pub fn problems<M: Claimed>() -> Vec<String> {
             out.push(format!("finding {}: cites no cell", f.id));
         }
         // a reviewer contests exactly these: the real code's own verdict, or why it has none
-        let real = format!("/{}:", crate::claims::Checker::Real.as_str());
-        let on_real_code = f.cells.iter().any(|c| c.contains(&real));
+        let on_real_code = f.cells.iter().any(|c| crate::claims::is_real_key(c));
         if f.kind == crate::findings::Kind::DisagreesWithReport
             && !on_real_code
             && f.no_replay.is_none()

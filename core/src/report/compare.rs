@@ -256,9 +256,9 @@ impl Matrix {
     /// The real code was not checked (`why`): its J cells have no result, which is said, not
     /// counted as a deviation.
     pub fn without_real_code(mut self, why: String) -> Matrix {
-        let real = format!("/{}:", Checker::Real.as_str());
-        self.deviations
-            .retain(|d| !matches!(d, Deviation::Missing { key } if key.contains(&real)));
+        self.deviations.retain(
+            |d| !matches!(d, Deviation::Missing { key } if crate::claims::is_real_key(key)),
+        );
         self.real_code_unchecked = Some(why);
         self
     }
