@@ -60,6 +60,16 @@ pub enum Cmd {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
     },
+    /// check traces of runs on the real code against the models, step by
+    /// step: each TRACE (a .jsonl file, or a folder searched for them;
+    /// default: conformance/*/target/racelab-traces, what `conformance`
+    /// writes); exits 1 when the model cannot follow a trace
+    #[command(verbatim_doc_comment)]
+    Validate {
+        /// trace files or folders
+        #[arg(value_name = "TRACE")]
+        paths: Vec<PathBuf>,
+    },
     /// run the contract's history cells with N cases each (default: each
     /// claim's budget) from seed S (default: a new seed, printed)
     #[command(verbatim_doc_comment)]

@@ -34,6 +34,7 @@ mod new;
 mod phases;
 mod real_cells;
 mod surefire;
+mod validate;
 mod verify;
 
 use cli::{Cli, Cmd};
@@ -64,6 +65,7 @@ fn main() -> ExitCode {
         }
         Cmd::Fuzz { contract, seconds } => fuzzing::fuzz(&contract, seconds),
         Cmd::Replay { files } => replay(&files),
+        Cmd::Validate { paths } => validate::run(&paths),
         Cmd::Explore(request) => explore::run(&request),
         Cmd::Bench(request) => bench::run(&request),
         Cmd::Mutants(contracts) => mutants::run(&contracts.or_all()),

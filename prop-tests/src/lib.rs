@@ -8,3 +8,4 @@ pub mod checkers;
 pub mod real_orders;
 pub mod scenario;
 pub mod tidy;
+pub mod validate;

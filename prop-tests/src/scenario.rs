@@ -31,7 +31,7 @@ use std::fmt::Write;
 
 /// A line of a scenario file, parsed.
 #[derive(Clone, Debug, PartialEq)]
-enum Line<O> {
+pub(crate) enum Line<O> {
     Op(O),
     Step { actor: String, times: usize },
 }
@@ -187,8 +187,17 @@ fn expected_outcomes<M: Histories>(n: usize, words: &[&str]) -> Result<Vec<Strin
     Ok(outcomes)
 }
 
-/// Replays the scenario on each variant it names.
-pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
+/// A scenario file, parsed and checked: where it starts, the variants it replays (all when
+/// `None`), its `expect` lines and its schedule.
+pub(crate) struct Parsed<M: Histories> {
+    pub start: Option<&'static Scenario<M>>,
+    variants: Option<Vec<&'static str>>,
+    expects: Vec<Expect>,
+    pub schedule: Vec<(usize, Line<M::Op>)>,
+}
+
+/// Parses a scenario of `M`, every line checked before anything runs.
+pub(crate) fn parse<M: Histories>(text: &str) -> Result<Parsed<M>, ScenarioError> {
     let named = contract_of(text)?;
     if named != M::CONTRACT.id {
         return err(
@@ -301,6 +310,22 @@ pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
     if schedule.is_empty() {
         return err(0, "the scenario has no steps");
     }
+    Ok(Parsed {
+        start,
+        variants,
+        expects,
+        schedule,
+    })
+}
+
+/// Replays the scenario on each variant it names.
+pub fn replay<M: Histories>(text: &str) -> Result<Replay, ScenarioError> {
+    let Parsed {
+        start,
+        variants,
+        expects,
+        schedule,
+    } = parse::<M>(text)?;
     let variants = variants.unwrap_or_else(|| M::VARIANTS.iter().map(|v| v.name).collect());
     let mut out = String::new();
     let (mut differs, mut unchecked) = (Vec::new(), Vec::new());

@@ -19,6 +19,7 @@ public final class Replay {
    */
   public static void record(String replay, Row row, String outcome, boolean reached,
       String observed) {
+    racelab.trace.Recorder.replay(replay);
     System.out.println("[racelab] " + (row.layerOff() ? "J-off " : "J ") + row.contract() + " "
         + row.variant() + " " + outcome
         + " " + (reached ? "reached" : "not-reached") + " parts=" + row.partIds() + " replay="

@@ -111,6 +111,8 @@ public final class FixLayer {
     if (!missing.isEmpty()) {
       throw new IllegalStateException("the fix layer is not active: " + missing);
     }
+    // the recorder's advice wraps the parts' (a call whose body a part replaces is recorded)
+    racelab.trace.Recorder.reinstall();
   }
 
   /** Whether {@code part}'s advice is installed and matched every method it names. */
@@ -121,18 +123,28 @@ public final class FixLayer {
 
   /**
    * Runs {@code body} with exactly the row's parts on (none, with the layer off); installs them
-   * first.
+   * first. The run is recorded ({@link racelab.trace.Recorder}) when its contract is observed.
    */
   public static <T> T run(Row row, Callable<T> body) throws Exception {
     install(row.parts().toArray(new Part[0]));
     for (Part p : row.parts()) {
       p.set(!row.layerOff());
     }
+    racelab.trace.Recorder.begin(row);
+    boolean done = false;
     try {
-      return body.call();
+      T result = body.call();
+      done = true;
+      return result;
     } finally {
       for (Part p : row.parts()) {
         p.set(false);
+      }
+      // a run the harness abandoned leaves no trace: its records are not printed either
+      if (done) {
+        racelab.trace.Recorder.finish();
+      } else {
+        racelab.trace.Recorder.begin(null);
       }
     }
   }

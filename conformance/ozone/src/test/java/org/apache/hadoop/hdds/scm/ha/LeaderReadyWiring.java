@@ -5,6 +5,7 @@ import static org.mockito.Mockito.when;
 
 import java.time.Clock;
 import java.util.Collections;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,6 +36,8 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import racelab.conformance.Threads;
+import racelab.trace.Recorder;
+import racelab.trace.leaderready.Probes;
 
 /**
  * The real SCMStateMachine, SCMContext, SCMServiceManager, ReplicationManager and
@@ -59,6 +62,7 @@ final class LeaderReadyWiring {
   private final RaftGroupMemberId member = RaftGroupMemberId.valueOf(SELF, RaftGroupId.randomId());
 
   LeaderReadyWiring(long term) throws Exception {
+    Recorder.observe("leader-ready", Probes.ALL);
     ratisTerm = new AtomicLong(term);
     StorageContainerManager scm = mock(StorageContainerManager.class);
     context = new SCMContext.Builder().setLeader(true).setTerm(term).setSCM(scm).build();
@@ -161,6 +165,7 @@ final class LeaderReadyWiring {
       Threads.Body checkReadyPassed) {
     return Threads.recording("StateMachineUpdater", failed, () -> {
       startupEntryApplied(term);
+      Recorder.act("apply");
       checkReadyPassed.run();
       stateMachine.notifyLeaderReady();
     });
@@ -171,8 +176,10 @@ final class LeaderReadyWiring {
    * {@code after}, even when it throws.
    */
   Thread stepDownThread(AtomicReference<Throwable> failed, Runnable after) {
-    return Threads.recording("RaftServer-changeToFollower", failed,
-        () -> stateMachine.notifyNotLeader(Collections.emptyList()), after);
+    return Threads.recording("RaftServer-changeToFollower", failed, () -> {
+      Recorder.act("ratis");
+      stateMachine.notifyNotLeader(Collections.emptyList());
+    }, after);
   }
 
   /** RaftServerImpl.changeToFollower (an admin step-down keeps the term): notifyNotLeader. */
@@ -197,6 +204,23 @@ final class LeaderReadyWiring {
   /** Leader of {@code term} and leader-ready: the state O2, R1 and R2 name. */
   boolean readyLeaderOf(long term) {
     return context.isLeader() && termOrMinus() == term && context.isLeaderReady();
+  }
+
+  /**
+   * The observable state as the model's state names it ({@code LeaderReady::describe}): what the
+   * trace's last line gives the validator.
+   */
+  Map<String, String> modelState() {
+    Map<String, String> m = Probes.context(context);
+    m.put("ReplicationManager", Probes.status(replicationManager));
+    m.put("SCMBlockDeletingService", Probes.status(blockDeletingService));
+    return m;
+  }
+
+  /** Ends the run's trace with {@link #modelState()}. */
+  void endTrace() {
+    Recorder.act(null);
+    Recorder.end(modelState());
   }
 
   String state() {

@@ -6,6 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import racelab.conformance.Replay;
 import racelab.conformance.Threads;
+import racelab.trace.Recorder;
 import racelab.fix.FixLayer;
 import racelab.fix.Row;
 import racelab.fix.leaderready.Rows;
@@ -42,6 +43,7 @@ public class ReplayLeaderReadyO1Test {
         Thread apply = w.applyThread(failed, 4, () -> { });
         w.hold.arm(apply);
         Thread raft = Threads.recording("RaftServer-changeToFollower", failed, () -> {
+          Recorder.act("ratis");
           w.hold.awaitHeld();
           w.stepDown();
         }, w.hold::release);
@@ -57,13 +59,16 @@ public class ReplayLeaderReadyO1Test {
         Replay.record("LR_O1", row, "O1", o1,
             "step-down while notifyLeaderReady (term 4) was held before setLeaderReady: "
                 + afterStepDown);
+        Recorder.act("ratis");
         long term = w.initElection();
         w.win();
+        Recorder.act(null);
         boolean o2 = w.readyLeaderOf(term);
         Replay.record("LR_O1", row, "O2", o2,
             "then elected in term " + term + " (notifyLeaderChanged), before its "
                 + "notifyLeaderReady: " + w.state() + "; after the step-down it was "
                 + afterStepDown);
+        w.endTrace();
       } finally {
         w.close();
       }

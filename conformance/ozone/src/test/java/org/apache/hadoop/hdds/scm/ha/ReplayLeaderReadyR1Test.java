@@ -8,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import racelab.conformance.Replay;
 import racelab.conformance.Threads;
+import racelab.trace.Recorder;
 import racelab.fix.FixLayer;
 import racelab.fix.Row;
 import racelab.fix.leaderready.Rows;
@@ -46,6 +47,7 @@ public class ReplayLeaderReadyR1Test {
           }
         });
         Thread raft = Threads.recording("RaftServer", failed, () -> {
+          Recorder.act("ratis");
           w.stepDown();
           term.set(w.initElection());
           w.win();
@@ -61,6 +63,7 @@ public class ReplayLeaderReadyR1Test {
             "step-down, candidacy and win (term " + term.get() + ") after checkReady of the "
                 + "term-4 startup entry, before notifyLeaderReady started; after it: "
                 + w.state());
+        w.endTrace();
       } finally {
         w.close();
       }

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import racelab.conformance.Replay;
 import racelab.conformance.Threads;
+import racelab.trace.Recorder;
 import racelab.fix.FixLayer;
 import racelab.fix.Row;
 import racelab.fix.leaderready.Rows;
@@ -48,6 +49,7 @@ public class ReplayLeaderReadyR2Test {
         });
         w.hold.arm(apply);
         Thread raft = Threads.recording("RaftServer", failed, () -> {
+          Recorder.act("ratis");
           try {
             w.stepDown();
             term.set(w.initElection());
@@ -68,6 +70,7 @@ public class ReplayLeaderReadyR2Test {
             "step-down and candidacy (term " + term.get() + ") before notifyLeaderReady of the "
                 + "term-4 startup entry started, the win while it was held before "
                 + "setLeaderReady; after it: " + w.state());
+        w.endTrace();
       } finally {
         w.close();
       }

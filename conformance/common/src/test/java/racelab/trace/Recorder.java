@@ -1,0 +1,294 @@
+package racelab.trace;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import net.bytebuddy.agent.ByteBuddyAgent;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.matcher.ElementMatcher;
+import racelab.fix.Row;
+
+/**
+ * The trace recorder: the entry and exit of every observed method ({@link Probe}) on the threads
+ * that play a model actor ({@link #act}), in one global order, written as JSON Lines for
+ * {@code cargo xtask validate}. It takes no lock of the code under test: an event is a number
+ * from one counter and an append to a lock-free queue, and the values are read from fields.
+ *
+ * <p>Its advice is installed after the fix layer's (the fix layer re-installs it after each of
+ * its own installs), so it wraps a fix part's advice: a call whose body a part replaces is still
+ * recorded.
+ */
+public final class Recorder {
+  private static final Map<String, List<Probe>> PROBES = new ConcurrentHashMap<>();
+  private static final Set<String> MATCHED = ConcurrentHashMap.newKeySet();
+  private static final ThreadLocal<String> ACTOR = new ThreadLocal<>();
+  /** Set while a probe reads its values: what that reading calls is not recorded. */
+  private static final ThreadLocal<Boolean> READING = ThreadLocal.withInitial(() -> false);
+  private static final AtomicLong SEQ = new AtomicLong();
+  private static final ConcurrentLinkedQueue<String> EVENTS = new ConcurrentLinkedQueue<>();
+  private static Instrumentation instrumentation;
+  private static ResettableClassFileTransformer transformer;
+
+  /** The recording in progress (one row of one replay at a time: the replays run serially). */
+  private static volatile Row row;
+  private static volatile String replay;
+  private static volatile Map<String, String> finalState;
+
+  private Recorder() {
+  }
+
+  /** Observes {@code contract}'s methods from now on (once per JVM; later calls do nothing). */
+  public static synchronized void observe(String contract, Probe... probes) {
+    if (PROBES.putIfAbsent(contract, List.of(probes)) == null) {
+      reinstall();
+    }
+  }
+
+  /**
+   * (Re)installs the advice of every probe as the outermost transformation: the fix layer calls
+   * it after installing parts. Throws, naming the method, when a probe matched nothing.
+   */
+  public static synchronized void reinstall() {
+    if (PROBES.isEmpty()) {
+      return;
+    }
+    if (instrumentation == null) {
+      instrumentation = ByteBuddyAgent.install();
+    }
+    if (transformer != null) {
+      transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+    }
+    ClassLoader loader = Recorder.class.getClassLoader();
+    AgentBuilder builder = new AgentBuilder.Default()
+        .disableClassFormatChanges()
+        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+        .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+        .ignore(net.bytebuddy.matcher.ElementMatchers.none());
+    List<Probe> all = PROBES.values().stream().flatMap(List::stream).toList();
+    for (Probe p : all) {
+      try {
+        Class.forName(p.type(), false, loader);
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException(p.name() + ": " + p.type() + " is not on the class path",
+            e);
+      }
+      ElementMatcher<MethodDescription> matched = m -> {
+        boolean hit = p.matcher().matches(m) && !m.isAbstract();
+        if (hit) {
+          MATCHED.add(p.name());
+        }
+        return hit;
+      };
+      builder = builder.type(named(p.type())).transform((b, type, cl, module, pd) -> b.visit(
+          (AsmVisitorWrapper) Advice.withCustomMapping().bind(Probe.Name.class, p.name())
+              .to(Hook.class).on(matched)));
+    }
+    transformer = builder.installOn(instrumentation);
+    List<String> missing = all.stream().map(Probe::name).filter(n -> !MATCHED.contains(n))
+        .toList();
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException("the recorder observes nothing of " + missing);
+    }
+  }
+
+  /** The advice: an entry and an exit event around each observed call. */
+  public static final class Hook {
+    private Hook() {
+    }
+
+    @Advice.OnMethodEnter
+    static long enter(@Probe.Name String name) {
+      return Recorder.enter(name);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class)
+    static void exit(@Probe.Name String name, @Advice.Enter long call,
+        @Advice.This(optional = true) Object self, @Advice.AllArguments Object[] args,
+        @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned,
+        @Advice.Thrown Throwable thrown) {
+      Recorder.exit(name, call, self, args, returned, thrown);
+    }
+  }
+
+  /** The current thread plays the model's {@code actor} from now on ({@code null}: none). */
+  public static void act(String actor) {
+    if (actor == null) {
+      ACTOR.remove();
+    } else {
+      ACTOR.set(actor);
+    }
+  }
+
+  /** Starts recording {@code row}'s run (the fix layer calls it). */
+  public static void begin(Row row) {
+    EVENTS.clear();
+    SEQ.set(0);
+    replay = null;
+    finalState = null;
+    Recorder.row = row;
+  }
+
+  /** The replay the running row belongs to ({@link racelab.conformance.Replay} calls it). */
+  public static void replay(String id) {
+    replay = id;
+  }
+
+  /** The observable state at the end of the run, named as the model's state names it. */
+  public static void end(Map<String, String> state) {
+    finalState = new LinkedHashMap<>(state);
+  }
+
+  /**
+   * Writes the run's trace, when the row's contract is observed and a replay named it, to
+   * {@code <racelab.traces>/<contract>/<replay>/<variant>[.off].jsonl}; stops recording.
+   */
+  public static void finish() throws IOException {
+    Row r = row;
+    row = null;
+    if (r == null || replay == null || !PROBES.containsKey(r.contract())) {
+      return;
+    }
+    Path dir = Path.of(System.getProperty("racelab.traces", "target/racelab-traces"),
+        r.contract(), replay);
+    Files.createDirectories(dir);
+    List<String> lines = new ArrayList<>();
+    Set<String> observed = new TreeSet<>();
+    PROBES.get(r.contract()).forEach(p -> observed.add(p.name()));
+    List<String> parts = r.parts().stream().map(p -> p.id()).toList();
+    lines.add("{\"trace\":\"racelab-trace/1\",\"contract\":" + Json.string(r.contract())
+        + ",\"replay\":" + Json.string(replay) + ",\"variant\":" + Json.string(r.variant())
+        + ",\"parts\":" + Json.strings(parts) + ",\"layer_off\":" + r.layerOff()
+        + ",\"observed\":" + Json.strings(observed) + "}");
+    lines.addAll(EVENTS);
+    if (finalState != null) {
+      lines.add("{\"final\":" + Json.object(finalState) + "}");
+    }
+    String file = r.variant() + (r.layerOff() ? ".off" : "") + ".jsonl";
+    Files.write(dir.resolve(file), lines, StandardCharsets.UTF_8);
+  }
+
+  public static long enter(String name) {
+    String actor = ACTOR.get();
+    if (row == null || actor == null || READING.get()) {
+      return 0;
+    }
+    long seq = SEQ.incrementAndGet();
+    EVENTS.add(event(seq, "enter", actor, name) + "}");
+    return seq;
+  }
+
+  public static void exit(String name, long call, Object self, Object[] args, Object returned,
+      Throwable thrown) {
+    if (call == 0 || row == null) {
+      return;
+    }
+    Probe probe = probe(name);
+    Map<String, String> values;
+    READING.set(true);
+    try {
+      values = probe.values().at(self, args, returned, thrown);
+    } catch (Exception e) {
+      values = Map.of("recorder-error", e.toString());
+    } finally {
+      READING.set(false);
+    }
+    long seq = SEQ.incrementAndGet();
+    StringBuilder line = new StringBuilder(event(seq, "exit", ACTOR.get(), name));
+    line.append(",\"values\":").append(Json.object(values));
+    if (thrown != null) {
+      line.append(",\"threw\":").append(Json.string(thrown.getClass().getName()));
+    }
+    EVENTS.add(line.append('}').toString());
+  }
+
+  private static Probe probe(String name) {
+    for (List<Probe> ps : PROBES.values()) {
+      for (Probe p : ps) {
+        if (p.name().equals(name)) {
+          return p;
+        }
+      }
+    }
+    throw new IllegalStateException("no probe " + name);
+  }
+
+  private static String event(long seq, String kind, String actor, String name) {
+    return "{\"seq\":" + seq + ",\"event\":\"" + kind + "\",\"actor\":" + Json.string(actor)
+        + ",\"thread\":" + Json.string(Thread.currentThread().getName()) + ",\"method\":"
+        + Json.string(name);
+  }
+
+  /** Reads field {@code name} of {@code o} (declared by its class or a superclass), no lock. */
+  public static Object field(Object o, String name) {
+    for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(o);
+      } catch (NoSuchFieldException e) {
+        // a superclass's
+      } catch (IllegalAccessException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    throw new IllegalArgumentException(o.getClass().getName() + " has no field " + name);
+  }
+
+  /** JSON text, written by hand: strings and flat objects of strings are all a trace holds. */
+  static final class Json {
+    private Json() {
+    }
+
+    static String string(String s) {
+      StringBuilder b = new StringBuilder("\"");
+      for (char c : s.toCharArray()) {
+        switch (c) {
+          case '"' -> b.append("\\\"");
+          case '\\' -> b.append("\\\\");
+          case '\n' -> b.append("\\n");
+          case '\r' -> b.append("\\r");
+          case '\t' -> b.append("\\t");
+          default -> {
+            if (c < 0x20) {
+              b.append(String.format("\\u%04x", (int) c));
+            } else {
+              b.append(c);
+            }
+          }
+        }
+      }
+      return b.append('"').toString();
+    }
+
+    static String strings(Iterable<String> ss) {
+      List<String> out = new ArrayList<>();
+      ss.forEach(s -> out.add(string(s)));
+      return "[" + String.join(",", out) + "]";
+    }
+
+    static String object(Map<String, String> m) {
+      List<String> out = new ArrayList<>();
+      m.forEach((k, v) -> out.add(string(k) + ":" + string(String.valueOf(v))));
+      return "{" + String.join(",", out) + "}";
+    }
+  }
+}
