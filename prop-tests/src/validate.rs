@@ -8,9 +8,8 @@
 //! searches every interleaving of the model's steps for one that explains the run:
 //!
 //! - each model event of an observed method is placed in a real call of that method on the
-//!   same actor, calls consumed in their order; a call's first event lies between its entry
-//!   and the thread's next observed event (the step begins inside the method, before any
-//!   observed call it makes), later ones anywhere inside it (finer steps of one method);
+//!   same actor, calls consumed in their order (several events may share one call: finer steps
+//!   of one method);
 //! - the events' times increase in the model's order: a model order the real run contradicts
 //!   (a call placed before another that had ended before it began) is not an explanation;
 //! - a value both sides give (`key=value` in the model's detail, a recorded value of the call)
@@ -45,8 +44,6 @@ pub struct Call {
     pub enter: u64,
     /// `u64::MAX` when the recording ended inside the call.
     pub exit: u64,
-    /// The thread's next recorded event after the entry: a nested call's entry, or the exit.
-    pub first_by: u64,
     /// What the recorder read at the exit (and the entry): the values the model's steps record.
     pub values: BTreeMap<String, String>,
     /// The exception the call ended with.
@@ -213,11 +210,6 @@ impl RealTrace {
             let values = string_map(v.get("values"))
                 .ok_or_else(|| at(path, n, "`values` must map names to values"))?;
             let stack = open.entry(thread.clone()).or_default();
-            // The thread's innermost open call learns that something happened after its entry.
-            if let Some(&top) = stack.last() {
-                let c = &mut trace.calls[top];
-                c.first_by = c.first_by.min(seq);
-            }
             match event.as_str() {
                 "enter" => {
                     stack.push(trace.calls.len());
@@ -227,7 +219,6 @@ impl RealTrace {
                         method,
                         enter: seq,
                         exit: u64::MAX,
-                        first_by: u64::MAX,
                         values,
                         threw: None,
                     });
@@ -377,11 +368,16 @@ impl<'t> Calls<'t> {
                 continue;
             };
             let c = &self.trace.calls[ci];
-            let by = if first { c.first_by } else { c.exit };
-            if p.time > by {
+            if p.time > c.exit {
+                let which = if first {
+                    "its next call"
+                } else {
+                    "the call it is in"
+                };
                 why.push(format!(
-                    "its call {} ended its first step by #{by}, before #{}, the time the model has reached",
+                    "{which}, {}, had returned (#{}) before #{}, where the model is",
                     c.describe(),
+                    c.exit,
                     p.time
                 ));
                 continue;
@@ -408,12 +404,8 @@ impl<'t> Calls<'t> {
             next.time = p.time.max(c.enter);
             next.cursor[k] = Some(i);
             next.compared += compared;
-            // A call whose first step can no longer be placed can never be explained.
-            if self
-                .unexplained(&next)
-                .iter()
-                .all(|u| u.first_by >= next.time)
-            {
+            // A call that returned before the model's time can never be explained.
+            if self.unexplained(&next).iter().all(|u| u.exit >= next.time) {
                 out.push(next);
             } else {
                 why.push(format!(
@@ -516,7 +508,10 @@ struct State<M: Histories> {
 }
 
 impl<'t, M: Histories> Search<'t, M> {
-    fn begin(&self) -> State<M> {
+    /// The model at its start, with what the scenario did before handing its threads over
+    /// (its steps in their one order) matched like any other steps: `None` when the run did
+    /// not begin so.
+    fn begin(&mut self) -> Option<State<M>> {
         let trace = Trace::new();
         let setup = match self.start {
             Some(s) => (s.build)(&trace, self.fix),
@@ -525,15 +520,14 @@ impl<'t, M: Histories> Search<'t, M> {
                 threads: Vec::new(),
             },
         };
-        // What the scenario did before handing its threads over is the run's setup: the
-        // recorder starts with the actors, so these events are not matched.
-        trace.clear();
-        State {
+        let mut s = State {
             driver: Driver::new(trace, setup),
             plan: M::Plan::start(),
             applied: 0,
             places: [self.calls.start()].into(),
-        }
+        };
+        let events = s.driver.trace.events();
+        self.matches(&mut s, &events).then_some(s)
     }
 
     /// Takes `choice` and matches the events it recorded; false when it cannot be taken.
@@ -553,7 +547,12 @@ impl<'t, M: Histories> Search<'t, M> {
         if let Choice::Step(i) = choice {
             self.mutate(s, i, &mut events);
         }
-        for e in &events {
+        self.matches(s, &events)
+    }
+
+    /// Places each of `events` that is observed; false, keeping why, when one cannot be.
+    fn matches(&mut self, s: &mut State<M>, events: &[racelab_core::trace::Event]) -> bool {
+        for e in events {
             if !self.calls.trace.observed.contains(e.method) {
                 continue;
             }
@@ -674,7 +673,7 @@ impl<'t, M: Histories> Search<'t, M> {
     }
 
     fn replay(&mut self, path: &[Choice]) -> Option<State<M>> {
-        let mut s = self.begin();
+        let mut s = self.begin()?;
         for &c in path {
             if !self.take(&mut s, c) {
                 return None;
