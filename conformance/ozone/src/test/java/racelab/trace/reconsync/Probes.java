@@ -57,9 +57,14 @@ public final class Probes {
           named("commit").and(takesArguments(2)), (s, a, r, t) -> Map.of()),
       Probe.of("ReconTaskControllerImpl.updateOMMetadataManager", CONTROLLER,
           "updateOMMetadataManager"),
-      Probe.of("ReconTaskControllerImpl.consumeOMEvents", CONTROLLER, "consumeOMEvents"),
+      Probe.of("ReconTaskControllerImpl.consumeOMEvents", CONTROLLER, "consumeOMEvents")
+          .reading((self, args, r, t) -> batch(args[0])),
       Probe.of("ReconTaskControllerImpl.processOMUpdateBatch", CONTROLLER, "processOMUpdateBatch")
-          .reading((self, args, r, t) -> Map.of("files", files(self))),
+          .reading((self, args, r, t) -> {
+            Map<String, String> m = new LinkedHashMap<>(batch(args[0]));
+            m.put("files", files(self));
+            return m;
+          }),
       Probe.of("ReconTaskControllerImpl.queueReInitializationEvent", CONTROLLER,
           "queueReInitializationEvent"),
       Probe.of("ReconTaskControllerImpl.drainEventBufferAndCleanExistingCheckpoints", CONTROLLER,
@@ -77,6 +82,11 @@ public final class Probes {
         String.valueOf(field(provider, "isSyncDataFromOMRunning")));
   }
 
+  /** The batch's sequence number (OMUpdateEventBatch.batchSequenceNumber, a final field). */
+  private static Map<String, String> batch(Object batch) {
+    return Map.of("batchSequenceNumber", String.valueOf(field(batch, "batchSequenceNumber")));
+  }
+
   /** The task's file count (NSSummary's files in the bucket, as the model names it). */
   public static String files(Object controller) {
     Object tasks = field(controller, "reconOmTasks");
@@ -86,11 +96,13 @@ public final class Probes {
 
   /**
    * The final state as the model's describe names it: {@code files} (NSSummary's, the last
-   * files= word of ReconSync::describe).
+   * files= word of ReconSync::describe), OM's and the Recon OM DB's sequence numbers.
    */
-  public static Map<String, String> state(long files) {
+  public static Map<String, String> state(long files, long omSeq, long reconOmDbSeq) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("files", String.valueOf(files));
+    m.put("omSeq", String.valueOf(omSeq));
+    m.put("reconOmDbSeq", String.valueOf(reconOmDbSeq));
     return m;
   }
 

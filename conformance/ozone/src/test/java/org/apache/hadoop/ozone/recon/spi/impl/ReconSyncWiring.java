@@ -263,11 +263,13 @@ final class ReconSyncWiring implements AutoCloseable {
 
   /**
    * Ends the run's trace with the observable state as ReconSync::describe names it: the task's
-   * file count (NSSummary's files), read once the event processor is quiet.
+   * file count (NSSummary's files), OM's and the Recon OM DB's sequence numbers, read once the
+   * event processor is quiet.
    */
-  void endTrace() {
+  void endTrace() throws IOException {
     Recorder.act(null);
-    Recorder.end(Probes.state(task.files.get()));
+    Recorder.end(Probes.state(task.files.get(), omSeq(),
+        reconOmDb.getLastSequenceNumberFromDB()));
   }
 
   /** Stops the provider's current executor (a thread parked forever stays parked: a daemon). */
