@@ -178,7 +178,10 @@ public final class Recorder {
         + ",\"replay\":" + Json.string(replay) + ",\"variant\":" + Json.string(r.variant())
         + ",\"parts\":" + Json.strings(parts) + ",\"layer_off\":" + r.layerOff()
         + ",\"observed\":" + Json.strings(observed) + "}");
-    lines.addAll(EVENTS);
+    // in seq order: two threads may append in the other order than they numbered their events
+    List<String> events = new ArrayList<>(EVENTS);
+    events.sort(java.util.Comparator.comparingLong(Recorder::seqOf));
+    lines.addAll(events);
     if (finalState != null) {
       lines.add("{\"final\":" + Json.object(finalState) + "}");
     }
@@ -218,6 +221,12 @@ public final class Recorder {
       line.append(",\"threw\":").append(Json.string(thrown.getClass().getName()));
     }
     EVENTS.add(line.append('}').toString());
+  }
+
+  /** An event line's seq (each line starts {@code {"seq":N,}). */
+  private static long seqOf(String line) {
+    int from = line.indexOf(':') + 1;
+    return Long.parseLong(line.substring(from, line.indexOf(',', from)));
   }
 
   private static Probe probe(String name) {
