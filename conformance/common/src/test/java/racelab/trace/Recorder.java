@@ -45,6 +45,8 @@ public final class Recorder {
   private static final ThreadLocal<Boolean> READING = ThreadLocal.withInitial(() -> false);
   private static final AtomicLong SEQ = new AtomicLong();
   private static final ConcurrentLinkedQueue<String> EVENTS = new ConcurrentLinkedQueue<>();
+  /** The entries of calls begun in the model's setup ({@link #setupDone}), by their seq. */
+  private static final Set<Long> CONTINUED = ConcurrentHashMap.newKeySet();
   private static Instrumentation instrumentation;
   private static ResettableClassFileTransformer transformer;
 
@@ -138,9 +140,38 @@ public final class Recorder {
     }
   }
 
+  /**
+   * The current thread's part of the model's setup ends here: where a scenario runs an actor's
+   * first steps on main before handing its threads over (the model's trace starts after them),
+   * the real thread runs them itself. The calls this thread recorded and finished so far are
+   * dropped; the calls still open (begun in the setup, ended in the run) are kept, marked
+   * {@code "continued": true}: the model took their first step in its setup.
+   */
+  public static void setupDone() {
+    String thread = "\"thread\":" + Json.string(Thread.currentThread().getName()) + ",";
+    List<String> open = new ArrayList<>();
+    List<String> done = new ArrayList<>();
+    for (String line : EVENTS) {
+      if (!line.contains(thread)) {
+        continue;
+      }
+      if (line.contains("\"event\":\"enter\"")) {
+        open.add(line);
+      } else if (!open.isEmpty()) {
+        done.add(open.remove(open.size() - 1));
+        done.add(line);
+      }
+    }
+    EVENTS.removeAll(done);
+    for (String line : open) {
+      CONTINUED.add(Long.parseLong(line.substring("{\"seq\":".length(), line.indexOf(','))));
+    }
+  }
+
   /** Starts recording {@code row}'s run (the fix layer calls it). */
   public static void begin(Row row) {
     EVENTS.clear();
+    CONTINUED.clear();
     SEQ.set(0);
     replay = null;
     finalState = null;
@@ -178,7 +209,11 @@ public final class Recorder {
         + ",\"replay\":" + Json.string(replay) + ",\"variant\":" + Json.string(r.variant())
         + ",\"parts\":" + Json.strings(parts) + ",\"layer_off\":" + r.layerOff()
         + ",\"observed\":" + Json.strings(observed) + "}");
-    lines.addAll(EVENTS);
+    for (String line : EVENTS) {
+      long seq = Long.parseLong(line.substring("{\"seq\":".length(), line.indexOf(',')));
+      lines.add(CONTINUED.contains(seq)
+          ? line.substring(0, line.length() - 1) + ",\"continued\":true}" : line);
+    }
     if (finalState != null) {
       lines.add("{\"final\":" + Json.object(finalState) + "}");
     }
