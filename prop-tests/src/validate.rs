@@ -51,9 +51,21 @@ pub struct Call {
     pub values: BTreeMap<String, String>,
     /// The exception the call ended with.
     pub threw: Option<String>,
+    /// The call began in the model's setup (the recorder's `continued`): the model took its
+    /// first step there, so each of its events here may lie anywhere inside it.
+    pub continued: bool,
 }
 
 impl Call {
+    /// The time by which the model's first event in this call must lie.
+    fn first_step_by(&self) -> u64 {
+        if self.continued {
+            self.exit
+        } else {
+            self.first_by
+        }
+    }
+
     fn describe(&self) -> String {
         let values: Vec<String> = self
             .values
@@ -230,6 +242,7 @@ impl RealTrace {
                         first_by: u64::MAX,
                         values,
                         threw: None,
+                        continued: v.get("continued").and_then(Value::as_bool) == Some(true),
                     });
                 }
                 "exit" => {
@@ -377,7 +390,7 @@ impl<'t> Calls<'t> {
                 continue;
             };
             let c = &self.trace.calls[ci];
-            let by = if first { c.first_by } else { c.exit };
+            let by = if first { c.first_step_by() } else { c.exit };
             if p.time > by {
                 why.push(format!(
                     "its call {} ended its first step by #{by}, before #{}, the time the model has reached",
@@ -412,7 +425,7 @@ impl<'t> Calls<'t> {
             if self
                 .unexplained(&next)
                 .iter()
-                .all(|u| u.first_by >= next.time)
+                .all(|u| u.first_step_by() >= next.time)
             {
                 out.push(next);
             } else {
