@@ -84,6 +84,10 @@ pub struct RealTrace {
     /// The row ran with its parts off: the model's upstream row explains it.
     pub layer_off: bool,
     pub observed: BTreeSet<String>,
+    /// The run's part of the model's setup was not recorded (`"setup": "skipped"`: the
+    /// recorder dropped what a thread finished before the point where the model's scenario hands
+    /// its threads over), so the model's setup is not matched either.
+    pub setup_skipped: bool,
     /// In entry order.
     pub calls: Vec<Call>,
     pub final_state: BTreeMap<String, String>,
@@ -160,6 +164,17 @@ impl RealTrace {
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
             observed: strings("observed")?.into_iter().collect(),
+            setup_skipped: match head.get("setup").and_then(Value::as_str) {
+                None | Some("recorded") => false,
+                Some("skipped") => true,
+                Some(other) => {
+                    return Err(at(
+                        path,
+                        1,
+                        format!("`setup` is `recorded` or `skipped`, not `{other}`"),
+                    ))
+                }
+            },
             calls: Vec::new(),
             final_state: BTreeMap::new(),
         };
@@ -509,8 +524,8 @@ struct State<M: Histories> {
 
 impl<'t, M: Histories> Search<'t, M> {
     /// The model at its start, with what the scenario did before handing its threads over
-    /// (its steps in their one order) matched like any other steps: `None` when the run did
-    /// not begin so.
+    /// (its steps in their one order) matched like any other steps, unless the trace did not
+    /// record it: `None` when the run did not begin so.
     fn begin(&mut self) -> Option<State<M>> {
         let trace = Trace::new();
         let setup = match self.start {
@@ -526,6 +541,9 @@ impl<'t, M: Histories> Search<'t, M> {
             applied: 0,
             places: [self.calls.start()].into(),
         };
+        if self.calls.trace.setup_skipped {
+            s.driver.trace.clear();
+        }
         let events = s.driver.trace.events();
         self.matches(&mut s, &events).then_some(s)
     }

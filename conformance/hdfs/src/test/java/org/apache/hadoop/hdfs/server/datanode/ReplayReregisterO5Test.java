@@ -65,6 +65,7 @@ public class ReplayReregisterO5Test {
   }
 
   static void replay(Row row) throws Exception {
+    Recorder.observe("reregister", racelab.trace.reregister.Probes.ALL);
     // --- a BPServiceActor around mocks (no threads of its own are started but its command
     // processor, which stays idle) ---
     Configuration conf = new HdfsConfiguration();
@@ -103,9 +104,15 @@ public class ReplayReregisterO5Test {
     Block x = new Block(1001, 1024, 7);
 
     // 1. writer: X finalized
-    Thread writer = new Thread(() -> ibr.notifyNamenodeBlock(
-        new ReceivedDeletedBlockInfo(x, BlockStatus.RECEIVED_BLOCK, null), storage, false),
-        "DataXceiver");
+    Thread writer = new Thread(() -> {
+      Recorder.act("DataXceiver:dn0");
+      ibr.notifyNamenodeBlock(
+          new ReceivedDeletedBlockInfo(x, BlockStatus.RECEIVED_BLOCK, null), storage, false);
+      // The model's setup (scenario failed-ibr-vs-clear) is this write and the actor enqueueing
+      // the REGISTER command; this harness calls reRegister itself, so the setup is not
+      // compared: the trace starts with the actor's sendIBRs.
+      Recorder.setupDone();
+    }, "DataXceiver");
     writer.start();
     writer.join();
 

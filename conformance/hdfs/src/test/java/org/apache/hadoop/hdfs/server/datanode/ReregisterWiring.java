@@ -314,7 +314,9 @@ final class ReregisterWiring implements AutoCloseable {
   /** The NameNode whose actor's threads the trace records (-1: none). */
   private volatile int recorded = -1;
   /** Whether the recorded actor's thread has reached its snapshot (its setup ended). */
+  private volatile boolean snapshotReached;
   private volatile boolean commandLabelled;
+  private volatile boolean commandSetupDone;
   /** Whether the recorded command thread has finished its batch. */
   private volatile boolean batchDone;
 
@@ -342,6 +344,11 @@ final class ReregisterWiring implements AutoCloseable {
           if (!commandLabelled) {
             commandLabelled = true;
             Recorder.act(commandThreadActor(recorded));
+          } else if (!commandSetupDone) {
+            // reRegister's first call: the model's setup stepped the command thread into
+            // processCommandFromActor -> reRegister
+            commandSetupDone = true;
+            Recorder.setupDone();
           }
         }
       }
@@ -463,6 +470,11 @@ final class ReregisterWiring implements AutoCloseable {
       record[k++] = id;
     }
     record[0] = sequence.incrementAndGet();
+    if (!snapshotReached && recorded >= 0 && actorOfThread() == recorded) {
+      // the model's scenario ran this blockReport up to its snapshot in its setup
+      snapshotReached = true;
+      Recorder.setupDone();
+    }
     snapshots.computeIfAbsent(actorOfThread(), x -> new ArrayList<>()).add(record);
     Map<DatanodeStorage, BlockListAsLongs> m = new HashMap<>();
     m.put(storage, BlockListAsLongs.encode(replicas));
