@@ -54,6 +54,15 @@ impl CloseThroughPipeline {
             );
             return None;
         };
+        // applyTransaction → HddsDispatcher.dispatch: the CloseContainer request reaches the
+        // handler through dispatchRequest, like every command the pipeline applies.
+        self.cx.record(
+            "HddsDispatcher.dispatchRequest",
+            format_args!(
+                "dn{} CloseContainer apply c{}: getContainer → present",
+                dn.id, self.id
+            ),
+        );
         c.lock.acquire(OWNER);
         // markContainerForClose (OPEN → CLOSING), then closeContainer (CLOSING → CLOSED).
         let (from, bcsid) = c.data(|d| {
@@ -69,6 +78,11 @@ impl CloseThroughPipeline {
                 "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid}",
                 dn.id, self.id
             ),
+        );
+        // closeContainer takes the replica's write lock through the ContainerSet.
+        self.cx.record(
+            "ContainerSet.getContainerWithWriteLock",
+            format_args!("dn{} c{}: write lock (closeContainer)", dn.id, self.id),
         );
         c.lock.release(OWNER);
         dn.task_queue.release(OWNER);
