@@ -506,6 +506,11 @@ impl Dispatch {
                 }
             });
             if marked {
+                // markContainerUnhealthy takes the replica's write lock through the ContainerSet.
+                cx.record(
+                    "ContainerSet.getContainerWithWriteLock",
+                    format_args!("dn{} c{id}: write lock (markContainerUnhealthy)", dn.id),
+                );
                 note = Note::MarkedUnhealthy;
                 Reply::Result(res)
             } else {
