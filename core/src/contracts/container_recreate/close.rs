@@ -65,17 +65,17 @@ impl CloseThroughPipeline {
         );
         c.lock.acquire(OWNER);
         // markContainerForClose (OPEN → CLOSING), then closeContainer (CLOSING → CLOSED).
-        let (from, bcsid) = c.data(|d| {
+        let (from, to, bcsid) = c.data(|d| {
             let from = d.state;
             if matches!(d.state, State::Open | State::Closing) {
                 d.state = State::Closed;
             }
-            (from, d.bcsid)
+            (from, d.state, d.bcsid)
         });
         self.cx.record(
             "KeyValueHandler.handleCloseContainer",
             format_args!(
-                "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid}",
+                "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid} (state={to:?} bcsid={bcsid})",
                 dn.id, self.id
             ),
         );

@@ -154,8 +154,9 @@ impl Program<World> for DeleteContainerCommandHandler {
                     cx.record(
                         "KeyValueContainer.markContainerForDelete",
                         format_args!(
-                            "dn{} c{id}: Marked container DELETED from {from:?} (force={force})",
-                            dn.id
+                            "dn{} c{id}: Marked container DELETED from {from:?} (force={force}) \
+                             state={:?} bcsid={}",
+                            dn.id, d.state, d.bcsid
                         ),
                     );
                     None
