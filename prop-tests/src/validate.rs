@@ -781,6 +781,17 @@ pub fn validate_mutated<M: Histories>(
     scn: &str,
     mutations: &[Mutation],
 ) -> Result<Validation, String> {
+    validate_as::<M>(trace, scn, mutations, None)
+}
+
+/// [`validate_mutated`], with the row's switches replaced by `fix` when given (a claims
+/// mutant's: [`racelab_core::claims::Mutant::fix`]).
+pub fn validate_as<M: Histories>(
+    trace: &RealTrace,
+    scn: &str,
+    mutations: &[Mutation],
+    fix: Option<M::Fix>,
+) -> Result<Validation, String> {
     let started = Instant::now();
     let parsed = parse::<M>(scn).map_err(|e| format!("the order file: {e}"))?;
     let row = if trace.layer_off {
@@ -839,7 +850,7 @@ pub fn validate_mutated<M: Histories>(
     }
     let mut search = Search::<M> {
         calls: Calls::new(trace),
-        fix: M::fix_of_variant(variant),
+        fix: fix.unwrap_or_else(|| M::fix_of_variant(variant)),
         start: parsed.start,
         ops,
         script,
@@ -996,6 +1007,46 @@ mod committed_traces {
             assert_eq!(v.divergence, None, "{}", f.display());
             assert!(v.values > 0, "{}: no value compared", f.display());
         }
+    }
+
+    /// Reregister's P1-unlocked mutant drops the lock P1's epoch check takes: the model is more
+    /// permissive, and it still explains every real run of P1, so no trace can show it. Loom
+    /// does: the mutant's claim (caught by O2, inside one step) is checked by the loom suite.
+    #[test]
+    fn a_lock_removed_is_not_seen_by_the_traces_and_loom_catches_it() {
+        use racelab_core::claims::Claimed;
+        use racelab_core::contracts::reregister::Reregister;
+        let mutant = Reregister::CLAIMS
+            .mutants
+            .iter()
+            .find(|m| m.name == "P1-unlocked")
+            .expect("the mutant is declared");
+        assert!(mutant.inside_a_step, "whole steps cannot see it either");
+        for rel in ["reregister/RR_O2/P1.jsonl", "reregister/RR_O9/P1.jsonl"] {
+            let t = trace(rel);
+            let v = validate_as::<Reregister>(&t, &scn(&t), &[], Some(mutant.fix()))
+                .expect("validates");
+            assert_eq!(v.divergence, None, "{rel}: the mutant explains the run");
+        }
+    }
+
+    /// LR_R2's order: the step-down and the candidacy land after checkReady passed and before
+    /// notifyLeaderReady started. A model that runs the two as one step cannot place them there.
+    #[test]
+    fn two_steps_merged_where_the_code_splits_them_are_rejected() {
+        let m = rejected(
+            "leader-ready/LR_R2/P1.jsonl",
+            Mutation::Merge {
+                actor: "apply",
+                method: "LeaderStateImpl.checkReady",
+            },
+        );
+        // merged, checkReady fails after the step-down: no notifyLeaderReady follows it
+        assert!(
+            m.contains("the code's next is #7 apply (StateMachineUpdater) SCMStateMachine.notifyLeaderReady")
+                && m.contains("the model's schedule ended before these calls"),
+            "{m}"
+        );
     }
 
     #[test]
