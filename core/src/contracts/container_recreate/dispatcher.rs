@@ -431,7 +431,7 @@ impl Dispatch {
             c.bcsid_written();
         }
         let detail = fmt::from_fn(|f| before.map_or(Ok(()), |d| write!(f, "{d}")));
-        let caught = match (w.fix.write_failure.get(), res) {
+        let caught = match (w.fix.recheck_failed_write.get(), res) {
             (WriteFailure::Recheck, None | Some(Err(Res::UnableToFindChunk)))
             | (WriteFailure::RecheckCheckedOnly, Some(Err(Res::UnableToFindChunk))) => {
                 let state = c.state();
@@ -490,8 +490,8 @@ impl Dispatch {
         let mut note = Note::None;
         // P7's and P8's CONTAINER_NOT_OPEN skip the marking (no other handler result is
         // CONTAINER_NOT_OPEN: the refusals answer before the handler).
-        let passes_not_open =
-            w.fix.deleted_not_open.get() || w.fix.write_failure.get() != WriteFailure::Upstream;
+        let passes_not_open = w.fix.deleted_not_open.get()
+            || w.fix.recheck_failed_write.get() != WriteFailure::Upstream;
         let reply = if res.dispatcher_ignores() || (passes_not_open && res == Res::ContainerNotOpen)
         {
             Reply::Result(res)

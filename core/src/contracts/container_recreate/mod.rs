@@ -117,64 +117,39 @@ pub enum WriteFailure {
     RecheckCheckedOnly,
 }
 
-/// One switch per part of the fix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fix {
-    /// P1: the auto-create branch refuses an ID in `container2BCSIDMap` (CONTAINER_NOT_OPEN).
-    pub refuse_auto_create_in_map: Switch<bool, 0>,
-    /// P2: COMMIT_DATA of an absent container the datanode remembers answers
-    /// CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND.
-    pub refuse_commit_of_remembered: Switch<bool, 1>,
-    /// P3: a tombstone in the container ID table, refused by auto-create, kept across a
-    /// restart (and not marked missing by it), cleared by import.
-    pub tombstone: Switch<Tombstone, 2>,
-    /// P4: SCM never raises a CLOSED container's sequence id.
-    pub keep_closed_seq: Switch<bool, 3>,
-    /// P5: a CLOSED replica whose BCSID differs from the container's sequence id is unhealthy.
-    pub seq_mismatch_unhealthy: Switch<bool, 4>,
-    /// P6 (the issue's candidate): the leader's `startTransaction` rejects an absent container
-    /// the datanode remembers, so no entry is appended.
-    pub leader_refuses_remembered: Switch<bool, 5>,
-    /// P7 (ours): `checkContainerOpen` answers CONTAINER_NOT_OPEN for a replica being deleted
-    /// (DELETED), and `canIgnoreException` lets it pass, instead of CONTAINER_INTERNAL_ERROR.
-    pub deleted_not_open: Switch<bool, 6>,
-    /// Mutant only: the delete marks the ID missing (`removeContainer(id, true, true)`).
-    pub mark_deleted_missing: Switch<bool, 7>,
-    /// P8 (ours): a write that fails after the state check on a replica that is no longer
-    /// OPEN answers CONTAINER_NOT_OPEN (see [`WriteFailure`]).
-    pub write_failure: Switch<WriteFailure, 8>,
-    /// N (HDDS-15791's answer): a refused auto-create answers CONTAINER_NOT_FOUND, as
-    /// `dispatchRequest` does for `containerAutoCreate=false`, instead of CONTAINER_NOT_OPEN.
-    pub refusal_not_found: Switch<bool, 9>,
+crate::switches! {
+    /// One switch per part of the fix.
+    pub struct Fix {
+        /// P1: the auto-create branch refuses an ID in `container2BCSIDMap` (CONTAINER_NOT_OPEN).
+        0 => pub refuse_auto_create_in_map: bool = false,
+        /// P2: COMMIT_DATA of an absent container the datanode remembers answers
+        /// CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND.
+        1 => pub refuse_commit_of_remembered: bool = false,
+        /// P3: a tombstone in the container ID table, refused by auto-create, kept across a
+        /// restart (and not marked missing by it), cleared by import.
+        2 => pub tombstone: Tombstone = Tombstone::Off,
+        /// P4: SCM never raises a CLOSED container's sequence id.
+        3 => pub keep_closed_seq: bool = false,
+        /// P5: a CLOSED replica whose BCSID differs from the container's sequence id is unhealthy.
+        4 => pub seq_mismatch_unhealthy: bool = false,
+        /// P6 (the issue's candidate): the leader's `startTransaction` rejects an absent container
+        /// the datanode remembers, so no entry is appended.
+        5 => pub leader_refuses_remembered: bool = false,
+        /// P7 (ours): `checkContainerOpen` answers CONTAINER_NOT_OPEN for a replica being deleted
+        /// (DELETED), and `canIgnoreException` lets it pass, instead of CONTAINER_INTERNAL_ERROR.
+        6 => pub deleted_not_open: bool = false,
+        /// Mutant only: the delete marks the ID missing (`removeContainer(id, true, true)`).
+        7 => pub mark_deleted_missing: bool = false,
+        /// P8 (ours): a write that fails after the state check on a replica that is no longer
+        /// OPEN answers CONTAINER_NOT_OPEN (see [`WriteFailure`]).
+        8 => pub recheck_failed_write: WriteFailure = WriteFailure::Upstream,
+        /// N (HDDS-15791's answer): a refused auto-create answers CONTAINER_NOT_FOUND, as
+        /// `dispatchRequest` does for `containerAutoCreate=false`, instead of CONTAINER_NOT_OPEN.
+        9 => pub refusal_not_found: bool = false,
+    }
 }
 
-crate::switches!(Fix {
-    refuse_auto_create_in_map,
-    refuse_commit_of_remembered,
-    tombstone,
-    keep_closed_seq,
-    seq_mismatch_unhealthy,
-    leader_refuses_remembered,
-    deleted_not_open,
-    mark_deleted_missing,
-    write_failure,
-    refusal_not_found,
-});
-
 impl Fix {
-    pub const UPSTREAM: Fix = Fix {
-        refuse_auto_create_in_map: Switch::new(false),
-        refuse_commit_of_remembered: Switch::new(false),
-        tombstone: Switch::new(Tombstone::Off),
-        keep_closed_seq: Switch::new(false),
-        seq_mismatch_unhealthy: Switch::new(false),
-        leader_refuses_remembered: Switch::new(false),
-        deleted_not_open: Switch::new(false),
-        mark_deleted_missing: Switch::new(false),
-        write_failure: Switch::new(WriteFailure::Upstream),
-        refusal_not_found: Switch::new(false),
-    };
-
     pub fn scm(&self) -> ScmFix {
         ScmFix {
             keep_closed_seq: self.keep_closed_seq.get(),
@@ -262,7 +237,7 @@ pub const P8: Part<Fix> = Part {
               longer OPEN (a close and a force delete landed in between), answer \
               CONTAINER_NOT_OPEN without marking it",
     on: |fix| Fix {
-        write_failure: Switch::new(WriteFailure::Recheck),
+        recheck_failed_write: Switch::new(WriteFailure::Recheck),
         ..fix
     },
 };

@@ -71,35 +71,20 @@ impl Recheck {
     }
 }
 
-/// One switch per part of the fix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fix {
-    /// P1: `SCMNodeManager.register` refreshes the heartbeat time of a known node.
-    pub register_refreshes_heartbeat: Switch<bool, 0>,
-    /// P2 ([`Recheck::UnderMonitor`]): `DeadNodeHandler.removeContainerReplicas` takes the
-    /// `DatanodeInfo` monitor, rechecks DEAD under it and only then removes.
-    pub recheck: Switch<Recheck, 1>,
-    /// P3: `ReconNodeManager.loadExistingNodes` does not register known nodes again.
-    pub reload_skips_known: Switch<bool, 2>,
-    /// P4 (improved, ours): the recheck also requires the heartbeat time to be past the stale
-    /// deadline (the next health check would not resurrect the node).
-    pub recheck_heartbeat_time: Switch<bool, 3>,
-}
-
-crate::switches!(Fix {
-    register_refreshes_heartbeat,
-    recheck,
-    reload_skips_known,
-    recheck_heartbeat_time,
-});
-
-impl Fix {
-    pub const UPSTREAM: Fix = Fix {
-        register_refreshes_heartbeat: Switch::new(false),
-        recheck: Switch::new(Recheck::None),
-        reload_skips_known: Switch::new(false),
-        recheck_heartbeat_time: Switch::new(false),
-    };
+crate::switches! {
+    /// One switch per part of the fix.
+    pub struct Fix {
+        /// P1: `SCMNodeManager.register` refreshes the heartbeat time of a known node.
+        0 => pub register_refreshes_heartbeat: bool = false,
+        /// P2 ([`Recheck::UnderMonitor`]): `DeadNodeHandler.removeContainerReplicas` takes the
+        /// `DatanodeInfo` monitor, rechecks DEAD under it and only then removes.
+        1 => pub recheck: Recheck = Recheck::None,
+        /// P3: `ReconNodeManager.loadExistingNodes` does not register known nodes again.
+        2 => pub reload_skips_known: bool = false,
+        /// P4 (improved, ours): the recheck also requires the heartbeat time to be past the stale
+        /// deadline (the next health check would not resurrect the node).
+        3 => pub recheck_heartbeat_time: bool = false,
+    }
 }
 
 pub const P1: Part<Fix> = Part {

@@ -101,27 +101,14 @@ impl Window {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fix {
-    /// P1 (with [`Fix::term`]): `setLeaderReady(term)` checks leadership of that term.
-    pub guard: Switch<ReadyGuard, 0>,
-    pub term: Switch<TermSource, 1>,
-    /// P2: services are notified only when the flag was set.
-    pub notify_only_if_set: Switch<bool, 2>,
-}
-
-crate::switches!(Fix {
-    guard,
-    term,
-    notify_only_if_set,
-});
-
-impl Fix {
-    pub const UPSTREAM: Fix = Fix {
-        guard: Switch::new(ReadyGuard::Unconditional),
-        term: Switch::new(TermSource::None),
-        notify_only_if_set: Switch::new(false),
-    };
+crate::switches! {
+    pub struct Fix {
+        /// P1 (with [`Fix::term`]): `setLeaderReady(term)` checks leadership of that term.
+        0 => pub guard: ReadyGuard = ReadyGuard::Unconditional,
+        1 => pub term: TermSource = TermSource::None,
+        /// P2: services are notified only when the flag was set.
+        2 => pub notify_only_if_set: bool = false,
+    }
 }
 
 /// P1 sets two switches: the guard and the term it checks come together.

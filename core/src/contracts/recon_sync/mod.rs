@@ -50,18 +50,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 use task_controller::ReconTaskControllerImpl;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fix {
-    /// P1 (`from: RpcReturned, until: HandOff`): the hand-off lock. `None` upstream.
-    pub hand_off_lock: Switch<Option<HandOffLock>, 0>,
-}
-
-crate::switches!(Fix { hand_off_lock });
-
-impl Fix {
-    pub const UPSTREAM: Fix = Fix {
-        hand_off_lock: Switch::new(None),
-    };
+crate::switches! {
+    pub struct Fix {
+        /// P1 (`from: RpcReturned, until: HandOff`): the hand-off lock. `None` upstream.
+        0 => pub hand_off_lock: Option<HandOffLock> = None,
+    }
 }
 
 /// The fix has one switch, the lock with its span, so P1 and each alternative design (A1–A4)

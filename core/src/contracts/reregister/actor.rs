@@ -254,7 +254,7 @@ impl OfferService {
     /// cleared entry escapes `offerService` to `run()`, which restarts it.
     fn put_missing(&self, w: &World, reports: &Reports) -> Phase {
         let actor = w.actor(self.dn, self.nn);
-        let trunk = w.fix.h17953.get();
+        let trunk = w.fix.clear_ibrs_synchronized.get();
         let _ = actor
             .ibrs
             .put_missing(&self.cx, reports, trunk, |lost, npe| {
@@ -387,7 +387,7 @@ impl Program<World> for OfferService {
             Phase::EnqueueRegister => {
                 // P3's tag: the registration the FBR was sent under (read at its drain); the
                 // mutant reads the registration current now, after blockReport returned.
-                let tag = if w.fix.p3.get() == P3::LateTag {
+                let tag = if w.fix.drop_stale_register.get() == P3::LateTag {
                     actor.registration()
                 } else {
                     self.sent_under
@@ -410,15 +410,18 @@ fn reschedule(
     now: Millis,
     epoch_at_start: u64,
 ) -> Phase {
-    if fix.p1.get() == P1::Off {
+    if fix.sticky_fbr_request.get() == P1::Off {
         match actor.scheduler.schedule_next_block_report_time(cx, now) {
             Rescheduled::Random => Phase::ClearReset,
             _ => Phase::Done,
         }
     } else {
-        actor
-            .scheduler
-            .schedule_next_block_report_since(cx, now, fix.p1.get(), epoch_at_start);
+        actor.scheduler.schedule_next_block_report_since(
+            cx,
+            now,
+            fix.sticky_fbr_request.get(),
+            epoch_at_start,
+        );
         Phase::Done
     }
 }

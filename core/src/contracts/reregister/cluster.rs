@@ -228,7 +228,7 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
             &trace,
             dn.into(),
             block,
-            world.fix.writer.get(),
+            world.fix.writer_order.get(),
         ))),
         Op::Write => {
             for dn in 0..DATANODES {
@@ -236,7 +236,7 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
                     &trace,
                     dn,
                     block,
-                    world.fix.writer.get(),
+                    world.fix.writer_order.get(),
                 )));
             }
         }

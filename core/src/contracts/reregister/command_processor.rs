@@ -70,7 +70,7 @@ impl Program<World> for ProcessCommand {
             Step::Take => {
                 let batch = actor.queue.take();
                 let current = actor.registration();
-                if w.fix.p3.get() != P3::Off && batch.sent_under < current {
+                if w.fix.drop_stale_register.get() != P3::Off && batch.sent_under < current {
                     cx.record(
                         "BPOfferService.processCommandFromActor",
                         format_args!(
@@ -103,13 +103,14 @@ impl Program<World> for ProcessCommand {
                 let state = actor.state();
                 cx.record("BPServiceActor.reRegister", format_args!("state {state:?}"));
                 if matches!(state, HaState::Standby | HaState::Observer) {
-                    match w.fix.p2.get() {
+                    match w.fix.keep_ibrs.get() {
                         P2::Keep => cx.record(
                             "BPServiceActor.reRegister",
                             format_args!("{state:?}: pendingIBRs kept (P2)"),
                         ),
                         p2 => {
-                            let synchronized = p2 == P2::SyncOnly || w.fix.h17953.get();
+                            let synchronized =
+                                p2 == P2::SyncOnly || w.fix.clear_ibrs_synchronized.get();
                             actor.ibrs.clear_ibrs(cx, synchronized, |dropped| {
                                 w.ghost.dropped(self.dn, self.nn, dropped, false)
                             })
@@ -132,7 +133,7 @@ impl Program<World> for ProcessCommand {
                 Step::ScheduleBlockReport
             }
             Step::ScheduleBlockReport => {
-                if w.fix.p1.get() == P1::Off {
+                if w.fix.sticky_fbr_request.get() == P1::Off {
                     actor.scheduler.schedule_block_report_time(cx, now, || {
                         w.ghost.requested(self.dn, self.nn)
                     });

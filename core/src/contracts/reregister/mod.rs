@@ -97,34 +97,22 @@ pub enum P3 {
     LateTag,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fix {
-    pub p1: Switch<P1, 0>,
-    pub p2: Switch<P2, 1>,
-    pub p3: Switch<P3, 2>,
-    /// Not a part: the writer's order (upstream), or its mutant.
-    pub writer: Switch<WriterOrder, 3>,
-    /// Upstream's HDFS-17953 (trunk, apache/hadoop 2f3cdd76): `clearIBRs` synchronized (and
-    /// resetting `pendingBlockCount`), `putMissing` skipping a storage entry a clear removed.
-    pub h17953: Switch<bool, 4>,
-}
-
-crate::switches!(Fix {
-    p1,
-    p2,
-    p3,
-    writer,
-    h17953
-});
-
-impl Fix {
-    pub const UPSTREAM: Fix = Fix {
-        p1: Switch::new(P1::Off),
-        p2: Switch::new(P2::Off),
-        p3: Switch::new(P3::Off),
-        writer: Switch::new(WriterOrder::FinalizeThenNotify),
-        h17953: Switch::new(false),
-    };
+crate::switches! {
+    fingerprint;
+    pub struct Fix {
+        /// P1: the sticky FBR request (see [`P1`] for its mutants).
+        0 => pub sticky_fbr_request: P1 = P1::Off,
+        /// P2: no IBR lost on re-registration (see [`P2`] for its mutant).
+        1 => pub keep_ibrs: P2 = P2::Off,
+        /// P3: stale DNA_REGISTER dropped (see [`P3`] for its mutant).
+        2 => pub drop_stale_register: P3 = P3::Off,
+        /// Not a part (mutant `notify-first`): the writer's order (upstream), or its mutant.
+        3 => pub writer_order: WriterOrder = WriterOrder::FinalizeThenNotify,
+        /// HDFS-17953, upstream's change on trunk (apache/hadoop 2f3cdd76): `clearIBRs`
+        /// synchronized (and resetting `pendingBlockCount`), `putMissing` skipping a storage entry a
+        /// clear removed.
+        4 => pub clear_ibrs_synchronized: bool = false,
+    }
 }
 
 /// The part is named as its switch's type is: `P1` the part, `P1::Sticky` what it switches on.
@@ -134,7 +122,7 @@ pub const P1: Part<Fix> = Part {
               FBR whose drain started before a registration neither consumes nor overwrites that \
               registration's request",
     on: |fix| Fix {
-        p1: Switch::new(P1::Sticky),
+        sticky_fbr_request: Switch::new(P1::Sticky),
         ..fix
     },
 };
@@ -144,7 +132,7 @@ pub const P2: Part<Fix> = Part {
     summary: "no IBR lost on re-registration: reRegister keeps the pending IBRs (no \
               unsynchronized clearIBRs; HDFS-17953 bounds them while the NN is away)",
     on: |fix| Fix {
-        p2: Switch::new(P2::Keep),
+        keep_ibrs: Switch::new(P2::Keep),
         ..fix
     },
 };
@@ -154,7 +142,7 @@ pub const P3: Part<Fix> = Part {
     summary: "stale DNA_REGISTER dropped: a REGISTER answered to a heartbeat sent under an older \
               registration than the last completed one is ignored",
     on: |fix| Fix {
-        p3: Switch::new(P3::Drop),
+        drop_stale_register: Switch::new(P3::Drop),
         ..fix
     },
 };
@@ -166,7 +154,7 @@ pub const NOTIFY_FIRST: Part<Fix> = Part {
     summary: "(not a part of the fix) the writer queues the block's IBR before the replica is \
               FINALIZED",
     on: |fix| Fix {
-        writer: Switch::new(WriterOrder::NotifyThenFinalize),
+        writer_order: Switch::new(WriterOrder::NotifyThenFinalize),
         ..fix
     },
 };
@@ -177,7 +165,7 @@ pub const HDFS_17953: Part<Fix> = Part {
     summary: "(upstream, on trunk) clearIBRs synchronized and resetting pendingBlockCount, \
               putMissing skipping a storage a clear removed",
     on: |fix| Fix {
-        h17953: Switch::new(true),
+        clear_ibrs_synchronized: Switch::new(true),
         ..fix
     },
 };
@@ -299,7 +287,7 @@ impl World {
         // (command_processor.rs, ClearIbrs). Every exploration now reads P2, and HDFS-17953 where
         // P2 is off: a few variants that never reach the clear (ACTIVE, or REG2 dropped) no
         // longer share an exploration with another; each explores the same executions anew.
-        let clear_unlocked = fix.p2.get() == P2::Off && !fix.h17953.get();
+        let clear_unlocked = fix.keep_ibrs.get() == P2::Off && !fix.clear_ibrs_synchronized.get();
         World {
             fix,
             clock: Clock::default(),
@@ -354,13 +342,8 @@ impl World {
     /// followed by the same new ones ([`memo`]; every test checks it on each reuse). The shape (how
     /// many DataNodes and NameNodes) is a word.
     pub fn fingerprint(&self, fingerprint: &mut Vec<u64>) {
-        let fix = self.fix;
         fingerprint.extend([
-            fix.p1.get() as u64
-                | (fix.p2.get() as u64) << 4
-                | (fix.p3.get() as u64) << 8
-                | (fix.writer.get() as u64) << 12
-                | u64::from(fix.h17953.get()) << 16,
+            self.fix.fingerprint(),
             self.clock.now() as u64,
             (self.datanodes.len() as u64) << 8 | self.namenodes.len() as u64,
         ]);
@@ -971,7 +954,7 @@ mod tests {
         };
         for (p3, tag) in [(P3::Drop, 1), (P3::LateTag, 2)] {
             let fix = Fix {
-                p3: Switch::new(p3),
+                drop_stale_register: Switch::new(p3),
                 ..Fix::UPSTREAM
             };
             let trace = Trace::new();
@@ -1007,7 +990,8 @@ mod tests {
             .iter()
             .filter(|v| {
                 let fix = Reregister::fix_of_variant(v);
-                let unsynchronized = !fix.h17953.get() && fix.p2.get() == P2::Off;
+                let unsynchronized =
+                    !fix.clear_ibrs_synchronized.get() && fix.keep_ibrs.get() == P2::Off;
                 let loses = claims::CLAIMS.cells.iter().any(|c| {
                     c.variant == v.name
                         && matches!(c.outcome.id, "O3" | "O6")

@@ -149,12 +149,12 @@ fn fixes() -> Vec<Fix> {
         .collect();
     for p1 in [P1::LateEpoch, P1::Unlocked] {
         fixes.push(Fix {
-            p1: Switch::new(p1),
+            sticky_fbr_request: Switch::new(p1),
             ..Reregister::fix(PROPOSED)
         });
     }
     fixes.push(Fix {
-        p2: Switch::new(P2::SyncOnly),
+        keep_ibrs: Switch::new(P2::SyncOnly),
         ..Fix::UPSTREAM
     });
     fixes.push(Reregister::fix(&[&NOTIFY_FIRST]));

@@ -47,7 +47,10 @@ pub fn delay(seed: u64, verify: bool) -> Millis {
     while !fbr.at_rpc() {
         fbr.step(&w);
     }
-    run(&w, Writer::new(&trace, 0, X, Fix::UPSTREAM.writer.get()));
+    run(
+        &w,
+        Writer::new(&trace, 0, X, Fix::UPSTREAM.writer_order.get()),
+    );
     run(&w, ProcessCommand::new(&trace, 0, 0));
     run(&w, fbr);
     let step10 = w.clock.now();

@@ -95,7 +95,7 @@ fn fbr_against_reg2(w: World, trace: &Trace, fix: Fix, nn: usize) -> Setup<Rereg
     let threads: Vec<Box<dyn Program<World>>> = vec![
         Box::new(fbr),
         Box::new(reg2),
-        Box::new(Writer::new(trace, 0, X, fix.writer.get())),
+        Box::new(Writer::new(trace, 0, X, fix.writer_order.get())),
     ];
     Setup {
         world: Arc::new(w),
@@ -142,7 +142,7 @@ fn single_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
     let threads: Vec<Box<dyn Program<World>>> = vec![
         Box::new(iteration),
         Box::new(register),
-        Box::new(Writer::new(trace, 0, X, fix.writer.get())),
+        Box::new(Writer::new(trace, 0, X, fix.writer_order.get())),
     ];
     Setup {
         world: Arc::new(w),
@@ -169,7 +169,7 @@ fn failed_ibr(trace: &Trace, fix: Fix) -> Setup<Reregister> {
     );
     let nn = trace.actor("NameNode");
     w.namenodes[0].restart(&nn, HaState::Standby, w.clock.now());
-    run(&w, Writer::new(trace, 0, X, fix.writer.get()));
+    run(&w, Writer::new(trace, 0, X, fix.writer_order.get()));
     w.namenodes[0].fail_next_ibr();
     let mut it = OfferService::iteration(trace, 0, 0);
     it.step(&w); // the heartbeat: REGISTER queued
