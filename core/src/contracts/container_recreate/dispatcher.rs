@@ -36,11 +36,26 @@
 //!    `Preconditions.checkState` throws instead; SUCCESS of a PutBlock runs `updateBCSID`.
 
 use super::datanode::{ContainerData, Datanode, KeyValueContainer, Origin, Res, State};
-use super::{ContainerId, Fix, LocalId, World, WriteFailure};
+use super::{ContainerId, Fix, LocalId, World};
 use crate::sync::unseen::Arc;
 use crate::trace::recording;
 use crate::trace::CxRef;
 use std::fmt;
+
+/// P8: what the write path does when the write itself fails after `checkContainerOpen`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteFailure {
+    /// Upstream: the chunk file's open throws out of `dispatchRequest`; a missing chunk file
+    /// is a result that marks the replica.
+    Upstream,
+    /// P8: the handler catches any failure of the write (the open's unchecked exception too),
+    /// reads the replica's state again, and answers CONTAINER_NOT_OPEN, without marking it,
+    /// when it is no longer OPEN.
+    Recheck,
+    /// Mutant: the same, for the `StorageContainerException`s only (as a `catch` written for
+    /// what `writeChunk` declares): the open's unchecked exception still escapes.
+    RecheckCheckedOnly,
+}
 
 /// The two commands of a client write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -613,7 +613,7 @@ mod tests {
     /// tables copied), kept to show that the faster ones decide the same on every state.
     mod reference {
         use super::super::super::datanode::Origin;
-        use super::super::super::dense::PairSet;
+        use super::super::super::speed::dense::PairSet;
         use super::super::super::{Om, World};
 
         pub fn o1(w: &World) -> Option<String> {

@@ -7,7 +7,8 @@
 
 use super::actor::BPServiceActor;
 use super::namenode::HaState;
-use super::{command_thread, World, P1, P2, P3};
+use super::threads::command_thread;
+use super::{World, P1, P2, P3};
 use crate::model::Program;
 use crate::trace::{Cx, Trace};
 

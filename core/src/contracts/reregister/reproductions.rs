@@ -9,7 +9,8 @@ use super::fs_dataset::Writer;
 use super::namenode::HaState;
 use super::scenarios::{double_register_start, X};
 use super::scheduler::{BLOCK_REPORT_INTERVAL, HEARTBEAT_INTERVAL};
-use super::{run, Fix, Millis, World};
+use super::world::run;
+use super::{Fix, Millis, World};
 use crate::model::Program;
 use crate::trace::Trace;
 

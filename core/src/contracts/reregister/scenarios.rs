@@ -7,7 +7,8 @@ use super::command_processor::ProcessCommand;
 use super::fs_dataset::Writer;
 use super::namenode::HaState;
 use super::scheduler::HEARTBEAT_INTERVAL;
-use super::{run, Block, Fix, Reregister, World};
+use super::world::run;
+use super::{Block, Fix, Reregister, World};
 use crate::model::{Program, Scenario, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -266,7 +267,8 @@ pub static FAILED_IBR_VS_CLEAR: Scenario<Reregister> = Scenario {
 mod tests {
     use super::super::actor::OfferService;
     use super::super::namenode::HaState;
-    use super::super::{run, Fix, Reregister, World, PROPOSED};
+    use super::super::world::run;
+    use super::super::{Fix, Reregister, World, PROPOSED};
     use super::double_register_start;
     use crate::model::Model;
     use crate::trace::Trace;

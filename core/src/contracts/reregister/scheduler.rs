@@ -11,7 +11,8 @@
 //! section each: an FBR whose snapshot started before a registration leaves that registration's
 //! request in place.
 
-use super::{wrote, Millis, P1};
+use super::speed::writes::wrote;
+use super::{Millis, P1};
 use crate::splitmix::SplitMix64;
 use crate::sync::{unseen, AtomicBool, AtomicU64, Mutex, Ordering::SeqCst, RaceCell};
 use crate::trace::Cx;

@@ -3,14 +3,14 @@
 //! verdict and the same witness on every quiet state of many seeded histories and scenario
 //! schedules, under every variant and mutant. The first forms are kept here verbatim.
 
-use super::cluster::{cluster, run_op, Op, Plan, Thread, REPORT_SEQUENCE};
-use super::ghost::{snapshot_after, Event};
-use super::scenarios::{
+use super::Quiescent;
+use crate::contracts::reregister::cluster::{cluster, run_op, Op, Plan, Thread, REPORT_SEQUENCE};
+use crate::contracts::reregister::ghost::{snapshot_after, Event};
+use crate::contracts::reregister::scenarios::{
     DOUBLE_REGISTER_ACTIVE, DOUBLE_REGISTER_STANDBY, FAILED_IBR_VS_CLEAR, SINGLE_REGISTER_STANDBY,
 };
-use super::{
-    Block, Fix, Quiescent, Reregister, World, NOTIFY_FIRST, O1, O2, O3, O5, O6, P1, P2, PROPOSED,
-    R1,
+use crate::contracts::reregister::{
+    Block, Fix, Reregister, World, NOTIFY_FIRST, O1, O2, O3, O5, O6, P1, P2, PROPOSED, R1,
 };
 use crate::drive::Driver;
 use crate::model::{Model, Setup};
