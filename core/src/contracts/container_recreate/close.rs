@@ -4,8 +4,7 @@
 
 use super::datanode::{Datanode, State};
 use super::delete::DeleteContainerCommandHandler;
-use super::world::run;
-use super::{ContainerId, DnId, World, LEADER, PIPELINE};
+use super::{run, ContainerId, DnId, World, LEADER, PIPELINE};
 use crate::model::{Program, Then};
 use crate::trace::{Cx, CxRef, Trace};
 

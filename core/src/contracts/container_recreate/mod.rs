@@ -49,11 +49,11 @@ pub use dispatcher::WriteFailure;
 pub use scenarios::*;
 #[cfg(feature = "histories")]
 pub use speed::Image;
-pub use world::{created_with_block, run};
+pub use world::created_with_block;
 
 use crate::claims::{Claimed, Claims};
 use crate::findings::Finding;
-use crate::model::{Baseline, Contract, Model, Part, Variant, REPORT};
+use crate::model::{run_to_end, Baseline, Contract, Model, Part, Program, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::unseen;
@@ -246,6 +246,11 @@ pub struct Om {
     pub before_close: PairSet,
     pub after_close: PairSet,
     pub closed: IdSet,
+}
+
+/// Runs `program` to its end with no other actor running (see [`run_to_end`]).
+pub fn run(w: &World, mut program: impl Program<World>) {
+    run_to_end(&mut program, w);
 }
 
 /// O1: the leader recreates the container and the client's write succeeds on it.

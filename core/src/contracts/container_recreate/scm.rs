@@ -35,8 +35,7 @@
 use super::datanode::{ContainerData, KeyValueContainer, Origin, State};
 use super::delete::DeleteContainerCommandHandler;
 use super::speed::dense::{self, IdMap, IdSet, SmallMap};
-use super::world::run;
-use super::{ContainerId, DnId, Fix, World, CONTAINER_SLOTS, DN_SLOTS};
+use super::{run, ContainerId, DnId, Fix, World, CONTAINER_SLOTS, DN_SLOTS};
 use crate::splitmix::SplitMix64;
 use crate::trace::{CxRef, Trace};
 use std::fmt;

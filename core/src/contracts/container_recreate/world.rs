@@ -8,8 +8,7 @@ use super::ghost::Ghost;
 use super::pipeline::ClientWrite;
 use super::scm::{self, ReplicaProto, Scm};
 use super::speed::dense::PairSet;
-use super::{ContainerId, DnId, Fix, LocalId, Om, World, CHUNK, DATANODES, PIPELINE};
-use crate::model::{run_to_end, Program};
+use super::{run, ContainerId, DnId, Fix, LocalId, Om, World, CHUNK, DATANODES, PIPELINE};
 use crate::sync::unseen;
 use crate::trace::Trace;
 
@@ -178,11 +177,6 @@ impl World {
         }
         lines.join("\n")
     }
-}
-
-/// Runs `program` to its end with no other actor running (see [`run_to_end`]).
-pub fn run(w: &World, mut program: impl Program<World>) {
-    run_to_end(&mut program, w);
 }
 
 /// A container created over the pipeline with one committed block, as every member holds it.

@@ -8,9 +8,31 @@
 use super::actor::BPServiceActor;
 use super::namenode::HaState;
 use super::threads::command_thread;
-use super::{World, P1, P2, P3};
+use super::{World, P1};
 use crate::model::Program;
 use crate::trace::{Cx, Trace};
+
+/// P2: no IBR lost on re-registration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P2 {
+    Off,
+    /// `reRegister` keeps the pending IBRs (no `clearIBRs`).
+    Keep,
+    /// Mutant: `clearIBRs` synchronized, still clearing.
+    SyncOnly,
+}
+
+/// P3: stale DNA_REGISTER dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P3 {
+    Off,
+    /// A REGISTER is tagged with the registration its RPC was sent under (the heartbeat's, or
+    /// the FBR's drain's), and dropped when a newer registration has completed.
+    Drop,
+    /// Mutant: the REGISTER an FBR's answer carries is tagged with the registration current
+    /// when `blockReport` returns, not the one the FBR was sent under.
+    LateTag,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {

@@ -46,10 +46,12 @@ use crate::switches::Switch;
 use crate::trace::Trace;
 use actor::BPServiceActor;
 use blocks::BlockSet;
+pub use command_processor::{P2, P3};
 use fs_dataset::{FsDataset, WriterOrder};
 use ghost::{snapshot_after, Event, Ghost};
 use namenode::NameNode;
 use scheduler::HEARTBEAT_INTERVAL;
+pub use scheduler::P1;
 use speed::SettledCache;
 pub use world::Clock;
 
@@ -61,41 +63,6 @@ pub type StorageId = u32;
 
 /// The most DataNodes a world has (the histories' cluster has three, the scenarios one).
 pub const MAX_DATANODES: usize = 3;
-
-/// P1: the sticky FBR request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum P1 {
-    Off,
-    /// The epoch is read before `blockReport`'s drain; requests and reschedulings hold the
-    /// scheduler's request lock.
-    Sticky,
-    /// Mutant: compares with the registration current when the RPC returns (always equal).
-    LateEpoch,
-    /// Mutant: the rescheduling checks the epoch without the request lock.
-    Unlocked,
-}
-
-/// P2: no IBR lost on re-registration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum P2 {
-    Off,
-    /// `reRegister` keeps the pending IBRs (no `clearIBRs`).
-    Keep,
-    /// Mutant: `clearIBRs` synchronized, still clearing.
-    SyncOnly,
-}
-
-/// P3: stale DNA_REGISTER dropped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum P3 {
-    Off,
-    /// A REGISTER is tagged with the registration its RPC was sent under (the heartbeat's, or
-    /// the FBR's drain's), and dropped when a newer registration has completed.
-    Drop,
-    /// Mutant: the REGISTER an FBR's answer carries is tagged with the registration current
-    /// when `blockReport` returns, not the one the FBR was sent under.
-    LateTag,
-}
 
 crate::switches! {
     fingerprint;
@@ -203,7 +170,7 @@ pub struct Reregister;
 
 // Every state outcome but O5 is decided on the world at quiescence: `at_quiescence` gives the
 // same events, replicas, block locations and FBR times as `settled` (the equivalence test in
-// `quiescence.rs` compares these predicates with their first form, on `settled`, over many
+// `speed/quiescence.rs` compares these predicates with their first form, on `settled`, over many
 // histories).
 
 /// O1: a finalized block dropped from the pending IBRs with no FBR snapshot after the drop.

@@ -3,9 +3,9 @@
 
 use super::scenarios::DOUBLE_REGISTER_STANDBY;
 use super::*;
-use namenode::HaState;
 use crate::claims::Verdict;
 use crate::steps::{enumerate, every_choice};
+use namenode::HaState;
 
 /// The report's wider window (R1) is not a loss: a block queued between the drain and the
 /// snapshot was finalized before the snapshot, so the in-flight FBR carries it. Not a matrix

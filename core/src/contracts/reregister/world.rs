@@ -7,7 +7,6 @@ use super::fs_dataset::FsDataset;
 use super::ghost::{snapshot_after, Event, Ghost};
 use super::namenode::{HaState, NameNode};
 use super::speed::writes::wrote;
-use super::speed::SettledCache;
 use super::{Block, DataNode, Fix, Millis, World, P2, QUIESCENCE_HORIZON};
 use crate::model::{run_to_end, Program};
 use crate::sync::unseen::{AtomicI64, Ordering};
@@ -68,7 +67,7 @@ impl World {
                 .collect(),
             ghost: Ghost::default(),
             trace: trace.clone(),
-            settled: SettledCache::default(),
+            settled: Default::default(),
         }
     }
 
