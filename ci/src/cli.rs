@@ -411,4 +411,33 @@ mod tests {
         assert_eq!(p(&["fuzz", "leader-ready", "5"]).ok(), fuzz(5));
         assert_eq!(p(&["fuzz", "leader-ready", "600"]).ok(), fuzz(600));
     }
+
+    /// The command list main.rs's documentation gives is clap's: every subcommand once, in
+    /// clap's order (`cargo xtask help` prints the same list).
+    #[test]
+    fn main_rs_lists_every_command() {
+        let documented: Vec<String> = include_str!("main.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("//! - `cargo xtask "))
+            .map(|l| l.split([' ', '`']).next().unwrap_or_default().to_string())
+            .collect();
+        let declared: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        assert_eq!(documented, declared);
+        // docs/GUIDE.md's list: the second paragraph under "## Every command".
+        let guide = include_str!("../../docs/GUIDE.md");
+        let listed: Vec<String> = guide
+            .split("## Every command")
+            .nth(1)
+            .and_then(|s| s.split("\n\n").nth(2))
+            .unwrap_or_default()
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        assert_eq!(listed, declared, "docs/GUIDE.md's command list");
+    }
 }

@@ -1,23 +1,29 @@
-//! The racelab gate.
+//! The racelab gate: `cargo xtask COMMAND`. Every command (a test checks this list against
+//! `cli.rs`, where clap declares them with their arguments; `args.rs` checks their values):
 //!
-//! - `cargo xtask verify [CONTRACT...]`: plain tests (models, property histories, fuzz corpus
-//!   replay, reproductions), the loom suite (optimized test profile), and a build of the fuzz targets; a line
-//!   per cell as it completes; then the claims matrix with the counterexample timelines, and
-//!   `target/racelab/report.json` / `report.md`. Exits 1 when any verdict or reproduction
-//!   deviates from its claim or any check fails.
-//! - `cargo xtask test`: the test gate (plain tests and the loom suite), output passed through.
+//! - `cargo xtask verify [CONTRACT...]`: `test`, then `report`: every check and the claims
+//!   matrix; exits 1 when any verdict or reproduction deviates from its claim or a check fails.
+//! - `cargo xtask test`: every suite once (plain tests, the loom suite, the model tests on the
+//!   fuzz build's primitives, the fuzz targets' type check, the premises when Java and Maven are
+//!   there); a record per cell in `target/racelab/results`.
+//! - `cargo xtask report [--format jira|text] [--from DIR...] [CONTRACT...]`: the claims matrix and
+//!   `target/racelab/report.{json,md}` from the records; with `--format`, a comment per contract.
 //! - `cargo xtask fuzz CONTRACT [SECONDS]`: fuzzes one contract's target on stable
 //!   (`cargo fuzz run --sanitizer none`), installing cargo-fuzz when it is missing.
-//! - `cargo xtask mutants [CONTRACT...]`: cargo-mutants on the fix code, judged by the claims.
+//! - `cargo xtask replay FILE...`: replays scenario files on their variants.
+//! - `cargo xtask validate [TRACE...]`: checks traces of runs on the real code against the
+//!   models, step by step (`validate.rs`; the conformance phase validates every replay's).
 //! - `cargo xtask explore CONTRACT [--cases N] [--seed S]`: more history exploration than the
 //!   gate's, on request, with the seed printed.
+//! - `cargo xtask bench [--cold] [--no-fuzz] [--gate [--against REV]]`: the speed figures (`bench.json`).
+//! - `cargo xtask conformance [--repo DIR] [--offline] [--negated]`: the models' premises as
+//!   JUnit tests on the released Hadoop and Ozone jars (`conformance/`).
+//! - `cargo xtask mutants [CONTRACT...]`: cargo-mutants on the fix code, judged by the claims.
+//! - `cargo xtask bless [CONTRACT...]`: re-pins the loom cells' execution counts after a
+//!   reviewed model change.
 //! - `cargo xtask new NAME`: scaffolds a contract, a working toy model, in every list that
 //!   names contracts (`new.rs`).
-//! - `cargo xtask conformance [--repo DIR] [--offline] [--negated]`: the models' premises as
-//!   JUnit tests on the released Hadoop and Ozone jars (`conformance/`); `--negated` adds the
-//!   pass with every assertion negated (the scheduled workflow runs it).
-//!
-//! `cli.rs` declares the commands and their arguments (`args.rs` checks their values); `cargo xtask help` lists them.
+//! - `cargo xtask readme`: rewrites README.md's findings section from the contracts' findings.
 #![forbid(unsafe_code)]
 
 mod args;

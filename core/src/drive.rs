@@ -324,16 +324,16 @@ mod tests {
     use super::*;
     use crate::model::{Baseline, Contract, Variant};
     use crate::outcome::Outcome;
-    use crate::switches::Switch;
 
     /// A model of independent counters: one actor each, three steps, never blocked.
     struct Counters;
 
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    struct Fix {
-        none: Switch<bool, 0>,
+    crate::switches! {
+        struct Fix {
+            /// No part: the one switch a model needs.
+            0 => none: bool = false,
+        }
     }
-    crate::switches!(Fix { none });
 
     struct Count(&'static str, u8);
 
@@ -361,9 +361,7 @@ mod tests {
         const OUTCOMES: &'static [&'static Outcome<()>] = &[];
         const VARIANTS: &'static [Variant<Fix>] = &[];
         const BASELINES: &'static [Baseline<Fix>] = &[];
-        const UPSTREAM: Fix = Fix {
-            none: Switch::new(false),
-        };
+        const UPSTREAM: Fix = Fix::UPSTREAM;
         fn describe(_: &()) -> String {
             String::new()
         }

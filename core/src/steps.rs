@@ -262,18 +262,18 @@ mod tests {
     use crate::model::{Baseline, Contract, Model, Program, Scenario, Setup, Variant};
     use crate::outcome::{Check, Outcome};
     use crate::report::compare::final_states_differ;
-    use crate::switches::Switch;
     use crate::sync::Arc;
     use std::sync::Mutex;
 
     /// The harness's own model: actors that append their names to a log, one per step.
     struct Log;
 
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    struct Fix {
-        none: Switch<bool, 0>,
+    crate::switches! {
+        struct Fix {
+            /// No part: the one switch a model needs.
+            0 => none: bool = false,
+        }
     }
-    crate::switches!(Fix { none });
 
     type World = Mutex<Vec<&'static str>>;
 
@@ -304,9 +304,7 @@ mod tests {
         const OUTCOMES: &'static [&'static Outcome<World>] = &[&O1];
         const VARIANTS: &'static [Variant<Fix>] = &[];
         const BASELINES: &'static [Baseline<Fix>] = &[];
-        const UPSTREAM: Fix = Fix {
-            none: Switch::new(false),
-        };
+        const UPSTREAM: Fix = Fix::UPSTREAM;
         fn describe(w: &World) -> String {
             w.lock().expect("no step panics").join("")
         }

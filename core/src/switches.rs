@@ -15,7 +15,8 @@ use std::cell::Cell;
 use std::fmt;
 
 /// One switch of a contract's `Fix`, with its index `I` among the contract's switches (a bit in
-/// [`take_reads`]'s mask). Two switches with one index only make the runner more cautious.
+/// [`take_reads`]'s mask). A contract declares its switches with [`switches!`], which rejects
+/// two switches with one index at compile time.
 #[derive(Clone, Copy)]
 pub struct Switch<T, const I: u32>(T);
 
@@ -76,11 +77,111 @@ pub trait Switches {
     fn differing(&self, other: &Self) -> u64;
 }
 
-/// Implements [`Switches`] for a `Fix` struct of [`Switch`] fields. The fields are listed by
-/// destructuring, so a field left out of the list does not compile.
+/// Stops the build when two switches of one `Fix` share an index, or an index is no bit of a
+/// `u64` mask ([`switches!`] calls it in a constant, so a failure is a compile error).
+pub const fn check_indices(indices: &[u32]) {
+    let mut i = 0;
+    while i < indices.len() {
+        assert!(
+            indices[i] < 64,
+            "a switch index is a bit of a u64 mask: 0 to 63"
+        );
+        let mut j = i + 1;
+        while j < indices.len() {
+            assert!(
+                indices[i] != indices[j],
+                "two switches of one Fix have the same index"
+            );
+            j += 1;
+        }
+        i += 1;
+    }
+}
+
+/// Declares a contract's `Fix`, each part's switches in one place: per field its doc comment
+/// (which names the part: `P1`, `HDFS-17953`, `mutant`), its index among the contract's
+/// switches, its name (what the part does), its type and its upstream value. It generates the
+/// struct (a [`Switch`] per field), `Fix::UPSTREAM`, and [`Switches`]; with `fingerprint;`
+/// first, also `Fix::fingerprint`, the switches packed into one word, four bits each (every
+/// switch then a `bool` or a field-less enum of at most 16 values).
+///
+/// An index given twice does not compile:
+///
+/// ```compile_fail
+/// racelab_core::switches! {
+///     pub struct Fix {
+///         /// P1: one part.
+///         0 => pub one: bool = false,
+///         /// P2: another part, on P1's index.
+///         0 => pub other: bool = false,
+///     }
+/// }
+/// ```
+///
+/// and with distinct indices it does:
+///
+/// ```
+/// racelab_core::switches! {
+///     pub struct Fix {
+///         /// P1: one part.
+///         0 => pub one: bool = false,
+///         /// P2: another part.
+///         1 => pub other: bool = false,
+///     }
+/// }
+/// assert!(!Fix::UPSTREAM.other.get());
+/// ```
 #[macro_export]
 macro_rules! switches {
-    ($fix:ident { $($field:ident),+ $(,)? }) => {
+    (
+        fingerprint;
+        $(#[$meta:meta])*
+        $vis:vis struct $fix:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $idx:literal => $fvis:vis $field:ident : $ty:ty = $upstream:expr
+            ),+ $(,)?
+        }
+    ) => {
+        $crate::switches! {
+            $(#[$meta])*
+            $vis struct $fix {
+                $( $(#[$fmeta])* $idx => $fvis $field : $ty = $upstream ),+
+            }
+        }
+
+        impl $fix {
+            /// The switches as one word, four bits from each switch's index times four (a
+            /// read of every switch).
+            pub fn fingerprint(&self) -> u64 {
+                0 $(| (self.$field.get() as u64) << (4 * $idx))+
+            }
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $fix:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $idx:literal => $fvis:vis $field:ident : $ty:ty = $upstream:expr
+            ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis struct $fix {
+            $( $(#[$fmeta])* $fvis $field: $crate::switches::Switch<$ty, $idx>, )+
+        }
+
+        const _: () = $crate::switches::check_indices(&[$($idx),+]);
+
+        impl $fix {
+            /// The switches of upstream: no part.
+            pub const UPSTREAM: $fix = $fix {
+                $( $field: $crate::switches::Switch::new($upstream), )+
+            };
+        }
+
         impl $crate::switches::Switches for $fix {
             fn differing(&self, other: &Self) -> u64 {
                 let $fix { $($field),+ } = self;
@@ -94,17 +195,17 @@ macro_rules! switches {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    struct Fix {
-        a: Switch<bool, 0>,
-        b: Switch<u8, 1>,
+    crate::switches! {
+        fingerprint;
+        struct Fix {
+            /// A: a part.
+            0 => a: bool = false,
+            /// B: another.
+            1 => b: u8 = 0,
+        }
     }
-    crate::switches!(Fix { a, b });
 
-    const UPSTREAM: Fix = Fix {
-        a: Switch::new(false),
-        b: Switch::new(0),
-    };
+    const UPSTREAM: Fix = Fix::UPSTREAM;
 
     #[test]
     fn reads_are_recorded_per_switch_and_taken_once() {
@@ -130,5 +231,14 @@ mod tests {
         assert_eq!(take_reads(), 0b11);
         assert_eq!(format!("{UPSTREAM:?}"), "Fix { a: false, b: 0 }");
         assert_eq!(take_reads(), 0b11);
+    }
+
+    #[test]
+    fn the_fingerprint_packs_four_bits_a_switch() {
+        let fix = Fix {
+            a: Switch::new(true),
+            b: Switch::new(3),
+        };
+        assert_eq!(fix.fingerprint(), 1 | 3 << 4);
     }
 }

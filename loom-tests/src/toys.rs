@@ -13,14 +13,14 @@ use racelab_core::switches::Switch;
 use racelab_core::sync::{Arc, Mutex, RaceCell};
 use racelab_core::trace::{Cx, Trace};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fix {
-    /// The writers take `lock` around their write.
-    pub locked: Switch<bool, 0>,
-    /// Both lockers take `a` before `b`.
-    pub ordered: Switch<bool, 1>,
+racelab_core::switches! {
+    pub struct Fix {
+        /// The writers take `lock` around their write.
+        0 => pub locked: bool = false,
+        /// Both lockers take `a` before `b`.
+        1 => pub ordered: bool = false,
+    }
 }
-racelab_core::switches!(Fix { locked, ordered });
 
 pub struct World {
     fix: Fix,
@@ -161,10 +161,7 @@ impl Model for Toy {
         Variant::new("upstream", &[]),
         Variant::new("fixed", &[&P1, &P2]),
     ];
-    const UPSTREAM: Fix = Fix {
-        locked: Switch::new(false),
-        ordered: Switch::new(false),
-    };
+    const UPSTREAM: Fix = Fix::UPSTREAM;
 
     fn describe(w: &World) -> String {
         format!("counter={}", w.counter.with(|c| *c))

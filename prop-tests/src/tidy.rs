@@ -2,7 +2,8 @@
 //! seed corpus, its regressions (each named by a regression of the contract), a scenario
 //! example, well-formed claims (a mutant among them), and its place in every other list of
 //! contracts (the registry's premises, the scheduled CI job, cargo-mutants' files). And for the workspace: no import
-//! circle between files ([`imports`]).
+//! circle between files ([`imports`]); each contract's `mod.rs` the spec alone, its speed
+//! machinery in its performance module ([`spec_problems`]).
 
 pub mod imports;
 
@@ -166,6 +167,141 @@ pub fn import_circles() -> Vec<String> {
                 )
             })),
             Err(e) => out.push(e),
+        }
+    }
+    out
+}
+
+/// The most lines a contract's `mod.rs` may have: its spec (`Fix` and its parts, the `World`
+/// fields, the outcomes in id order, `impl Model`), read first by a reviewer.
+pub const SPEC_LINES: usize = 450;
+
+/// What only a contract's performance module (`speed.rs`, or the folder `speed/`) may hold:
+/// machinery that makes the checks fast and is no upstream behaviour.
+const SPEED_ONLY: &[(&str, &str)] = &[
+    ("thread_local!", "a per-thread cache or counter"),
+    ("fn wrote(", "a write counter"),
+    ("static WRITES", "a write counter"),
+];
+
+/// What a contract's `mod.rs` may not hold besides: an inlining hint, and a test block (tests
+/// go in a file of their own).
+const NOT_IN_SPEC: &[(&str, &str)] = &[
+    ("#[inline(never)]", "an inlining hint"),
+    ("mod tests {", "a test block"),
+];
+
+/// The `.rs` files under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The lines of `text` that hold `needle` outside a line comment, as 1-based numbers.
+fn code_lines_with(text: &str, needle: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim_start().starts_with("//") && l.contains(needle))
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+/// Every contract folder's spec problems, as sentences (empty when there is none): a `mod.rs`
+/// longer than [`SPEC_LINES`] or holding an inlining hint or a test block, and a per-thread
+/// cache or a write counter outside the contract's performance module.
+pub fn spec_problems() -> Vec<String> {
+    let contracts = root().join("core/src/contracts");
+    let mut out = Vec::new();
+    for name in names_in(&contracts) {
+        let folder = contracts.join(&name);
+        if !folder.is_dir() {
+            continue;
+        }
+        for path in rust_files(&folder) {
+            let rel = path.strip_prefix(&folder).unwrap_or(&path);
+            let shown = format!("core/src/contracts/{name}/{}", rel.display());
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let in_speed = rel.starts_with("speed") || rel == Path::new("speed.rs");
+            if rel == Path::new("mod.rs") {
+                let lines = text.lines().count();
+                if lines > SPEC_LINES {
+                    out.push(format!(
+                        "{shown} has {lines} lines, more than {SPEC_LINES}: it is the spec alone"
+                    ));
+                }
+                for (needle, what) in NOT_IN_SPEC {
+                    for line in code_lines_with(&text, needle) {
+                        out.push(format!("{shown}:{line}: {what} in the spec"));
+                    }
+                }
+            }
+            if !in_speed {
+                for (needle, what) in SPEED_ONLY {
+                    for line in code_lines_with(&text, needle) {
+                        out.push(format!(
+                            "{shown}:{line}: {what} outside the contract's performance module \
+                             (speed.rs or speed/)"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The README's layout block against the files: each top-level folder it names exists, every
+/// top-level folder of the repository (but `target`) is named, and each path an indented line
+/// names under a folder exists (a `<placeholder>` path is skipped). Sentences, empty when none.
+pub fn readme_layout_problems() -> Vec<String> {
+    let root = root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap_or_default();
+    let Some(block) = readme
+        .split("\n## Layout\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").nth(1))
+    else {
+        return vec!["README.md has no `## Layout` section with a code block".into()];
+    };
+    let mut out = Vec::new();
+    let mut named = Vec::new();
+    let mut folder = String::new();
+    for line in block.lines().skip(1) {
+        let Some(path) = line.split_whitespace().next() else {
+            continue;
+        };
+        if !line.starts_with(' ') {
+            folder = path.trim_end_matches('/').to_string();
+            named.push(folder.clone());
+            if !root.join(&folder).is_dir() {
+                out.push(format!(
+                    "README.md's layout names {path}, which is no folder"
+                ));
+            }
+        } else if path.contains('/') && !path.contains('<') {
+            let full = root.join(&folder).join(path.trim_end_matches(','));
+            if !full.exists() {
+                out.push(format!(
+                    "README.md's layout names {folder}/{path}, which does not exist"
+                ));
+            }
+        }
+    }
+    for name in names_in(&root) {
+        if root.join(&name).is_dir() && name != "target" && !named.contains(&name) {
+            out.push(format!("README.md's layout leaves out the folder {name}/"));
         }
     }
     out

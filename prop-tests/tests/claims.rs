@@ -10,6 +10,10 @@
 //! - `CONTRACT/tidy`: the files a contract needs outside its folder;
 //! - `tidy/import-circles`: no import circle between the files of a crate (but the listed
 //!   ones, which may only go);
+//! - `tidy/readme-layout`: README's layout block names every top-level folder, and only paths
+//!   that exist;
+//! - `tidy/specs`: each contract's `mod.rs` the spec alone (at most 450 lines, no inlining
+//!   hint, no test block), per-thread caches and write counters in its performance module;
 //! - `scenarios/FILE`: a committed scenario file replays, each variant reaching what its
 //!   `expect` line says;
 //! - `real/orders`: each J cell whose replay's order is committed (`CONTRACT-real-REPLAY.scn`)
@@ -123,6 +127,22 @@ fn main() -> std::process::ExitCode {
     }));
     trials.push(Trial::test("tidy/import-circles", || {
         let problems = racelab_props::tidy::import_circles();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n").into())
+        }
+    }));
+    trials.push(Trial::test("tidy/readme-layout", || {
+        let problems = racelab_props::tidy::readme_layout_problems();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n").into())
+        }
+    }));
+    trials.push(Trial::test("tidy/specs", || {
+        let problems = racelab_props::tidy::spec_problems();
         if problems.is_empty() {
             Ok(())
         } else {

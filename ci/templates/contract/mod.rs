@@ -44,19 +44,14 @@ pub enum Update {
     UnderOneLock,
 }
 
-/// The switches: one per fix part, each read through `.get()`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fix {
-    /// P1: the increment under one lock.
-    pub update: Switch<Update, 0>,
-}
-
-crate::switches!(Fix { update });
-
-impl Fix {
-    pub const UPSTREAM: Fix = Fix {
-        update: Switch::new(Update::ReadThenWrite),
-    };
+crate::switches! {
+    /// The switches: one per fix part, each read through `.get()`; per switch its part (in the
+    /// doc comment), its index (unique: a repeated one does not compile), its name (what the
+    /// part does), its type and its upstream value.
+    pub struct Fix {
+        /// P1: the increment under one lock.
+        0 => pub update: Update = Update::ReadThenWrite,
+    }
 }
 
 /// P1, the fix's one part: its id, what it changes, and the switch it sets (a part only sets

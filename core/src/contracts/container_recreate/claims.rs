@@ -809,7 +809,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Mutant {
             name: "P8 catching only the checked exceptions",
             variant: "improved",
-            mutate: |fix| Fix { write_failure: Switch::new(WriteFailure::RecheckCheckedOnly), ..fix },
+            mutate: |fix| Fix { recheck_failed_write: Switch::new(WriteFailure::RecheckCheckedOnly), ..fix },
             caught_by: &O5,
             inside_a_step: false,
             about: "a catch written for what writeChunk declares (StorageContainerException): the chunk file's \

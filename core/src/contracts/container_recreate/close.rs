@@ -4,9 +4,9 @@
 
 use super::datanode::{Datanode, State};
 use super::delete::DeleteContainerCommandHandler;
-use super::{ContainerId, DnId, World, LEADER};
+use super::{run, ContainerId, DnId, World, LEADER, PIPELINE};
 use crate::model::{Program, Then};
-use crate::trace::{Cx, Trace};
+use crate::trace::{Cx, CxRef, Trace};
 
 /// `CloseContainerCommandHandler` → the close submitted through Ratis and applied on every
 /// member (`handleCloseContainer`: `markContainerForClose`, `closeContainer`, under the
@@ -143,5 +143,55 @@ pub fn close_then_force_delete(
         actor: "close, then force delete",
         first: CloseThroughPipeline::new(trace, members, id),
         second: DeleteContainerCommandHandler::new(trace, dn, id, true),
+    }
+}
+
+impl World {
+    /// `CloseContainerCommandHandler.handle` on `dn`: nothing if the replica is absent;
+    /// `markContainerForClose` (OPEN → CLOSING); then an OPEN or CLOSING replica is closed
+    /// through Ratis if the pipeline exists (only its leader can submit: a follower gets
+    /// `NotLeaderException` and its replica stays CLOSING), closed if `force`, quasi-closed
+    /// otherwise; a QUASI_CLOSED one is closed if `force`.
+    pub fn close_container_command(&self, trace: &Trace, id: ContainerId, dn: DnId, force: bool) {
+        let cx = CxRef::new(trace, "CloseContainerCommandHandler");
+        let Some(c) = self.dn(dn).set.get(id) else {
+            cx.record(
+                "CloseContainerCommandHandler.handle",
+                format_args!("dn{dn} c{id}: does not exist in datanode, close failed"),
+            );
+            return;
+        };
+        let state = c.data(|d| {
+            if d.state == State::Open {
+                d.state = State::Closing;
+            }
+            d.state
+        });
+        let pipeline = PIPELINE.contains(&dn) && self.pipeline_exists();
+        let to = match state {
+            State::Closing if pipeline && dn == LEADER => {
+                cx.record(
+                    "CloseContainerCommandHandler.handle",
+                    format_args!("dn{dn} c{id}: CLOSING, submitted through the pipeline"),
+                );
+                run(self, CloseThroughPipeline::new(trace, &PIPELINE, id));
+                return;
+            }
+            State::Closing if pipeline => {
+                cx.record(
+                    "CloseContainerCommandHandler.handle",
+                    format_args!("dn{dn} c{id}: CLOSING; NotLeaderException: follower cannot close container"),
+                );
+                return;
+            }
+            State::Closing | State::QuasiClosed if force => State::Closed,
+            State::Closing => State::QuasiClosed,
+            _ => return,
+        };
+        c.data(|d| d.state = to);
+        cx.record(
+            "CloseContainerCommandHandler.handle",
+            format_args!("dn{dn} c{id}: {state:?} → {to:?} (no pipeline, force={force})"),
+        );
     }
 }

@@ -41,12 +41,28 @@
 //! their callers (a fuzz target pays for each distinct instrumented edge a run executes, and
 //! an inlined lock and unlock are several at every call site).
 
-use super::dense::{IdMap, IdSet};
+use super::speed::dense::{IdMap, IdSet};
 use super::{ContainerId, DnId, LocalId, BLOCK_SLOTS, CONTAINER_SLOTS};
 use crate::sync::{tracking_races, unseen, Linearizable, Mutex, RaceCell, SpanLock};
 // std's Arc, not the shim's: which container object the set maps an ID to is model state, the
 // reference count is not, and loom's Arc would add a scheduling point to every clone.
 use crate::sync::unseen::Arc;
+
+/// P3's tombstone: where `removeContainer` writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tombstone {
+    Off,
+    /// P3: before `containerMap.remove`.
+    BeforeRemove,
+    /// Mutant: in place of `deleteFromContainerTable`, after the map removal.
+    AfterRemove,
+}
+
+impl Tombstone {
+    pub fn is_on(self) -> bool {
+        self != Tombstone::Off
+    }
+}
 
 /// `ContainerDataProto.State`, the states a replica takes in these models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

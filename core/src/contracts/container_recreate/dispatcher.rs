@@ -36,11 +36,26 @@
 //!    `Preconditions.checkState` throws instead; SUCCESS of a PutBlock runs `updateBCSID`.
 
 use super::datanode::{ContainerData, Datanode, KeyValueContainer, Origin, Res, State};
-use super::{ContainerId, Fix, LocalId, World, WriteFailure};
+use super::{ContainerId, Fix, LocalId, World};
 use crate::sync::unseen::Arc;
 use crate::trace::recording;
 use crate::trace::CxRef;
 use std::fmt;
+
+/// P8: what the write path does when the write itself fails after `checkContainerOpen`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteFailure {
+    /// Upstream: the chunk file's open throws out of `dispatchRequest`; a missing chunk file
+    /// is a result that marks the replica.
+    Upstream,
+    /// P8: the handler catches any failure of the write (the open's unchecked exception too),
+    /// reads the replica's state again, and answers CONTAINER_NOT_OPEN, without marking it,
+    /// when it is no longer OPEN.
+    Recheck,
+    /// Mutant: the same, for the `StorageContainerException`s only (as a `catch` written for
+    /// what `writeChunk` declares): the open's unchecked exception still escapes.
+    RecheckCheckedOnly,
+}
 
 /// The two commands of a client write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,7 +449,7 @@ impl Dispatch {
             c.bcsid_written();
         }
         let detail = fmt::from_fn(|f| before.map_or(Ok(()), |d| write!(f, "{d}")));
-        let caught = match (w.fix.write_failure.get(), res) {
+        let caught = match (w.fix.recheck_failed_write.get(), res) {
             (WriteFailure::Recheck, None | Some(Err(Res::UnableToFindChunk)))
             | (WriteFailure::RecheckCheckedOnly, Some(Err(Res::UnableToFindChunk))) => {
                 let state = c.state();
@@ -493,8 +508,8 @@ impl Dispatch {
         let mut note = Note::None;
         // P7's and P8's CONTAINER_NOT_OPEN skip the marking (no other handler result is
         // CONTAINER_NOT_OPEN: the refusals answer before the handler).
-        let passes_not_open =
-            w.fix.deleted_not_open.get() || w.fix.write_failure.get() != WriteFailure::Upstream;
+        let passes_not_open = w.fix.deleted_not_open.get()
+            || w.fix.recheck_failed_write.get() != WriteFailure::Upstream;
         let reply = if res.dispatcher_ignores() || (passes_not_open && res == Res::ContainerNotOpen)
         {
             Reply::Result(res)

@@ -4,8 +4,8 @@
 //! interleaving.
 
 use super::datanode::Res;
-use super::dense::PairSet;
 use super::dispatcher::{Reply, Stage};
+use super::speed::dense::PairSet;
 use super::{ContainerId, DnId, LocalId};
 use crate::sync::unseen::{AtomicBool, Mutex, MutexGuard, Ordering};
 

@@ -13,8 +13,8 @@ use super::datanode::State;
 use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
 use super::{
-    run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix, Image, World, CHUNK,
-    DATANODES, IMPROVED, PIPELINE,
+    run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix, World, CHUNK, DATANODES,
+    IMPROVED, PIPELINE,
 };
 use crate::drive::Driver;
 use crate::histories::{byte, reaches_only, Codec, Histories, OpForm, Plan as _, Regression, Word};
@@ -376,23 +376,12 @@ impl Histories for ContainerRecreate {
     type Plan = Plan;
 
     /// While nothing records, the world this builds is built from its image, kept per
-    /// variant: the setup's steps are deterministic, and they cost as much as a short history.
+    /// variant ([`super::speed::from_image`]).
     fn start(fix: Fix, trace: &Trace) -> World {
-        thread_local! {
-            static STARTS: std::cell::RefCell<Vec<Image>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
         if recording() {
             start_world(fix, trace)
         } else {
-            STARTS.with_borrow_mut(|starts| {
-                if let Some(image) = starts.iter().find(|i| i.fix == fix) {
-                    return image.world();
-                }
-                let image = start_world(fix, &Trace::new()).image();
-                let world = image.world();
-                starts.push(image);
-                world
-            })
+            super::speed::from_image(fix, start_world)
         }
     }
 
@@ -613,7 +602,7 @@ mod tests {
     /// tables copied), kept to show that the faster ones decide the same on every state.
     mod reference {
         use super::super::super::datanode::Origin;
-        use super::super::super::dense::PairSet;
+        use super::super::super::speed::dense::PairSet;
         use super::super::super::{Om, World};
 
         pub fn o1(w: &World) -> Option<String> {

@@ -13,8 +13,10 @@
 //! - [`delete`]: `DeleteContainerCommandHandler` → `KeyValueHandler.deleteInternal(force)`;
 //! - [`scm`]: the container report handler, the replication manager's handlers, the balancer;
 //! - [`ghost`]: what the predicates observe beyond upstream state;
-//! - [`dense`]: the tables keyed by datanode, container and block IDs (no upstream
-//!   counterpart: upstream's maps, as small fixed tables).
+//! - [`world`]: the world's accessors, and its description;
+//! - [`speed`]: what makes the checks fast, no upstream behaviour: the tables keyed by
+//!   datanode, container and block IDs (`speed::dense`: upstream's maps, as small fixed
+//!   tables), a quiet world as plain data (`Image`), the first unheld block.
 //!
 //! Threads: the datanode's command handler thread (the delete), the leader's Ratis RPC thread,
 //! chunk executor and apply executor (the client's write), SCM's report and replication
@@ -26,7 +28,6 @@ pub mod close;
 pub mod container_report;
 pub mod datanode;
 pub mod delete;
-pub mod dense;
 pub mod dispatcher;
 pub mod findings;
 pub mod ghost;
@@ -37,11 +38,18 @@ pub mod premises;
 pub mod reproductions;
 pub mod scenarios;
 pub mod scm;
+pub mod speed;
 pub mod upstream;
+pub mod world;
 
 pub use close::{close_then_force_delete, CloseThenForceDelete, CloseThroughPipeline};
 pub use container_report::ContainerReport;
+pub use datanode::Tombstone;
+pub use dispatcher::WriteFailure;
 pub use scenarios::*;
+#[cfg(feature = "histories")]
+pub use speed::Image;
+pub use world::created_with_block;
 
 use crate::claims::{Claimed, Claims};
 use crate::findings::Finding;
@@ -49,13 +57,10 @@ use crate::model::{run_to_end, Baseline, Contract, Model, Part, Program, Variant
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::unseen;
-use crate::trace::{CxRef, Trace};
-use datanode::{ContainerData, Datanode, KeyValueContainer, Origin, State};
-use delete::DeleteContainerCommandHandler;
-use dense::{IdSet, PairSet};
+use datanode::{Datanode, Origin};
 use ghost::Ghost;
-use pipeline::ClientWrite;
-use scm::{Command, ReplicaProto, Scm, ScmFix};
+use scm::Scm;
+use speed::dense::{IdSet, PairSet};
 
 pub type DnId = u8;
 pub type ContainerId = u8;
@@ -86,100 +91,35 @@ pub const OLD_BLOCK: LocalId = 1;
 pub const NEW_BLOCK: LocalId = 2;
 pub const CHUNK: u64 = 1024;
 
-/// P3's tombstone: where `removeContainer` writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tombstone {
-    Off,
-    /// P3: before `containerMap.remove`.
-    BeforeRemove,
-    /// Mutant: in place of `deleteFromContainerTable`, after the map removal.
-    AfterRemove,
-}
-
-impl Tombstone {
-    pub fn is_on(self) -> bool {
-        self != Tombstone::Off
-    }
-}
-
-/// P8: what the write path does when the write itself fails after `checkContainerOpen`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WriteFailure {
-    /// Upstream: the chunk file's open throws out of `dispatchRequest`; a missing chunk file
-    /// is a result that marks the replica.
-    Upstream,
-    /// P8: the handler catches any failure of the write (the open's unchecked exception too),
-    /// reads the replica's state again, and answers CONTAINER_NOT_OPEN, without marking it,
-    /// when it is no longer OPEN.
-    Recheck,
-    /// Mutant: the same, for the `StorageContainerException`s only (as a `catch` written for
-    /// what `writeChunk` declares): the open's unchecked exception still escapes.
-    RecheckCheckedOnly,
-}
-
-/// One switch per part of the fix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fix {
-    /// P1: the auto-create branch refuses an ID in `container2BCSIDMap` (CONTAINER_NOT_OPEN).
-    pub refuse_auto_create_in_map: Switch<bool, 0>,
-    /// P2: COMMIT_DATA of an absent container the datanode remembers answers
-    /// CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND.
-    pub refuse_commit_of_remembered: Switch<bool, 1>,
-    /// P3: a tombstone in the container ID table, refused by auto-create, kept across a
-    /// restart (and not marked missing by it), cleared by import.
-    pub tombstone: Switch<Tombstone, 2>,
-    /// P4: SCM never raises a CLOSED container's sequence id.
-    pub keep_closed_seq: Switch<bool, 3>,
-    /// P5: a CLOSED replica whose BCSID differs from the container's sequence id is unhealthy.
-    pub seq_mismatch_unhealthy: Switch<bool, 4>,
-    /// P6 (the issue's candidate): the leader's `startTransaction` rejects an absent container
-    /// the datanode remembers, so no entry is appended.
-    pub leader_refuses_remembered: Switch<bool, 5>,
-    /// P7 (ours): `checkContainerOpen` answers CONTAINER_NOT_OPEN for a replica being deleted
-    /// (DELETED), and `canIgnoreException` lets it pass, instead of CONTAINER_INTERNAL_ERROR.
-    pub deleted_not_open: Switch<bool, 6>,
-    /// Mutant only: the delete marks the ID missing (`removeContainer(id, true, true)`).
-    pub mark_deleted_missing: Switch<bool, 7>,
-    /// P8 (ours): a write that fails after the state check on a replica that is no longer
-    /// OPEN answers CONTAINER_NOT_OPEN (see [`WriteFailure`]).
-    pub write_failure: Switch<WriteFailure, 8>,
-    /// N (HDDS-15791's answer): a refused auto-create answers CONTAINER_NOT_FOUND, as
-    /// `dispatchRequest` does for `containerAutoCreate=false`, instead of CONTAINER_NOT_OPEN.
-    pub refusal_not_found: Switch<bool, 9>,
-}
-
-crate::switches!(Fix {
-    refuse_auto_create_in_map,
-    refuse_commit_of_remembered,
-    tombstone,
-    keep_closed_seq,
-    seq_mismatch_unhealthy,
-    leader_refuses_remembered,
-    deleted_not_open,
-    mark_deleted_missing,
-    write_failure,
-    refusal_not_found,
-});
-
-impl Fix {
-    pub const UPSTREAM: Fix = Fix {
-        refuse_auto_create_in_map: Switch::new(false),
-        refuse_commit_of_remembered: Switch::new(false),
-        tombstone: Switch::new(Tombstone::Off),
-        keep_closed_seq: Switch::new(false),
-        seq_mismatch_unhealthy: Switch::new(false),
-        leader_refuses_remembered: Switch::new(false),
-        deleted_not_open: Switch::new(false),
-        mark_deleted_missing: Switch::new(false),
-        write_failure: Switch::new(WriteFailure::Upstream),
-        refusal_not_found: Switch::new(false),
-    };
-
-    pub fn scm(&self) -> ScmFix {
-        ScmFix {
-            keep_closed_seq: self.keep_closed_seq.get(),
-            seq_mismatch_unhealthy: self.seq_mismatch_unhealthy.get(),
-        }
+crate::switches! {
+    /// One switch per part of the fix.
+    pub struct Fix {
+        /// P1: the auto-create branch refuses an ID in `container2BCSIDMap` (CONTAINER_NOT_OPEN).
+        0 => pub refuse_auto_create_in_map: bool = false,
+        /// P2: COMMIT_DATA of an absent container the datanode remembers answers
+        /// CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND.
+        1 => pub refuse_commit_of_remembered: bool = false,
+        /// P3: a tombstone in the container ID table, refused by auto-create, kept across a
+        /// restart (and not marked missing by it), cleared by import.
+        2 => pub tombstone: Tombstone = Tombstone::Off,
+        /// P4: SCM never raises a CLOSED container's sequence id.
+        3 => pub keep_closed_seq: bool = false,
+        /// P5: a CLOSED replica whose BCSID differs from the container's sequence id is unhealthy.
+        4 => pub seq_mismatch_unhealthy: bool = false,
+        /// P6 (the issue's candidate): the leader's `startTransaction` rejects an absent container
+        /// the datanode remembers, so no entry is appended.
+        5 => pub leader_refuses_remembered: bool = false,
+        /// P7 (ours): `checkContainerOpen` answers CONTAINER_NOT_OPEN for a replica being deleted
+        /// (DELETED), and `canIgnoreException` lets it pass, instead of CONTAINER_INTERNAL_ERROR.
+        6 => pub deleted_not_open: bool = false,
+        /// Mutant only: the delete marks the ID missing (`removeContainer(id, true, true)`).
+        7 => pub mark_deleted_missing: bool = false,
+        /// P8 (ours): a write that fails after the state check on a replica that is no longer
+        /// OPEN answers CONTAINER_NOT_OPEN (see [`WriteFailure`]).
+        8 => pub recheck_failed_write: WriteFailure = WriteFailure::Upstream,
+        /// N (HDDS-15791's answer): a refused auto-create answers CONTAINER_NOT_FOUND, as
+        /// `dispatchRequest` does for `containerAutoCreate=false`, instead of CONTAINER_NOT_OPEN.
+        9 => pub refusal_not_found: bool = false,
     }
 }
 
@@ -262,7 +202,7 @@ pub const P8: Part<Fix> = Part {
               longer OPEN (a close and a force delete landed in between), answer \
               CONTAINER_NOT_OPEN without marking it",
     on: |fix| Fix {
-        write_failure: Switch::new(WriteFailure::Recheck),
+        recheck_failed_write: Switch::new(WriteFailure::Recheck),
         ..fix
     },
 };
@@ -297,39 +237,6 @@ pub struct World {
     pub ghost: Ghost,
 }
 
-/// A quiet world as plain data (see [`World::image`]).
-#[cfg(feature = "histories")]
-#[derive(Clone, Debug)]
-pub struct Image {
-    pub fix: Fix,
-    dns: Vec<datanode::DatanodeImage>,
-    log: Vec<dispatcher::Request>,
-    scm: Scm,
-    om: Om,
-    ghost: ghost::GhostState,
-}
-
-#[cfg(feature = "histories")]
-impl Image {
-    /// The world, with new lock and replica objects: what building it again would give,
-    /// without running its steps again, and without taking a lock.
-    pub fn world(&self) -> World {
-        World {
-            fix: self.fix,
-            dns: self
-                .dns
-                .iter()
-                .map(datanode::DatanodeImage::datanode)
-                .collect(),
-            // Room for a long history's entries: appending them does not reallocate.
-            log: unseen::Mutex::new(ghost::with_room(64, &self.log)),
-            scm: unseen::Mutex::new(self.scm),
-            om: unseen::Mutex::new(self.om),
-            ghost: Ghost::from_state(&self.ghost),
-        }
-    }
-}
-
 /// OM's key table, as block references; and (ghost) which were committed before the close and
 /// which were acknowledged after it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -341,165 +248,10 @@ pub struct Om {
     pub closed: IdSet,
 }
 
-impl World {
-    pub fn new(fix: Fix) -> Self {
-        World {
-            fix,
-            dns: (1..=DATANODES).map(Datanode::new).collect(),
-            log: unseen::Mutex::new(Vec::new()),
-            scm: unseen::Mutex::new(Scm::default()),
-            om: unseen::Mutex::new(Om::default()),
-            ghost: Ghost::default(),
-        }
-    }
-
-    /// This world, quiet (no step in flight), as plain data: what a history starts from (see
-    /// `histories::start`), kept once and built into a new world for every run.
-    #[cfg(feature = "histories")]
-    pub fn image(&self) -> Image {
-        Image {
-            fix: self.fix,
-            dns: self.dns.iter().map(Datanode::image).collect(),
-            log: self.log.lock().clone(),
-            scm: *self.scm_state(),
-            om: *self.om(),
-            ghost: self.ghost.snapshot(),
-        }
-    }
-
-    pub fn dn(&self, id: DnId) -> &Datanode {
-        &self.dns[usize::from(id) - 1]
-    }
-
-    /// The index the next appended entry gets.
-    pub fn peek_log_index(&self) -> u64 {
-        self.last_log_index() + 1
-    }
-
-    #[inline(never)]
-    pub fn last_log_index(&self) -> u64 {
-        self.log.lock().len() as u64
-    }
-
-    /// `startTransaction` accepted the entry: Ratis appends it.
-    #[inline(never)]
-    pub fn append(&self, req: dispatcher::Request) {
-        let mut log = self.log.lock();
-        debug_assert_eq!(req.index, log.len() as u64 + 1);
-        log.push(req);
-    }
-
-    /// Calls `f` on each entry after `index`, in log order, until it breaks: a restart's
-    /// replay. The log stays locked meanwhile (no copy of it): `f` must not append.
-    pub fn replay_after(
-        &self,
-        index: u64,
-        f: impl FnMut(&dispatcher::Request) -> std::ops::ControlFlow<()>,
-    ) {
-        let log = self.log.lock();
-        let _ = log.iter().filter(|r| r.index > index).try_for_each(f);
-    }
-
-    /// Not inlined, as the datanode's accessors (see [`datanode`]).
-    #[inline(never)]
-    fn om(&self) -> unseen::MutexGuard<'_, Om> {
-        self.om.lock()
-    }
-
-    #[inline(never)]
-    fn scm_state(&self) -> unseen::MutexGuard<'_, Scm> {
-        self.scm.lock()
-    }
-
-    /// The first pair of `wanted`, in ascending order, whose block no replica of its
-    /// container holds: what `wanted.iter().find(|k| no datanode holds k)` gives. Each
-    /// datanode's replicas are read at most once, in datanode order, and only until the blocks
-    /// read so far include the pair's (usually the leader's replicas alone).
-    fn first_unheld(&self, wanted: PairSet) -> Option<(ContainerId, LocalId)> {
-        // The datanodes read so far, and the blocks their replicas hold, per container.
-        let (mut read, mut held) = (0, [0u32; CONTAINER_SLOTS]);
-        wanted.iter().find(|&(id, block)| {
-            let id = usize::from(id);
-            // No datanode holds a container beyond the map's slots.
-            if id >= CONTAINER_SLOTS {
-                return true;
-            }
-            while held[id] & 1 << block == 0 {
-                let Some(dn) = self.dns.get(read) else {
-                    return true;
-                };
-                read += 1;
-                for (h, m) in held.iter_mut().zip(dn.set.block_masks()) {
-                    *h |= m;
-                }
-            }
-            false
-        })
-    }
-
-    /// Whether `dn` holds a replica of `id` with every block OM references that was committed
-    /// before the close (a real replica, or a copy of one): `Some(true)`; one lacking some of
-    /// them (recreated, or a copy of a recreated one): `Some(false)`; no replica: `None`.
-    pub fn is_real(&self, dn: DnId, id: ContainerId) -> Option<bool> {
-        let c = self.dn(dn).set.get(id)?;
-        let om = self.om();
-        Some(c.data(|d| {
-            om.before_close
-                .iter()
-                .filter(|&k| k.0 == id && om.blocks.contains(k))
-                .all(|k| d.blocks.contains_key(k.1))
-        }))
-    }
-
-    /// The container report of `dn`.
-    pub fn report_of(&self, dn: DnId) -> scm::Report {
-        let mut report = scm::Report::new();
-        self.dn(dn).set.each(|c| {
-            report.insert(
-                c.id,
-                c.data(|d| ReplicaProto {
-                    id: c.id,
-                    state: d.state,
-                    bcsid: d.bcsid,
-                    empty: d.blocks.is_empty(),
-                }),
-            );
-        });
-        report
-    }
-
-    /// OM commits the key of a write whose WriteChunk and PutBlock both succeeded.
-    pub fn commit_key(&self, id: ContainerId, block: LocalId) {
-        let mut om = self.om();
-        om.blocks.insert((id, block));
-        if om.closed.contains(id) {
-            om.after_close.insert((id, block));
-        } else {
-            om.before_close.insert((id, block));
-        }
-    }
-}
-
 /// Runs `program` to its end with no other actor running (see [`run_to_end`]).
 pub fn run(w: &World, mut program: impl Program<World>) {
     run_to_end(&mut program, w);
 }
-
-/// A container created over the pipeline with one committed block, as every member holds it.
-pub fn created_with_block(trace: &Trace, w: &World, id: ContainerId, block: LocalId) {
-    w.scm_state().allocate(id);
-    run(w, ClientWrite::new(trace, &PIPELINE, id, block, 0, CHUNK));
-}
-
-/// O8: a data race on `KeyValueContainerData.blockCommitSequenceId`.
-pub static O8: Outcome<World> = Outcome {
-    id: "O8",
-    summary: "(from the code) data race: the container report reads blockCommitSequenceId, a plain long, \
-              while the PutBlock's apply writes it (a stale, or by JLS 17.7 torn, BCSID in the report)",
-    check: Check::Race,
-};
-
-pub struct ContainerRecreate;
 
 /// O1: the leader recreates the container and the client's write succeeds on it.
 pub static O1: Outcome<World> = Outcome {
@@ -527,48 +279,6 @@ pub static O1: Outcome<World> = Outcome {
                 })
             })
         }))
-    }),
-};
-
-/// O5: the pipeline fails.
-pub static O5: Outcome<World> = Outcome {
-    id: "O5",
-    summary: "the pipeline closes: a member's ContainerStateMachine is unhealthy after a result it does not \
-              ignore (CONTAINER_NOT_FOUND, UNABLE_TO_FIND_CHUNK, CONTAINER_UNHEALTHY, CONTAINER_MISSING, or an \
-              exception: a DELETED replica that cannot be marked, a chunk file opened after the delete moved \
-              its directory)",
-    check: Check::State(|w| {
-        w.dns.iter().find(|dn| !dn.csm.is_healthy()).map(|dn| {
-            let replies = w.ghost.with(|g| g.replies.clone());
-            let failed = replies
-                .iter()
-                .filter(|r| r.0 == dn.id && !r.3.state_machine_ignores())
-                .map(|r| format!("{} {} → {}", if r.1 { "PutBlock" } else { "WriteChunk" }, r.2.name(), r.3))
-                .collect::<Vec<_>>();
-            let after = if failed.is_empty() {
-                "a CloseContainer applied without the replica (CONTAINER_NOT_FOUND)".to_string()
-            } else {
-                failed.join(", ")
-            };
-            format!("dn{}: stateMachineHealthy = false after {after}", dn.id)
-        })
-    }),
-};
-
-/// O7: the invariant the report states for the datanode, whatever the client was told.
-pub static O7: Outcome<World> = Outcome {
-    id: "O7",
-    summary: "(from the code) a datanode holds a replica it recreated by auto-create after deleting it, \
-              whether or not the write succeeded (e.g. an empty UNHEALTHY one from a refused PutBlock)",
-    check: Check::State(|w| {
-        // The pairs in `recreated`, in (datanode, container) order, are the only candidates (see
-        // [`ghost::GhostState`]): the first one found is the first of a scan of every replica.
-        w.ghost.once_recreated(|g| {
-            g.recreated.iter().find_map(|(dn, id)| {
-                let c = w.dn(dn).set.get(id).filter(|c| c.origin == Origin::Recreated)?;
-                Some(format!("dn{dn} holds recreated c{id}: {}", c.data(|d| d.summary())))
-            })
-        })
     }),
 };
 
@@ -607,6 +317,31 @@ pub static O4: Outcome<World> = Outcome {
     check: Check::State(|w| w.lost(|om| &om.before_close)),
 };
 
+/// O5: the pipeline fails.
+pub static O5: Outcome<World> = Outcome {
+    id: "O5",
+    summary: "the pipeline closes: a member's ContainerStateMachine is unhealthy after a result it does not \
+              ignore (CONTAINER_NOT_FOUND, UNABLE_TO_FIND_CHUNK, CONTAINER_UNHEALTHY, CONTAINER_MISSING, or an \
+              exception: a DELETED replica that cannot be marked, a chunk file opened after the delete moved \
+              its directory)",
+    check: Check::State(|w| {
+        w.dns.iter().find(|dn| !dn.csm.is_healthy()).map(|dn| {
+            let replies = w.ghost.with(|g| g.replies.clone());
+            let failed = replies
+                .iter()
+                .filter(|r| r.0 == dn.id && !r.3.state_machine_ignores())
+                .map(|r| format!("{} {} → {}", if r.1 { "PutBlock" } else { "WriteChunk" }, r.2.name(), r.3))
+                .collect::<Vec<_>>();
+            let after = if failed.is_empty() {
+                "a CloseContainer applied without the replica (CONTAINER_NOT_FOUND)".to_string()
+            } else {
+                failed.join(", ")
+            };
+            format!("dn{}: stateMachineHealthy = false after {after}", dn.id)
+        })
+    }),
+};
+
 /// O6: loss of a block acknowledged after the recreate.
 pub static O6: Outcome<World> = Outcome {
     id: "O6",
@@ -614,310 +349,32 @@ pub static O6: Outcome<World> = Outcome {
     check: Check::State(|w| w.lost(|om| &om.after_close)),
 };
 
-impl World {
-    fn lost(&self, which: fn(&Om) -> &PairSet) -> Option<String> {
-        let lost = {
-            let om = self.om();
-            // The pairs of `which` that OM still references, in ascending order, as the filter
-            // over `which` gave them.
-            self.first_unheld(which(&om).intersection(om.blocks))
-        };
-        lost.map(|(c, b)| {
-                let scm = self.scm_state();
-                let replicas = scm.replicas(c);
-                if replicas.is_empty() {
-                    format!("block {b} of c{c}: OM references it, no replica left (NO_REPLICA_FOUND)")
-                } else {
-                    format!(
-                        "block {b} of c{c}: OM references it, every replica SCM keeps ({:?}) lacks it (NO_SUCH_BLOCK)",
-                        replicas.keys().collect::<Vec<_>>()
-                    )
-                }
+/// O7: the invariant the report states for the datanode, whatever the client was told.
+pub static O7: Outcome<World> = Outcome {
+    id: "O7",
+    summary: "(from the code) a datanode holds a replica it recreated by auto-create after deleting it, \
+              whether or not the write succeeded (e.g. an empty UNHEALTHY one from a refused PutBlock)",
+    check: Check::State(|w| {
+        // The pairs in `recreated`, in (datanode, container) order, are the only candidates (see
+        // [`ghost::GhostState`]): the first one found is the first of a scan of every replica.
+        w.ghost.once_recreated(|g| {
+            g.recreated.iter().find_map(|(dn, id)| {
+                let c = w.dn(dn).set.get(id).filter(|c| c.origin == Origin::Recreated)?;
+                Some(format!("dn{dn} holds recreated c{id}: {}", c.data(|d| d.summary())))
             })
-    }
+        })
+    }),
+};
 
-    /// Carries out SCM's commands on the datanodes, recording each, and witnessing O3.
-    pub fn execute(&self, trace: &Trace, id: ContainerId, commands: &[Command]) {
-        let cx = CxRef::new(trace, "ReplicationManager");
-        for command in commands {
-            match *command {
-                Command::Close { dn, force } => {
-                    cx.record(
-                        "ReplicationManager.sendCloseContainerReplicaCommand",
-                        format_args!(
-                            "c{id}: close the mismatched replica on dn{dn} (force={force})"
-                        ),
-                    );
-                    self.close_container_command(trace, id, dn, force);
-                }
-                Command::Delete { dn, force, why } => {
-                    if why.is_replication_choice() && self.is_real(dn, id) == Some(true) {
-                        let kept = self
-                            .scm_state()
-                            .replicas(id)
-                            .keys()
-                            .find(|&d| d != dn && self.is_real(d, id) == Some(false));
-                        if let Some(kept) = kept {
-                            self.ghost.witness(
-                                "O3",
-                                format!("c{id}: SCM deletes the real replica on dn{dn} ({why:?}) and keeps dn{kept}'s, which lacks blocks"),
-                            );
-                        }
-                    }
-                    cx.record(
-                        "ReplicationManager.sendDeleteCommand",
-                        format_args!("c{id} on dn{dn}, force={force} ({why:?})"),
-                    );
-                    run(
-                        self,
-                        DeleteContainerCommandHandler::new(trace, dn, id, force),
-                    );
-                    if let Some(r) = self.scm_state().replicas.get_mut(id) {
-                        r.remove(dn);
-                    }
-                }
-                Command::Replicate { src, tgt } => {
-                    if self.is_real(src, id) == Some(false) {
-                        let real = self
-                            .scm_state()
-                            .replicas(id)
-                            .keys()
-                            .find(|&d| self.is_real(d, id) == Some(true));
-                        if let Some(real) = real {
-                            self.ghost.witness(
-                                "O3",
-                                format!("c{id}: SCM copies from dn{src}, which lacks blocks, not from the real replica on dn{real}"),
-                            );
-                        }
-                    }
-                    cx.record(
-                        "ReplicationManager.sendThrottledReplicationCommand",
-                        format_args!("c{id}: dn{src} → dn{tgt}"),
-                    );
-                    self.replicate(trace, id, src, tgt);
-                }
-                Command::DeleteContainer => {
-                    cx.record(
-                        "EmptyContainerHandler.handle",
-                        format_args!("c{id}: DELETING"),
-                    );
-                    if let Some(c) = self.scm_state().containers.get_mut(id) {
-                        c.state = scm::LifeCycle::Deleting;
-                    }
-                }
-            }
-        }
-    }
+/// O8: a data race on `KeyValueContainerData.blockCommitSequenceId`.
+pub static O8: Outcome<World> = Outcome {
+    id: "O8",
+    summary: "(from the code) data race: the container report reads blockCommitSequenceId, a plain long, \
+              while the PutBlock's apply writes it (a stale, or by JLS 17.7 torn, BCSID in the report)",
+    check: Check::Race,
+};
 
-    /// Whether the pipeline's Ratis group still exists: a member whose state machine failed
-    /// makes `handleApplyTransactionFailure` ask SCM to close the pipeline, and every member
-    /// removes the group (the model takes that as done at once).
-    pub fn pipeline_exists(&self) -> bool {
-        PIPELINE.iter().all(|&d| self.dn(d).csm.is_healthy())
-    }
-
-    /// `ContainerStateMachine.notifyGroupRemove` on every member once the pipeline is gone:
-    /// `markContainerForClose` and `quasiCloseContainer` for every ID in
-    /// `container2BCSIDMap` (an OPEN or CLOSING replica becomes QUASI_CLOSED; the others throw,
-    /// which is logged and ignored).
-    pub fn remove_group(&self, trace: &Trace) {
-        if self.pipeline_exists() {
-            return;
-        }
-        for &d in &PIPELINE {
-            let dn = self.dn(d);
-            dn.set.each(|c| {
-                if dn.csm.bcsid_of(c.id).is_none() {
-                    return;
-                }
-                let closed = c.data(|r| {
-                    let open = matches!(r.state, State::Open | State::Closing);
-                    if open {
-                        r.state = State::QuasiClosed;
-                    }
-                    open
-                });
-                if closed {
-                    CxRef::new(trace, "XceiverServerRatis").record(
-                        "ContainerStateMachine.notifyGroupRemove",
-                        format_args!("dn{d} c{}: QUASI_CLOSED (Ratis group removed)", c.id),
-                    );
-                }
-            });
-        }
-    }
-
-    /// `CloseContainerCommandHandler.handle` on `dn`: nothing if the replica is absent;
-    /// `markContainerForClose` (OPEN → CLOSING); then an OPEN or CLOSING replica is closed
-    /// through Ratis if the pipeline exists (only its leader can submit: a follower gets
-    /// `NotLeaderException` and its replica stays CLOSING), closed if `force`, quasi-closed
-    /// otherwise; a QUASI_CLOSED one is closed if `force`.
-    pub fn close_container_command(&self, trace: &Trace, id: ContainerId, dn: DnId, force: bool) {
-        let cx = CxRef::new(trace, "CloseContainerCommandHandler");
-        let Some(c) = self.dn(dn).set.get(id) else {
-            cx.record(
-                "CloseContainerCommandHandler.handle",
-                format_args!("dn{dn} c{id}: does not exist in datanode, close failed"),
-            );
-            return;
-        };
-        let state = c.data(|d| {
-            if d.state == State::Open {
-                d.state = State::Closing;
-            }
-            d.state
-        });
-        let pipeline = PIPELINE.contains(&dn) && self.pipeline_exists();
-        let to = match state {
-            State::Closing if pipeline && dn == LEADER => {
-                cx.record(
-                    "CloseContainerCommandHandler.handle",
-                    format_args!("dn{dn} c{id}: CLOSING, submitted through the pipeline"),
-                );
-                run(self, CloseThroughPipeline::new(trace, &PIPELINE, id));
-                return;
-            }
-            State::Closing if pipeline => {
-                cx.record(
-                    "CloseContainerCommandHandler.handle",
-                    format_args!("dn{dn} c{id}: CLOSING; NotLeaderException: follower cannot close container"),
-                );
-                return;
-            }
-            State::Closing | State::QuasiClosed if force => State::Closed,
-            State::Closing => State::QuasiClosed,
-            _ => return,
-        };
-        c.data(|d| d.state = to);
-        cx.record(
-            "CloseContainerCommandHandler.handle",
-            format_args!("dn{dn} c{id}: {state:?} → {to:?} (no pipeline, force={force})"),
-        );
-    }
-
-    /// Replication: `tgt` imports a copy of `src`'s replica (`KeyValueHandler.importContainer`,
-    /// which clears P3's tombstone); SCM records the new replica.
-    pub fn replicate(&self, trace: &Trace, id: ContainerId, src: DnId, tgt: DnId) {
-        let Some(from) = self.dn(src).set.get(id) else {
-            return;
-        };
-        let data: ContainerData = from.data(|d| *d);
-        let target = self.dn(tgt);
-        if target.set.contains(id) {
-            return;
-        }
-        if self.fix.tombstone.get().is_on() {
-            target.set.clear_tombstone(id);
-        }
-        let summary = data.summary();
-        let replica = scm::ContainerReplica {
-            state: State::Closed,
-            seq: data.bcsid,
-            empty: data.blocks.is_empty(),
-        };
-        let copy = KeyValueContainer::new(
-            id,
-            ContainerData {
-                state: State::Closed,
-                ..data
-            },
-            Origin::Imported,
-        );
-        if target.set.add(copy, true).is_ok() {
-            CxRef::new(trace, "ReplicateContainerCommandHandler").record(
-                "KeyValueHandler.importContainer",
-                format_args!("dn{tgt} c{id}: imported from dn{src} ({summary})"),
-            );
-            self.scm_state()
-                .replicas
-                .get_or_insert_with(id, dense::IdMap::new)
-                .insert(tgt, replica);
-        }
-    }
-
-    /// The observable state in the report's words.
-    pub fn describe(&self) -> String {
-        let mut lines = Vec::new();
-        for dn in &self.dns {
-            let reps: Vec<String> = dn
-                .set
-                .replicas()
-                .iter()
-                .map(|c| format!("c{} {} ({:?})", c.id, c.data(|d| d.summary()), c.origin))
-                .collect();
-            lines.push(format!(
-                "dn{}: {}{}",
-                dn.id,
-                if reps.is_empty() {
-                    "no replica".to_string()
-                } else {
-                    reps.join("; ")
-                },
-                if dn.csm.is_healthy() {
-                    ""
-                } else {
-                    " — pipeline state machine unhealthy"
-                }
-            ));
-        }
-        // The same, as `key=value` words (what a real run's trace gives the validator).
-        let mut words = Vec::new();
-        for dn in &self.dns {
-            let d = dn.id;
-            let reps = dn.set.replicas();
-            words.push(format!("dn{d}.replicas={}", reps.len()));
-            for c in reps.iter() {
-                let (state, bcsid, blocks) = c.data(|x| {
-                    let blocks: Vec<String> = x.blocks.keys().map(|b| b.to_string()).collect();
-                    (x.state, x.bcsid, blocks)
-                });
-                let blocks = if blocks.is_empty() {
-                    "none".to_string()
-                } else {
-                    blocks.join(",")
-                };
-                words.push(format!(
-                    "dn{d}.c{id}={state:?} dn{d}.c{id}.bcsid={bcsid} dn{d}.c{id}.blocks={blocks}",
-                    id = c.id
-                ));
-            }
-            words.push(format!("dn{d}.healthy={}", dn.csm.is_healthy()));
-        }
-        for id in [C] {
-            for dn in &self.dns {
-                words.push(format!(
-                    "dn{}.container2BCSIDMap[c{id}]={}",
-                    dn.id,
-                    dn.csm
-                        .bcsid_of(id)
-                        .map_or("none".to_string(), |b| b.to_string())
-                ));
-            }
-        }
-        let scm = self.scm_state();
-        for (id, c) in scm.containers.iter() {
-            words.push(format!("scm.c{id}.seq={}", c.seq));
-            lines.push(format!(
-                "SCM c{id}: {:?} seq {} replicas {:?}",
-                c.state,
-                c.seq,
-                scm.replicas(id).keys().collect::<Vec<_>>()
-            ));
-        }
-        let clients = self.ghost.with(|g| g.clients.clone());
-        for r in clients {
-            lines.push(format!(
-                "client block {} of c{}: WriteChunk {} PutBlock {}",
-                r.block,
-                r.container,
-                r.write_chunk.map_or("no reply".into(), |x| x.to_string()),
-                r.put_block.map_or("no reply".into(), |x| x.to_string())
-            ));
-        }
-        lines.push(format!("observable: {}", words.join(" ")));
-        lines.join("\n")
-    }
-}
+pub struct ContainerRecreate;
 
 impl Model for ContainerRecreate {
     type Fix = Fix;

@@ -15,10 +15,10 @@
 //! that member unhealthy; on the leader the pipeline is then closed, and the client gets no
 //! further reply through it.
 
-use super::datanode::Res;
+use super::datanode::{Res, State};
 use super::dispatcher::{validate_container_command, Cmd, Dispatch, Reply, Request, Stage};
 use super::ghost::{ClientResult, MemberReply};
-use super::{ContainerId, DnId, LocalId, World};
+use super::{ContainerId, DnId, LocalId, World, PIPELINE};
 use crate::model::Program;
 use crate::trace::CxRef;
 use crate::trace::Trace;
@@ -352,4 +352,44 @@ impl Program<World> for ClientWrite {
 /// The reply a client gets for the leader's apply result (an exception fails the command).
 fn reply_to_client(reply: Reply) -> Option<Res> {
     reply.res()
+}
+
+impl World {
+    /// Whether the pipeline's Ratis group still exists: a member whose state machine failed
+    /// makes `handleApplyTransactionFailure` ask SCM to close the pipeline, and every member
+    /// removes the group (the model takes that as done at once).
+    pub fn pipeline_exists(&self) -> bool {
+        PIPELINE.iter().all(|&d| self.dn(d).csm.is_healthy())
+    }
+
+    /// `ContainerStateMachine.notifyGroupRemove` on every member once the pipeline is gone:
+    /// `markContainerForClose` and `quasiCloseContainer` for every ID in
+    /// `container2BCSIDMap` (an OPEN or CLOSING replica becomes QUASI_CLOSED; the others throw,
+    /// which is logged and ignored).
+    pub fn remove_group(&self, trace: &Trace) {
+        if self.pipeline_exists() {
+            return;
+        }
+        for &d in &PIPELINE {
+            let dn = self.dn(d);
+            dn.set.each(|c| {
+                if dn.csm.bcsid_of(c.id).is_none() {
+                    return;
+                }
+                let closed = c.data(|r| {
+                    let open = matches!(r.state, State::Open | State::Closing);
+                    if open {
+                        r.state = State::QuasiClosed;
+                    }
+                    open
+                });
+                if closed {
+                    CxRef::new(trace, "XceiverServerRatis").record(
+                        "ContainerStateMachine.notifyGroupRemove",
+                        format_args!("dn{d} c{}: QUASI_CLOSED (Ratis group removed)", c.id),
+                    );
+                }
+            });
+        }
+    }
 }

@@ -32,10 +32,12 @@
 //! a recreate is learnt only from a report. Placement policy, node health states and
 //! maintenance are not modelled; the replication factor is 3.
 
-use super::datanode::State;
-use super::dense::{IdMap, IdSet, SmallMap};
-use super::{ContainerId, DnId, CONTAINER_SLOTS, DN_SLOTS};
+use super::datanode::{ContainerData, KeyValueContainer, Origin, State};
+use super::delete::DeleteContainerCommandHandler;
+use super::speed::dense::{self, IdMap, IdSet, SmallMap};
+use super::{run, ContainerId, DnId, Fix, World, CONTAINER_SLOTS, DN_SLOTS};
 use crate::splitmix::SplitMix64;
+use crate::trace::{CxRef, Trace};
 use std::fmt;
 
 pub const REPLICATION_FACTOR: usize = 3;
@@ -595,6 +597,130 @@ mod tests {
             });
             let want = if name == "P4+P5" { 2 } else { 1 };
             assert_eq!(src, Some(want), "{name}: the copy source, in {commands:?}");
+        }
+    }
+}
+
+impl Fix {
+    pub fn scm(&self) -> ScmFix {
+        ScmFix {
+            keep_closed_seq: self.keep_closed_seq.get(),
+            seq_mismatch_unhealthy: self.seq_mismatch_unhealthy.get(),
+        }
+    }
+}
+
+impl World {
+    /// Carries out SCM's commands on the datanodes, recording each, and witnessing O3.
+    pub fn execute(&self, trace: &Trace, id: ContainerId, commands: &[Command]) {
+        let cx = CxRef::new(trace, "ReplicationManager");
+        for command in commands {
+            match *command {
+                Command::Close { dn, force } => {
+                    cx.record(
+                        "ReplicationManager.sendCloseContainerReplicaCommand",
+                        format_args!(
+                            "c{id}: close the mismatched replica on dn{dn} (force={force})"
+                        ),
+                    );
+                    self.close_container_command(trace, id, dn, force);
+                }
+                Command::Delete { dn, force, why } => {
+                    if why.is_replication_choice() && self.is_real(dn, id) == Some(true) {
+                        let kept = self
+                            .scm_state()
+                            .replicas(id)
+                            .keys()
+                            .find(|&d| d != dn && self.is_real(d, id) == Some(false));
+                        if let Some(kept) = kept {
+                            self.ghost.witness(
+                                "O3",
+                                format!("c{id}: SCM deletes the real replica on dn{dn} ({why:?}) and keeps dn{kept}'s, which lacks blocks"),
+                            );
+                        }
+                    }
+                    cx.record(
+                        "ReplicationManager.sendDeleteCommand",
+                        format_args!("c{id} on dn{dn}, force={force} ({why:?})"),
+                    );
+                    run(
+                        self,
+                        DeleteContainerCommandHandler::new(trace, dn, id, force),
+                    );
+                    if let Some(r) = self.scm_state().replicas.get_mut(id) {
+                        r.remove(dn);
+                    }
+                }
+                Command::Replicate { src, tgt } => {
+                    if self.is_real(src, id) == Some(false) {
+                        let real = self
+                            .scm_state()
+                            .replicas(id)
+                            .keys()
+                            .find(|&d| self.is_real(d, id) == Some(true));
+                        if let Some(real) = real {
+                            self.ghost.witness(
+                                "O3",
+                                format!("c{id}: SCM copies from dn{src}, which lacks blocks, not from the real replica on dn{real}"),
+                            );
+                        }
+                    }
+                    cx.record(
+                        "ReplicationManager.sendThrottledReplicationCommand",
+                        format_args!("c{id}: dn{src} → dn{tgt}"),
+                    );
+                    self.replicate(trace, id, src, tgt);
+                }
+                Command::DeleteContainer => {
+                    cx.record(
+                        "EmptyContainerHandler.handle",
+                        format_args!("c{id}: DELETING"),
+                    );
+                    if let Some(c) = self.scm_state().containers.get_mut(id) {
+                        c.state = LifeCycle::Deleting;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replication: `tgt` imports a copy of `src`'s replica (`KeyValueHandler.importContainer`,
+    /// which clears P3's tombstone); SCM records the new replica.
+    pub fn replicate(&self, trace: &Trace, id: ContainerId, src: DnId, tgt: DnId) {
+        let Some(from) = self.dn(src).set.get(id) else {
+            return;
+        };
+        let data: ContainerData = from.data(|d| *d);
+        let target = self.dn(tgt);
+        if target.set.contains(id) {
+            return;
+        }
+        if self.fix.tombstone.get().is_on() {
+            target.set.clear_tombstone(id);
+        }
+        let summary = data.summary();
+        let replica = ContainerReplica {
+            state: State::Closed,
+            seq: data.bcsid,
+            empty: data.blocks.is_empty(),
+        };
+        let copy = KeyValueContainer::new(
+            id,
+            ContainerData {
+                state: State::Closed,
+                ..data
+            },
+            Origin::Imported,
+        );
+        if target.set.add(copy, true).is_ok() {
+            CxRef::new(trace, "ReplicateContainerCommandHandler").record(
+                "KeyValueHandler.importContainer",
+                format_args!("dn{tgt} c{id}: imported from dn{src} ({summary})"),
+            );
+            self.scm_state()
+                .replicas
+                .get_or_insert_with(id, dense::IdMap::new)
+                .insert(tgt, replica);
         }
     }
 }

@@ -9,7 +9,9 @@ use super::ibr_manager::{IncrementalBlockReportManager, Reports};
 use super::lease::Lease;
 use super::namenode::{HaState, NameNode, Rejected, ReportAnswer};
 use super::scheduler::{Rescheduled, Scheduler};
-use super::{actor_thread, wrote, Fix, Millis, World, P1, P3};
+use super::speed::writes::wrote;
+use super::threads::actor_thread;
+use super::{Fix, Millis, World, P1, P3};
 use crate::model::Program;
 use crate::sync::{AtomicU64, Ordering::SeqCst};
 use crate::trace::{Cx, Trace};
@@ -254,7 +256,7 @@ impl OfferService {
     /// cleared entry escapes `offerService` to `run()`, which restarts it.
     fn put_missing(&self, w: &World, reports: &Reports) -> Phase {
         let actor = w.actor(self.dn, self.nn);
-        let trunk = w.fix.h17953.get();
+        let trunk = w.fix.clear_ibrs_synchronized.get();
         let _ = actor
             .ibrs
             .put_missing(&self.cx, reports, trunk, |lost, npe| {
@@ -387,7 +389,7 @@ impl Program<World> for OfferService {
             Phase::EnqueueRegister => {
                 // P3's tag: the registration the FBR was sent under (read at its drain); the
                 // mutant reads the registration current now, after blockReport returned.
-                let tag = if w.fix.p3.get() == P3::LateTag {
+                let tag = if w.fix.drop_stale_register.get() == P3::LateTag {
                     actor.registration()
                 } else {
                     self.sent_under
@@ -410,15 +412,18 @@ fn reschedule(
     now: Millis,
     epoch_at_start: u64,
 ) -> Phase {
-    if fix.p1.get() == P1::Off {
+    if fix.sticky_fbr_request.get() == P1::Off {
         match actor.scheduler.schedule_next_block_report_time(cx, now) {
             Rescheduled::Random => Phase::ClearReset,
             _ => Phase::Done,
         }
     } else {
-        actor
-            .scheduler
-            .schedule_next_block_report_since(cx, now, fix.p1.get(), epoch_at_start);
+        actor.scheduler.schedule_next_block_report_since(
+            cx,
+            now,
+            fix.sticky_fbr_request.get(),
+            epoch_at_start,
+        );
         Phase::Done
     }
 }

@@ -575,7 +575,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P1-late-epoch",
             variant: "proposed",
-            mutate: |fix| Fix { p1: Switch::new(P1::LateEpoch), ..fix },
+            mutate: |fix| Fix { sticky_fbr_request: Switch::new(P1::LateEpoch), ..fix },
             caught_by: &O2,
             inside_a_step: false,
             about: "the epoch check compares with the registration current when the FBR returns, \
@@ -584,7 +584,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P1-unlocked",
             variant: "P1",
-            mutate: |fix| Fix { p1: Switch::new(P1::Unlocked), ..fix },
+            mutate: |fix| Fix { sticky_fbr_request: Switch::new(P1::Unlocked), ..fix },
             caught_by: &O2,
             inside_a_step: true,
             about: "the rescheduling checks the epoch without the request lock: REG2 lands between \
@@ -593,7 +593,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P3-late-tag",
             variant: "P3",
-            mutate: |fix| Fix { p3: Switch::new(P3::LateTag), ..fix },
+            mutate: |fix| Fix { drop_stale_register: Switch::new(P3::LateTag), ..fix },
             caught_by: &O8,
             inside_a_step: false,
             about: "the REGISTER an FBR is answered with is tagged with the registration current \
@@ -603,7 +603,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
         Mutant {
             name: "P2-sync-only",
             variant: "P2",
-            mutate: |fix| Fix { p2: Switch::new(P2::SyncOnly), ..fix },
+            mutate: |fix| Fix { keep_ibrs: Switch::new(P2::SyncOnly), ..fix },
             caught_by: &O3,
             inside_a_step: false,
             about: "clearIBRs made synchronized but still clearing: the race goes, the loss stays",

@@ -14,7 +14,8 @@ use super::command_processor::ProcessCommand;
 use super::fs_dataset::Writer;
 use super::namenode::{HaState, HEARTBEAT_EXPIRE_INTERVAL};
 use super::scheduler::HEARTBEAT_INTERVAL;
-use super::{actor_thread, command_thread, writer_thread, Block, Fix, Reregister, World};
+use super::threads::{actor_thread, command_thread, writer_thread};
+use super::{Block, Fix, Reregister, World};
 use crate::drive::Driver;
 use crate::plan::Plan as _;
 use crate::trace::Trace;
@@ -228,7 +229,7 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
             &trace,
             dn.into(),
             block,
-            world.fix.writer.get(),
+            world.fix.writer_order.get(),
         ))),
         Op::Write => {
             for dn in 0..DATANODES {
@@ -236,7 +237,7 @@ pub fn apply(d: &mut Driver<Reregister>, plan: &mut Plan, op: &Op) -> bool {
                     &trace,
                     dn,
                     block,
-                    world.fix.writer.get(),
+                    world.fix.writer_order.get(),
                 )));
             }
         }

@@ -7,9 +7,32 @@
 
 use super::actor::BPServiceActor;
 use super::namenode::HaState;
-use super::{command_thread, World, P1, P2, P3};
+use super::threads::command_thread;
+use super::{World, P1};
 use crate::model::Program;
 use crate::trace::{Cx, Trace};
+
+/// P2: no IBR lost on re-registration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P2 {
+    Off,
+    /// `reRegister` keeps the pending IBRs (no `clearIBRs`).
+    Keep,
+    /// Mutant: `clearIBRs` synchronized, still clearing.
+    SyncOnly,
+}
+
+/// P3: stale DNA_REGISTER dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P3 {
+    Off,
+    /// A REGISTER is tagged with the registration its RPC was sent under (the heartbeat's, or
+    /// the FBR's drain's), and dropped when a newer registration has completed.
+    Drop,
+    /// Mutant: the REGISTER an FBR's answer carries is tagged with the registration current
+    /// when `blockReport` returns, not the one the FBR was sent under.
+    LateTag,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -70,7 +93,7 @@ impl Program<World> for ProcessCommand {
             Step::Take => {
                 let batch = actor.queue.take();
                 let current = actor.registration();
-                if w.fix.p3.get() != P3::Off && batch.sent_under < current {
+                if w.fix.drop_stale_register.get() != P3::Off && batch.sent_under < current {
                     cx.record(
                         "BPOfferService.processCommandFromActor",
                         format_args!(
@@ -103,13 +126,14 @@ impl Program<World> for ProcessCommand {
                 let state = actor.state();
                 cx.record("BPServiceActor.reRegister", format_args!("state {state:?}"));
                 if matches!(state, HaState::Standby | HaState::Observer) {
-                    match w.fix.p2.get() {
+                    match w.fix.keep_ibrs.get() {
                         P2::Keep => cx.record(
                             "BPServiceActor.reRegister",
                             format_args!("{state:?}: pendingIBRs kept (P2)"),
                         ),
                         p2 => {
-                            let synchronized = p2 == P2::SyncOnly || w.fix.h17953.get();
+                            let synchronized =
+                                p2 == P2::SyncOnly || w.fix.clear_ibrs_synchronized.get();
                             actor.ibrs.clear_ibrs(cx, synchronized, |dropped| {
                                 w.ghost.dropped(self.dn, self.nn, dropped, false)
                             })
@@ -132,7 +156,7 @@ impl Program<World> for ProcessCommand {
                 Step::ScheduleBlockReport
             }
             Step::ScheduleBlockReport => {
-                if w.fix.p1.get() == P1::Off {
+                if w.fix.sticky_fbr_request.get() == P1::Off {
                     actor.scheduler.schedule_block_report_time(cx, now, || {
                         w.ghost.requested(self.dn, self.nn)
                     });

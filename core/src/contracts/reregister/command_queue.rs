@@ -2,7 +2,7 @@
 //! enqueues from heartbeat and block report answers, which the command processor
 //! ([`command_processor`](super::command_processor)) takes one at a time.
 
-use super::wrote;
+use super::speed::writes::wrote;
 use crate::sync::{Condvar, Mutex};
 use crate::trace::Cx;
 use std::collections::VecDeque;

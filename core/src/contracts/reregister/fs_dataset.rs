@@ -5,7 +5,9 @@
 //! (`BPOfferService.notifyNamenodeReceivedBlock`, no BPOfferService lock).
 
 use super::blocks::BlockSet;
-use super::{writer_thread, wrote, Block, StorageId, World};
+use super::speed::writes::wrote;
+use super::threads::writer_thread;
+use super::{Block, StorageId, World};
 use crate::model::Program;
 use crate::sync::RwLock;
 use crate::trace::{Cx, Trace};

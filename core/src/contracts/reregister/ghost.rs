@@ -3,7 +3,8 @@
 //! together with the final state (the replica map says what was finalized).
 
 use super::blocks::BlockSet;
-use super::{wrote, Block};
+use super::speed::writes::wrote;
+use super::Block;
 use crate::sync::unseen::Mutex;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

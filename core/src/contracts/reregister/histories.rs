@@ -158,10 +158,10 @@ impl Histories for Reregister {
     const FIX_PROPERTY_CASES: u32 = 512;
     const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
 
-    /// This thread's write count ([`super::wrote`]): every test checks that no write to model
+    /// This thread's write count ([`super::speed::writes::wrote`]): every test checks that no write to model
     /// state goes uncounted.
     fn changes(_world: &super::World) -> Option<u64> {
-        Some(super::writes())
+        Some(super::speed::writes::writes())
     }
 }
 

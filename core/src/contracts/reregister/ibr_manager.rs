@@ -5,7 +5,8 @@
 //! that data race (O4).
 
 use super::blocks::BlockSet;
-use super::{wrote, StorageId, MAX_DATANODES};
+use super::speed::writes::wrote;
+use super::{StorageId, MAX_DATANODES};
 use crate::sync::{Mutex, RaceCell};
 use crate::trace::Cx;
 

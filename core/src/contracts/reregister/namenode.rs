@@ -8,7 +8,8 @@
 //! into this processing step and the response step.
 
 use super::blocks::BlockSet;
-use super::{wrote, Block, Millis, MAX_DATANODES};
+use super::speed::writes::wrote;
+use super::{Block, Millis, MAX_DATANODES};
 use crate::sync::{unseen, Mutex};
 use crate::trace::Cx;
 

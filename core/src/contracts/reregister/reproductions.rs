@@ -9,7 +9,8 @@ use super::fs_dataset::Writer;
 use super::namenode::HaState;
 use super::scenarios::{double_register_start, X};
 use super::scheduler::{BLOCK_REPORT_INTERVAL, HEARTBEAT_INTERVAL};
-use super::{run, Fix, Millis, World};
+use super::world::run;
+use super::{Fix, Millis, World};
 use crate::model::Program;
 use crate::trace::Trace;
 
@@ -47,7 +48,10 @@ pub fn delay(seed: u64, verify: bool) -> Millis {
     while !fbr.at_rpc() {
         fbr.step(&w);
     }
-    run(&w, Writer::new(&trace, 0, X, Fix::UPSTREAM.writer.get()));
+    run(
+        &w,
+        Writer::new(&trace, 0, X, Fix::UPSTREAM.writer_order.get()),
+    );
     run(&w, ProcessCommand::new(&trace, 0, 0));
     run(&w, fbr);
     let step10 = w.clock.now();

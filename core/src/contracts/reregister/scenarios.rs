@@ -7,7 +7,8 @@ use super::command_processor::ProcessCommand;
 use super::fs_dataset::Writer;
 use super::namenode::HaState;
 use super::scheduler::HEARTBEAT_INTERVAL;
-use super::{run, Block, Fix, Reregister, World};
+use super::world::run;
+use super::{Block, Fix, Reregister, World};
 use crate::model::{Program, Scenario, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
@@ -95,7 +96,7 @@ fn fbr_against_reg2(w: World, trace: &Trace, fix: Fix, nn: usize) -> Setup<Rereg
     let threads: Vec<Box<dyn Program<World>>> = vec![
         Box::new(fbr),
         Box::new(reg2),
-        Box::new(Writer::new(trace, 0, X, fix.writer.get())),
+        Box::new(Writer::new(trace, 0, X, fix.writer_order.get())),
     ];
     Setup {
         world: Arc::new(w),
@@ -142,7 +143,7 @@ fn single_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
     let threads: Vec<Box<dyn Program<World>>> = vec![
         Box::new(iteration),
         Box::new(register),
-        Box::new(Writer::new(trace, 0, X, fix.writer.get())),
+        Box::new(Writer::new(trace, 0, X, fix.writer_order.get())),
     ];
     Setup {
         world: Arc::new(w),
@@ -169,7 +170,7 @@ fn failed_ibr(trace: &Trace, fix: Fix) -> Setup<Reregister> {
     );
     let nn = trace.actor("NameNode");
     w.namenodes[0].restart(&nn, HaState::Standby, w.clock.now());
-    run(&w, Writer::new(trace, 0, X, fix.writer.get()));
+    run(&w, Writer::new(trace, 0, X, fix.writer_order.get()));
     w.namenodes[0].fail_next_ibr();
     let mut it = OfferService::iteration(trace, 0, 0);
     it.step(&w); // the heartbeat: REGISTER queued
@@ -266,7 +267,8 @@ pub static FAILED_IBR_VS_CLEAR: Scenario<Reregister> = Scenario {
 mod tests {
     use super::super::actor::OfferService;
     use super::super::namenode::HaState;
-    use super::super::{run, Fix, Reregister, World, PROPOSED};
+    use super::super::world::run;
+    use super::super::{Fix, Reregister, World, PROPOSED};
     use super::double_register_start;
     use crate::model::Model;
     use crate::trace::Trace;

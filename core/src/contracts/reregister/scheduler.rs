@@ -11,10 +11,24 @@
 //! section each: an FBR whose snapshot started before a registration leaves that registration's
 //! request in place.
 
-use super::{wrote, Millis, P1};
+use super::speed::writes::wrote;
+use super::Millis;
 use crate::splitmix::SplitMix64;
 use crate::sync::{unseen, AtomicBool, AtomicU64, Mutex, Ordering::SeqCst, RaceCell};
 use crate::trace::Cx;
+
+/// P1: the sticky FBR request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P1 {
+    Off,
+    /// The epoch is read before `blockReport`'s drain; requests and reschedulings hold the
+    /// scheduler's request lock.
+    Sticky,
+    /// Mutant: compares with the registration current when the RPC returns (always equal).
+    LateEpoch,
+    /// Mutant: the rescheduling checks the epoch without the request lock.
+    Unlocked,
+}
 
 /// `dfs.heartbeat.interval`: 3 s.
 pub const HEARTBEAT_INTERVAL: Millis = 3_000;

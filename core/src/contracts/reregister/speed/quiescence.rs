@@ -3,14 +3,14 @@
 //! verdict and the same witness on every quiet state of many seeded histories and scenario
 //! schedules, under every variant and mutant. The first forms are kept here verbatim.
 
-use super::cluster::{cluster, run_op, Op, Plan, Thread, REPORT_SEQUENCE};
-use super::ghost::{snapshot_after, Event};
-use super::scenarios::{
+use super::Quiescent;
+use crate::contracts::reregister::cluster::{cluster, run_op, Op, Plan, Thread, REPORT_SEQUENCE};
+use crate::contracts::reregister::ghost::{snapshot_after, Event};
+use crate::contracts::reregister::scenarios::{
     DOUBLE_REGISTER_ACTIVE, DOUBLE_REGISTER_STANDBY, FAILED_IBR_VS_CLEAR, SINGLE_REGISTER_STANDBY,
 };
-use super::{
-    Block, Fix, Quiescent, Reregister, World, NOTIFY_FIRST, O1, O2, O3, O5, O6, P1, P2, PROPOSED,
-    R1,
+use crate::contracts::reregister::{
+    Block, Fix, Reregister, World, NOTIFY_FIRST, O1, O2, O3, O5, O6, P1, P2, PROPOSED, R1,
 };
 use crate::drive::Driver;
 use crate::model::{Model, Setup};
@@ -149,12 +149,12 @@ fn fixes() -> Vec<Fix> {
         .collect();
     for p1 in [P1::LateEpoch, P1::Unlocked] {
         fixes.push(Fix {
-            p1: Switch::new(p1),
+            sticky_fbr_request: Switch::new(p1),
             ..Reregister::fix(PROPOSED)
         });
     }
     fixes.push(Fix {
-        p2: Switch::new(P2::SyncOnly),
+        keep_ibrs: Switch::new(P2::SyncOnly),
         ..Fix::UPSTREAM
     });
     fixes.push(Reregister::fix(&[&NOTIFY_FIRST]));

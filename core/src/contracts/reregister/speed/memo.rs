@@ -9,7 +9,7 @@
 //! model state: a cache of real std types, one per thread (tests run in parallel; loom, which never
 //! reads it, runs a model on one thread).
 
-use super::World;
+use crate::contracts::reregister::World;
 use crate::sync::unseen::Arc;
 use crate::trace::Trace;
 use rustc_hash::FxHashMap;
