@@ -37,6 +37,8 @@ import org.apache.hadoop.hdds.scm.server.SCMStorageConfig;
 import org.apache.hadoop.hdds.server.events.EventQueue;
 import org.apache.hadoop.hdds.upgrade.HDDSLayoutVersionManager;
 import org.apache.hadoop.util.Time;
+import racelab.trace.Recorder;
+import racelab.trace.deadnode.Probes;
 
 /**
  * A real SCMNodeManager (or Recon's ReconNodeManager, by the factory constructor; its
@@ -61,6 +63,8 @@ final class DeadNodeWiring implements AutoCloseable {
   /** Pauses of the DEAD_NODE handler thread at its n-th ContainerManager.getContainer. */
   final Map<Integer, Pause> pauses = new ConcurrentHashMap<>();
   private final AtomicInteger handlerLookups = new AtomicInteger();
+  /** The model's actor the main thread plays when it runs a health check (trace recorder). */
+  String checker = "HB-checker";
 
   /** A DEAD_NODE event: its order and payload. */
   record Fired(long seq, DatanodeDetails payload) { }
@@ -111,6 +115,7 @@ final class DeadNodeWiring implements AutoCloseable {
    */
   DeadNodeWiring(Class<? extends ContainerManager> containerManagerClass,
       NodeManagerFactory factory) throws Exception {
+    Recorder.observe("dead-node", Probes.ALL);
     containerManager = mock(containerManagerClass);
     doAnswer(inv -> {
       if (inv.getArgument(0) == SCMEvents.DEAD_NODE) {
@@ -302,8 +307,29 @@ final class DeadNodeWiring implements AutoCloseable {
     return out;
   }
 
+  /** One health check, the main thread playing the model's health checker. */
   void checkHealth() {
-    nodeManager.getNodeStateManager().checkNodesHealth();
+    Recorder.act(checker);
+    try {
+      nodeManager.getNodeStateManager().checkNodesHealth();
+    } finally {
+      Recorder.act(null);
+    }
+  }
+
+  /**
+   * The final state as the model's describe() names it: dn1's health (dn1=DEAD) and the
+   * datanodes holding container 1 (replicas1=dn1, or none).
+   */
+  Map<String, String> modelState(DatanodeDetails dn, ContainerID c) throws Exception {
+    return Map.of("dn1", String.valueOf(health(dn)),
+        "replicas" + c.getId(), hasReplica(c, dn) ? "dn1" : "none");
+  }
+
+  /** Ends the run's trace with {@link #modelState}. */
+  void endTrace(DatanodeDetails dn, ContainerID c) throws Exception {
+    Recorder.act(null);
+    Recorder.end(modelState(dn, c));
   }
 
   /**

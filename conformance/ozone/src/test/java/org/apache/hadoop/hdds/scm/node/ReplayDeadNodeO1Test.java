@@ -48,6 +48,7 @@ public class ReplayDeadNodeO1Test {
             && r.health() == NodeState.DEAD && noResurrect && r.w.hasReplica(r.c, r.dn);
         Replay.record("DN_O1", row, "O1", reached, "health after the first check="
             + afterCheck + ", no check resurrects it=" + noResurrect + ", " + r.describe());
+        r.endTrace();
       }
     });
   }

@@ -40,7 +40,7 @@ public class ReplayDeadNodeO2Test {
         for (DeadNodeWiring.Fired f : r.w.deadNodeEventsAfter(r.registeredAt)) {
           r.join(r.startHandler(f.payload()));
         }
-        r.w.nodeManager.processHeartbeat(r.dn, null);
+        r.heartbeat();
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = !r.w.deadNodeEventsAfter(r.registeredAt).isEmpty()
@@ -49,6 +49,7 @@ public class ReplayDeadNodeO2Test {
         Replay.record("DN_O2", row, "O2", reached, "health before the registration="
             + beforeDeadline + ", after the check at the deadline=" + atDeadline + ", "
             + r.describe());
+        r.endTrace();
       }
     });
   }

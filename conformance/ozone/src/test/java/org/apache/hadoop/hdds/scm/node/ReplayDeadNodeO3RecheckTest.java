@@ -41,13 +41,14 @@ public class ReplayDeadNodeO3RecheckTest {
         r.applyRegistrationReport();
         atClose.release.countDown();
         r.join(dnh);
-        r.w.nodeManager.processHeartbeat(r.dn, null);
+        r.heartbeat();
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = "O3".equals(r.window()) && !r.w.hasReplica(r.c, r.dn)
             && r.health() != NodeState.DEAD;
         Replay.record("DN_O3R", row, "O3", reached,
             "handler held in closeContainers until the report was applied, " + r.describe());
+        r.endTrace();
       }
     });
   }

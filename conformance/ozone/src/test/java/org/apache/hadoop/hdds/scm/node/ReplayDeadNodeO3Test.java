@@ -39,13 +39,14 @@ public class ReplayDeadNodeO3Test {
         atRemoval.release.countDown();
         r.join(dnh);
         r.join(cr);
-        r.w.nodeManager.processHeartbeat(r.dn, null);
+        r.heartbeat();
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = "O3".equals(r.window()) && !r.w.hasReplica(r.c, r.dn)
             && r.health() != NodeState.DEAD;
         Replay.record("DN_O3", row, "O3", reached,
             "handler held at its removal=" + paused + ", " + r.describe());
+        r.endTrace();
       }
     });
   }

@@ -41,7 +41,7 @@ public class ReplayDeadNodeO5Test {
         r.w.checkHealth();
         atRemoval.release.countDown();
         r.join(dnh);
-        r.w.nodeManager.processHeartbeat(r.dn, null);
+        r.heartbeat();
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = r.registrationReplica() != null
@@ -49,6 +49,7 @@ public class ReplayDeadNodeO5Test {
             && !r.w.hasReplica(r.c, r.dn);
         Replay.record("DN_O5", row, "O5", reached,
             "handler held at its removal=" + paused + ", " + r.describe());
+        r.endTrace();
       }
     });
   }

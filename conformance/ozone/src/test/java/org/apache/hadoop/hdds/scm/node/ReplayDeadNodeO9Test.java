@@ -30,6 +30,7 @@ public class ReplayDeadNodeO9Test {
   public void DN_O9_reconReloadEmptiesContainerSet(Row row) throws Exception {
     FixLayer.run(row, () -> {
       try (ReconDeadNodeReplays r = new ReconDeadNodeReplays(true)) {
+        r.oneActorForReportCheckerAndHandler();
         r.registerAgainOverRpc();
         String row0 = r.addressInRow();
         String memory0 = r.addressInMemory();
@@ -57,6 +58,7 @@ public class ReplayDeadNodeO9Test {
         Replay.record("DN_O9", row, "O9", reached, "row " + row0 + " / memory " + memory0
             + " at the reload, report applied while the reload held (replica and set entry "
             + "written)=" + appliedInWindow + ", " + r.describe());
+        r.endTrace();
       }
     });
   }

@@ -49,6 +49,7 @@ public class ReplayDeadNodeR2Test {
             && r.w.hasReplica(r.c, r.dn);
         Replay.record("DN_R2", row, "R2", reached, "no check resurrects it=" + noResurrect
             + ", " + r.describe());
+        r.endTrace();
       }
     });
   }
