@@ -119,7 +119,7 @@ final class DeadNodeReplays implements AutoCloseable {
   /** The datanode registers again (same address, ports and version). */
   void registerAgain() {
     registeredAt = w.seq.incrementAndGet();
-    Recorder.act(DATANODE);
+    w.act(DATANODE);
     try {
       w.nodeManager.register(DeadNodePremisesTest.copyOf(dn), null, null);
     } finally {
@@ -129,7 +129,7 @@ final class DeadNodeReplays implements AutoCloseable {
 
   /** dn1 heartbeats (the datanode's actor). */
   void heartbeat() {
-    Recorder.act(DATANODE);
+    w.act(DATANODE);
     try {
       w.nodeManager.processHeartbeat(dn, null);
     } finally {
@@ -145,7 +145,7 @@ final class DeadNodeReplays implements AutoCloseable {
   /** The datanode registers again with a new address (updateNode replaces its DatanodeInfo). */
   void registerAtNewAddress() {
     registeredAt = w.seq.incrementAndGet();
-    Recorder.act(DATANODE);
+    w.act(DATANODE);
     try {
       w.nodeManager.register(DatanodeDetails.newBuilder(dn.getProtoBufMessage())
           .setIpAddress("10.0.0.2").setHostName("dn1b").build(), null, null);
@@ -158,7 +158,7 @@ final class DeadNodeReplays implements AutoCloseable {
   Thread reportThread() {
     Thread t = Threads.recording("ContainerReport", failed,
         () -> {
-          Recorder.act(REPORT_ACTOR);
+          w.act(REPORT_ACTOR);
           reports.onMessage(DeadNodeWiring.registrationReport(dn, c), w.publisher);
         });
     t.start();
@@ -173,7 +173,7 @@ final class DeadNodeReplays implements AutoCloseable {
   Thread startHandler(DatanodeDetails payload) {
     handlerThread = Threads.recording(HANDLER, failed,
         () -> {
-          Recorder.act(HANDLER_ACTOR);
+          w.act(HANDLER_ACTOR);
           handler.onMessage(payload, w.publisher);
         });
     handlerThread.start();

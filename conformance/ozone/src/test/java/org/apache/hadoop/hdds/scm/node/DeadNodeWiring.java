@@ -226,17 +226,27 @@ final class DeadNodeWiring implements AutoCloseable {
   }
 
   /**
-   * The datanode stops: two health checks, past the stale and then the dead interval on the
-   * virtual clock, take it to STALE and then DEAD (DEAD_NODE fired).
+   * The datanode stops: health checks one model tick (an hour, a third of the stale interval)
+   * apart until it is DEAD (DEAD_NODE fired): STALE at the 4th, DEAD at the 7th, as the model's
+   * health checker, which runs one checkNodesHealth per tick. The first tick is a minute short,
+   * so that the real time the run takes never tips a check over an interval boundary.
    */
   void makeDead(DatanodeDetails dn) throws Exception {
-    elapse(staleMs() + TimeUnit.MINUTES.toMillis(1));
-    checkHealth();
-    elapse(deadMs() - staleMs());
-    checkHealth();
+    for (int i = 0; i < 10 && health(dn) != HddsProtos.NodeState.DEAD; i++) {
+      tick();
+    }
     if (health(dn) != HddsProtos.NodeState.DEAD || deadNodeEvents.isEmpty()) {
       throw new IllegalStateException("the outage did not make the node DEAD: " + health(dn));
     }
+  }
+
+  private int ticks;
+
+  /** One model tick: the clock advances an hour (the first a minute less), then a check. */
+  void tick() throws Exception {
+    long hour = staleMs() / 3;
+    elapse(ticks++ == 0 ? hour - TimeUnit.MINUTES.toMillis(1) : hour);
+    checkHealth();
   }
 
   /** Every DatanodeInfo the collaborators have seen (event payloads, reports' nodes). */
@@ -309,7 +319,7 @@ final class DeadNodeWiring implements AutoCloseable {
 
   /** One health check, the main thread playing the model's health checker. */
   void checkHealth() {
-    Recorder.act(checker);
+    act(checker);
     try {
       nodeManager.getNodeStateManager().checkNodesHealth();
     } finally {
@@ -328,8 +338,23 @@ final class DeadNodeWiring implements AutoCloseable {
 
   /** Ends the run's trace with {@link #modelState}. */
   void endTrace(DatanodeDetails dn, ContainerID c) throws Exception {
+    if (ended) {
+      return;
+    }
     Recorder.act(null);
     Recorder.end(modelState(dn, c));
+    ended = true;
+  }
+
+  /**
+   * Set when the trace has ended: what the replay does after the order file's last step (a
+   * heartbeat and a health check that show the outcome) is not recorded.
+   */
+  volatile boolean ended;
+
+  /** The current thread plays the model's actor (none once the trace has ended). */
+  void act(String actor) {
+    Recorder.act(ended ? null : actor);
   }
 
   /**

@@ -130,7 +130,7 @@ final class ReconDeadNodeReplays implements AutoCloseable {
    */
   void registerAgainOverRpc() throws Exception {
     Thread t = Threads.recording("RPC-dn1", failed, () -> {
-      Recorder.act(DeadNodeReplays.DATANODE);
+      w.act(DeadNodeReplays.DATANODE);
       InetAddress peer = InetAddress.getByAddress(behindNat ? PEER_HOST : "dn1",
           InetAddress.getByName(behindNat ? PEER_IP : OWN_IP).getAddress());
       Server.getCurCall().set(new Server.Call(1, 0, null, null, RPC.RpcKind.RPC_PROTOCOL_BUFFER,
@@ -153,7 +153,7 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   /** The registration report on the container report thread; returns it, started. */
   Thread reportThread() {
     Thread t = Threads.recording("ContainerReport", failed, () -> {
-      Recorder.act(reportActor);
+      w.act(reportActor);
       reports.onMessage(DeadNodeWiring.registrationReport(dn, c), w.publisher);
       reportAppliedAt = w.seq.incrementAndGet();
     });
@@ -169,7 +169,7 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   Thread reloadThread() {
     Thread t = Threads.recording(SYNC, failed, () -> {
       w.replicas.clear();
-      Recorder.act(SYNC);
+      w.act(SYNC);
       int before = table.writesBy(SYNC);
       nm.reinitialize(table.proxy());
       reloadRowWrites = table.writesBy(SYNC) - before;
@@ -194,7 +194,7 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   void handleDeadNodeEventsAfter(long after) throws Exception {
     for (DeadNodeWiring.Fired f : w.deadNodeEventsAfter(after)) {
       Thread t = Threads.recording(HANDLER, failed, () -> {
-        Recorder.act(handlerActor);
+        w.act(handlerActor);
         handler.onMessage(f.payload(), w.publisher);
       });
       t.start();

@@ -34,6 +34,7 @@ public class ReplayDeadNodeO1Test {
         r.applyRegistrationReport();
         r.w.checkHealth();
         NodeState afterCheck = r.health();
+        r.endTrace(); // the order file ends here
         r.w.elapse(r.w.deadMs() + java.util.concurrent.TimeUnit.MINUTES.toMillis(1));
         r.w.checkHealth();
         r.w.checkHealth();
@@ -48,7 +49,6 @@ public class ReplayDeadNodeO1Test {
             && r.health() == NodeState.DEAD && noResurrect && r.w.hasReplica(r.c, r.dn);
         Replay.record("DN_O1", row, "O1", reached, "health after the first check="
             + afterCheck + ", no check resurrects it=" + noResurrect + ", " + r.describe());
-        r.endTrace();
       }
     });
   }

@@ -41,6 +41,7 @@ public class ReplayDeadNodeO3RecheckTest {
         r.applyRegistrationReport();
         atClose.release.countDown();
         r.join(dnh);
+        r.endTrace(); // the order file ends here
         r.heartbeat();
         r.w.checkHealth();
         r.requireNoFailure();
@@ -48,7 +49,6 @@ public class ReplayDeadNodeO3RecheckTest {
             && r.health() != NodeState.DEAD;
         Replay.record("DN_O3R", row, "O3", reached,
             "handler held in closeContainers until the report was applied, " + r.describe());
-        r.endTrace();
       }
     });
   }

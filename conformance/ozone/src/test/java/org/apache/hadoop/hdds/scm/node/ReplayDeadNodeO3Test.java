@@ -39,6 +39,7 @@ public class ReplayDeadNodeO3Test {
         atRemoval.release.countDown();
         r.join(dnh);
         r.join(cr);
+        r.endTrace(); // the order file ends here
         r.heartbeat();
         r.w.checkHealth();
         r.requireNoFailure();
@@ -46,7 +47,6 @@ public class ReplayDeadNodeO3Test {
             && r.health() != NodeState.DEAD;
         Replay.record("DN_O3", row, "O3", reached,
             "handler held at its removal=" + paused + ", " + r.describe());
-        r.endTrace();
       }
     });
   }

@@ -42,6 +42,7 @@ public class ReplayDeadNodeO5Test {
         atRemoval.release.countDown();
         r.join(dnh);
         r.heartbeat();
+        r.endTrace(); // the order file ends here
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = r.registrationReplica() != null
@@ -49,7 +50,6 @@ public class ReplayDeadNodeO5Test {
             && !r.w.hasReplica(r.c, r.dn);
         Replay.record("DN_O5", row, "O5", reached,
             "handler held at its removal=" + paused + ", " + r.describe());
-        r.endTrace();
       }
     });
   }

@@ -31,12 +31,12 @@ public class ReplayDeadNodeR1Test {
         r.registerAgain();
         r.applyRegistrationReport();
         r.join(r.startHandler(r.lastDeadNodePayload()));
+        r.endTrace(); // the order file ends here
         r.heartbeat();
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = "R1".equals(r.window()) && !r.w.hasReplica(r.c, r.dn);
         Replay.record("DN_R1", row, "R1", reached, r.describe());
-        r.endTrace();
       }
     });
   }
