@@ -91,6 +91,10 @@ struct Report {
     layer_off_changed: Vec<String>,
     /// `None` when the negated pass did not run (without `--negated`).
     seconds_negated: Option<f64>,
+    /// Each replay row's trace, validated against its model.
+    traces: Vec<crate::validate::Checked>,
+    /// The replay rows with a J record and no validated trace, each with why.
+    untraced: Vec<String>,
 }
 
 /// `cargo xtask conformance`.
@@ -109,6 +113,8 @@ pub fn run(req: &Request) -> ExitCode {
                 seconds_pass: 0.0,
                 layer_off_changed: Vec::new(),
                 seconds_negated: None,
+                traces: Vec::new(),
+                untraced: Vec::new(),
             },
         );
         // Outside CI a machine without a JVM still verifies the models (the report says what
@@ -129,6 +135,9 @@ pub fn run(req: &Request) -> ExitCode {
         }
     };
     let seconds_pass = t.elapsed().as_secs_f64();
+    // The plain pass's traces, before the negated pass runs the replays again.
+    println!("conformance: validating the replays' traces against the models");
+    let traces = crate::validate::check(&crate::validate::default_dirs());
     let mut negated = None;
     let mut seconds_negated = None;
     if req.negated {
@@ -155,6 +164,7 @@ pub fn run(req: &Request) -> ExitCode {
     // but off.
     let layer_off = crate::real_cells::layer_off(&real_cells, &pass);
     record_errors.extend(layer_off.errors.iter().cloned());
+    let untraced = crate::validate::untraced(&pass, &traces);
     let unlisted: Vec<String> = pass
         .iter()
         .filter(|c| {
@@ -247,6 +257,28 @@ pub fn run(req: &Request) -> ExitCode {
          {} fixed-row verdicts changed, so they are the advice's doing",
         layer_off.changed.len()
     );
+    let validated = traces.iter().filter(|t| t.problem.is_none()).count();
+    let diverge = traces.iter().filter(|t| t.diverges).count();
+    let no_order = traces.iter().filter(|t| t.no_order).count();
+    println!(
+        "\ntraces of the replays checked against the models step by step: {} written, \
+         {validated} validated, {diverge} diverge, {no_order} have no order in the model, {} \
+         cannot be read",
+        traces.len(),
+        traces.len() - validated - diverge - no_order
+    );
+    for t in traces.iter().filter(|t| t.problem.is_some() && !t.no_order) {
+        println!(
+            "  {}: {}",
+            t.row(),
+            t.problem.as_deref().unwrap_or_default()
+        );
+        bad = true;
+    }
+    for u in &untraced {
+        println!("  {u}");
+        bad = bad || !u.starts_with("not validated");
+    }
     let count = |h: State| results.iter().filter(|r| r.result == h).count();
     let negated_note = match seconds_negated {
         Some(s) => format!("negated pass {s:.1} s, every result flipped unless listed above"),
@@ -270,12 +302,14 @@ pub fn run(req: &Request) -> ExitCode {
             seconds_pass,
             layer_off_changed: layer_off.changed,
             seconds_negated,
+            traces,
+            untraced,
         },
     );
     if bad {
         println!(
             "conformance: FAILED (a premise is broken, a test erred or did not reach its check, \
-             a J record is wrong, or a negation did not flip)"
+             a J record is wrong, a negation did not flip, or a trace diverges from its model)"
         );
         ExitCode::FAILURE
     } else {
@@ -326,6 +360,12 @@ fn maven(dir: &Path, req: &Request, pass: Pass) -> Result<Vec<Case>, String> {
     for module in ["hdfs", "ozone"] {
         let reports = dir.join(module).join("target/surefire-reports");
         let _ = std::fs::remove_dir_all(&reports);
+    }
+    if let Pass::Plain = pass {
+        // a trace is a run of this pass, never of an earlier one
+        for d in crate::validate::default_dirs() {
+            let _ = std::fs::remove_dir_all(&d);
+        }
     }
     let mut c = Command::new("mvn");
     c.current_dir(dir).args([

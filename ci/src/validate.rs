@@ -2,8 +2,8 @@
 //! (`racelab_props::validate`), and what `cargo xtask conformance` reports of them.
 
 use crate::phases::root;
+use racelab_props::real_orders::order_file;
 use racelab_props::validate::{validate_any, RealTrace, Validation};
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -44,60 +44,35 @@ pub fn traces(paths: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// One trace's result, as conformance.json keeps it.
-#[derive(Debug, Serialize)]
-pub struct Checked {
-    pub trace: String,
-    pub contract: String,
-    pub replay: String,
-    pub variant: String,
-    pub layer_off: bool,
-    pub calls: usize,
-    pub values: usize,
-    pub schedules: u64,
-    pub seconds: f64,
-    /// The divergence, or the reason the trace could not be validated.
-    pub problem: Option<String>,
-    /// Whether `problem` is a divergence (the model cannot follow the run), not a bad trace.
-    pub diverges: bool,
+pub use racelab_core::report::real_code::TraceCheck as Checked;
+
+fn of(v: Validation) -> Checked {
+    Checked {
+        trace: relative(&v.trace),
+        contract: v.contract,
+        replay: v.replay,
+        variant: v.variant,
+        layer_off: v.layer_off,
+        calls: v.calls,
+        values: v.values,
+        schedules: v.schedules,
+        seconds: v.seconds,
+        diverges: v.divergence.is_some(),
+        problem: v.divergence,
+        no_order: false,
+    }
 }
 
-impl Checked {
-    fn of(v: Validation) -> Checked {
-        Checked {
-            trace: relative(&v.trace),
-            contract: v.contract,
-            replay: v.replay,
-            variant: v.variant,
-            layer_off: v.layer_off,
-            calls: v.calls,
-            values: v.values,
-            schedules: v.schedules,
-            seconds: v.seconds,
-            diverges: v.divergence.is_some(),
-            problem: v.divergence,
-        }
-    }
-
-    fn failed(path: &Path, t: Option<&RealTrace>, problem: String) -> Checked {
-        Checked {
-            trace: relative(path),
-            contract: t.map(|t| t.contract.clone()).unwrap_or_default(),
-            replay: t.map(|t| t.replay.clone()).unwrap_or_default(),
-            variant: t.map(|t| t.variant.clone()).unwrap_or_default(),
-            layer_off: t.is_some_and(|t| t.layer_off),
-            calls: t.map_or(0, |t| t.calls.len()),
-            values: 0,
-            schedules: 0,
-            seconds: 0.0,
-            problem: Some(problem),
-            diverges: false,
-        }
-    }
-
-    /// `contract replay variant[ (layer off)]`.
-    pub fn row(&self) -> String {
-        let off = if self.layer_off { " (layer off)" } else { "" };
-        format!("{} {} {}{off}", self.contract, self.replay, self.variant)
+fn failed(path: &Path, t: Option<&RealTrace>, problem: String) -> Checked {
+    Checked {
+        trace: relative(path),
+        contract: t.map(|t| t.contract.clone()).unwrap_or_default(),
+        replay: t.map(|t| t.replay.clone()).unwrap_or_default(),
+        variant: t.map(|t| t.variant.clone()).unwrap_or_default(),
+        layer_off: t.is_some_and(|t| t.layer_off),
+        calls: t.map_or(0, |t| t.calls.len()),
+        problem: Some(problem),
+        ..Checked::default()
     }
 }
 
@@ -111,10 +86,14 @@ pub fn check(paths: &[PathBuf]) -> Vec<Checked> {
         .iter()
         .map(|path| {
             let c = match RealTrace::read(path) {
-                Err(e) => Checked::failed(path, None, e),
+                Err(e) => failed(path, None, e),
+                Ok(t) if !order_file(&t.contract, &t.replay).exists() => Checked {
+                    no_order: true,
+                    ..failed(path, Some(&t), no_order(&t.contract, &t.replay))
+                },
                 Ok(t) => match validate_any(&t) {
-                    Ok(v) => Checked::of(v),
-                    Err(e) => Checked::failed(path, Some(&t), e),
+                    Ok(v) => of(v),
+                    Err(e) => failed(path, Some(&t), e),
                 },
             };
             match &c.problem {
@@ -127,9 +106,53 @@ pub fn check(paths: &[PathBuf]) -> Vec<Checked> {
                     c.seconds
                 ),
                 Some(p) if c.diverges => println!("DIVERGES {}: {p}", c.row()),
+                Some(p) if c.no_order => println!("not validated {}: {p}", c.row()),
                 Some(p) => println!("CANNOT VALIDATE {p}"),
             }
             c
+        })
+        .collect()
+}
+
+/// Why `replay`'s runs are not validated.
+fn no_order(contract: &str, replay: &str) -> String {
+    format!(
+        "the model has no order for it ({} does not exist)",
+        relative(&order_file(contract, replay))
+    )
+}
+
+/// A problem per replay row that printed a J record and has no trace checked: `no trace: ...`
+/// fails the phase, `not validated: ...` (its order is not in the model) is listed.
+pub fn untraced(pass: &[crate::surefire::Case], traces: &[Checked]) -> Vec<String> {
+    let mut rows = std::collections::BTreeSet::new();
+    for r in pass.iter().flat_map(|c| c.records.iter()) {
+        rows.insert((&r.contract, &r.replay, &r.variant, r.layer_off));
+    }
+    rows.into_iter()
+        .filter_map(|(contract, replay, variant, off)| {
+            let row = format!(
+                "{contract} {replay} {variant}{}",
+                if off { " (layer off)" } else { "" }
+            );
+            let traced = traces.iter().find(|t| {
+                (&t.contract, &t.replay, &t.variant, t.layer_off)
+                    == (contract, replay, variant, off)
+            });
+            match traced {
+                Some(t) if t.no_order => Some(format!(
+                    "not validated: {row}: {}",
+                    no_order(contract, replay)
+                )),
+                Some(_) => None,
+                None if !order_file(contract, replay).exists() => Some(format!(
+                    "not validated: {row}: {}",
+                    no_order(contract, replay)
+                )),
+                None => Some(format!(
+                    "no trace: {row}: the replay printed a J record and wrote no trace"
+                )),
+            }
         })
         .collect()
 }
@@ -148,7 +171,10 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
         }
     }
     let checked = check(&paths);
-    let bad = checked.iter().filter(|c| c.problem.is_some()).count();
+    let bad = checked
+        .iter()
+        .filter(|c| c.problem.is_some() && !c.no_order)
+        .count();
     let diverge = checked.iter().filter(|c| c.diverges).count();
     println!(
         "\n{} trace(s), {} validated, {diverge} diverge, {} cannot be validated",

@@ -430,6 +430,30 @@ impl<'t> Calls<'t> {
     }
 }
 
+/// A change to the model as the validator runs it: what the tests use to show that a model
+/// which can no longer do what the code does is rejected. Each is a mutation of the model's
+/// steps, applied where the actor's step records `method`.
+#[derive(Clone, Copy, Debug)]
+pub enum Mutation {
+    /// That step and the actor's next one run as one atomic step: no other actor between them.
+    Merge {
+        actor: &'static str,
+        method: &'static str,
+    },
+    /// That step and the actor's next one run in the other order (atomically, the next step's
+    /// events first).
+    Swap {
+        actor: &'static str,
+        method: &'static str,
+    },
+    /// That step records `key=value`, a value the code does not produce.
+    Value {
+        method: &'static str,
+        key: &'static str,
+        value: &'static str,
+    },
+}
+
 /// A choice of the search: the file's next operation, or a step of a started program.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Choice {
@@ -474,6 +498,7 @@ struct Search<'t, M: Histories> {
     furthest: Furthest,
     /// The values compared on the explanation found.
     compared: usize,
+    mutations: &'t [Mutation],
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -524,7 +549,11 @@ impl<'t, M: Histories> Search<'t, M> {
             }
             Choice::Step(i) => s.driver.step_actor(i),
         }
-        for e in &s.driver.trace.events()[before..] {
+        let mut events = s.driver.trace.events().split_off(before);
+        if let Choice::Step(i) = choice {
+            self.mutate(s, i, &mut events);
+        }
+        for e in &events {
             if !self.calls.trace.observed.contains(e.method) {
                 continue;
             }
@@ -550,6 +579,36 @@ impl<'t, M: Histories> Search<'t, M> {
             s.places = next;
         }
         true
+    }
+
+    /// Applies the mutations to the events program `i`'s step recorded (stepping it again for a
+    /// merge or a swap).
+    fn mutate(&self, s: &mut State<M>, i: usize, events: &mut Vec<racelab_core::trace::Event>) {
+        for m in self.mutations {
+            match *m {
+                Mutation::Merge { actor, method } | Mutation::Swap { actor, method } => {
+                    let hit = events
+                        .iter()
+                        .any(|e| e.actor == actor && e.method == method);
+                    if !hit || !s.driver.enabled().contains(&i) {
+                        continue;
+                    }
+                    let before = s.driver.trace.events().len();
+                    s.driver.step_actor(i);
+                    let next = s.driver.trace.events().split_off(before);
+                    if matches!(m, Mutation::Swap { .. }) {
+                        events.splice(0..0, next);
+                    } else {
+                        events.extend(next);
+                    }
+                }
+                Mutation::Value { method, key, value } => {
+                    for e in events.iter_mut().filter(|e| e.method == method) {
+                        e.detail = format!("{} {key}={value}", e.detail);
+                    }
+                }
+            }
+        }
     }
 
     /// Keeps the message of the deepest failure.
@@ -696,6 +755,15 @@ impl<'t, M: Histories> Search<'t, M> {
 
 /// Validates `trace` against `M` in the order file `scn` (its text).
 pub fn validate<M: Histories>(trace: &RealTrace, scn: &str) -> Result<Validation, String> {
+    validate_mutated::<M>(trace, scn, &[])
+}
+
+/// [`validate`] against `M` changed by `mutations`.
+pub fn validate_mutated<M: Histories>(
+    trace: &RealTrace,
+    scn: &str,
+    mutations: &[Mutation],
+) -> Result<Validation, String> {
     let started = Instant::now();
     let parsed = parse::<M>(scn).map_err(|e| format!("the order file: {e}"))?;
     let row = if trace.layer_off {
@@ -761,6 +829,7 @@ pub fn validate<M: Histories>(trace: &RealTrace, scn: &str) -> Result<Validation
         schedules: 0,
         furthest: Furthest::default(),
         compared: 0,
+        mutations,
     };
     let found = search.explore(&mut Vec::new(), true);
     Ok(Validation {
@@ -856,6 +925,93 @@ mod tests {
         assert_eq!(
             RealTrace::parse(p, &bad).unwrap_err(),
             "t.jsonl:2: C.d is not in the header's `observed`"
+        );
+    }
+}
+
+/// The committed traces of real runs (`prop-tests/traces/<contract>/<REPLAY>/<row>.jsonl`,
+/// copied from `conformance/*/target/racelab-traces`): the models are checked against them in
+/// every build, with or without a JVM, and the validator's own tests use them.
+pub fn committed() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("traces")
+}
+
+#[cfg(all(test, not(loom)))]
+mod committed_traces {
+    use super::*;
+    use racelab_core::contracts::leader_ready::LeaderReady;
+
+    fn trace(rel: &str) -> RealTrace {
+        RealTrace::read(&committed().join(rel)).expect("a committed trace")
+    }
+
+    fn scn(t: &RealTrace) -> String {
+        std::fs::read_to_string(crate::real_orders::order_file(&t.contract, &t.replay))
+            .expect("its order file")
+    }
+
+    /// The divergence of `rel` against leader-ready changed by `m`.
+    fn rejected(rel: &str, m: Mutation) -> String {
+        let t = trace(rel);
+        let v = validate_mutated::<LeaderReady>(&t, &scn(&t), &[m]).expect("validates");
+        v.divergence
+            .unwrap_or_else(|| panic!("{rel}: {m:?} is not rejected"))
+    }
+
+    #[test]
+    fn every_committed_trace_is_explained_by_its_model() {
+        let mut files = Vec::new();
+        let mut stack = vec![committed()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).expect("a folder").flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    files.push(p);
+                }
+            }
+        }
+        assert!(files.len() >= 6, "{} committed traces", files.len());
+        for f in files {
+            let t = RealTrace::read(&f).expect("readable");
+            let v = validate_any(&t).expect("validates");
+            assert_eq!(v.divergence, None, "{}", f.display());
+            assert!(v.values > 0, "{}: no value compared", f.display());
+        }
+    }
+
+    #[test]
+    fn a_value_the_code_does_not_produce_is_rejected() {
+        let m = rejected(
+            "leader-ready/LR_O1/upstream.jsonl",
+            Mutation::Value {
+                method: "SCMContext.setLeaderReady",
+                key: "isLeaderReady",
+                value: "false",
+            },
+        );
+        assert!(
+            m.contains("SCMContext.setLeaderReady")
+                && m.contains("isLeaderReady: the code true, the model false"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn two_steps_of_one_method_swapped_are_rejected() {
+        let m = rejected(
+            "leader-ready/LR_O1/upstream.jsonl",
+            Mutation::Swap {
+                actor: "apply",
+                method: "SCMContext.setLeaderReady",
+            },
+        );
+        assert!(
+            m.contains(
+                "the code's next is #8 apply (StateMachineUpdater) SCMContext.setLeaderReady"
+            ) && m.contains("the model's apply took ReplicationManager.notifyStatusChanged"),
+            "{m}"
         );
     }
 }

@@ -67,6 +67,41 @@ pub struct RealCode {
     /// The J cells: each replay's verdict on a row, joined with its claim.
     #[serde(default)]
     pub real_cells: Vec<super::CellResult>,
+    /// Each replay row's trace, checked against the model step by step.
+    #[serde(default)]
+    pub traces: Vec<TraceCheck>,
+}
+
+/// One trace of a replay row on the real classes, validated against the model
+/// (`cargo xtask validate`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TraceCheck {
+    pub trace: String,
+    pub contract: String,
+    pub replay: String,
+    pub variant: String,
+    pub layer_off: bool,
+    /// Real calls of observed methods.
+    pub calls: usize,
+    /// Values compared on the model's explanation.
+    pub values: usize,
+    /// Model schedules the search completed.
+    pub schedules: u64,
+    pub seconds: f64,
+    /// The divergence, or why the trace could not be validated.
+    pub problem: Option<String>,
+    /// `problem` is a divergence: the model cannot follow the run.
+    pub diverges: bool,
+    /// The replay's order is not in the model: nothing to validate against.
+    pub no_order: bool,
+}
+
+impl TraceCheck {
+    /// `contract replay variant[ (layer off)]`.
+    pub fn row(&self) -> String {
+        let off = if self.layer_off { " (layer off)" } else { "" };
+        format!("{} {} {}{off}", self.contract, self.replay, self.variant)
+    }
 }
 
 impl RealCode {

@@ -358,6 +358,9 @@ impl Matrix {
                 .ok();
             }
             writeln!(out, "  {}", self.coverage_line(c)).ok();
+            if let Some(t) = self.traces_line(c.id) {
+                writeln!(out, "  {t}").ok();
+            }
         }
         writeln!(
             out,
@@ -450,6 +453,52 @@ impl Matrix {
             .ok();
         }
         out
+    }
+
+    /// `contract`'s traces of the real code, as conformance.json keeps them.
+    fn traces<'a>(
+        &'a self,
+        contract: &'a str,
+    ) -> impl Iterator<Item = &'a super::real_code::TraceCheck> {
+        self.real_code
+            .iter()
+            .flat_map(|r| r.traces.iter())
+            .filter(move |t| t.contract == contract)
+    }
+
+    /// How many of `contract`'s replay runs were validated against the model step by step, their
+    /// events, and the divergences; `None` when conformance did not run.
+    pub fn traces_line(&self, contract: &str) -> Option<String> {
+        self.real_code.as_ref().filter(|r| r.skipped.is_none())?;
+        let all: Vec<_> = self.traces(contract).collect();
+        let ok: Vec<_> = all.iter().filter(|t| t.problem.is_none()).collect();
+        let mut replays: Vec<&str> = ok.iter().map(|t| t.replay.as_str()).collect();
+        replays.dedup();
+        let events: usize = ok.iter().map(|t| 2 * t.calls).sum();
+        let most = ok.iter().map(|t| 2 * t.calls).max().unwrap_or(0);
+        let values: usize = ok.iter().map(|t| t.values).sum();
+        let mut line = format!(
+            "Traces: {} of {} replay runs validated against the model step by step ({} replays; \
+             {} events per trace on average, at most {most}; {values} values compared); {} diverge",
+            ok.len(),
+            all.len(),
+            replays.len(),
+            events.checked_div(ok.len()).unwrap_or(0),
+            all.iter().filter(|t| t.diverges).count()
+        );
+        let mut no_order: Vec<&str> = all
+            .iter()
+            .filter(|t| t.no_order)
+            .map(|t| t.replay.as_str())
+            .collect();
+        no_order.dedup();
+        if !no_order.is_empty() {
+            line += &format!(
+                "; not validated, their order is not in the model: {}",
+                no_order.join(", ")
+            );
+        }
+        Some(line + ".")
     }
 
     /// How much of `c`'s headline the real code decides, and what it cannot, with why.
@@ -674,6 +723,18 @@ impl Matrix {
             }
             out.push_str(&self.premises_table(c.id));
             writeln!(out, "\n{}", self.coverage_line(c)).ok();
+            if let Some(t) = self.traces_line(c.id) {
+                writeln!(out, "\n{t}").ok();
+            }
+            for t in self.traces(c.id).filter(|t| t.diverges) {
+                writeln!(
+                    out,
+                    "\n- diverges: `{}`: {}",
+                    t.row(),
+                    t.problem.as_deref().unwrap_or_default()
+                )
+                .ok();
+            }
             out.push_str(&self.real_table(c.id));
             let shown = |r: &&CellResult| {
                 r.contract == c.id
