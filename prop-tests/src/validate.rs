@@ -8,9 +8,8 @@
 //! searches every interleaving of the model's steps for one that explains the run:
 //!
 //! - each model event of an observed method is placed in a real call of that method on the
-//!   same actor, calls consumed in their order; a call's first event lies between its entry
-//!   and the thread's next observed event (the step begins inside the method, before any
-//!   observed call it makes), later ones anywhere inside it (finer steps of one method);
+//!   same actor, calls consumed in their order (several events may share one call: finer steps
+//!   of one method);
 //! - the events' times increase in the model's order: a model order the real run contradicts
 //!   (a call placed before another that had ended before it began) is not an explanation;
 //! - a value both sides give (`key=value` in the model's detail, a recorded value of the call)
@@ -45,8 +44,6 @@ pub struct Call {
     pub enter: u64,
     /// `u64::MAX` when the recording ended inside the call.
     pub exit: u64,
-    /// The thread's next recorded event after the entry: a nested call's entry, or the exit.
-    pub first_by: u64,
     /// What the recorder read at the exit (and the entry): the values the model's steps record.
     pub values: BTreeMap<String, String>,
     /// The exception the call ended with.
@@ -87,6 +84,10 @@ pub struct RealTrace {
     /// The row ran with its parts off: the model's upstream row explains it.
     pub layer_off: bool,
     pub observed: BTreeSet<String>,
+    /// The run's part of the model's setup was not recorded (`"setup": "skipped"`: the
+    /// recorder dropped what a thread finished before the point where the model's scenario hands
+    /// its threads over), so the model's setup is not matched either.
+    pub setup_skipped: bool,
     /// In entry order.
     pub calls: Vec<Call>,
     pub final_state: BTreeMap<String, String>,
@@ -163,6 +164,17 @@ impl RealTrace {
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
             observed: strings("observed")?.into_iter().collect(),
+            setup_skipped: match head.get("setup").and_then(Value::as_str) {
+                None | Some("recorded") => false,
+                Some("skipped") => true,
+                Some(other) => {
+                    return Err(at(
+                        path,
+                        1,
+                        format!("`setup` is `recorded` or `skipped`, not `{other}`"),
+                    ))
+                }
+            },
             calls: Vec::new(),
             final_state: BTreeMap::new(),
         };
@@ -213,11 +225,6 @@ impl RealTrace {
             let values = string_map(v.get("values"))
                 .ok_or_else(|| at(path, n, "`values` must map names to values"))?;
             let stack = open.entry(thread.clone()).or_default();
-            // The thread's innermost open call learns that something happened after its entry.
-            if let Some(&top) = stack.last() {
-                let c = &mut trace.calls[top];
-                c.first_by = c.first_by.min(seq);
-            }
             match event.as_str() {
                 "enter" => {
                     stack.push(trace.calls.len());
@@ -227,7 +234,6 @@ impl RealTrace {
                         method,
                         enter: seq,
                         exit: u64::MAX,
-                        first_by: u64::MAX,
                         values,
                         threw: None,
                     });
@@ -377,11 +383,16 @@ impl<'t> Calls<'t> {
                 continue;
             };
             let c = &self.trace.calls[ci];
-            let by = if first { c.first_by } else { c.exit };
-            if p.time > by {
+            if p.time > c.exit {
+                let which = if first {
+                    "its next call"
+                } else {
+                    "the call it is in"
+                };
                 why.push(format!(
-                    "its call {} ended its first step by #{by}, before #{}, the time the model has reached",
+                    "{which}, {}, had returned (#{}) before #{}, where the model is",
                     c.describe(),
+                    c.exit,
                     p.time
                 ));
                 continue;
@@ -408,12 +419,8 @@ impl<'t> Calls<'t> {
             next.time = p.time.max(c.enter);
             next.cursor[k] = Some(i);
             next.compared += compared;
-            // A call whose first step can no longer be placed can never be explained.
-            if self
-                .unexplained(&next)
-                .iter()
-                .all(|u| u.first_by >= next.time)
-            {
+            // A call that returned before the model's time can never be explained.
+            if self.unexplained(&next).iter().all(|u| u.exit >= next.time) {
                 out.push(next);
             } else {
                 why.push(format!(
@@ -516,7 +523,10 @@ struct State<M: Histories> {
 }
 
 impl<'t, M: Histories> Search<'t, M> {
-    fn begin(&self) -> State<M> {
+    /// The model at its start, with what the scenario did before handing its threads over
+    /// (its steps in their one order) matched like any other steps, unless the trace did not
+    /// record it: `None` when the run did not begin so.
+    fn begin(&mut self) -> Option<State<M>> {
         let trace = Trace::new();
         let setup = match self.start {
             Some(s) => (s.build)(&trace, self.fix),
@@ -525,15 +535,17 @@ impl<'t, M: Histories> Search<'t, M> {
                 threads: Vec::new(),
             },
         };
-        // What the scenario did before handing its threads over is the run's setup: the
-        // recorder starts with the actors, so these events are not matched.
-        trace.clear();
-        State {
+        let mut s = State {
             driver: Driver::new(trace, setup),
             plan: M::Plan::start(),
             applied: 0,
             places: [self.calls.start()].into(),
+        };
+        if self.calls.trace.setup_skipped {
+            s.driver.trace.clear();
         }
+        let events = s.driver.trace.events();
+        self.matches(&mut s, &events).then_some(s)
     }
 
     /// Takes `choice` and matches the events it recorded; false when it cannot be taken.
@@ -553,7 +565,12 @@ impl<'t, M: Histories> Search<'t, M> {
         if let Choice::Step(i) = choice {
             self.mutate(s, i, &mut events);
         }
-        for e in &events {
+        self.matches(s, &events)
+    }
+
+    /// Places each of `events` that is observed; false, keeping why, when one cannot be.
+    fn matches(&mut self, s: &mut State<M>, events: &[racelab_core::trace::Event]) -> bool {
+        for e in events {
             if !self.calls.trace.observed.contains(e.method) {
                 continue;
             }
@@ -674,7 +691,7 @@ impl<'t, M: Histories> Search<'t, M> {
     }
 
     fn replay(&mut self, path: &[Choice]) -> Option<State<M>> {
-        let mut s = self.begin();
+        let mut s = self.begin()?;
         for &c in path {
             if !self.take(&mut s, c) {
                 return None;

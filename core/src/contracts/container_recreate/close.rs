@@ -54,21 +54,35 @@ impl CloseThroughPipeline {
             );
             return None;
         };
+        // applyTransaction → HddsDispatcher.dispatch: the CloseContainer request reaches the
+        // handler through dispatchRequest, like every command the pipeline applies.
+        self.cx.record(
+            "HddsDispatcher.dispatchRequest",
+            format_args!(
+                "dn{} CloseContainer apply c{}: getContainer → present",
+                dn.id, self.id
+            ),
+        );
         c.lock.acquire(OWNER);
         // markContainerForClose (OPEN → CLOSING), then closeContainer (CLOSING → CLOSED).
-        let (from, bcsid) = c.data(|d| {
+        let (from, to, bcsid) = c.data(|d| {
             let from = d.state;
             if matches!(d.state, State::Open | State::Closing) {
                 d.state = State::Closed;
             }
-            (from, d.bcsid)
+            (from, d.state, d.bcsid)
         });
         self.cx.record(
             "KeyValueHandler.handleCloseContainer",
             format_args!(
-                "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid}",
+                "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid} (state={to:?} bcsid={bcsid})",
                 dn.id, self.id
             ),
+        );
+        // closeContainer takes the replica's write lock through the ContainerSet.
+        self.cx.record(
+            "ContainerSet.getContainerWithWriteLock",
+            format_args!("dn{} c{}: write lock (closeContainer)", dn.id, self.id),
         );
         c.lock.release(OWNER);
         dn.task_queue.release(OWNER);

@@ -95,7 +95,14 @@ impl Program<World> for DeleteContainerCommandHandler {
         let cx = &self.cx;
         self.next = match std::mem::replace(&mut self.next, Step::Done) {
             Step::Get => match dn.set.get(id) {
-                Some(c) => Step::Lock(c),
+                Some(c) => {
+                    // deleteInternal begins: its first step is the lock below.
+                    cx.record(
+                        "KeyValueHandler.deleteInternal",
+                        format_args!("dn{} c{id}: force={}", dn.id, self.force),
+                    );
+                    Step::Lock(c)
+                }
                 None => {
                     cx.record(
                         "ContainerController.deleteContainer",
@@ -147,8 +154,9 @@ impl Program<World> for DeleteContainerCommandHandler {
                     cx.record(
                         "KeyValueContainer.markContainerForDelete",
                         format_args!(
-                            "dn{} c{id}: Marked container DELETED from {from:?} (force={force})",
-                            dn.id
+                            "dn{} c{id}: Marked container DELETED from {from:?} (force={force}) \
+                             state={:?} bcsid={}",
+                            dn.id, d.state, d.bcsid
                         ),
                     );
                     None

@@ -380,7 +380,10 @@ impl Dispatch {
             Some(Ok(())) => {
                 cx.record(
                     "KeyValueHandler.handleCreateContainer",
-                    format_args!("c{id}: created OPEN, BCSID 0 (containerCreationLocks), ICR sent"),
+                    format_args!(
+                        "c{id}: created OPEN, BCSID 0 (containerCreationLocks), ICR sent \
+                         (state=Open bcsid=0)"
+                    ),
                 );
                 w.ghost.recreated(dn.id, id);
             }
@@ -506,6 +509,11 @@ impl Dispatch {
                 }
             });
             if marked {
+                // markContainerUnhealthy takes the replica's write lock through the ContainerSet.
+                cx.record(
+                    "ContainerSet.getContainerWithWriteLock",
+                    format_args!("dn{} c{id}: write lock (markContainerUnhealthy)", dn.id),
+                );
                 note = Note::MarkedUnhealthy;
                 Reply::Result(res)
             } else {
@@ -522,14 +530,18 @@ impl Dispatch {
         cx.record(
             "HddsDispatcher.dispatchRequest",
             format_args!(
-                "{} {} c{id}: {reply}{}",
+                "{} {} c{id}: {reply}{}{}",
                 self.req.name(),
                 self.stage.name(),
+                fmt::from_fn(|f| match reply {
+                    Reply::Result(r) => write!(f, " (result={r})"),
+                    Reply::Thrown => Ok(()),
+                }),
                 fmt::from_fn(|f| match note {
                     Note::None => Ok(()),
                     Note::MarkedUnhealthy => f.write_str(", replica marked UNHEALTHY"),
                     Note::UpdateBcsid(bcsid) => {
-                        write!(f, ", updateBCSID: container2BCSIDMap[c{id}] = {bcsid}")
+                        write!(f, ", updateBCSID: container2BCSIDMap[c{id}]={bcsid}")
                     }
                 })
             ),

@@ -860,8 +860,43 @@ impl World {
                 }
             ));
         }
+        // The same, as `key=value` words (what a real run's trace gives the validator).
+        let mut words = Vec::new();
+        for dn in &self.dns {
+            let d = dn.id;
+            let reps = dn.set.replicas();
+            words.push(format!("dn{d}.replicas={}", reps.len()));
+            for c in reps.iter() {
+                let (state, bcsid, blocks) = c.data(|x| {
+                    let blocks: Vec<String> = x.blocks.keys().map(|b| b.to_string()).collect();
+                    (x.state, x.bcsid, blocks)
+                });
+                let blocks = if blocks.is_empty() {
+                    "none".to_string()
+                } else {
+                    blocks.join(",")
+                };
+                words.push(format!(
+                    "dn{d}.c{id}={state:?} dn{d}.c{id}.bcsid={bcsid} dn{d}.c{id}.blocks={blocks}",
+                    id = c.id
+                ));
+            }
+            words.push(format!("dn{d}.healthy={}", dn.csm.is_healthy()));
+        }
+        for id in [C] {
+            for dn in &self.dns {
+                words.push(format!(
+                    "dn{}.container2BCSIDMap[c{id}]={}",
+                    dn.id,
+                    dn.csm
+                        .bcsid_of(id)
+                        .map_or("none".to_string(), |b| b.to_string())
+                ));
+            }
+        }
         let scm = self.scm_state();
         for (id, c) in scm.containers.iter() {
+            words.push(format!("scm.c{id}.seq={}", c.seq));
             lines.push(format!(
                 "SCM c{id}: {:?} seq {} replicas {:?}",
                 c.state,
@@ -879,6 +914,7 @@ impl World {
                 r.put_block.map_or("no reply".into(), |x| x.to_string())
             ));
         }
+        lines.push(format!("observable: {}", words.join(" ")));
         lines.join("\n")
     }
 }

@@ -515,10 +515,11 @@ impl Model for ReconSync {
     /// exhaustive checkers compare).
     fn describe(w: &World) -> String {
         let q = w.controller.quiescent();
+        let recon = w.recon_om_db.state().seq;
         format!(
-            "{} (bucket{BUCKET}); Recon OM DB at #{}; {q}",
+            "{} (bucket{BUCKET}); Recon OM DB at #{recon}; {q} (omSeq={} reconOmDbSeq={recon})",
             w.as_reported(),
-            w.recon_om_db.state().seq
+            w.om.sequence_number()
         )
     }
 }

@@ -117,11 +117,15 @@ impl ReconTaskControllerImpl {
             );
             return;
         }
+        let seq = batch.last_sequence_number;
         let mut buffer = self.buffer_mut();
         buffer.push_back(ReconEvent::OmUpdateBatch(batch));
         cx.record(
             "ReconTaskControllerImpl.consumeOMEvents",
-            format_args!("offer → buffer {}", show(&buffer)),
+            format_args!(
+                "offer (batchSequenceNumber={seq}) → buffer {}",
+                show(&buffer)
+            ),
         );
     }
 
@@ -207,7 +211,10 @@ impl ReconTaskControllerImpl {
         db.process(batch);
         cx.record(
             "ReconTaskControllerImpl.processOMUpdateBatch",
-            format_args!("NSSummaryTask.process {batch} → {}", *db),
+            format_args!(
+                "NSSummaryTask.process {batch} (batchSequenceNumber={}) → {}",
+                batch.last_sequence_number, *db
+            ),
         );
     }
 

@@ -872,6 +872,8 @@ impl Model for Reregister {
         let settled = w.at_quiescence();
         let finalized = settled.finalized();
         let mut out = Vec::new();
+        // The same, as `key=value` words (what a real run's trace states, see validate.rs).
+        let mut words = Vec::new();
         for (nn, n) in settled.namenodes.iter().enumerate() {
             let state = n.state();
             let unknown: Vec<Block> = finalized.difference(state.located()).iter().collect();
@@ -879,6 +881,13 @@ impl Model for Reregister {
                 "nn{nn} {:?} without a location: {unknown:?}",
                 state.ha
             ));
+            let listed: Vec<String> = unknown.iter().map(|b| b.to_string()).collect();
+            let listed = if listed.is_empty() {
+                "none".to_owned()
+            } else {
+                listed.join("+")
+            };
+            words.push(format!("unlocated.nn{nn}={listed}"));
         }
         let events = settled.ghost.events();
         let dropped: Vec<Block> = events
@@ -892,10 +901,12 @@ impl Model for Reregister {
         let lost = events.iter().enumerate().any(|(i, e)| {
             matches!(e, Event::Requested { dn, nn } if !snapshot_after(&events, i, (*dn, *nn), |_| true))
         });
+        let fbrs = if lost { "lost" } else { "honoured" };
         format!(
-            "at quiescence: {}; dropped from pending IBRs: {dropped:?}; registration FBRs {}",
+            "at quiescence: {}; dropped from pending IBRs: {dropped:?}; registration FBRs {fbrs} \
+             ({} fbrs={fbrs})",
             out.join("; "),
-            if lost { "lost" } else { "honoured" }
+            words.join(" ")
         )
     }
 }

@@ -43,6 +43,8 @@ public final class Recorder {
   private static final ThreadLocal<String> ACTOR = new ThreadLocal<>();
   /** Set while a probe reads its values: what that reading calls is not recorded. */
   private static final ThreadLocal<Boolean> READING = ThreadLocal.withInitial(() -> false);
+  /** Set by {@link #elide} for the call in progress. */
+  private static final ThreadLocal<Boolean> ELIDED = ThreadLocal.withInitial(() -> false);
   private static final AtomicLong SEQ = new AtomicLong();
   private static final ConcurrentLinkedQueue<String> EVENTS = new ConcurrentLinkedQueue<>();
   private static Instrumentation instrumentation;
@@ -52,6 +54,8 @@ public final class Recorder {
   private static volatile Row row;
   private static volatile String replay;
   private static volatile Map<String, String> finalState;
+  /** Whether a thread's part of the model's setup was dropped ({@link #setupDone}). */
+  private static volatile boolean setupSkipped;
 
   private Recorder() {
   }
@@ -129,6 +133,15 @@ public final class Recorder {
     }
   }
 
+  /**
+   * The call in progress on this thread is not made in the fixed code: a part's advice that
+   * replaces a method's whole body with nothing calls it (reregister's P2, whose model makes no
+   * clearIBRs call at all), and the recorder drops the call.
+   */
+  public static void elide() {
+    ELIDED.set(true);
+  }
+
   /** The current thread plays the model's {@code actor} from now on ({@code null}: none). */
   public static void act(String actor) {
     if (actor == null) {
@@ -138,8 +151,35 @@ public final class Recorder {
     }
   }
 
+  /**
+   * The current thread's part of the model's setup ends here, where a scenario's setup runs an
+   * actor's first steps before handing its threads over and the real thread runs them itself:
+   * the calls this thread finished so far are dropped (the calls still open stay, and the model's
+   * later steps in them are checked), and the trace says its setup was not recorded, so the
+   * validator does not match the model's setup either.
+   */
+  public static void setupDone() {
+    String thread = "\"thread\":" + Json.string(Thread.currentThread().getName()) + ",";
+    List<String> open = new ArrayList<>();
+    List<String> done = new ArrayList<>();
+    for (String line : EVENTS) {
+      if (!line.contains(thread)) {
+        continue;
+      }
+      if (line.contains("\"event\":\"enter\"")) {
+        open.add(line);
+      } else if (!open.isEmpty()) {
+        done.add(open.remove(open.size() - 1));
+        done.add(line);
+      }
+    }
+    EVENTS.removeAll(done);
+    setupSkipped = true;
+  }
+
   /** Starts recording {@code row}'s run (the fix layer calls it). */
   public static void begin(Row row) {
+    setupSkipped = false;
     EVENTS.clear();
     SEQ.set(0);
     replay = null;
@@ -177,8 +217,12 @@ public final class Recorder {
     lines.add("{\"trace\":\"racelab-trace/1\",\"contract\":" + Json.string(r.contract())
         + ",\"replay\":" + Json.string(replay) + ",\"variant\":" + Json.string(r.variant())
         + ",\"parts\":" + Json.strings(parts) + ",\"layer_off\":" + r.layerOff()
-        + ",\"observed\":" + Json.strings(observed) + "}");
-    lines.addAll(EVENTS);
+        + ",\"observed\":" + Json.strings(observed) + ",\"setup\":"
+        + (setupSkipped ? "\"skipped\"" : "\"recorded\"") + "}");
+    // in seq order: two threads may append in the other order than they numbered their events
+    List<String> events = new ArrayList<>(EVENTS);
+    events.sort(java.util.Comparator.comparingLong(Recorder::seqOf));
+    lines.addAll(events);
     if (finalState != null) {
       lines.add("{\"final\":" + Json.object(finalState) + "}");
     }
@@ -201,6 +245,12 @@ public final class Recorder {
     if (call == 0 || row == null) {
       return;
     }
+    if (ELIDED.get()) {
+      ELIDED.set(false);
+      String entry = "{\"seq\":" + call + ",";
+      EVENTS.removeIf(line -> line.startsWith(entry));
+      return;
+    }
     Probe probe = probe(name);
     Map<String, String> values;
     READING.set(true);
@@ -218,6 +268,12 @@ public final class Recorder {
       line.append(",\"threw\":").append(Json.string(thrown.getClass().getName()));
     }
     EVENTS.add(line.append('}').toString());
+  }
+
+  /** An event line's seq (each line starts {@code {"seq":N,}). */
+  private static long seqOf(String line) {
+    int from = line.indexOf(':') + 1;
+    return Long.parseLong(line.substring(from, line.indexOf(',', from)));
   }
 
   private static Probe probe(String name) {

@@ -12,6 +12,7 @@ import racelab.conformance.Threads;
 import racelab.fix.FixLayer;
 import racelab.fix.Row;
 import racelab.fix.reregister.Rows;
+import racelab.trace.Recorder;
 
 /**
  * Replay of racelab's reregister counterexample upstream/O3 (double-register/standby, the
@@ -59,6 +60,7 @@ public class ReplayReregisterO3Test {
         final int a = has.length - 1;
         ReregisterWiring.FakeNameNode nn = w.nns.get(a);
         BPServiceActor actor = w.actor(a);
+        w.record(a);
         // --- setup on main ---
         for (int k = 0; k < a; k++) {
           w.actor(k).register(ReregisterWiring.NS); // the other NameNodes keep the DataNode
@@ -88,6 +90,7 @@ public class ReplayReregisterO3Test {
         AtomicReference<Throwable> writerThrew = new AtomicReference<>();
         Thread writer = Threads.recording("DataXceiver", writerThrew, () -> {
           ReregisterWiring.await(reportProcessed, "the in-flight FBR's processing");
+          Recorder.act(ReregisterWiring.WRITER);
           w.write(X);
         }, written::countDown);
         writer.start();
@@ -146,6 +149,7 @@ public class ReplayReregisterO3Test {
             Replay.record(id, row, ids[i], reached[i], observed);
           }
         }
+        Recorder.end(w.modelState(o2));
       }
     });
   }

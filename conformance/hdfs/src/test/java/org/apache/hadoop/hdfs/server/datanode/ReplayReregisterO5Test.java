@@ -31,6 +31,7 @@ import racelab.conformance.Threads;
 import racelab.fix.FixLayer;
 import racelab.fix.Row;
 import racelab.fix.reregister.Rows;
+import racelab.trace.Recorder;
 
 /**
  * Replay of racelab's reregister O5 counterexample (HDFS-17969) on hadoop-hdfs 3.5.0, with real
@@ -64,6 +65,7 @@ public class ReplayReregisterO5Test {
   }
 
   static void replay(Row row) throws Exception {
+    Recorder.observe("reregister", racelab.trace.reregister.Probes.ALL);
     // --- a BPServiceActor around mocks (no threads of its own are started but its command
     // processor, which stays idle) ---
     Configuration conf = new HdfsConfiguration();
@@ -102,16 +104,25 @@ public class ReplayReregisterO5Test {
     Block x = new Block(1001, 1024, 7);
 
     // 1. writer: X finalized
-    Thread writer = new Thread(() -> ibr.notifyNamenodeBlock(
-        new ReceivedDeletedBlockInfo(x, BlockStatus.RECEIVED_BLOCK, null), storage, false),
-        "DataXceiver");
+    Thread writer = new Thread(() -> {
+      Recorder.act("DataXceiver:dn0");
+      ibr.notifyNamenodeBlock(
+          new ReceivedDeletedBlockInfo(x, BlockStatus.RECEIVED_BLOCK, null), storage, false);
+      // The model's setup (scenario failed-ibr-vs-clear) is this write and the actor enqueueing
+      // the REGISTER command; this harness calls reRegister itself, so the setup is not
+      // compared: the trace starts with the actor's sendIBRs.
+      Recorder.setupDone();
+    }, "DataXceiver");
     writer.start();
     writer.join();
 
     // 2. actor thread: sendIBRs drains X, the RPC is in flight
     AtomicReference<Throwable> actorThrew = new AtomicReference<>();
-    Thread actorThread = Threads.recording("BPServiceActor", actorThrew,
-        () -> ibr.sendIBRs(nn, reg, "bp-1", ""));
+    racelab.trace.reregister.Probes.registrations = null;
+    Thread actorThread = Threads.recording("BPServiceActor", actorThrew, () -> {
+      Recorder.act(ReregisterWiring.actorThread(0));
+      ibr.sendIBRs(nn, reg, "bp-1", "");
+    });
     actorThread.start();
     if (!ibrRpcInFlight.await(30, TimeUnit.SECONDS)) {
       throw new AssertionError("the IBR RPC never started");
@@ -119,8 +130,10 @@ public class ReplayReregisterO5Test {
 
     // 3. command thread: DNA_REGISTER -> reRegister (clearIBRs for STANDBY, then register)
     AtomicReference<Throwable> commandThrew = new AtomicReference<>();
-    Thread command = Threads.recording("Command processor", commandThrew, actor::reRegister,
-        reRegistered::countDown);
+    Thread command = Threads.recording("Command processor", commandThrew, () -> {
+      Recorder.act(ReregisterWiring.commandThreadActor(0));
+      actor.reRegister();
+    }, reRegistered::countDown);
     command.start();
     command.join();
 
@@ -145,5 +158,6 @@ public class ReplayReregisterO5Test {
     Replay.record("RR_O5", row, "O5", npeInPutMissing && xLost,
         "sendIBRs threw " + t + "; X re-queued=" + requeued + " (pending storages after="
             + ibr.getPendingIBRSize() + ")");
+    Recorder.end(java.util.Map.of());
   }
 }

@@ -12,6 +12,7 @@ import racelab.conformance.Threads;
 import racelab.fix.FixLayer;
 import racelab.fix.Row;
 import racelab.fix.reregister.Rows;
+import racelab.trace.Recorder;
 
 /**
  * Replay of racelab's reregister counterexample upstream/O6 (single-register/standby, the
@@ -40,6 +41,7 @@ public class ReplayReregisterO6Test {
       try (ReregisterWiring w = new ReregisterWiring(HAServiceState.STANDBY)) {
         ReregisterWiring.FakeNameNode nn = w.nns.get(0);
         BPServiceActor actor = w.actor(0);
+        w.record(0);
         // --- setup on main ---
         actor.register(ReregisterWiring.NS); // registration A
         actor.state = HAServiceState.STANDBY;
@@ -60,6 +62,7 @@ public class ReplayReregisterO6Test {
         AtomicReference<Throwable> writerThrew = new AtomicReference<>();
         Thread writer = Threads.recording("DataXceiver", writerThrew, () -> {
           ReregisterWiring.await(snapshotTaken, "the FBR's snapshot");
+          Recorder.act(ReregisterWiring.WRITER);
           w.write(X);
         }, written::countDown);
         writer.start();
@@ -82,6 +85,7 @@ public class ReplayReregisterO6Test {
         Replay.record("RR_O6", row, "O6", o6, "re-registrations=" + reRegistrations
             + ", X pending=" + w.pending(0, X) + ", X located=" + located + ", "
             + ReregisterWiring.nextFbr(s) + "; " + w.state());
+        Recorder.end(w.modelState(null));
       }
     });
   }

@@ -51,6 +51,8 @@ import org.apache.hadoop.hdfs.server.protocol.RegisterCommand;
 import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
 import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import racelab.trace.Recorder;
+import racelab.trace.reregister.Probes;
 
 /**
  * The reregister replays' wiring (racelab's own, nothing copied from upstream): a real
@@ -309,8 +311,17 @@ final class ReregisterWiring implements AutoCloseable {
   private final DataNodeFaultInjector previousInjector = DataNodeFaultInjector.get();
   private final List<Thread> loops = new ArrayList<>();
   final AtomicReference<Throwable> loopThrew = new AtomicReference<>();
+  /** The NameNode whose actor's threads the trace records (-1: none). */
+  private volatile int recorded = -1;
+  /** Whether the recorded actor's thread has reached its snapshot (its setup ended). */
+  private volatile boolean snapshotReached;
+  private volatile boolean commandLabelled;
+  private volatile boolean commandSetupDone;
+  /** Whether the recorded command thread has finished its batch. */
+  private volatile boolean batchDone;
 
   ReregisterWiring(HAServiceState... has) throws Exception {
+    Recorder.observe("reregister", Probes.ALL);
     Configuration conf = new HdfsConfiguration();
     conf.set("dfs.heartbeat.interval", "200ms");
     // The FBR interval at its largest (Scheduler draws ThreadLocalRandom.nextInt of it, cast to
@@ -327,6 +338,19 @@ final class ReregisterWiring implements AutoCloseable {
     when(dn.shouldRun()).thenAnswer(inv -> {
       if (Thread.currentThread().getClass().getSimpleName().equals("CommandProcessingThread")) {
         commandThreads.await();
+        // the model's command thread from its first batch (its processCommandFromActor is the
+        // model's setup and not observed) to the batch's end
+        if (!batchDone && recorded >= 0 && actorOfCommandThread() == recorded) {
+          if (!commandLabelled) {
+            commandLabelled = true;
+            Recorder.act(commandThreadActor(recorded));
+          } else if (!commandSetupDone) {
+            // reRegister's first call: the model's setup stepped the command thread into
+            // processCommandFromActor -> reRegister
+            commandSetupDone = true;
+            Recorder.setupDone();
+          }
+        }
       }
       return running.get();
     });
@@ -342,6 +366,10 @@ final class ReregisterWiring implements AutoCloseable {
     doAnswer(inv -> {
       int a = actorOfCommandThread();
       batches.computeIfAbsent(a, k -> new AtomicLong()).incrementAndGet();
+      if (a >= 0 && a == recorded) {
+        batchDone = true;
+        Recorder.act(null);
+      }
       run(onBatchProcessed);
       return null;
     }).when(metrics).incrNumProcessedCommands();
@@ -350,6 +378,14 @@ final class ReregisterWiring implements AutoCloseable {
       public void blockUtilSendFullBlockReport() {
         reRegistered.computeIfAbsent(actorOfCommandThread(), k -> new ArrayList<>())
             .add(sequence.incrementAndGet());
+      }
+
+      /** The recorded actor thread's first offerService iteration (the model's) ends here. */
+      @Override
+      public void endOfferService() {
+        if (recorded >= 0 && actorOfThread() == recorded) {
+          Recorder.act(null);
+        }
       }
     });
     List<String> ids = new ArrayList<>();
@@ -372,6 +408,32 @@ final class ReregisterWiring implements AutoCloseable {
   BPServiceActor actor(int nn) {
     return actors.get(nn);
   }
+
+  /**
+   * Records the threads of the actor for NameNode {@code nn} as the model's actors: its
+   * offerService loop's first iteration and its command thread's first batch; and the
+   * registrations each NameNode answered, as the model's bpRegistration counts them.
+   */
+  void record(int nn) {
+    recorded = nn;
+    Probes.registrations = a -> {
+      int i = actors.indexOf(a);
+      return i < 0 ? -1 : nns.get(i).registrations;
+    };
+  }
+
+  /** The model's name of the actor thread of (dn0, nn). */
+  static String actorThread(int nn) {
+    return "BPServiceActor:dn0/nn" + nn;
+  }
+
+  /** The model's name of the command thread of (dn0, nn). */
+  static String commandThreadActor(int nn) {
+    return "CommandProcessingThread:dn0/nn" + nn;
+  }
+
+  /** The model's name of the writer. */
+  static final String WRITER = "DataXceiver:dn0";
 
   private int actorOfCommandThread() {
     Thread t = Thread.currentThread();
@@ -408,6 +470,11 @@ final class ReregisterWiring implements AutoCloseable {
       record[k++] = id;
     }
     record[0] = sequence.incrementAndGet();
+    if (!snapshotReached && recorded >= 0 && actorOfThread() == recorded) {
+      // the model's scenario ran this blockReport up to its snapshot in its setup
+      snapshotReached = true;
+      Recorder.setupDone();
+    }
     snapshots.computeIfAbsent(actorOfThread(), x -> new ArrayList<>()).add(record);
     Map<DatanodeStorage, BlockListAsLongs> m = new HashMap<>();
     m.put(storage, BlockListAsLongs.encode(replicas));
@@ -509,6 +576,9 @@ final class ReregisterWiring implements AutoCloseable {
     Method offer = BPServiceActor.class.getDeclaredMethod("offerService");
     offer.setAccessible(true);
     Thread t = new Thread(() -> {
+      if (nn == recorded) {
+        Recorder.act(actorThread(nn));
+      }
       try {
         offer.invoke(actor(nn));
       } catch (InvocationTargetException e) {
@@ -556,6 +626,29 @@ final class ReregisterWiring implements AutoCloseable {
         : "scheduled later");
   }
 
+  /**
+   * The observable state as the model's state names it (Reregister::describe's key=value
+   * words): per NameNode the finalized blocks it locates nowhere ({@code unlocated.nn0=7}, or
+   * {@code none}), and, where the replay decided it ({@code lost} non-null), whether a
+   * registration's FBR request was lost ({@code fbrs=lost} or {@code honoured}).
+   */
+  Map<String, String> modelState(Boolean lost) {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    for (FakeNameNode n : nns) {
+      List<String> unlocated = new ArrayList<>();
+      for (long b : new TreeSet<>(finalized)) {
+        if (!n.locates(b)) {
+          unlocated.add(String.valueOf(b));
+        }
+      }
+      m.put("unlocated.nn" + n.id, unlocated.isEmpty() ? "none" : String.join("+", unlocated));
+    }
+    if (lost != null) {
+      m.put("fbrs", lost ? "lost" : "honoured");
+    }
+    return m;
+  }
+
   String state() {
     StringBuilder sb = new StringBuilder();
     for (FakeNameNode n : nns) {
@@ -576,5 +669,6 @@ final class ReregisterWiring implements AutoCloseable {
       t.join(TimeUnit.SECONDS.toMillis(TIMEOUT_S));
     }
     DataNodeFaultInjector.set(previousInjector);
+    Probes.registrations = null;
   }
 }

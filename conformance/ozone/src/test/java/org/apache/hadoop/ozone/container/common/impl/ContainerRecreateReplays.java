@@ -1,5 +1,6 @@
 package org.apache.hadoop.ozone.container.common.impl;
 
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.ozone.container.common.interfaces.Container;
 import racelab.conformance.Replay;
@@ -7,6 +8,7 @@ import racelab.conformance.Threads;
 import racelab.fix.FixLayer;
 import racelab.fix.Row;
 import racelab.fix.containerrecreate.Dn;
+import racelab.trace.Recorder;
 
 /**
  * container-recreate's replays: each drives one order of the model's race
@@ -33,6 +35,8 @@ final class ContainerRecreateReplays {
     /** SCM's decision on O2, when the order drives SCM. */
     Boolean o2;
     String scm = "";
+    /** SCM's sequence id of c1 after the order, when the order drives SCM. */
+    Long scmSeq;
 
     Run(ContainerRecreateWiring w) {
       this.w = w;
@@ -72,7 +76,9 @@ final class ContainerRecreateReplays {
         Dn.registerPipeline(w.dispatcher, w.container2BCSIDMap);
         w.openWithBlock();
         Run r = new Run(w);
+        w.tracing = true;
         order.drive(r);
+        w.tracing = false;
         for (String o : outcomes) {
           boolean reached = switch (o) {
             case "O1" -> r.o1();
@@ -83,6 +89,11 @@ final class ContainerRecreateReplays {
           };
           Replay.record(id, row, o, reached, r.observed());
         }
+        Map<String, String> state = w.modelState();
+        if (r.scmSeq != null) {
+          state.put("scm.c1.seq", String.valueOf(r.scmSeq));
+        }
+        Recorder.end(state);
       }
     });
   }

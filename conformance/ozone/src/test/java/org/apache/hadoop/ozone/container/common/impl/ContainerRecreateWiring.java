@@ -40,6 +40,8 @@ import org.apache.hadoop.ozone.container.keyvalue.interfaces.ChunkManager;
 import org.apache.hadoop.ozone.container.metadata.WitnessedContainerMetadataStore;
 import org.apache.hadoop.ozone.container.metadata.WitnessedContainerMetadataStoreImpl;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import racelab.trace.Recorder;
+import racelab.trace.containerrecreate.Probes;
 
 /**
  * container-recreate (HDDS-17643): the pipeline leader's datanode on Ozone 2.2.0's real classes:
@@ -87,7 +89,15 @@ public final class ContainerRecreateWiring implements AutoCloseable {
    *  dispatcher's marking or exception). */
   public final List<String> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+  /**
+   * Whether the threads' work is recorded (the replay's order, after the pre-state): each step of
+   * the harness's ContainerStateMachine and command handler labels its thread with the model's
+   * actor ({@link #act}).
+   */
+  public volatile boolean tracing;
+
   public ContainerRecreateWiring() throws Exception {
+    Recorder.observe("container-recreate", Probes.ALL);
     dir = Files.createTempDirectory("racelab-cr").toFile();
     conf.set("hdds.datanode.dir", new File(dir, "data").getAbsolutePath());
     conf.set("ozone.metadata.dirs", new File(dir, "meta").getAbsolutePath());
@@ -265,6 +275,7 @@ public final class ContainerRecreateWiring implements AutoCloseable {
    */
   public Entry startTransaction(ContainerCommandRequestProto request) {
     Entry e = new Entry(request);
+    act("dn1 RaftServer-RPC");
     try {
       dispatcher.validateContainerCommand(request);
       e.index = ++lastIndex;
@@ -272,8 +283,18 @@ public final class ContainerRecreateWiring implements AutoCloseable {
     } catch (Exception ex) {
       e.reply = "rejected by validateContainerCommand: " + ex;
       log.add(request.getCmdType() + " " + e.reply);
+    } finally {
+      act(null);
     }
     return e;
+  }
+
+  /**
+   * The current thread plays the model's {@code actor} (the timeline's second column of
+   * {@code cargo xtask replay}) while {@link #tracing}; {@code null}: none.
+   */
+  public void act(String actor) {
+    Recorder.act(tracing ? actor : null);
   }
 
   public DispatcherContext writeData(long index) {
@@ -325,7 +346,12 @@ public final class ContainerRecreateWiring implements AutoCloseable {
 
   /** WRITE_DATA of a WriteChunk entry (the chunk executor). */
   public boolean writeStateMachineData(Entry e) {
-    return dispatch(e.request.getCmdType() + " WRITE_DATA", e.request, writeData(e.index));
+    act("dn1 ChunkWriter");
+    try {
+      return dispatch(e.request.getCmdType() + " WRITE_DATA", e.request, writeData(e.index));
+    } finally {
+      act(null);
+    }
   }
 
   /** The apply of an entry: COMMIT_DATA for a WriteChunk (its data cleared, as in the log). */
@@ -333,8 +359,13 @@ public final class ContainerRecreateWiring implements AutoCloseable {
     boolean wc = e.request.getCmdType() == Type.WriteChunk;
     ContainerCommandRequestProto logged = wc ? e.request.toBuilder().setWriteChunk(
         e.request.getWriteChunk().toBuilder().clearData()).build() : e.request;
-    return dispatch(e.request.getCmdType() + (wc ? " COMMIT_DATA" : " apply"), logged,
-        apply(e.index, wc));
+    act("dn1 apply");
+    try {
+      return dispatch(e.request.getCmdType() + (wc ? " COMMIT_DATA" : " apply"), logged,
+          apply(e.index, wc));
+    } finally {
+      act(null);
+    }
   }
 
   /** The client's answer once the entry was applied: SUCCESS, or what the leader returned. */
@@ -366,13 +397,23 @@ public final class ContainerRecreateWiring implements AutoCloseable {
   /** SCM's close, applied through the pipeline on the leader. */
   public void closeThroughPipeline() {
     Entry e = startTransaction(closeContainer());
-    dispatch("CloseContainer apply", e.request, apply(e.index, false));
+    act("apply (CloseContainer)");
+    try {
+      dispatch("CloseContainer apply", e.request, apply(e.index, false));
+    } finally {
+      act(null);
+    }
   }
 
   /** SCM's force delete on the leader: DeleteContainerCommandHandler → deleteContainer(force). */
   public void forceDelete() throws Exception {
     Container<?> c = set.getContainer(C);
-    handler.deleteContainer(c, true);
+    act("DeleteContainerCommandHandler");
+    try {
+      handler.deleteContainer(c, true);
+    } finally {
+      act(null);
+    }
     log.add("force delete of c" + C + " done (state " + c.getContainerState() + ")");
   }
 
@@ -423,6 +464,34 @@ public final class ContainerRecreateWiring implements AutoCloseable {
                 : holds(NEW_BLOCK) ? "[2]" : "[]");
     return r + "; container2BCSIDMap[c" + C + "]=" + container2BCSIDMap.get(C)
         + "; stateMachineHealthy=" + healthy + (healthy ? "" : " (" + failure + ")");
+  }
+
+  /**
+   * The observable state as the model's state names it (the {@code key=value} words of
+   * {@code ContainerRecreate::describe}'s last line): what the trace's last line gives the
+   * validator. Only the leader (dn1) is wired.
+   */
+  public Map<String, String> modelState() {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    Container<?> c = replica();
+    m.put("dn1.replicas", c == null ? "0" : "1");
+    if (c != null) {
+      Map<String, String> r = Probes.replica(c);
+      m.put("dn1.c1", r.get("state"));
+      m.put("dn1.c1.bcsid", r.get("bcsid"));
+      List<String> blocks = new ArrayList<>();
+      if (holds(OLD_BLOCK)) {
+        blocks.add(String.valueOf(OLD_BLOCK));
+      }
+      if (holds(NEW_BLOCK)) {
+        blocks.add(String.valueOf(NEW_BLOCK));
+      }
+      m.put("dn1.c1.blocks", blocks.isEmpty() ? "none" : String.join(",", blocks));
+    }
+    m.put("dn1.healthy", String.valueOf(healthy));
+    Long bcsid = container2BCSIDMap.get(C);
+    m.put("dn1.container2BCSIDMap[c1]", bcsid == null ? "none" : String.valueOf(bcsid));
+    return m;
   }
 
   public State state() {

@@ -115,7 +115,14 @@ public class ReplayContainerRecreateO2Test {
         ContainerRecreateReplays.putBlock(r);
       }
       var report = r.w.set.getContainerReport();
-      ContainerInfo info = scmProcesses(report, r.closeSeq, true);
+      r.w.act("ContainerReportHandler");
+      ContainerInfo info;
+      try {
+        info = scmProcesses(report, r.closeSeq, true);
+      } finally {
+        r.w.act(null);
+      }
+      r.scmSeq = info.getSequenceId();
       r.o2 = info.getState() == HddsProtos.LifeCycleState.CLOSED
           && info.getSequenceId() > r.closeSeq;
       r.scm = "; SCM: c1 " + info.getState() + " closed at sequence id " + r.closeSeq

@@ -66,6 +66,8 @@ import org.apache.hadoop.ozone.recon.tasks.updater.ReconTaskStatusUpdater;
 import org.apache.hadoop.ozone.recon.tasks.updater.ReconTaskStatusUpdaterManager;
 import org.apache.hadoop.ozone.recon.upgrade.NSSummaryAggregatedTotalsUpgrade;
 import racelab.fix.reconsync.SyncSide;
+import racelab.trace.Recorder;
+import racelab.trace.reconsync.Probes;
 
 /**
  * recon-sync (HDDS-17042) on ozone-recon 2.2.0: the real OzoneManagerServiceProviderImpl (its
@@ -109,6 +111,8 @@ final class ReconSyncWiring implements AutoCloseable {
   private final AtomicLong objectIds = new AtomicLong(1000);
 
   ReconSyncWiring() throws Exception {
+    Recorder.observe(Probes.CONTRACT, Probes.ALL);
+    Probes.labelProcessorThreads();
     DefaultMetricsSystem.setMiniClusterMode(true);
     dir = Files.createTempDirectory("racelab-recon-sync");
     configure(conf, dir);
@@ -161,7 +165,12 @@ final class ReconSyncWiring implements AutoCloseable {
     Field tf = OzoneManagerServiceProviderImpl.class.getDeclaredField("threadFactory");
     tf.setAccessible(true);
     tf.set(provider, (java.util.concurrent.ThreadFactory) r -> {
-      Thread t = new Thread(r, "SyncOM-" + syncThreads.size());
+      // each sync thread plays the model's actor of its name (SyncOM-0, SyncOM-1)
+      String name = "SyncOM-" + syncThreads.size();
+      Thread t = new Thread(() -> {
+        Recorder.act(name);
+        r.run();
+      }, name);
       t.setDaemon(true);
       syncThreads.add(t);
       return t;
@@ -237,6 +246,30 @@ final class ReconSyncWiring implements AutoCloseable {
     Field f = OzoneManagerServiceProviderImpl.class.getDeclaredField("isSyncDataFromOMRunning");
     f.setAccessible(true);
     return ((java.util.concurrent.atomic.AtomicBoolean) f.get(provider)).get();
+  }
+
+  /**
+   * Runs {@code body} on the calling thread as the model's {@code actor} (the thread is
+   * recorded as that actor, and unlabelled after).
+   */
+  static <T> T as(String actor, java.util.concurrent.Callable<T> body) throws Exception {
+    Recorder.act(actor);
+    try {
+      return body.call();
+    } finally {
+      Recorder.act(null);
+    }
+  }
+
+  /**
+   * Ends the run's trace with the observable state as ReconSync::describe names it: the task's
+   * file count (NSSummary's files), OM's and the Recon OM DB's sequence numbers, read once the
+   * event processor is quiet.
+   */
+  void endTrace() throws IOException {
+    Recorder.act(null);
+    Recorder.end(Probes.state(task.files.get(), omSeq(),
+        reconOmDb.getLastSequenceNumberFromDB()));
   }
 
   /** Stops the provider's current executor (a thread parked forever stays parked: a daemon). */

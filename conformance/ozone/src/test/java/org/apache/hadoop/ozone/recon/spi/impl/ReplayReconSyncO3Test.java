@@ -33,10 +33,10 @@ public class ReplayReconSyncO3Test {
         w.deltaCompletionHook = () -> {
           throw new IllegalStateException("racelab fault: the task status row was not written");
         };
-        boolean first = w.provider.syncDataFromOM();
+        boolean first = ReconSyncWiring.as("SyncOM-0", w.provider::syncDataFromOM);
         long reconAfterFault = w.reconOmDb.getLastSequenceNumberFromDB();
         w.putFile("file3");
-        boolean second = w.provider.syncDataFromOM();
+        boolean second = ReconSyncWiring.as("SyncOM-0", w.provider::syncDataFromOM);
         w.awaitQuiescence();
         long omSeq = w.omSeq();
         long reconSeq = w.reconOmDb.getLastSequenceNumberFromDB();
@@ -49,6 +49,7 @@ public class ReplayReconSyncO3Test {
                 + ", the Recon OM DB at #" + reconSeq + " with " + reconKeys
                 + " keys, the task counts " + count + " (log: " + String.join("; ", w.task.log)
                 + ")");
+        w.endTrace();
       }
     });
   }

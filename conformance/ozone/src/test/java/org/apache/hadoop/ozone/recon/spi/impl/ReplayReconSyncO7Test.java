@@ -62,7 +62,10 @@ public class ReplayReconSyncO7Test {
 
         w.putFile("file3");
         long omSeq = w.omSeq();
-        boolean second = w.provider.triggerSyncDataFromOMImmediately();
+        // the model's REST thread (GET /api/v1/triggerdbsync/om); the first trigger above is the
+        // harness's start of SyncOM-0, which the model's scheduler does (not recorded)
+        boolean second = ReconSyncWiring.as("REST-sync",
+            w.provider::triggerSyncDataFromOMImmediately);
         if (!second) {
           throw new IllegalStateException("racelab harness: the second trigger found a sync");
         }
@@ -91,6 +94,9 @@ public class ReplayReconSyncO7Test {
                 + "; settled: OM at #" + omSeq + ", the Recon OM DB at #" + reconSeq
                 + "; hand-off lock owner: " + (owner == null ? "none" : owner.getName()
                 + (owner.isAlive() ? " (alive)" : " (terminated)")));
+        // the trace's final state: once the event processor has applied what was handed off
+        w.awaitQuiescence();
+        w.endTrace();
       }
     });
   }
