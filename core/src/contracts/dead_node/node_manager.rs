@@ -60,6 +60,12 @@ pub fn register(
                 },
                 by_datanode,
             );
+            cx.record(
+                "SCMNodeManager.register",
+                format_args!(
+                    "dn{node} known, same address, ports and version: P1 refreshed the heartbeat time"
+                ),
+            );
         }
         Some(_) => {
             cx.record(
