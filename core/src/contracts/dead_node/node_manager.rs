@@ -113,4 +113,8 @@ pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
         "SCMNodeManager.processHeartbeat",
         true,
     );
+    cx.record(
+        "SCMNodeManager.processHeartbeat",
+        format_args!("dn{node}: heartbeat time refreshed, no command"),
+    );
 }

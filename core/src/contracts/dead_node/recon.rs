@@ -121,6 +121,10 @@ pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
         );
     } else {
         node_manager::process_heartbeat(cx, w, node);
+        cx.record(
+            "ReconNodeManager.processHeartbeat",
+            format_args!("dn{node}: last heartbeat t={last}: SCMNodeManager.processHeartbeat"),
+        );
     }
 }
 
