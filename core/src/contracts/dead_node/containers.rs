@@ -254,7 +254,7 @@ impl Program<World> for ContainerReportHandler {
                 cx.record(
                     "ContainerReportHandler.onMessage",
                     format_args!(
-                        "synchronized (DatanodeInfo #{}): {} report of dn{} {:?}",
+                        "synchronized (DatanodeInfo #{}): {} report of dn{} {:?} (registration={})",
                         info.incarnation,
                         if report.registration.is_some() {
                             "registration"
@@ -262,7 +262,8 @@ impl Program<World> for ContainerReportHandler {
                             "full"
                         },
                         report.node,
-                        report.containers
+                        report.containers,
+                        report.registration.is_some()
                     ),
                 );
                 let (missing, applied) =
