@@ -61,7 +61,10 @@ public final class Probes {
       probe("DeadNodeHandler.closeContainers", HANDLER, method("closeContainers")),
       probe("DeadNodeHandler.removeContainerReplicas", HANDLER,
           method("removeContainerReplicas")),
-      probe("ContainerReportHandler.onMessage", REPORTS, method("onMessage")),
+      probe("ContainerReportHandler.onMessage", REPORTS, method("onMessage"))
+          .reading((self, args, r, t) -> Map.of("registration", String.valueOf(
+              ((org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher
+                  .ContainerReportFromDatanode) args[0]).isRegister()))),
       probe("ContainerReportHandler.processMissingReplicas", REPORTS,
           method("processMissingReplicas")),
       probe("ReconNodeManager.loadExistingNodes", RECON, method("loadExistingNodes")),

@@ -129,7 +129,11 @@ final class DeadNodeWiring implements AutoCloseable {
     conf.setTimeDuration("ozone.scm.dead.node.interval", 6, TimeUnit.HOURS);
     SCMStorageConfig storage = mock(SCMStorageConfig.class);
     when(storage.getClusterID()).thenReturn("cluster-1");
-    HDDSLayoutVersionManager lvm = new HDDSLayoutVersionManager(storage.getLayoutVersion());
+    // A finalized SCM (metadata layout at the software's): every layout matches, as in the
+    // model. (The storage mock's layout version 0 made Recon's reload, which registers the rows
+    // at maxLayoutVersion, a layout mismatch: the replaced DatanodeInfo came up HEALTHY_READONLY.)
+    HDDSLayoutVersionManager lvm =
+        new HDDSLayoutVersionManager(HDDSLayoutVersionManager.maxLayoutVersion());
     nodeManager = factory.make(conf, storage, publisher, lvm);
 
     when(containerManager.getContainer(any(ContainerID.class))).thenAnswer(inv -> {

@@ -75,8 +75,8 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   /** Rows the last reload wrote back (ReconNodeManager.register of a known node puts its row). */
   int reloadRowWrites;
   /** The model's actors the report and handler threads play (trace recorder). */
-  String reportActor = DeadNodeReplays.REPORT_ACTOR;
-  String handlerActor = DeadNodeReplays.HANDLER_ACTOR;
+  final String reportActor = DeadNodeReplays.REPORT_ACTOR;
+  final String handlerActor = DeadNodeReplays.HANDLER_ACTOR;
   /** dn1's address in memory after the constructor's load. */
   final String memoryAtStart;
 
@@ -233,17 +233,6 @@ final class ReconDeadNodeReplays implements AutoCloseable {
         + ", rows the reload wrote back=" + reloadRowWrites
         + ", DEAD_NODE events=" + w.deadNodeEvents.size()
         + (failed.get() == null ? "" : ", a thread failed: " + failed.get());
-  }
-
-  /**
-   * The model's O9 order plays the report, the health checks and the handler on one actor
-   * ("CR-thread-dn1, then HB-checker, then DNH-thread"): the harness threads take its name.
-   */
-  void oneActorForReportCheckerAndHandler() {
-    String one = "CR-thread-dn1, then HB-checker, then DNH-thread";
-    reportActor = one;
-    handlerActor = one;
-    w.checker = one;
   }
 
   /** Ends the run's trace with the final state the model describes. */

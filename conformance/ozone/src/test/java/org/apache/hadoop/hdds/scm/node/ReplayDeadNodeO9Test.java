@@ -30,7 +30,8 @@ public class ReplayDeadNodeO9Test {
   public void DN_O9_reconReloadEmptiesContainerSet(Row row) throws Exception {
     FixLayer.run(row, () -> {
       try (ReconDeadNodeReplays r = new ReconDeadNodeReplays(true)) {
-        r.oneActorForReportCheckerAndHandler();
+        // The order file's sequential program ("CR-thread-dn1, then HB-checker, then
+        // DNH-thread") records its events under each part's own actor: the threads take those.
         r.registerAgainOverRpc();
         String row0 = r.addressInRow();
         String memory0 = r.addressInMemory();
