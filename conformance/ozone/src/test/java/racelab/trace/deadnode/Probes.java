@@ -17,7 +17,12 @@ import racelab.trace.Probe;
  * ContainerManager (a stand-in in DeadNodeWiring: updateContainerReplica and reinitialize are
  * the harness's), EventQueue.fireEvent (the node manager's publisher is a mock), and
  * NodeStateMap.getAllDatanodeInfos (the harness's own reads in the stand-ins' answers, on the
- * handler thread, call it too).
+ * handler thread, call it too). Values: the health NodeStateMap.updateNodeHealthState writes
+ * (health=), whether a container report is a registration's (registration=). The replays
+ * record the model's setup (the outage's health checks and the first DEAD_NODE handler run for
+ * real, on threads labelled as the model's actors), so no thread calls Recorder.setupDone.
+ * P2's rendering re-enters the released removeContainerReplicas under the monitor; that inner
+ * call is elided (P2, P4), as the patch's removal is one call.
  */
 public final class Probes {
   private Probes() {
