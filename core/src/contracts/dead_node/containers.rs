@@ -254,7 +254,7 @@ impl Program<World> for ContainerReportHandler {
                 cx.record(
                     "ContainerReportHandler.onMessage",
                     format_args!(
-                        "synchronized (DatanodeInfo #{}): {} report of dn{} {:?}",
+                        "synchronized (DatanodeInfo #{}): {} report of dn{} {:?} (registration={})",
                         info.incarnation,
                         if report.registration.is_some() {
                             "registration"
@@ -262,7 +262,8 @@ impl Program<World> for ContainerReportHandler {
                             "full"
                         },
                         report.node,
-                        report.containers
+                        report.containers,
+                        report.registration.is_some()
                     ),
                 );
                 let (missing, applied) =
@@ -281,15 +282,22 @@ impl Program<World> for ContainerReportHandler {
                         report.registration,
                     );
                 }
-                // processMissingReplicas: replicas of containers the report no longer lists.
+                // processMissingReplicas(datanode, missing): called on every full report (the
+                // set may be empty); it removes the replicas of the containers the report no
+                // longer lists.
+                let mut removed = ContainerSet::EMPTY;
                 for c in missing.iter() {
                     if w.containers.remove_replica(c, report.node).is_some() {
-                        cx.record(
-                            "ContainerReportHandler.processMissingReplicas",
-                            format_args!("container {c}: replica on dn{} removed", report.node),
-                        );
+                        removed.insert(c);
                     }
                 }
+                cx.record(
+                    "ContainerReportHandler.processMissingReplicas",
+                    format_args!(
+                        "dn{}: containers no longer reported {missing:?}, replicas removed {removed:?}",
+                        report.node
+                    ),
+                );
                 info.monitor.release(cx.actor);
                 ReportStep::Take
             }

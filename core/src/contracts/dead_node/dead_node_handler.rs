@@ -348,6 +348,11 @@ impl Program<World> for DeadNodeHandler {
             }
             Step::RemoveReplicas(node, decision) => {
                 let containers = w.nodes.get_containers(node);
+                // The call is made whatever the set holds (an empty one removes nothing).
+                cx.record(
+                    "DeadNodeHandler.removeContainerReplicas",
+                    format_args!("getContainers(dn{node}) → {containers:?}"),
+                );
                 Step::Removing(Removal {
                     node,
                     decision,

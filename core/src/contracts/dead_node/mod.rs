@@ -321,7 +321,7 @@ impl Model for DeadNode {
             .iter()
             .map(|&n| {
                 format!(
-                    "dn{n} {}",
+                    "dn{n}={}",
                     w.health(n).map_or("unknown".into(), |h| h.to_string())
                 )
             })
@@ -337,10 +337,15 @@ impl Model for DeadNode {
                     .iter()
                     .map(|n| format!("dn{n}"))
                     .collect();
+                // `replicasN=dn1+dn2` (`none`): the datanodes holding a replica of container N.
                 format!(
-                    "container {c} {} [{}]",
+                    "container {c} {} replicas{c}={}",
                     w.containers.health(c),
-                    on.join(" ")
+                    if on.is_empty() {
+                        "none".to_string()
+                    } else {
+                        on.join("+")
+                    }
                 )
             })
             .collect();

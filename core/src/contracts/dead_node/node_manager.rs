@@ -40,6 +40,23 @@ pub fn register(
             let now = w.clock.now();
             w.nodes
                 .update_node(cx, &w.ghost, node, address, now, by_datanode);
+            if w.fix.register_refreshes_heartbeat.get() {
+                // P1 refreshes every known node that registers, the one whose DatanodeInfo
+                // updateNode just replaced too (its time is already `now`: the write changes
+                // nothing but is made).
+                w.nodes.update_last_heartbeat_time(
+                    cx,
+                    &w.ghost,
+                    node,
+                    now,
+                    if by_datanode {
+                        "SCMNodeManager.register (P1)"
+                    } else {
+                        "SCMNodeManager.register (P1) from loadExistingNodes"
+                    },
+                    by_datanode,
+                );
+            }
             cx.record(
                 "SCMNodeManager.register",
                 format_args!("dn{node} known, address {old} → {address}: NODE_ADDRESS_UPDATE"),
@@ -59,6 +76,12 @@ pub fn register(
                     "SCMNodeManager.register (P1) from loadExistingNodes"
                 },
                 by_datanode,
+            );
+            cx.record(
+                "SCMNodeManager.register",
+                format_args!(
+                    "dn{node} known, same address, ports and version: P1 refreshed the heartbeat time"
+                ),
             );
         }
         Some(_) => {
@@ -89,5 +112,9 @@ pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
         now,
         "SCMNodeManager.processHeartbeat",
         true,
+    );
+    cx.record(
+        "SCMNodeManager.processHeartbeat",
+        format_args!("dn{node}: heartbeat time refreshed, no command"),
     );
 }

@@ -469,7 +469,7 @@ impl NodeStateManager {
         record!(
             cx,
             "NodeStateMap.updateNodeHealthState",
-            "t={now}: {event}{on} → {to}, written to DatanodeInfo #{current}{replaced} (was {from}){whose}"
+            "t={now}: {event}{on} → health={to}, written to DatanodeInfo #{current}{replaced} (was {from}){whose}"
         );
         if from == to || (from != NodeState::Dead && to != NodeState::Dead) {
             return;

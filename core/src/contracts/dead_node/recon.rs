@@ -121,6 +121,10 @@ pub fn process_heartbeat(cx: &Cx, w: &World, node: NodeId) {
         );
     } else {
         node_manager::process_heartbeat(cx, w, node);
+        cx.record(
+            "ReconNodeManager.processHeartbeat",
+            format_args!("dn{node}: last heartbeat t={last}: SCMNodeManager.processHeartbeat"),
+        );
     }
 }
 
@@ -196,9 +200,16 @@ impl Program<World> for ReconReload {
             }
             ReloadStep::ReadRows => {
                 let rows = w.recon.rows();
+                let n = rows.iter().flatten().count();
                 cx.record(
                     "ReconNodeManager.reinitialize",
-                    format_args!("loadExistingNodes: {} rows", rows.iter().flatten().count()),
+                    format_args!("loadExistingNodes: {n} rows"),
+                );
+                // The private method reinitialize calls; it registers the rows one by one (the
+                // steps that follow are inside it).
+                cx.record(
+                    "ReconNodeManager.loadExistingNodes",
+                    format_args!("{n} rows of the node table"),
                 );
                 ReloadStep::Register(rows)
             }

@@ -83,7 +83,13 @@ public final class P2 extends Part {
     static boolean enter(@Advice.This DeadNodeHandler handler,
         @Advice.FieldValue("nodeManager") NodeManager nm,
         @Advice.Argument(0) DatanodeDetails dn) throws Exception {
-      if (!P2.PART.on() || P2.INSIDE.get()) {
+      if (!P2.PART.on()) {
+        return false;
+      }
+      if (P2.INSIDE.get()) {
+        // The released body re-entered from the recheck: the patch's removal is one call (its
+        // recheck, then the loop), and so is the model's; this inner call is not recorded.
+        racelab.trace.Recorder.elide();
         return false;
       }
       P2.recheckUnderMonitor(handler, nm, dn);

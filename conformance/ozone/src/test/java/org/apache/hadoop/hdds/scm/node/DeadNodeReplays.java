@@ -18,6 +18,7 @@ import org.apache.hadoop.hdds.scm.container.ContainerReportHandler;
 import org.apache.hadoop.hdds.scm.pipeline.PipelineManager;
 import org.apache.hadoop.util.Time;
 import racelab.conformance.Threads;
+import racelab.trace.Recorder;
 
 /**
  * The dead-node replays' common steps on the real classes (DeadNodeWiring's SCMNodeManager,
@@ -41,6 +42,10 @@ final class DeadNodeReplays implements AutoCloseable {
   /** The order of the datanode's registration after its outage (0: none). */
   long registeredAt;
   Thread handlerThread;
+  /** The model's actors the harness threads play (trace recorder). */
+  static final String DATANODE = "RPC-dn1";
+  static final String REPORT_ACTOR = "CR-thread-dn1";
+  static final String HANDLER_ACTOR = "DNH-thread";
 
   DeadNodeReplays() throws Exception {
     w = new DeadNodeWiring();
@@ -114,20 +119,48 @@ final class DeadNodeReplays implements AutoCloseable {
   /** The datanode registers again (same address, ports and version). */
   void registerAgain() {
     registeredAt = w.seq.incrementAndGet();
-    w.nodeManager.register(DeadNodePremisesTest.copyOf(dn), null, null);
+    w.act(DATANODE);
+    try {
+      w.nodeManager.register(DeadNodePremisesTest.copyOf(dn), null, null);
+    } finally {
+      Recorder.act(null);
+    }
+  }
+
+  /** dn1 heartbeats (the datanode's actor). */
+  void heartbeat() {
+    w.act(DATANODE);
+    try {
+      w.nodeManager.processHeartbeat(dn, null);
+    } finally {
+      Recorder.act(null);
+    }
+  }
+
+  /** Ends the run's trace with the final state the model describes. */
+  void endTrace() throws Exception {
+    w.endTrace(dn, c);
   }
 
   /** The datanode registers again with a new address (updateNode replaces its DatanodeInfo). */
   void registerAtNewAddress() {
     registeredAt = w.seq.incrementAndGet();
-    w.nodeManager.register(DatanodeDetails.newBuilder(dn.getProtoBufMessage())
-        .setIpAddress("10.0.0.2").setHostName("dn1b").build(), null, null);
+    w.act(DATANODE);
+    try {
+      w.nodeManager.register(DatanodeDetails.newBuilder(dn.getProtoBufMessage())
+          .setIpAddress("10.0.0.2").setHostName("dn1b").build(), null, null);
+    } finally {
+      Recorder.act(null);
+    }
   }
 
   /** The registration report on the container report thread; returns the thread, started. */
   Thread reportThread() {
     Thread t = Threads.recording("ContainerReport", failed,
-        () -> reports.onMessage(DeadNodeWiring.registrationReport(dn, c), w.publisher));
+        () -> {
+          w.act(REPORT_ACTOR);
+          reports.onMessage(DeadNodeWiring.registrationReport(dn, c), w.publisher);
+        });
     t.start();
     return t;
   }
@@ -139,7 +172,10 @@ final class DeadNodeReplays implements AutoCloseable {
   /** The DEAD_NODE handler thread for the payload, started. */
   Thread startHandler(DatanodeDetails payload) {
     handlerThread = Threads.recording(HANDLER, failed,
-        () -> handler.onMessage(payload, w.publisher));
+        () -> {
+          w.act(HANDLER_ACTOR);
+          handler.onMessage(payload, w.publisher);
+        });
     handlerThread.start();
     return handlerThread;
   }

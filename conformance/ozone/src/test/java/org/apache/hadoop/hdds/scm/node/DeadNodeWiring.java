@@ -37,6 +37,8 @@ import org.apache.hadoop.hdds.scm.server.SCMStorageConfig;
 import org.apache.hadoop.hdds.server.events.EventQueue;
 import org.apache.hadoop.hdds.upgrade.HDDSLayoutVersionManager;
 import org.apache.hadoop.util.Time;
+import racelab.trace.Recorder;
+import racelab.trace.deadnode.Probes;
 
 /**
  * A real SCMNodeManager (or Recon's ReconNodeManager, by the factory constructor; its
@@ -61,6 +63,8 @@ final class DeadNodeWiring implements AutoCloseable {
   /** Pauses of the DEAD_NODE handler thread at its n-th ContainerManager.getContainer. */
   final Map<Integer, Pause> pauses = new ConcurrentHashMap<>();
   private final AtomicInteger handlerLookups = new AtomicInteger();
+  /** The model's actor the main thread plays when it runs a health check (trace recorder). */
+  String checker = "HB-checker";
 
   /** A DEAD_NODE event: its order and payload. */
   record Fired(long seq, DatanodeDetails payload) { }
@@ -111,6 +115,7 @@ final class DeadNodeWiring implements AutoCloseable {
    */
   DeadNodeWiring(Class<? extends ContainerManager> containerManagerClass,
       NodeManagerFactory factory) throws Exception {
+    Recorder.observe("dead-node", Probes.ALL);
     containerManager = mock(containerManagerClass);
     doAnswer(inv -> {
       if (inv.getArgument(0) == SCMEvents.DEAD_NODE) {
@@ -124,7 +129,11 @@ final class DeadNodeWiring implements AutoCloseable {
     conf.setTimeDuration("ozone.scm.dead.node.interval", 6, TimeUnit.HOURS);
     SCMStorageConfig storage = mock(SCMStorageConfig.class);
     when(storage.getClusterID()).thenReturn("cluster-1");
-    HDDSLayoutVersionManager lvm = new HDDSLayoutVersionManager(storage.getLayoutVersion());
+    // A finalized SCM (metadata layout at the software's): every layout matches, as in the
+    // model. (The storage mock's layout version 0 made Recon's reload, which registers the rows
+    // at maxLayoutVersion, a layout mismatch: the replaced DatanodeInfo came up HEALTHY_READONLY.)
+    HDDSLayoutVersionManager lvm =
+        new HDDSLayoutVersionManager(HDDSLayoutVersionManager.maxLayoutVersion());
     nodeManager = factory.make(conf, storage, publisher, lvm);
 
     when(containerManager.getContainer(any(ContainerID.class))).thenAnswer(inv -> {
@@ -221,17 +230,27 @@ final class DeadNodeWiring implements AutoCloseable {
   }
 
   /**
-   * The datanode stops: two health checks, past the stale and then the dead interval on the
-   * virtual clock, take it to STALE and then DEAD (DEAD_NODE fired).
+   * The datanode stops: health checks one model tick (an hour, a third of the stale interval)
+   * apart until it is DEAD (DEAD_NODE fired): STALE at the 4th, DEAD at the 7th, as the model's
+   * health checker, which runs one checkNodesHealth per tick. The first tick is a minute short,
+   * so that the real time the run takes never tips a check over an interval boundary.
    */
   void makeDead(DatanodeDetails dn) throws Exception {
-    elapse(staleMs() + TimeUnit.MINUTES.toMillis(1));
-    checkHealth();
-    elapse(deadMs() - staleMs());
-    checkHealth();
+    for (int i = 0; i < 10 && health(dn) != HddsProtos.NodeState.DEAD; i++) {
+      tick();
+    }
     if (health(dn) != HddsProtos.NodeState.DEAD || deadNodeEvents.isEmpty()) {
       throw new IllegalStateException("the outage did not make the node DEAD: " + health(dn));
     }
+  }
+
+  private int ticks;
+
+  /** One model tick: the clock advances an hour (the first a minute less), then a check. */
+  void tick() throws Exception {
+    long hour = staleMs() / 3;
+    elapse(ticks++ == 0 ? hour - TimeUnit.MINUTES.toMillis(1) : hour);
+    checkHealth();
   }
 
   /** Every DatanodeInfo the collaborators have seen (event payloads, reports' nodes). */
@@ -302,8 +321,44 @@ final class DeadNodeWiring implements AutoCloseable {
     return out;
   }
 
+  /** One health check, the main thread playing the model's health checker. */
   void checkHealth() {
-    nodeManager.getNodeStateManager().checkNodesHealth();
+    act(checker);
+    try {
+      nodeManager.getNodeStateManager().checkNodesHealth();
+    } finally {
+      Recorder.act(null);
+    }
+  }
+
+  /**
+   * The final state as the model's describe() names it: dn1's health (dn1=DEAD) and the
+   * datanodes holding container 1 (replicas1=dn1, or none).
+   */
+  Map<String, String> modelState(DatanodeDetails dn, ContainerID c) throws Exception {
+    return Map.of("dn1", String.valueOf(health(dn)),
+        "replicas" + c.getId(), hasReplica(c, dn) ? "dn1" : "none");
+  }
+
+  /** Ends the run's trace with {@link #modelState}. */
+  void endTrace(DatanodeDetails dn, ContainerID c) throws Exception {
+    if (ended) {
+      return;
+    }
+    Recorder.act(null);
+    Recorder.end(modelState(dn, c));
+    ended = true;
+  }
+
+  /**
+   * Set when the trace has ended: what the replay does after the order file's last step (a
+   * heartbeat and a health check that show the outcome) is not recorded.
+   */
+  volatile boolean ended;
+
+  /** The current thread plays the model's actor (none once the trace has ended). */
+  void act(String actor) {
+    Recorder.act(ended ? null : actor);
   }
 
   /**

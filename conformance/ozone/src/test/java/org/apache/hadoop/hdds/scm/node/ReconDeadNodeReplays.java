@@ -31,6 +31,7 @@ import org.apache.hadoop.ozone.recon.scm.ReconScmTask;
 import org.apache.hadoop.ozone.recon.spi.StorageContainerServiceProvider;
 import org.apache.hadoop.util.Time;
 import racelab.conformance.Threads;
+import racelab.trace.Recorder;
 
 /**
  * The dead-node Recon replays' common steps on Ozone 2.2.0's real classes: ReconNodeManager
@@ -73,6 +74,9 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   long reportAppliedAt;
   /** Rows the last reload wrote back (ReconNodeManager.register of a known node puts its row). */
   int reloadRowWrites;
+  /** The model's actors the report and handler threads play (trace recorder). */
+  final String reportActor = DeadNodeReplays.REPORT_ACTOR;
+  final String handlerActor = DeadNodeReplays.HANDLER_ACTOR;
   /** dn1's address in memory after the constructor's load. */
   final String memoryAtStart;
 
@@ -126,6 +130,7 @@ final class ReconDeadNodeReplays implements AutoCloseable {
    */
   void registerAgainOverRpc() throws Exception {
     Thread t = Threads.recording("RPC-dn1", failed, () -> {
+      w.act(DeadNodeReplays.DATANODE);
       InetAddress peer = InetAddress.getByAddress(behindNat ? PEER_HOST : "dn1",
           InetAddress.getByName(behindNat ? PEER_IP : OWN_IP).getAddress());
       Server.getCurCall().set(new Server.Call(1, 0, null, null, RPC.RpcKind.RPC_PROTOCOL_BUFFER,
@@ -148,6 +153,7 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   /** The registration report on the container report thread; returns it, started. */
   Thread reportThread() {
     Thread t = Threads.recording("ContainerReport", failed, () -> {
+      w.act(reportActor);
       reports.onMessage(DeadNodeWiring.registrationReport(dn, c), w.publisher);
       reportAppliedAt = w.seq.incrementAndGet();
     });
@@ -163,6 +169,7 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   Thread reloadThread() {
     Thread t = Threads.recording(SYNC, failed, () -> {
       w.replicas.clear();
+      w.act(SYNC);
       int before = table.writesBy(SYNC);
       nm.reinitialize(table.proxy());
       reloadRowWrites = table.writesBy(SYNC) - before;
@@ -186,8 +193,10 @@ final class ReconDeadNodeReplays implements AutoCloseable {
   /** Every DEAD_NODE fired after order {@code after}, handled on the handler thread in turn. */
   void handleDeadNodeEventsAfter(long after) throws Exception {
     for (DeadNodeWiring.Fired f : w.deadNodeEventsAfter(after)) {
-      Thread t = Threads.recording(HANDLER, failed, () -> handler.onMessage(f.payload(),
-          w.publisher));
+      Thread t = Threads.recording(HANDLER, failed, () -> {
+        w.act(handlerActor);
+        handler.onMessage(f.payload(), w.publisher);
+      });
       t.start();
       join(t);
     }
@@ -224,6 +233,11 @@ final class ReconDeadNodeReplays implements AutoCloseable {
         + ", rows the reload wrote back=" + reloadRowWrites
         + ", DEAD_NODE events=" + w.deadNodeEvents.size()
         + (failed.get() == null ? "" : ", a thread failed: " + failed.get());
+  }
+
+  /** Ends the run's trace with the final state the model describes. */
+  void endTrace() throws Exception {
+    w.endTrace(dn, c);
   }
 
   /** Throws if a harness thread failed (then no record is printed). */

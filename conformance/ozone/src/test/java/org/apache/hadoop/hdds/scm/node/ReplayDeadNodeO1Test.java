@@ -34,6 +34,7 @@ public class ReplayDeadNodeO1Test {
         r.applyRegistrationReport();
         r.w.checkHealth();
         NodeState afterCheck = r.health();
+        r.endTrace(); // the order file ends here
         r.w.elapse(r.w.deadMs() + java.util.concurrent.TimeUnit.MINUTES.toMillis(1));
         r.w.checkHealth();
         r.w.checkHealth();

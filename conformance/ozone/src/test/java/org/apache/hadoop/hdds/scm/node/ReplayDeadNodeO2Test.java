@@ -26,21 +26,19 @@ public class ReplayDeadNodeO2Test {
   public void DN_O2_returnsBeforeDeadDeadline(Row row) throws Exception {
     FixLayer.run(row, () -> {
       try (DeadNodeReplays r = new DeadNodeReplays()) {
-        long minute = java.util.concurrent.TimeUnit.MINUTES.toMillis(1);
-        r.w.elapse(r.w.staleMs() + minute);
-        r.w.checkHealth();
-        r.w.elapse(r.w.deadMs() - r.w.staleMs() - 2 * minute);
-        r.w.checkHealth();
+        for (int i = 0; i < 6; i++) {
+          r.w.tick(); // model ticks: STALE at the 4th, the 6th just before the dead deadline
+        }
         NodeState beforeDeadline = r.health();
         r.registerAgain();
         r.applyRegistrationReport();
-        r.w.elapse(2 * minute);
-        r.w.checkHealth();
+        r.w.tick();
         NodeState atDeadline = r.health();
         for (DeadNodeWiring.Fired f : r.w.deadNodeEventsAfter(r.registeredAt)) {
           r.join(r.startHandler(f.payload()));
         }
-        r.w.nodeManager.processHeartbeat(r.dn, null);
+        r.heartbeat();
+        r.endTrace(); // the order file ends here
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = !r.w.deadNodeEventsAfter(r.registeredAt).isEmpty()

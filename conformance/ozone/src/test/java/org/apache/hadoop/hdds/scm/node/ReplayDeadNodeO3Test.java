@@ -39,7 +39,8 @@ public class ReplayDeadNodeO3Test {
         atRemoval.release.countDown();
         r.join(dnh);
         r.join(cr);
-        r.w.nodeManager.processHeartbeat(r.dn, null);
+        r.endTrace(); // the order file ends here
+        r.heartbeat();
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = "O3".equals(r.window()) && !r.w.hasReplica(r.c, r.dn)

@@ -38,6 +38,7 @@ public class ReplayDeadNodeO4Test {
         boolean reached = removed && alive && now == r.deadInfo && written;
         Replay.record("DN_O4", row, "O4", reached, "handler removed the replica at DEAD="
             + removed + ", " + r.describe());
+        r.endTrace();
       }
     });
   }

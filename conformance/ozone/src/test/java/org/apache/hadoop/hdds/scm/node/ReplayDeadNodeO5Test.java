@@ -41,7 +41,8 @@ public class ReplayDeadNodeO5Test {
         r.w.checkHealth();
         atRemoval.release.countDown();
         r.join(dnh);
-        r.w.nodeManager.processHeartbeat(r.dn, null);
+        r.heartbeat();
+        r.endTrace(); // the order file ends here
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = r.registrationReplica() != null

@@ -48,6 +48,7 @@ public class ReplayDeadNodeO8Test {
         Replay.record("DN_O8", row, "O8", reached, "row " + row0 + " / memory " + memory0
             + " before the outage, handler removed the replica at DEAD=" + removed + ", "
             + r.describe());
+        r.endTrace();
       }
     });
   }

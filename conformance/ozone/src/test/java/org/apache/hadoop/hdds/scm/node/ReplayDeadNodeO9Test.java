@@ -30,6 +30,8 @@ public class ReplayDeadNodeO9Test {
   public void DN_O9_reconReloadEmptiesContainerSet(Row row) throws Exception {
     FixLayer.run(row, () -> {
       try (ReconDeadNodeReplays r = new ReconDeadNodeReplays(true)) {
+        // The order file's sequential program ("CR-thread-dn1, then HB-checker, then
+        // DNH-thread") records its events under each part's own actor: the threads take those.
         r.registerAgainOverRpc();
         String row0 = r.addressInRow();
         String memory0 = r.addressInMemory();
@@ -57,6 +59,7 @@ public class ReplayDeadNodeO9Test {
         Replay.record("DN_O9", row, "O9", reached, "row " + row0 + " / memory " + memory0
             + " at the reload, report applied while the reload held (replica and set entry "
             + "written)=" + appliedInWindow + ", " + r.describe());
+        r.endTrace();
       }
     });
   }

@@ -31,7 +31,8 @@ public class ReplayDeadNodeR1Test {
         r.registerAgain();
         r.applyRegistrationReport();
         r.join(r.startHandler(r.lastDeadNodePayload()));
-        r.w.nodeManager.processHeartbeat(r.dn, null);
+        r.endTrace(); // the order file ends here
+        r.heartbeat();
         r.w.checkHealth();
         r.requireNoFailure();
         boolean reached = "R1".equals(r.window()) && !r.w.hasReplica(r.c, r.dn);

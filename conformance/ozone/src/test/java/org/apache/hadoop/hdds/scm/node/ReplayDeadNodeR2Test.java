@@ -27,13 +27,14 @@ public class ReplayDeadNodeR2Test {
   public void DN_R2_reportWaitsPastDeadInterval(Row row) throws Exception {
     FixLayer.run(row, () -> {
       try (DeadNodeReplays r = new DeadNodeReplays()) {
-        r.w.checkHealth();
+        r.w.tick();
         r.registerAgain();
         r.outageToDead();
         long firstDead = r.w.deadNodeEventsAfter(r.registeredAt).get(0).seq();
         r.join(r.startHandler(r.lastDeadNodePayload()));
         boolean removedByHandler = !r.w.hasReplica(r.c, r.dn);
         r.applyRegistrationReport();
+        r.endTrace(); // the order file ends here
         r.w.elapse(r.w.deadMs());
         r.w.checkHealth();
         r.w.checkHealth();

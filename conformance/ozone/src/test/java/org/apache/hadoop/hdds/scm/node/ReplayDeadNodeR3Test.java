@@ -42,6 +42,7 @@ public class ReplayDeadNodeR3Test {
         boolean reached = "R3".equals(r.window()) && !r.w.hasReplica(r.c, r.dn);
         Replay.record("DN_R3", row, "R3", reached,
             "handler held at its removal=" + paused + ", " + r.describe());
+        r.endTrace();
       }
     });
   }
