@@ -260,14 +260,18 @@ pub fn run(req: &Request) -> ExitCode {
     let validated = traces.iter().filter(|t| t.problem.is_none()).count();
     let diverge = traces.iter().filter(|t| t.diverges).count();
     let no_order = traces.iter().filter(|t| t.no_order).count();
+    let declared = traces.iter().filter(|t| t.declared.is_some()).count();
     println!(
         "\ntraces of the replays checked against the models step by step: {} written, \
-         {validated} validated, {diverge} diverge, {no_order} have no order in the model, {} \
-         cannot be read",
+         {validated} validated, {diverge} diverge ({declared} as declared in UNVALIDATED), \
+         {no_order} have no order in the model, {} cannot be read or are wrong",
         traces.len(),
-        traces.len() - validated - diverge - no_order
+        traces.len() - validated - (diverge - declared) - no_order - declared
     );
-    for t in traces.iter().filter(|t| t.problem.is_some() && !t.no_order) {
+    for t in traces
+        .iter()
+        .filter(|t| t.problem.is_some() && !t.no_order && t.declared.is_none())
+    {
         println!(
             "  {}: {}",
             t.row(),

@@ -60,6 +60,7 @@ fn of(v: Validation) -> Checked {
         diverges: v.divergence.is_some(),
         problem: v.divergence,
         no_order: false,
+        declared: None,
     }
 }
 
@@ -115,7 +116,11 @@ pub fn check(paths: &[PathBuf]) -> Vec<Checked> {
                     Err(e) => failed(path, Some(&t), e),
                 },
             };
+            let c = declared(c);
             match &c.problem {
+                Some(p) if c.declared.is_some() => {
+                    println!("diverges, as declared: {}: {p}", c.row())
+                }
                 None => println!(
                     "validated {}: {} calls, {} values, {} schedule(s), {:.3} s",
                     c.row(),
@@ -131,6 +136,29 @@ pub fn check(paths: &[PathBuf]) -> Vec<Checked> {
             c
         })
         .collect()
+}
+
+/// A divergence of a replay declared unvalidated is listed with its reason; a declared replay
+/// whose trace validates is a stale declaration, a problem.
+fn declared(mut c: Checked) -> Checked {
+    let why = racelab_core::registry::unvalidated()
+        .into_iter()
+        .filter(|(contract, _)| *contract == c.contract)
+        .flat_map(|(_, list)| list.iter())
+        .find(|u| u.replay == c.replay)
+        .map(|u| u.why);
+    match (why, c.problem.is_none()) {
+        (Some(why), false) if c.diverges => c.declared = Some(why.to_owned()),
+        (Some(_), true) => {
+            c.problem = Some(format!(
+                "{} is declared unvalidated (premises.rs UNVALIDATED) but this trace validates: \
+                 remove the declaration",
+                c.replay
+            ));
+        }
+        _ => {}
+    }
+    c
 }
 
 /// Why `replay`'s runs are not validated.
@@ -192,12 +220,13 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
     let validated = checked.iter().filter(|c| c.problem.is_none()).count();
     let diverge = checked.iter().filter(|c| c.diverges).count();
     let no_order = checked.iter().filter(|c| c.no_order).count();
-    let bad = checked.len() - validated - no_order;
+    let known = checked.iter().filter(|c| c.declared.is_some()).count();
+    let bad = checked.len() - validated - no_order - known;
     println!(
-        "\n{} trace(s), {validated} validated, {diverge} diverge, {} cannot be read, {no_order} \
-         not validated (no order in the model)",
+        "\n{} trace(s), {validated} validated, {diverge} diverge ({known} as declared), {} cannot \
+         be read or are wrong, {no_order} not validated (no order in the model)",
         checked.len(),
-        bad - diverge
+        bad - (diverge - known)
     );
     if checked.is_empty() {
         println!("no traces: `cargo xtask conformance` writes them");

@@ -41,6 +41,16 @@ pub struct NoReplay {
     pub why: &'static str,
 }
 
+/// A replay whose runs the model cannot follow for a reason outside the model: the order it
+/// drives on the real classes is not one its order file (or any scenario file) can state. Its
+/// traces are still validated: a divergence is then listed with this reason, not a failure, and
+/// a trace that validates makes the entry stale (the gate fails until it is removed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unvalidated {
+    pub replay: &'static str,
+    pub why: &'static str,
+}
+
 impl NoReplay {
     pub fn covers(&self, variant: &str, outcome: &str) -> bool {
         self.outcome == outcome && (self.variants.is_empty() || self.variants.contains(&variant))

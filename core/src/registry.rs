@@ -71,6 +71,22 @@ pub fn no_replay() -> Vec<(&'static str, &'static [crate::premises::NoReplay])> 
     ]
 }
 
+/// Every contract's replays whose traces the model cannot follow for a reason outside the model
+/// (`contracts/<contract>/premises.rs`, `UNVALIDATED`).
+pub fn unvalidated() -> Vec<(&'static str, &'static [crate::premises::Unvalidated])> {
+    use crate::contracts::*;
+    vec![
+        ("leader-ready", &[]),
+        ("recon-sync", &[]),
+        ("dead-node", &[]),
+        (
+            "container-recreate",
+            container_recreate::premises::UNVALIDATED,
+        ),
+        ("reregister", &[]),
+    ]
+}
+
 /// A contract without its model type: what the gate and the reports need.
 pub struct Entry {
     pub contract: &'static Contract,

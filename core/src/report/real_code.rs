@@ -94,6 +94,9 @@ pub struct TraceCheck {
     pub diverges: bool,
     /// The replay's order is not in the model: nothing to validate against.
     pub no_order: bool,
+    /// The divergence is declared (`premises::Unvalidated`): why the model cannot follow it.
+    #[serde(default)]
+    pub declared: Option<String>,
 }
 
 impl TraceCheck {

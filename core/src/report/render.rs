@@ -486,6 +486,18 @@ impl Matrix {
             events.checked_div(ok.len()).unwrap_or(0),
             all.iter().filter(|t| t.diverges).count()
         );
+        let mut declared: Vec<String> = all
+            .iter()
+            .filter_map(|t| Some(format!("{}: {}", t.replay, t.declared.as_deref()?)))
+            .collect();
+        declared.dedup();
+        if !declared.is_empty() {
+            line += &format!(
+                "; {} of them as declared, the model cannot follow the replay's order ({})",
+                all.iter().filter(|t| t.declared.is_some()).count(),
+                declared.join("; ")
+            );
+        }
         let mut no_order: Vec<&str> = all
             .iter()
             .filter(|t| t.no_order)
@@ -726,7 +738,10 @@ impl Matrix {
             if let Some(t) = self.traces_line(c.id) {
                 writeln!(out, "\n{t}").ok();
             }
-            for t in self.traces(c.id).filter(|t| t.diverges) {
+            for t in self
+                .traces(c.id)
+                .filter(|t| t.diverges && t.declared.is_none())
+            {
                 writeln!(
                     out,
                     "\n- diverges: `{}`: {}",
