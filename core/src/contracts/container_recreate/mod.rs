@@ -288,13 +288,32 @@ pub const IMPROVED: &[&Part<Fix>] = &[&P2, &P3, &P7, &P8];
 pub struct World {
     pub fix: Fix,
     pub dns: Vec<Datanode>,
-    /// The pipeline's Ratis log (entry `i` at index `i + 1`). Appended only by the leader's RPC
-    /// thread, and every scenario has one client, so an unseen mutex (no scheduling point) serves.
-    log: unseen::Mutex<Vec<dispatcher::Request>>,
+    /// The pipeline's Ratis log (entry `i` at index `i + 1`): the clients' commands and the
+    /// closes. Appended only by the leader's RPC thread and the close's submission, which no
+    /// scenario runs against each other's append, so an unseen mutex (no scheduling point) serves.
+    log: unseen::Mutex<Vec<LogEntry>>,
     /// SCM and OM: deterministic, driven by the histories only (an unseen mutex, see [`scm`]).
     pub scm: unseen::Mutex<Scm>,
     pub om: unseen::Mutex<Om>,
     pub ghost: Ghost,
+}
+
+/// An entry of the pipeline's Ratis log: a client's command, or SCM's close of a container
+/// (`ContainerStateMachine.startTransaction` appends both; `applyTransaction` dispatches both,
+/// the close through `dispatchRequest` to `KeyValueHandler.handleCloseContainer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogEntry {
+    Command(dispatcher::Request),
+    Close { container: ContainerId, index: u64 },
+}
+
+impl LogEntry {
+    pub fn index(&self) -> u64 {
+        match self {
+            LogEntry::Command(r) => r.index,
+            LogEntry::Close { index, .. } => *index,
+        }
+    }
 }
 
 /// A quiet world as plain data (see [`World::image`]).
@@ -303,7 +322,7 @@ pub struct World {
 pub struct Image {
     pub fix: Fix,
     dns: Vec<datanode::DatanodeImage>,
-    log: Vec<dispatcher::Request>,
+    log: Vec<LogEntry>,
     scm: Scm,
     om: Om,
     ghost: ghost::GhostState,
@@ -386,18 +405,26 @@ impl World {
     pub fn append(&self, req: dispatcher::Request) {
         let mut log = self.log.lock();
         debug_assert_eq!(req.index, log.len() as u64 + 1);
-        log.push(req);
+        log.push(LogEntry::Command(req));
+    }
+
+    /// `CloseContainerCommandHandler` submitted the close through Ratis: the leader's
+    /// `startTransaction` (`validateContainerCommand` lets a CloseContainer through whatever the
+    /// replica's state, or with no replica: HddsDispatcher 2.2.0 l.558, l.583) and Ratis append
+    /// it like any entry. Its index: a later PutBlock's BCSID is one more for it.
+    #[inline(never)]
+    pub fn append_close(&self, container: ContainerId) -> u64 {
+        let mut log = self.log.lock();
+        let index = log.len() as u64 + 1;
+        log.push(LogEntry::Close { container, index });
+        index
     }
 
     /// Calls `f` on each entry after `index`, in log order, until it breaks: a restart's
     /// replay. The log stays locked meanwhile (no copy of it): `f` must not append.
-    pub fn replay_after(
-        &self,
-        index: u64,
-        f: impl FnMut(&dispatcher::Request) -> std::ops::ControlFlow<()>,
-    ) {
+    pub fn replay_after(&self, index: u64, f: impl FnMut(&LogEntry) -> std::ops::ControlFlow<()>) {
         let log = self.log.lock();
-        let _ = log.iter().filter(|r| r.index > index).try_for_each(f);
+        let _ = log.iter().filter(|e| e.index() > index).try_for_each(f);
     }
 
     /// Not inlined, as the datanode's accessors (see [`datanode`]).
