@@ -75,6 +75,12 @@ final class ContainerRecreateReplays {
       try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
         Dn.registerPipeline(w.dispatcher, w.container2BCSIDMap);
         w.openWithBlock();
+        // The model's setup (its scenario's open_container, or CR_O2's history start) writes
+        // block 1 on dn1, dn2 and dn3 (and, in CR_O2's start, c2 too, with SCM's reports); the
+        // harness wires only the leader and wrote block 1 on it, untraced: the setup is not
+        // recorded, and the main thread (the only one that did setup work) says so here, where
+        // the model's scenario hands its threads over.
+        Recorder.setupDone();
         Run r = new Run(w);
         w.tracing = true;
         order.drive(r);
