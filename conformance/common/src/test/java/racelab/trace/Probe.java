@@ -24,7 +24,7 @@ public record Probe(String name, String type, ElementMatcher<? super MethodDescr
         throws Exception;
   }
 
-  /** An advice parameter bound to the probe's {@link #name}. */
+  /** An advice parameter bound to the probe's key: {@code contract/Class.method}. */
   @Retention(RetentionPolicy.RUNTIME)
   @java.lang.annotation.Target(ElementType.PARAMETER)
   public @interface Name {

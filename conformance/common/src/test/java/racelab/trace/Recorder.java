@@ -87,28 +87,33 @@ public final class Recorder {
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.TypeStrategy.Default.DECORATE)
         .ignore(net.bytebuddy.matcher.ElementMatchers.none());
-    List<Probe> all = PROBES.values().stream().flatMap(List::stream).toList();
-    for (Probe p : all) {
-      try {
-        Class.forName(p.type(), false, loader);
-      } catch (ClassNotFoundException e) {
-        throw new IllegalStateException(p.name() + ": " + p.type() + " is not on the class path",
-            e);
-      }
-      ElementMatcher<MethodDescription> matched = m -> {
-        boolean hit = p.matcher().matches(m) && !m.isAbstract();
-        if (hit) {
-          MATCHED.add(p.name());
+    List<String> all = new ArrayList<>();
+    for (Map.Entry<String, List<Probe>> e : PROBES.entrySet()) {
+      for (Probe p : e.getValue()) {
+        // each contract's probe is its own advice, bound to "contract/Class.method": two
+        // contracts may observe one method, each only in its own rows
+        String key = e.getKey() + "/" + p.name();
+        all.add(key);
+        try {
+          Class.forName(p.type(), false, loader);
+        } catch (ClassNotFoundException ex) {
+          throw new IllegalStateException(key + ": " + p.type() + " is not on the class path",
+              ex);
         }
-        return hit;
-      };
-      builder = builder.type(named(p.type())).transform((b, type, cl, module, pd) -> b.visit(
-          (AsmVisitorWrapper) Advice.withCustomMapping().bind(Probe.Name.class, p.name())
-              .to(Hook.class).on(matched)));
+        ElementMatcher<MethodDescription> matched = m -> {
+          boolean hit = p.matcher().matches(m) && !m.isAbstract();
+          if (hit) {
+            MATCHED.add(key);
+          }
+          return hit;
+        };
+        builder = builder.type(named(p.type())).transform((b, type, cl, module, pd) -> b.visit(
+            (AsmVisitorWrapper) Advice.withCustomMapping().bind(Probe.Name.class, key)
+                .to(Hook.class).on(matched)));
+      }
     }
     transformer = builder.installOn(instrumentation);
-    List<String> missing = all.stream().map(Probe::name).filter(n -> !MATCHED.contains(n))
-        .toList();
+    List<String> missing = all.stream().filter(n -> !MATCHED.contains(n)).toList();
     if (!missing.isEmpty()) {
       throw new IllegalStateException("the recorder observes nothing of " + missing);
     }
@@ -120,16 +125,16 @@ public final class Recorder {
     }
 
     @Advice.OnMethodEnter
-    static long enter(@Probe.Name String name) {
-      return Recorder.enter(name);
+    static long enter(@Probe.Name String key) {
+      return Recorder.enter(key);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class)
-    static void exit(@Probe.Name String name, @Advice.Enter long call,
+    static void exit(@Probe.Name String key, @Advice.Enter long call,
         @Advice.This(optional = true) Object self, @Advice.AllArguments Object[] args,
         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned,
         @Advice.Thrown Throwable thrown) {
-      Recorder.exit(name, call, self, args, returned, thrown);
+      Recorder.exit(key, call, self, args, returned, thrown);
     }
   }
 
@@ -230,17 +235,18 @@ public final class Recorder {
     Files.write(dir.resolve(file), lines, StandardCharsets.UTF_8);
   }
 
-  public static long enter(String name) {
+  public static long enter(String key) {
     String actor = ACTOR.get();
-    if (row == null || actor == null || READING.get()) {
+    Row r = row;
+    if (r == null || actor == null || READING.get() || !key.startsWith(r.contract() + "/")) {
       return 0;
     }
     long seq = SEQ.incrementAndGet();
-    EVENTS.add(event(seq, "enter", actor, name) + "}");
+    EVENTS.add(event(seq, "enter", actor, method(key)) + "}");
     return seq;
   }
 
-  public static void exit(String name, long call, Object self, Object[] args, Object returned,
+  public static void exit(String key, long call, Object self, Object[] args, Object returned,
       Throwable thrown) {
     if (call == 0 || row == null) {
       return;
@@ -251,7 +257,7 @@ public final class Recorder {
       EVENTS.removeIf(line -> line.startsWith(entry));
       return;
     }
-    Probe probe = probe(name);
+    Probe probe = probe(key);
     Map<String, String> values;
     READING.set(true);
     try {
@@ -262,7 +268,7 @@ public final class Recorder {
       READING.set(false);
     }
     long seq = SEQ.incrementAndGet();
-    StringBuilder line = new StringBuilder(event(seq, "exit", ACTOR.get(), name));
+    StringBuilder line = new StringBuilder(event(seq, "exit", ACTOR.get(), method(key)));
     line.append(",\"values\":").append(Json.object(values));
     if (thrown != null) {
       line.append(",\"threw\":").append(Json.string(thrown.getClass().getName()));
@@ -276,15 +282,20 @@ public final class Recorder {
     return Long.parseLong(line.substring(from, line.indexOf(',', from)));
   }
 
-  private static Probe probe(String name) {
-    for (List<Probe> ps : PROBES.values()) {
-      for (Probe p : ps) {
-        if (p.name().equals(name)) {
-          return p;
-        }
+  /** The probe bound as {@code key} ({@code contract/Class.method}). */
+  private static Probe probe(String key) {
+    int slash = key.indexOf('/');
+    for (Probe p : PROBES.get(key.substring(0, slash))) {
+      if (p.name().equals(key.substring(slash + 1))) {
+        return p;
       }
     }
-    throw new IllegalStateException("no probe " + name);
+    throw new IllegalStateException("no probe " + key);
+  }
+
+  /** The {@code Class.method} of a probe's key. */
+  private static String method(String key) {
+    return key.substring(key.indexOf('/') + 1);
   }
 
   private static String event(long seq, String kind, String actor, String name) {
