@@ -48,6 +48,7 @@ fn run_gate(dir: &Path, log: &Path) -> GateRun {
         .current_dir(dir)
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env_remove("RUSTFLAGS")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn();
