@@ -165,13 +165,13 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         // Total rows: each part alone against every outcome, at the scenario that shows it.
         Claim { variant: "upstream", outcome: &O9, expected: R, method: Method::loom(EMPTIES_SET, 7),
             note: "Recon's reload (loadExistingNodes) registers dn1's row, which behind NAT differs from memory: updateNode replaces its DatanodeInfo with one whose container-ID set is empty, after the registration report re-added the replica; dn1, down, goes DEAD at t=7 and the handler, which removes by that set, removes nothing: container 1 counts a replica on a DEAD node" },
-        Claim { variant: "P1", outcome: &O9, expected: R, method: Method::loom(EMPTIES_SET, 7),
+        Claim { variant: "P1", outcome: &O9, expected: R, method: Method::loom(EMPTIES_SET, 47),
             note: "P1 plays no part: the row differs from memory, so register takes the updateNode branch before any refresh; O9 as upstream" },
         Claim { variant: "P2", outcome: &O9, expected: R, method: Method::loom(EMPTIES_SET, 8),
             note: "P2 plays no part: its recheck reads DEAD under the new object's monitor, and the set it removes by is empty; O9 as upstream" },
         Claim { variant: "P3", outcome: &O9, expected: U, method: Method::loom(EMPTIES_SET, 33),
             note: "P3 closes it: loadExistingNodes registers no known node again, so no updateNode empties the set, and the handler removes the replica when dn1 goes DEAD; twin upstream" },
-        Claim { variant: "P1+P2", outcome: &O9, expected: R, method: Method::loom(EMPTIES_SET, 8),
+        Claim { variant: "P1+P2", outcome: &O9, expected: R, method: Method::loom(EMPTIES_SET, 52),
             note: "without P3 the patch's other parts leave O9 as upstream" },
         Claim { variant: "proposed", outcome: &O9, expected: U, method: Method::loom(EMPTIES_SET, 34),
             note: "closed by P3, in every interleaving of the reload with the report's apply; twin upstream" },
@@ -195,7 +195,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "P3 alone leaves R2 as upstream" },
         Claim { variant: "upstream", outcome: &R3, expected: U, method: Method::loom(NEW_ADDRESS, 402),
             note: "R3 is the window of a recheck under a replaced object's monitor; upstream takes no monitor, so the removal of the new address's reported replica is O3's; twin proposed" },
-        Claim { variant: "P1", outcome: &R3, expected: U, method: Method::loom(NEW_ADDRESS, 402),
+        Claim { variant: "P1", outcome: &R3, expected: U, method: Method::loom(NEW_ADDRESS, 438),
             note: "P1 alone takes no monitor either: no R3 (the removal is O3's); twin proposed" },
         Claim { variant: "P2", outcome: &R3, expected: R, method: Method::loom(NEW_ADDRESS, 14),
             note: "P2 alone: the handler rechecks under the old DatanodeInfo's monitor while the report is applied under the new one's, as with the patch" },
@@ -249,7 +249,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "the unlocked recheck also leaves the patch's admitted window: a re-read after the refreshed registration still reads DEAD" },
         Claim { variant: "P1+P2u+P3", outcome: &O5, expected: R, method: Method::loom(RESURRECTED, 1),
             note: "a live node's replica is lost, as with the patch (R1's window) and through O3's" },
-        Claim { variant: "P1+P2u+P3", outcome: &R3, expected: U, method: Method::loom(NEW_ADDRESS, 994),
+        Claim { variant: "P1+P2u+P3", outcome: &R3, expected: U, method: Method::loom(NEW_ADDRESS, 1219),
             note: "no monitor is taken, so no removal is R3's (a replaced object's removal is O3's here); twin proposed" },
         // J cells: the replays on Ozone 2.2.0's classes (conformance/ozone, ReplayDeadNode*Test), one order per
         // outcome on every row. "Not reached" is about that order, those classes and racelab's rendering of the parts.
