@@ -137,7 +137,9 @@ pub fn run(req: &Request) -> ExitCode {
     let seconds_pass = t.elapsed().as_secs_f64();
     // The plain pass's traces, before the negated pass runs the replays again.
     println!("conformance: validating the replays' traces against the models");
-    let traces = crate::validate::check(&crate::validate::default_dirs());
+    let mut traces = crate::validate::check(&crate::validate::default_dirs());
+    let stale = crate::validate::stale(&traces);
+    traces.extend(stale);
     let mut negated = None;
     let mut seconds_negated = None;
     if req.negated {

@@ -138,27 +138,50 @@ pub fn check(paths: &[PathBuf]) -> Vec<Checked> {
         .collect()
 }
 
-/// A divergence of a replay declared unvalidated is listed with its reason; a declared replay
-/// whose trace validates is a stale declaration, a problem.
+/// A divergence of a replay declared unvalidated (`premises.rs` `UNVALIDATED`) is listed with
+/// its reason.
 fn declared(mut c: Checked) -> Checked {
-    let why = racelab_core::registry::unvalidated()
-        .into_iter()
-        .filter(|(contract, _)| *contract == c.contract)
-        .flat_map(|(_, list)| list.iter())
-        .find(|u| u.replay == c.replay)
-        .map(|u| u.why);
-    match (why, c.problem.is_none()) {
-        (Some(why), false) if c.diverges => c.declared = Some(why.to_owned()),
-        (Some(_), true) => {
-            c.problem = Some(format!(
-                "{} is declared unvalidated (premises.rs UNVALIDATED) but this trace validates: \
-                 remove the declaration",
-                c.replay
-            ));
-        }
-        _ => {}
+    if c.diverges {
+        c.declared = declaration(&c.contract, &c.replay).map(str::to_owned);
     }
     c
+}
+
+fn declaration(contract: &str, replay: &str) -> Option<&'static str> {
+    racelab_core::registry::unvalidated()
+        .into_iter()
+        .filter(|(c, _)| *c == contract)
+        .flat_map(|(_, list)| list.iter())
+        .find(|u| u.replay == replay)
+        .map(|u| u.why)
+}
+
+/// A declared replay with traces none of which diverges: the declaration is stale (judged on a
+/// whole run's traces: the conformance phase's).
+pub fn stale(checked: &[Checked]) -> Vec<Checked> {
+    let mut out = Vec::new();
+    for (contract, list) in racelab_core::registry::unvalidated() {
+        for u in list {
+            let ours: Vec<&Checked> = checked
+                .iter()
+                .filter(|c| c.contract == contract && c.replay == u.replay)
+                .collect();
+            if !ours.is_empty() && ours.iter().all(|c| c.problem.is_none()) {
+                out.push(Checked {
+                    contract: contract.to_owned(),
+                    replay: u.replay.to_owned(),
+                    problem: Some(format!(
+                        "{} is declared unvalidated (premises.rs UNVALIDATED) but all its {} \
+                         traces validate: remove the declaration",
+                        u.replay,
+                        ours.len()
+                    )),
+                    ..Checked::default()
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Why `replay`'s runs are not validated.

@@ -41,10 +41,11 @@ pub struct NoReplay {
     pub why: &'static str,
 }
 
-/// A replay whose runs the model cannot follow for a reason outside the model: the order it
-/// drives on the real classes is not one its order file (or any scenario file) can state. Its
-/// traces are still validated: a divergence is then listed with this reason, not a failure, and
-/// a trace that validates makes the entry stale (the gate fails until it is removed).
+/// A replay whose runs the model cannot follow, with why: the order it drives on the real
+/// classes is not one any scenario file can state, or a model gap is kept open (its
+/// DESIGN-NOTES say why). Its traces are still validated: a divergence is then listed with this
+/// reason, not a failure, and a declaration none of whose traces diverge is stale (the gate
+/// fails until it is removed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unvalidated {
     pub replay: &'static str,

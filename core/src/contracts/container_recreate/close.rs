@@ -37,75 +37,57 @@ impl CloseThroughPipeline {
 
     /// Closes the replica of one member; its BCSID then, if it has one.
     fn close(&self, dn: &Datanode) -> Option<u64> {
-        apply_close(self.cx.borrowed(), Self::ACTOR, dn, self.id)
-    }
-}
-
-/// The apply of a close entry on one member (`applyTransaction` → `dispatchRequest` →
-/// `handleCloseContainer`), recorded as `cx`, holding the member's task queue as `owner`: the
-/// replica's BCSID then, or `None` (and the member's state machine failed) when it has none.
-/// A restart's replay of the log applies a close entry so too.
-pub fn apply_close(
-    cx: CxRef<'_>,
-    owner: &'static str,
-    dn: &Datanode,
-    id: ContainerId,
-) -> Option<u64> {
-    dn.task_queue.acquire(owner);
-    let Some(c) = dn.set.get(id) else {
-        dn.task_queue.release(owner);
-        // dispatchRequest has no auto-create for CloseContainer: CONTAINER_MISSING for an ID
-        // marked missing (HddsDispatcher 2.2.0 l.279), else CONTAINER_NOT_FOUND (l.327), which
-        // applyTransaction does not ignore (the member's state machine fails).
-        let res = if dn.set.is_missing(id) {
-            "CONTAINER_MISSING"
-        } else {
-            "CONTAINER_NOT_FOUND"
+        const OWNER: &str = CloseThroughPipeline::ACTOR;
+        dn.task_queue.acquire(OWNER);
+        let Some(c) = dn.set.get(self.id) else {
+            dn.task_queue.release(OWNER);
+            // dispatchRequest has no auto-create for CloseContainer: CONTAINER_NOT_FOUND, which
+            // applyTransaction does not ignore (the member's state machine fails).
+            dn.csm.fail(self.id);
+            self.cx.record(
+                "HddsDispatcher.dispatchRequest",
+                format_args!(
+                    "dn{} CloseContainer c{}: CONTAINER_NOT_FOUND, not ignored by applyTransaction: \
+                     the pipeline closes",
+                    dn.id, self.id
+                ),
+            );
+            return None;
         };
-        dn.csm.fail(id);
-        cx.record(
+        // applyTransaction → HddsDispatcher.dispatch: the CloseContainer request reaches the
+        // handler through dispatchRequest, like every command the pipeline applies.
+        self.cx.record(
             "HddsDispatcher.dispatchRequest",
             format_args!(
-                "dn{} CloseContainer c{id}: {res}, not ignored by applyTransaction: the pipeline \
-                 closes",
-                dn.id
+                "dn{} CloseContainer apply c{}: getContainer → present",
+                dn.id, self.id
             ),
         );
-        return None;
-    };
-    // applyTransaction → HddsDispatcher.dispatch: the CloseContainer request reaches the
-    // handler through dispatchRequest, like every command the pipeline applies.
-    cx.record(
-        "HddsDispatcher.dispatchRequest",
-        format_args!(
-            "dn{} CloseContainer apply c{id}: getContainer → present",
-            dn.id
-        ),
-    );
-    c.lock.acquire(owner);
-    // markContainerForClose (OPEN → CLOSING), then closeContainer (CLOSING → CLOSED).
-    let (from, to, bcsid) = c.data(|d| {
-        let from = d.state;
-        if matches!(d.state, State::Open | State::Closing) {
-            d.state = State::Closed;
-        }
-        (from, d.state, d.bcsid)
-    });
-    cx.record(
-        "KeyValueHandler.handleCloseContainer",
-        format_args!(
-            "dn{} c{id}: {from:?} → CLOSED at BCSID {bcsid} (state={to:?} bcsid={bcsid})",
-            dn.id
-        ),
-    );
-    // closeContainer takes the replica's write lock through the ContainerSet.
-    cx.record(
-        "ContainerSet.getContainerWithWriteLock",
-        format_args!("dn{} c{id}: write lock (closeContainer)", dn.id),
-    );
-    c.lock.release(owner);
-    dn.task_queue.release(owner);
-    Some(bcsid)
+        c.lock.acquire(OWNER);
+        // markContainerForClose (OPEN → CLOSING), then closeContainer (CLOSING → CLOSED).
+        let (from, to, bcsid) = c.data(|d| {
+            let from = d.state;
+            if matches!(d.state, State::Open | State::Closing) {
+                d.state = State::Closed;
+            }
+            (from, d.state, d.bcsid)
+        });
+        self.cx.record(
+            "KeyValueHandler.handleCloseContainer",
+            format_args!(
+                "dn{} c{}: {from:?} → CLOSED at BCSID {bcsid} (state={to:?} bcsid={bcsid})",
+                dn.id, self.id
+            ),
+        );
+        // closeContainer takes the replica's write lock through the ContainerSet.
+        self.cx.record(
+            "ContainerSet.getContainerWithWriteLock",
+            format_args!("dn{} c{}: write lock (closeContainer)", dn.id, self.id),
+        );
+        c.lock.release(OWNER);
+        dn.task_queue.release(OWNER);
+        Some(bcsid)
+    }
 }
 
 impl Program<World> for CloseThroughPipeline {
@@ -126,13 +108,6 @@ impl Program<World> for CloseThroughPipeline {
     }
 
     fn step(&mut self, w: &World) {
-        if self.member == 0 {
-            // The close is a Ratis log entry (CloseContainerCommandHandler submits it through
-            // the pipeline): it takes the next index, so a PutBlock after it commits at a BCSID
-            // one above what it would without it. Appended as the leader applies it: the
-            // members apply entries in log order, and this one is applied as a whole.
-            w.append_close(self.id);
-        }
         let dn = w.dn(self.members[self.member]);
         let bcsid = self.close(dn);
         if dn.id == LEADER {

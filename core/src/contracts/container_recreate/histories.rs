@@ -13,8 +13,8 @@ use super::datanode::State;
 use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
 use super::{
-    run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix, LogEntry, World, CHUNK,
-    DATANODES, IMPROVED, PIPELINE,
+    run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix, World, CHUNK, DATANODES,
+    IMPROVED, PIPELINE,
 };
 use crate::drive::Driver;
 use crate::histories::{byte, reaches_only, Codec, Histories, OpForm, Plan as _, Regression, Word};
@@ -313,24 +313,12 @@ impl World {
             "ContainerStateMachine.loadSnapshot",
             format_args!("dn{dn}: snapshot at index {from}; marked missing {missing:?}; replaying the log after it"),
         );
-        self.replay_after(from, |entry| {
-            let req = match *entry {
-                LogEntry::Command(req) => req,
-                // MODEL GAP (kept): upstream's replay applies the close's entry again
-                // (applyTransaction → dispatchRequest → handleCloseContainer); for a replica
-                // deleted since, dispatchRequest answers CONTAINER_NOT_FOUND (HddsDispatcher 2.2.0
-                // l.327), which applyTransaction does not ignore (ContainerStateMachine l.1153).
-                // Applying it here makes `improved` reach O5 in the histories (a close, the
-                // replica deleted, a restart on an older snapshot): no part answers a
-                // CloseContainer of a remembered ID. Left to a decision on the parts; until then
-                // the replay skips the close as the model did before the close had an index.
-                LogEntry::Close { .. } => return ControlFlow::Continue(()),
-            };
+        self.replay_after(from, |req| {
             let stage = match req.cmd {
                 Cmd::WriteChunk { .. } => Stage::CommitData,
                 Cmd::PutBlock { .. } | Cmd::StreamInit { .. } => Stage::Apply,
             };
-            let reply = Dispatch::new(req, stage).run(self, node, cx);
+            let reply = Dispatch::new(*req, stage).run(self, node, cx);
             if reply.state_machine_ignores() {
                 return ControlFlow::Continue(());
             }

@@ -228,23 +228,13 @@ pub const IMPROVED: &[&Part<Fix>] = &[&P2, &P3, &P7, &P8];
 pub struct World {
     pub fix: Fix,
     pub dns: Vec<Datanode>,
-    /// The pipeline's Ratis log (entry `i` at index `i + 1`): the clients' commands and the
-    /// closes. Appended only by the leader's RPC thread and the close's submission, which no
-    /// scenario runs against each other's append, so an unseen mutex (no scheduling point) serves.
-    log: unseen::Mutex<Vec<LogEntry>>,
+    /// The pipeline's Ratis log (entry `i` at index `i + 1`). Appended only by the leader's RPC
+    /// thread, and every scenario has one client, so an unseen mutex (no scheduling point) serves.
+    log: unseen::Mutex<Vec<dispatcher::Request>>,
     /// SCM and OM: deterministic, driven by the histories only (an unseen mutex, see [`scm`]).
     pub scm: unseen::Mutex<Scm>,
     pub om: unseen::Mutex<Om>,
     pub ghost: Ghost,
-}
-
-/// An entry of the pipeline's Ratis log: a client's command, or SCM's close of a container
-/// (`ContainerStateMachine.startTransaction` appends both; `applyTransaction` dispatches both,
-/// the close through `dispatchRequest` to `KeyValueHandler.handleCloseContainer`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LogEntry {
-    Command(dispatcher::Request),
-    Close { container: ContainerId, index: u64 },
 }
 
 /// OM's key table, as block references; and (ghost) which were committed before the close and

@@ -8,9 +8,7 @@ use super::ghost::Ghost;
 use super::pipeline::ClientWrite;
 use super::scm::{self, ReplicaProto, Scm};
 use super::speed::dense::PairSet;
-use super::{
-    run, ContainerId, DnId, Fix, LocalId, LogEntry, Om, World, C, CHUNK, DATANODES, PIPELINE,
-};
+use super::{run, ContainerId, DnId, Fix, LocalId, Om, World, C, CHUNK, DATANODES, PIPELINE};
 use crate::sync::unseen;
 use crate::trace::Trace;
 
@@ -45,26 +43,18 @@ impl World {
     pub fn append(&self, req: dispatcher::Request) {
         let mut log = self.log.lock();
         debug_assert_eq!(req.index, log.len() as u64 + 1);
-        log.push(LogEntry::Command(req));
-    }
-
-    /// `CloseContainerCommandHandler` submitted the close through Ratis: the leader's
-    /// `startTransaction` (`validateContainerCommand` lets a CloseContainer through whatever the
-    /// replica's state, or with no replica: HddsDispatcher 2.2.0 l.558, l.583) and Ratis append
-    /// it like any entry. Its index: a later PutBlock's BCSID is one more for it.
-    #[inline(never)]
-    pub fn append_close(&self, container: ContainerId) -> u64 {
-        let mut log = self.log.lock();
-        let index = log.len() as u64 + 1;
-        log.push(LogEntry::Close { container, index });
-        index
+        log.push(req);
     }
 
     /// Calls `f` on each entry after `index`, in log order, until it breaks: a restart's
     /// replay. The log stays locked meanwhile (no copy of it): `f` must not append.
-    pub fn replay_after(&self, index: u64, f: impl FnMut(&LogEntry) -> std::ops::ControlFlow<()>) {
+    pub fn replay_after(
+        &self,
+        index: u64,
+        f: impl FnMut(&dispatcher::Request) -> std::ops::ControlFlow<()>,
+    ) {
         let log = self.log.lock();
-        let _ = log.iter().filter(|e| e.index() > index).try_for_each(f);
+        let _ = log.iter().filter(|r| r.index > index).try_for_each(f);
     }
 
     /// Not inlined, as the datanode's accessors (see [`datanode`]).
@@ -222,15 +212,6 @@ impl World {
         }
         lines.push(format!("observable: {}", words.join(" ")));
         lines.join("\n")
-    }
-}
-
-impl LogEntry {
-    pub fn index(&self) -> u64 {
-        match self {
-            LogEntry::Command(r) => r.index,
-            LogEntry::Close { index, .. } => *index,
-        }
     }
 }
 

@@ -6,9 +6,10 @@
 pub mod dense;
 
 use super::datanode::{self, Datanode};
+use super::dispatcher;
 use super::ghost::{self, Ghost};
 use super::scm::Scm;
-use super::{ContainerId, Fix, LocalId, LogEntry, Om, World, CONTAINER_SLOTS};
+use super::{ContainerId, Fix, LocalId, Om, World, CONTAINER_SLOTS};
 use crate::sync::unseen;
 use dense::PairSet;
 
@@ -18,7 +19,7 @@ use dense::PairSet;
 pub struct Image {
     pub fix: Fix,
     dns: Vec<datanode::DatanodeImage>,
-    log: Vec<LogEntry>,
+    log: Vec<dispatcher::Request>,
     scm: Scm,
     om: Om,
     ghost: ghost::GhostState,
