@@ -111,8 +111,13 @@ public final class FixLayer {
     if (!missing.isEmpty()) {
       throw new IllegalStateException("the fix layer is not active: " + missing);
     }
-    // the recorder's advice wraps the parts' (a call whose body a part replaces is recorded)
-    racelab.trace.Recorder.reinstall();
+    // the recorder's advice wraps the parts' (a call whose body a part replaces is recorded):
+    // re-installed when a fresh part advises a class it observes
+    Set<String> advised = new java.util.HashSet<>();
+    for (Part p : fresh) {
+      p.advised().forEach(a -> advised.add(a.type()));
+    }
+    racelab.trace.Recorder.reinstallOver(advised);
   }
 
   /** Whether {@code part}'s advice is installed and matched every method it names. */

@@ -68,8 +68,21 @@ public final class Recorder {
   }
 
   /**
-   * (Re)installs the advice of every probe as the outermost transformation: the fix layer calls
-   * it after installing parts. Throws, naming the method, when a probe matched nothing.
+   * Re-installs the probes' advice if one of them observes a class of {@code types} (classes the
+   * fix layer has just advised), so that it stays the outermost there; elsewhere the order of the
+   * two advices does not matter.
+   */
+  public static synchronized void reinstallOver(java.util.Collection<String> types) {
+    boolean observed = PROBES.values().stream().flatMap(List::stream)
+        .anyMatch(p -> types.contains(p.type()));
+    if (observed) {
+      reinstall();
+    }
+  }
+
+  /**
+   * (Re)installs the advice of every probe as the outermost transformation. Throws, naming the
+   * method, when a probe matched nothing.
    */
   public static synchronized void reinstall() {
     if (PROBES.isEmpty()) {
