@@ -3,7 +3,7 @@
 
 use crate::phases::root;
 use racelab_props::real_orders::order_file;
-use racelab_props::validate::{validate_any, RealTrace, Validation};
+use racelab_props::validate::{validate_any, RealTrace};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -46,21 +46,11 @@ pub fn traces(paths: &[PathBuf]) -> Vec<PathBuf> {
 /// One trace's result, as conformance.json keeps it.
 pub use racelab_core::report::real_code::TraceCheck as Checked;
 
-fn of(v: Validation) -> Checked {
+/// `v`, its path relative to the checkout.
+fn of(v: Checked) -> Checked {
     Checked {
-        trace: relative(&v.trace),
-        contract: v.contract,
-        replay: v.replay,
-        variant: v.variant,
-        layer_off: v.layer_off,
-        calls: v.calls,
-        values: v.values,
-        schedules: v.schedules,
-        seconds: v.seconds,
-        diverges: v.divergence.is_some(),
-        problem: v.divergence,
-        no_order: false,
-        declared: None,
+        trace: relative(Path::new(&v.trace)),
+        ..v
     }
 }
 

@@ -468,24 +468,9 @@ enum Choice {
     Step(usize),
 }
 
-/// The result of validating one trace.
-#[derive(Clone, Debug)]
-pub struct Validation {
-    pub trace: PathBuf,
-    pub contract: String,
-    pub replay: String,
-    pub variant: String,
-    pub layer_off: bool,
-    /// Real calls recorded.
-    pub calls: usize,
-    /// Values compared on the explanation found.
-    pub values: usize,
-    /// Model schedules tried.
-    pub schedules: u64,
-    pub seconds: f64,
-    /// `None`: the model explains the run. `Some`: the divergence, in words.
-    pub divergence: Option<String>,
-}
+/// The result of validating one trace: conformance.json's record of it (`problem` the
+/// divergence, in words, when the model cannot follow the run).
+pub use racelab_core::report::real_code::TraceCheck as Validation;
 
 /// The deepest point a failed search reached, for the message.
 #[derive(Default)]
@@ -860,8 +845,14 @@ pub fn validate_as<M: Histories>(
         mutations,
     };
     let found = search.explore(&mut Vec::new(), true);
+    let divergence = (!found).then(|| {
+        search
+            .furthest
+            .message
+            .unwrap_or_else(|| "no schedule of the model explains the run".into())
+    });
     Ok(Validation {
-        trace: trace.path.clone(),
+        trace: trace.path.display().to_string(),
         contract: trace.contract.clone(),
         replay: trace.replay.clone(),
         variant: trace.variant.clone(),
@@ -870,12 +861,9 @@ pub fn validate_as<M: Histories>(
         values: search.compared,
         schedules: search.schedules,
         seconds: started.elapsed().as_secs_f64(),
-        divergence: (!found).then(|| {
-            search
-                .furthest
-                .message
-                .unwrap_or_else(|| "no schedule of the model explains the run".into())
-        }),
+        diverges: divergence.is_some(),
+        problem: divergence,
+        ..Validation::default()
     })
 }
 
@@ -982,7 +970,7 @@ mod committed_traces {
     fn rejected(rel: &str, m: Mutation) -> String {
         let t = trace(rel);
         let v = validate_mutated::<LeaderReady>(&t, &scn(&t), &[m]).expect("validates");
-        v.divergence
+        v.problem
             .unwrap_or_else(|| panic!("{rel}: {m:?} is not rejected"))
     }
 
@@ -1004,7 +992,7 @@ mod committed_traces {
         for f in files {
             let t = RealTrace::read(&f).expect("readable");
             let v = validate_any(&t).expect("validates");
-            assert_eq!(v.divergence, None, "{}", f.display());
+            assert_eq!(v.problem, None, "{}", f.display());
             assert!(v.values > 0, "{}: no value compared", f.display());
         }
     }
@@ -1026,7 +1014,7 @@ mod committed_traces {
             let t = trace(rel);
             let v = validate_as::<Reregister>(&t, &scn(&t), &[], Some(mutant.fix()))
                 .expect("validates");
-            assert_eq!(v.divergence, None, "{rel}: the mutant explains the run");
+            assert_eq!(v.problem, None, "{rel}: the mutant explains the run");
         }
     }
 
