@@ -493,7 +493,7 @@ impl Matrix {
         declared.dedup();
         if !declared.is_empty() {
             line += &format!(
-                "; {} of them as declared, the model cannot follow the replay's order ({})",
+                "; {} of them as declared in premises.rs ({})",
                 all.iter().filter(|t| t.declared.is_some()).count(),
                 declared.join("; ")
             );
