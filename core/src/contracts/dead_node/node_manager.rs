@@ -9,6 +9,17 @@
 use super::{NodeId, World};
 use crate::trace::Cx;
 
+/// P1's refresh of a known node that registers: `DatanodeInfo.updateLastHeartbeatTime()`.
+fn p1_refresh(cx: &Cx, w: &World, node: NodeId, now: u64, by_datanode: bool) {
+    let why = if by_datanode {
+        "SCMNodeManager.register (P1)"
+    } else {
+        "SCMNodeManager.register (P1) from loadExistingNodes"
+    };
+    w.nodes
+        .update_last_heartbeat_time(cx, &w.ghost, node, now, why, by_datanode);
+}
+
 /// `SCMNodeManager.register` for a datanode that reports `reported` (address, ports and version
 /// as one number). Inside an RPC, `Server.getRemoteIp()` is the peer (`remote`), whose hostname
 /// and IP replace the reported ones; Recon's `loadExistingNodes` calls it outside any RPC
@@ -44,18 +55,7 @@ pub fn register(
                 // P1 refreshes every known node that registers, the one whose DatanodeInfo
                 // updateNode just replaced too (its time is already `now`: the write changes
                 // nothing but is made).
-                w.nodes.update_last_heartbeat_time(
-                    cx,
-                    &w.ghost,
-                    node,
-                    now,
-                    if by_datanode {
-                        "SCMNodeManager.register (P1)"
-                    } else {
-                        "SCMNodeManager.register (P1) from loadExistingNodes"
-                    },
-                    by_datanode,
-                );
+                p1_refresh(cx, w, node, now, by_datanode);
             }
             cx.record(
                 "SCMNodeManager.register",
@@ -64,19 +64,7 @@ pub fn register(
         }
         Some(_) if w.fix.register_refreshes_heartbeat.get() => {
             // P1: `DatanodeInfo.updateLastHeartbeatTime()` for a known node.
-            let now = w.clock.now();
-            w.nodes.update_last_heartbeat_time(
-                cx,
-                &w.ghost,
-                node,
-                now,
-                if by_datanode {
-                    "SCMNodeManager.register (P1)"
-                } else {
-                    "SCMNodeManager.register (P1) from loadExistingNodes"
-                },
-                by_datanode,
-            );
+            p1_refresh(cx, w, node, w.clock.now(), by_datanode);
             cx.record(
                 "SCMNodeManager.register",
                 format_args!(
