@@ -5,11 +5,18 @@
 
 pub mod dense;
 
+#[cfg(feature = "histories")]
 use super::datanode::{self, Datanode};
+#[cfg(feature = "histories")]
 use super::dispatcher;
+#[cfg(feature = "histories")]
 use super::ghost::{self, Ghost};
+#[cfg(feature = "histories")]
 use super::scm::Scm;
-use super::{ContainerId, Fix, LocalId, Om, World, CONTAINER_SLOTS};
+use super::{ContainerId, LocalId, World, CONTAINER_SLOTS};
+#[cfg(feature = "histories")]
+use super::{Fix, Om};
+#[cfg(feature = "histories")]
 use crate::sync::unseen;
 use dense::PairSet;
 
