@@ -91,6 +91,14 @@ pub enum Cmd {
     /// says "skipped: java/mvn not found" without them
     #[command(verbatim_doc_comment)]
     Conformance(crate::conformance::Request),
+    /// the searches of the real code without latches: Fray and Lincheck
+    /// on the released classes, on every row the fix layer expresses,
+    /// each reporting how many runs reached its outcome and the first;
+    /// records in target/racelab/searches.json (and, with --keep, the
+    /// committed conformance/searches.json that the report shows); not in
+    /// the gate: the scheduled workflow runs it
+    #[command(verbatim_doc_comment)]
+    Search(crate::search::Request),
     /// cargo-mutants on each contract's fix code (.cargo/mutants.toml),
     /// judged by its claims; fails on a missed mutant (not in the gate:
     /// the scheduled workflow runs it)

@@ -18,6 +18,8 @@
 //! - `cargo xtask bench [--cold] [--no-fuzz] [--gate [--against REV]]`: the speed figures (`bench.json`).
 //! - `cargo xtask conformance [--repo DIR] [--offline] [--negated]`: the models' premises as
 //!   JUnit tests on the released Hadoop and Ozone jars (`conformance/`).
+//! - `cargo xtask search [--tool fray|lincheck] [--runs N] [--keep] [CONTRACT...]`: the
+//!   searches of the real code without latches, Fray's and Lincheck's (`search.rs`).
 //! - `cargo xtask mutants [CONTRACT...]`: cargo-mutants on the fix code, judged by the claims.
 //! - `cargo xtask bless [CONTRACT...]`: re-pins the loom cells' execution counts after a
 //!   reviewed model change.
@@ -39,6 +41,7 @@ mod mutants;
 mod new;
 mod phases;
 mod real_cells;
+mod search;
 mod surefire;
 mod validate;
 mod verify;
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Cmd::Bench(request) => bench::run(&request),
         Cmd::Mutants(contracts) => mutants::run(&contracts.or_all()),
         Cmd::Conformance(request) => conformance::run(&request),
+        Cmd::Search(request) => search::run(&request),
         Cmd::Readme => readme(),
         Cmd::Bless(contracts) => bless::run(&contracts.or_all()),
         Cmd::New { name } => new::run(&name),

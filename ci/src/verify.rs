@@ -269,6 +269,10 @@ fn build_matrix(contracts: &[String], from: &[PathBuf]) -> Result<(Matrix, usize
         }
         None => matrix.without_real_code("the conformance phase did not run".into()),
     };
+    let matrix = match crate::search::load()? {
+        Some(s) => matrix.with_searches(s),
+        None => matrix,
+    };
     Ok((matrix, expected_repros.len()))
 }
 

@@ -51,6 +51,12 @@ pub enum Deviation {
         id: String,
         key: String,
     },
+    /// A search of the real code reached an outcome the model proves unreachable on its row.
+    Search {
+        key: String,
+        tool: String,
+        rate: String,
+    },
     /// loom and the step checker proved the same cell with different sets of final states.
     FinalStates {
         key: String,
@@ -92,6 +98,11 @@ impl std::fmt::Display for Deviation {
             Deviation::ReproductionMissing { contract, what } => {
                 write!(f, "{contract} reproduction `{what}`: no result")
             }
+            Deviation::Search { key, tool, rate } => write!(
+                f,
+                "{key}: {tool} reached it on the real code ({rate}), where the model proves it \
+                 unreachable"
+            ),
             Deviation::FinalStates { key, only_loom, only_steps } => write!(
                 f,
                 "{key}: loom and the step checker reach different final states; only loom: \
@@ -146,6 +157,8 @@ pub struct Matrix {
     /// Why the real code was not checked, when it was not (no JVM): its J cells are then
     /// unchecked, not deviations, and the verdict says so.
     pub real_code_unchecked: Option<String>,
+    /// The searches of the real code, when any are recorded.
+    pub searches: Option<super::searches::Searched>,
 }
 
 impl Matrix {
@@ -250,6 +263,7 @@ impl Matrix {
             deviations,
             real_code: None,
             real_code_unchecked: None,
+            searches: None,
         }
     }
 

@@ -8,6 +8,7 @@ pub mod readme;
 pub mod real_code;
 pub mod render;
 pub mod results;
+pub mod searches;
 
 pub use compare::{Deviation, Matrix};
 pub use results::{load_records, CellResult, ReproductionResult, RESULTS_ENV};

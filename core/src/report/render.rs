@@ -751,6 +751,7 @@ impl Matrix {
                 .ok();
             }
             out.push_str(&self.real_table(c.id));
+            out.push_str(&self.searches_table(c.id));
             let shown = |r: &&CellResult| {
                 r.contract == c.id
                     && r.checker != Checker::Real

@@ -1,0 +1,249 @@
+//! `cargo xtask search`: the searches of the real code, Fray's and Lincheck's, each without
+//! latches on the released classes and on every row the fix layer expresses. Too slow for the
+//! gate: the scheduled workflow runs them, one contract per job. Each search writes a record
+//! (`racelab.search.Tally`, `conformance/<module>/target/racelab-searches/`); this command
+//! gathers them into `target/racelab/searches.json`, and with `--keep` into the committed
+//! `conformance/searches.json`, which the report shows when no newer search ran here.
+
+use crate::phases::root;
+use clap::{Args, ValueEnum};
+use racelab_core::report::searches::{SearchRecord, Searched};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// A controlled scheduler the searches run under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Tool {
+    /// Fray: interleaves at locks, thread starts and joins (JDK 25, profile `fray`)
+    Fray,
+    /// Lincheck: interleaves at plain-field and collection accesses too (profile `lincheck`)
+    Lincheck,
+}
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Fray => "fray",
+            Tool::Lincheck => "lincheck",
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, Args)]
+pub struct Request {
+    /// the tools whose searches run (both by default)
+    #[arg(long, value_enum)]
+    pub tool: Vec<Tool>,
+    /// runs per search and row (each search's own default when not given; at least 200)
+    #[arg(long, value_name = "N", value_parser = crate::args::positive)]
+    pub runs: Option<u64>,
+    /// also write the records to conformance/searches.json, which is committed
+    #[arg(long)]
+    pub keep: bool,
+    /// the contracts whose searches run (all by default)
+    #[arg(value_name = "CONTRACT", value_parser = crate::args::contract())]
+    pub contracts: Vec<String>,
+}
+
+/// The searches' records: this machine's last run (`target/racelab/searches.json`), else the
+/// committed ones; `None` when there are neither.
+pub fn load() -> Result<Option<Searched>, String> {
+    match Searched::load(&root().join("target/racelab/searches.json"))? {
+        Some(s) => Ok(Some(s)),
+        None => Searched::load(&root().join("conformance/searches.json")),
+    }
+}
+
+/// `racelab-search` for `reregister`: the contract as a test class names it.
+fn camel(contract: &str) -> String {
+    contract
+        .split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Where the searches of `module` write their records.
+fn records_dir(module: &str) -> PathBuf {
+    root()
+        .join("conformance")
+        .join(module)
+        .join("target/racelab-searches")
+}
+
+/// The records under `dir`, sorted by search, variant and layer.
+fn collect(dir: &Path, out: &mut Vec<SearchRecord>) -> Result<(), String> {
+    let Ok(searches) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for search in searches.flatten() {
+        for file in std::fs::read_dir(search.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let path = file.path();
+            if path.extension().is_some_and(|x| x == "json") {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                out.push(
+                    serde_json::from_str(&text)
+                        .map_err(|e| format!("{}:{}: {e}", path.display(), e.line()))?,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One tool's searches, through Maven; the log goes to `target/racelab/search-TOOL.log`.
+fn maven(tool: Tool, req: &Request) -> Result<(), String> {
+    let conformance = root().join("conformance");
+    let mut c = Command::new("mvn");
+    c.current_dir(&conformance)
+        .args(["-q", "-B", "-ntp", "-Dstyle.color=never", "test"])
+        .arg(format!("-P{}", tool.name()))
+        .arg("-Dsurefire.failIfNoSpecifiedTests=false");
+    match tool {
+        Tool::Fray => {
+            let out = Command::new(conformance.join("tools/jdk25-for-fray.sh"))
+                .output()
+                .map_err(|e| format!("tools/jdk25-for-fray.sh: {e}"))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "tools/jdk25-for-fray.sh: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ));
+            }
+            c.env("JDK25_HOME", String::from_utf8_lossy(&out.stdout).trim());
+            c.args(["-pl", "ozone"]);
+        }
+        Tool::Lincheck => {
+            c.args(["-pl", "hdfs,ozone"]);
+        }
+    }
+    if !req.contracts.is_empty() {
+        let classes: Vec<String> = req
+            .contracts
+            .iter()
+            .map(|k| format!("*Search{}*Test", camel(k)))
+            .collect();
+        c.arg(format!("-Dtest={}", classes.join(",")));
+    }
+    if let Some(n) = req.runs {
+        c.arg(format!("-Dracelab.search.runs={n}"));
+    }
+    let log = root().join(format!("target/racelab/search-{}.log", tool.name()));
+    std::fs::create_dir_all(log.parent().unwrap_or(Path::new(".")))
+        .map_err(|e| format!("{}: {e}", log.display()))?;
+    let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = file.try_clone().map_err(|e| e.to_string())?;
+    println!("== {} searches (log: {})", tool.name(), log.display());
+    let status = c
+        .stdout(file)
+        .stderr(err)
+        .status()
+        .map_err(|e| format!("mvn: {e}"))?;
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    for line in text.lines().filter(|l| l.starts_with("[racelab] S ")) {
+        println!("  {}", &line["[racelab] S ".len()..]);
+    }
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the {} searches failed (exit {status}): an upstream search that reached nothing \
+             fails its test; see {}",
+            tool.name(),
+            log.display()
+        ))
+    }
+}
+
+/// The commit checked out, when git can tell.
+fn head() -> Option<String> {
+    let out = Command::new("git")
+        .current_dir(root())
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+pub fn run(req: &Request) -> ExitCode {
+    let tools = if req.tool.is_empty() {
+        vec![Tool::Fray, Tool::Lincheck]
+    } else {
+        req.tool.clone()
+    };
+    for module in ["hdfs", "ozone"] {
+        let _ = std::fs::remove_dir_all(records_dir(module));
+    }
+    let mut failed = Vec::new();
+    for tool in tools {
+        if let Err(e) = maven(tool, req) {
+            failed.push(e);
+        }
+    }
+    let mut records = Vec::new();
+    for module in ["hdfs", "ozone"] {
+        if let Err(e) = collect(&records_dir(module), &mut records) {
+            failed.push(e);
+        }
+    }
+    records.sort_by(|a, b| {
+        (&a.contract, &a.search, &a.variant, a.layer_off).cmp(&(
+            &b.contract,
+            &b.search,
+            &b.variant,
+            b.layer_off,
+        ))
+    });
+    let searched = Searched {
+        commit: head(),
+        records,
+    };
+    let json = serde_json::to_string_pretty(&searched).expect("records serialize") + "\n";
+    let mut outs = vec![root().join("target/racelab/searches.json")];
+    if req.keep {
+        outs.push(root().join("conformance/searches.json"));
+    }
+    for out in &outs {
+        if let Err(e) = std::fs::write(out, &json) {
+            failed.push(format!("{}: {e}", out.display()));
+        }
+    }
+    println!(
+        "{} records written to {}",
+        searched.records.len(),
+        outs.iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" and ")
+    );
+    for e in &failed {
+        eprintln!("error: {e}");
+    }
+    if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_contract_is_named_as_its_test_classes_name_it() {
+        assert_eq!(camel("leader-ready"), "LeaderReady");
+        assert_eq!(camel("reregister"), "Reregister");
+    }
+}

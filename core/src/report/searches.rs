@@ -1,0 +1,333 @@
+//! The searches of the real code (`cargo xtask search`): Fray and Lincheck run the released
+//! classes without latches, on the rows the fix layer expresses, and choose the interleavings
+//! themselves. A record says how many runs reached the outcome and which was the first; the
+//! report sets it beside the model's verdict on that row and the replay's. A fix row's search
+//! that reaches an outcome the model calls unreachable is a deviation. One that reaches
+//! nothing is "not found in N runs", never "unreachable": a search is evidence, not a proof.
+
+use super::compare::{Deviation, Matrix};
+use crate::claims::{Checker, ExpectedCell, Verdict};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// A run that reached the outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    /// Its number among the search's runs, from 1.
+    pub run: u64,
+    /// How to run it again (a kept Fray recording, a Lincheck seed), when known.
+    pub schedule: Option<String>,
+    /// The state that decided it.
+    pub observed: Option<String>,
+}
+
+/// One search on one row (`racelab-search/1`, written by `racelab.search.Tally`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchRecord {
+    /// The search's id, named as the replays are (`LR_O1`).
+    pub search: String,
+    /// `fray` or `lincheck`.
+    pub tool: String,
+    pub contract: String,
+    pub variant: String,
+    /// `P1+P2`, or `-` for none.
+    pub parts: String,
+    pub layer_off: bool,
+    pub outcome: String,
+    pub runs: u64,
+    pub reached: u64,
+    pub first_run: Option<u64>,
+    pub first_seconds: Option<f64>,
+    pub seconds: f64,
+    /// The first failures (at most five); `reached` counts them all.
+    pub failures: Vec<Failure>,
+}
+
+impl SearchRecord {
+    /// `k of N, first at run r`, in the style of Fray's evaluation.
+    pub fn rate(&self) -> String {
+        match self.first_run {
+            Some(r) => format!("{} of {}, first at run {r}", self.reached, self.runs),
+            None => format!("0 of {}", self.runs),
+        }
+    }
+}
+
+/// What `searches.json` holds: the searches of one run of `cargo xtask search`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Searched {
+    /// The commit the searches ran on, when known.
+    #[serde(default)]
+    pub commit: Option<String>,
+    pub records: Vec<SearchRecord>,
+}
+
+impl Searched {
+    /// The searches in `path`; `None` when there is no file.
+    pub fn load(path: &Path) -> Result<Option<Searched>, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| format!("{}: {e}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+/// A search's result against the model's verdict on its row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judgement {
+    /// Reached, where the model reaches it too.
+    Agrees,
+    /// The model reaches it; these runs did not.
+    NotFound,
+    /// Not reached in these runs, and the model proves it unreachable.
+    Consistent,
+    /// Reached, where the model proves it unreachable: a deviation.
+    Deviates,
+    /// No cell of the model is about this row and outcome.
+    Unclaimed,
+}
+
+impl Judgement {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Judgement::Agrees => "reached, as the model",
+            Judgement::NotFound => "not found in these runs; the model reaches it",
+            Judgement::Consistent => "not found in these runs; the model proves it unreachable",
+            Judgement::Deviates => "DEVIATES: reached, the model proves it unreachable",
+            Judgement::Unclaimed => "no model cell for this row",
+        }
+    }
+}
+
+/// The model's verdict on the search's row and outcome: its loom cell's, or else any
+/// exhaustive cell's (the step checker's).
+pub fn model_verdict(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<Verdict> {
+    let about = |e: &&ExpectedCell| {
+        e.contract == r.contract && e.variant == r.variant && e.outcome == r.outcome
+    };
+    let of = |checker: Checker| {
+        expected
+            .iter()
+            .filter(about)
+            .find(|e| e.checker == checker)
+            .map(|e| e.expected)
+    };
+    of(Checker::Loom).or(of(Checker::Steps))
+}
+
+pub fn judge(r: &SearchRecord, expected: &[ExpectedCell]) -> Judgement {
+    match (model_verdict(r, expected), r.reached > 0) {
+        (None, _) => Judgement::Unclaimed,
+        (Some(Verdict::Reachable), true) => Judgement::Agrees,
+        (Some(Verdict::Reachable), false) => Judgement::NotFound,
+        (Some(Verdict::Unreachable), false) => Judgement::Consistent,
+        (Some(Verdict::Unreachable), true) => Judgement::Deviates,
+    }
+}
+
+impl Matrix {
+    /// The matrix with the searches' records; a search that reached an outcome the model
+    /// proves unreachable on its row is a deviation.
+    pub fn with_searches(mut self, searched: Searched) -> Matrix {
+        for r in &searched.records {
+            if judge(r, &self.expected) == Judgement::Deviates {
+                self.deviations.push(Deviation::Search {
+                    key: format!("{}/{}/{}/search", r.contract, r.variant, r.outcome),
+                    tool: r.tool.clone(),
+                    rate: r.rate(),
+                });
+            }
+        }
+        self.searches = Some(searched);
+        self
+    }
+
+    fn searches_of<'a>(&'a self, contract: &'a str) -> impl Iterator<Item = &'a SearchRecord> {
+        self.searches
+            .iter()
+            .flat_map(|s| &s.records)
+            .filter(move |r| r.contract == contract)
+    }
+
+    /// `contract`'s searches (one line per search and row), then, per outcome searched on the
+    /// upstream row, the model's and the real code's difficulty side by side. Empty when no
+    /// search of it is recorded.
+    pub fn searches_table(&self, contract: &str) -> String {
+        let mine: Vec<&SearchRecord> = self.searches_of(contract).collect();
+        if mine.is_empty() {
+            return String::new();
+        }
+        let mut out = String::new();
+        let commit = self
+            .searches
+            .as_ref()
+            .and_then(|s| s.commit.as_deref())
+            .map_or(String::new(), |c| format!(" (searched at {c})"));
+        writeln!(
+            out,
+            "\n**Searches of the real code, without latches**{commit}\n\n\
+             | search | tool | row | outcome | runs that reached it | to the first | all runs | verdict |\n\
+             |---|---|---|---|---|---|---|---|"
+        )
+        .ok();
+        for r in &mine {
+            let off = if r.layer_off { " (layer off)" } else { "" };
+            let first = r.first_seconds.map_or("-".into(), |s| format!("{s:.1} s"));
+            writeln!(
+                out,
+                "| {} | {} | {}{off} | {} | {} | {first} | {:.1} s | {} |",
+                r.search,
+                r.tool,
+                r.variant,
+                r.outcome,
+                r.rate(),
+                r.seconds,
+                judge(r, &self.expected).as_str()
+            )
+            .ok();
+        }
+        writeln!(
+            out,
+            "\n| outcome | model: loom executions to the first violation | real code: runs to the first | replay on the real code |\n|---|---|---|---|"
+        )
+        .ok();
+        for r in mine
+            .iter()
+            .filter(|r| r.variant == "upstream" && !r.layer_off)
+        {
+            let loom = self
+                .cells
+                .iter()
+                .find(|c| {
+                    c.contract == contract
+                        && c.variant == "upstream"
+                        && c.outcome == r.outcome
+                        && c.checker == Checker::Loom
+                        && c.observed == Verdict::Reachable
+                })
+                .and_then(|c| c.executions)
+                .map_or("not reached".into(), |e| e.to_string());
+            let replay = self
+                .cells
+                .iter()
+                .filter(|c| {
+                    c.contract == contract
+                        && c.variant == "upstream"
+                        && c.outcome == r.outcome
+                        && c.checker == Checker::Real
+                })
+                .map(|c| {
+                    format!(
+                        "{} {}",
+                        c.replay.as_deref().unwrap_or("?"),
+                        if c.observed == Verdict::Reachable {
+                            "reached"
+                        } else {
+                            "not reached"
+                        }
+                    )
+                })
+                .collect::<Vec<_>>();
+            let replay = if replay.is_empty() {
+                "no replay (a data race)".to_string()
+            } else {
+                replay.join(", ")
+            };
+            writeln!(
+                out,
+                "| {} | {loom} | {} ({}) | {replay} |",
+                r.outcome,
+                r.first_run.map_or("none".into(), |f| f.to_string()),
+                r.rate(),
+            )
+            .ok();
+        }
+        out
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::claims::Checker;
+
+    fn record(variant: &str, reached: u64) -> SearchRecord {
+        SearchRecord {
+            search: "LR_O1".into(),
+            tool: "fray".into(),
+            contract: "leader-ready".into(),
+            variant: variant.into(),
+            parts: "-".into(),
+            layer_off: false,
+            outcome: "O1".into(),
+            runs: 200,
+            reached,
+            first_run: (reached > 0).then_some(7),
+            first_seconds: (reached > 0).then_some(0.5),
+            seconds: 12.0,
+            failures: vec![],
+        }
+    }
+
+    fn cell(variant: &'static str, checker: Checker, expected: Verdict) -> ExpectedCell {
+        ExpectedCell {
+            contract: "leader-ready",
+            report: "HDDS-17575",
+            variant,
+            parts: vec![],
+            baseline: "report",
+            outcome: "O1",
+            checker,
+            expected,
+            scenario: None,
+            bound: None,
+            note: "",
+        }
+    }
+
+    #[test]
+    fn a_search_is_judged_by_the_models_verdict_on_its_row() {
+        let expected = [
+            cell("upstream", Checker::Loom, Verdict::Reachable),
+            cell("proposed", Checker::Loom, Verdict::Unreachable),
+            cell("proposed", Checker::Proptest, Verdict::Reachable),
+            cell("P1", Checker::Steps, Verdict::Reachable),
+        ];
+        assert_eq!(judge(&record("upstream", 4), &expected), Judgement::Agrees);
+        assert_eq!(
+            judge(&record("upstream", 0), &expected),
+            Judgement::NotFound
+        );
+        assert_eq!(
+            judge(&record("proposed", 0), &expected),
+            Judgement::Consistent
+        );
+        assert_eq!(
+            judge(&record("proposed", 2), &expected),
+            Judgement::Deviates
+        );
+        assert_eq!(judge(&record("P1", 1), &expected), Judgement::Agrees);
+        assert_eq!(judge(&record("P2", 1), &expected), Judgement::Unclaimed);
+    }
+
+    #[test]
+    fn a_rate_is_said_as_fray_says_it() {
+        assert_eq!(record("upstream", 4).rate(), "4 of 200, first at run 7");
+        assert_eq!(record("proposed", 0).rate(), "0 of 200");
+    }
+
+    #[test]
+    fn a_record_reads_as_tally_writes_it() {
+        let text = r#"{"schema":"racelab-search/1","search":"LR_O1","tool":"fray","contract":"leader-ready","variant":"upstream","parts":"-","layer_off":false,"outcome":"O1","runs":20,"reached":4,"first_run":3,"first_seconds":1.250,"seconds":9.000,"failures":[{"run":3,"schedule":null,"observed":"isLeaderReady=true"}]}"#;
+        let r: SearchRecord = serde_json::from_str(text).unwrap();
+        assert_eq!(r.rate(), "4 of 20, first at run 3");
+        assert_eq!(
+            r.failures[0].observed.as_deref(),
+            Some("isLeaderReady=true")
+        );
+    }
+}
