@@ -617,6 +617,7 @@ impl Matrix {
                 .map(|c| (c.id, self.real_coverage(c)))
                 .collect::<std::collections::BTreeMap<_, _>>(),
             "cells": self.cells,
+            "searches": self.searches,
             "reproductions": self.reproductions,
             "deviations": self.deviations.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
         });
