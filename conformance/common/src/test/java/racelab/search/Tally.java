@@ -54,13 +54,23 @@ public final class Tally {
    * Lincheck seed), or is null.
    */
   public synchronized void run(boolean reachedNow, String schedule, String observed) {
+    run(reachedNow, schedule, observed, (System.nanoTime() - started) / 1e9);
+  }
+
+  /**
+   * One run's verdict, recorded after the fact: {@code atSeconds} is when the run ended, in
+   * seconds since this tally was made (a Lincheck search learns its invocations' verdicts only
+   * once runConcurrentTest has returned).
+   */
+  public synchronized void run(boolean reachedNow, String schedule, String observed,
+      double atSeconds) {
     runs++;
     if (!reachedNow) {
       return;
     }
     reached++;
     if (firstSeconds < 0) {
-      firstSeconds = (System.nanoTime() - started) / 1e9;
+      firstSeconds = atSeconds;
     }
     if (failures.size() < KEPT) {
       failures.add(new Failure(runs, schedule, observed));

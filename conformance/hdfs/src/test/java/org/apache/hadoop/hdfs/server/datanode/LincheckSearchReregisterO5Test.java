@@ -1,0 +1,37 @@
+package org.apache.hadoop.hdfs.server.datanode;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import racelab.fix.Row;
+import racelab.fix.reregister.Rows;
+import racelab.search.LincheckSearch;
+
+/**
+ * Lincheck search for reregister O5 on hadoop-hdfs 3.5.0, no latches: putMissing's NullPointerException after a concurrent clearIBRs, X in no pending IBR. The threads and
+ * the predicate: {@link ReregisterSearches#o5()}. Every headline row with its fix layer on;
+ * {@code -Dracelab.lincheck.invocations} per row (200 unless set). Profile {@code lincheck}.
+ */
+public class LincheckSearchReregisterO5Test {
+  @BeforeAll
+  static void installAll() {
+    LincheckSearch.installAll(Rows.headline());
+  }
+
+  static Stream<Row> rows() {
+    return LincheckSearch.rows(Rows.headline());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rows")
+  public void RR_O5(Row row) throws Exception {
+    LincheckSearch.finish(LincheckSearch.search("RR_O5", row, "O5",
+        LincheckSearch.invocations(), new LincheckSearch.Body() {
+          @Override
+          public LincheckSearch.Verdict run() throws Exception {
+            return ReregisterSearches.o5();
+          }
+        }), row, "O5");
+  }
+}
