@@ -27,6 +27,22 @@ impl Tool {
             Tool::Lincheck => "lincheck",
         }
     }
+
+    /// How its test classes begin (`LincheckSearchReregisterO5Test`, `LincheckKept...`).
+    fn class_prefix(self) -> &'static str {
+        match self {
+            Tool::Fray => "Fray",
+            Tool::Lincheck => "Lincheck",
+        }
+    }
+
+    /// The system property that sets its searches' runs per row.
+    fn runs_property(self) -> &'static str {
+        match self {
+            Tool::Fray => "racelab.fray.iterations",
+            Tool::Lincheck => "racelab.lincheck.invocations",
+        }
+    }
 }
 
 #[derive(Debug, PartialEq, Args)]
@@ -107,7 +123,7 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
     c.current_dir(&conformance)
         .args(["-q", "-B", "-ntp", "-Dstyle.color=never", "test"])
         .arg(format!("-P{}", tool.name()))
-        .arg("-Dsurefire.failIfNoSpecifiedTests=false");
+        .arg("-Dsurefire.failIfNoSpecifiedTests=false"); // a contract's searches are in one module
     match tool {
         Tool::Fray => {
             let out = Command::new(conformance.join("tools/jdk25-for-fray.sh"))
@@ -127,15 +143,16 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
         }
     }
     if !req.contracts.is_empty() {
+        // the searches and the kept schedules' replays of these contracts
         let classes: Vec<String> = req
             .contracts
             .iter()
-            .map(|k| format!("*Search{}*Test", camel(k)))
+            .map(|k| format!("{}*{}*Test", tool.class_prefix(), camel(k)))
             .collect();
         c.arg(format!("-Dtest={}", classes.join(",")));
     }
     if let Some(n) = req.runs {
-        c.arg(format!("-Dracelab.search.runs={n}"));
+        c.arg(format!("-D{}={n}", tool.runs_property()));
     }
     let log = root().join(format!("target/racelab/search-{}.log", tool.name()));
     std::fs::create_dir_all(log.parent().unwrap_or(Path::new(".")))

@@ -157,10 +157,18 @@ impl Matrix {
     /// upstream row, the model's and the real code's difficulty side by side. Empty when no
     /// search of it is recorded.
     pub fn searches_table(&self, contract: &str) -> String {
-        let mine: Vec<&SearchRecord> = self.searches_of(contract).collect();
+        let mut mine: Vec<&SearchRecord> = self.searches_of(contract).collect();
         if mine.is_empty() {
             return String::new();
         }
+        // each search's rows in the matrix's order, the upstream row first
+        let row = |variant: &str| {
+            self.expected
+                .iter()
+                .position(|e| e.contract == contract && e.variant == variant)
+                .unwrap_or(usize::MAX)
+        };
+        mine.sort_by_key(|r| (&r.search, row(&r.variant), r.layer_off));
         let mut out = String::new();
         let commit = self
             .searches
@@ -237,14 +245,11 @@ impl Matrix {
             } else {
                 replay.join(", ")
             };
-            writeln!(
-                out,
-                "| {} | {loom} | {} ({}) | {replay} |",
-                r.outcome,
-                r.first_run.map_or("none".into(), |f| f.to_string()),
-                r.rate(),
-            )
-            .ok();
+            let real = match r.first_run {
+                Some(f) => format!("{f} ({} of {} reached it)", r.reached, r.runs),
+                None => format!("not found in {} runs", r.runs),
+            };
+            writeln!(out, "| {} | {loom} | {real} | {replay} |", r.outcome).ok();
         }
         out
     }
