@@ -51,11 +51,6 @@ macro_rules! counted_mutex {
             pub fn lock(&self) -> MutexGuard<'_, T> {
                 $crate::contracts::reregister::speed::counted::Counted(self.0.lock())
             }
-
-            pub fn get_mut(&mut self) -> &mut T {
-                $crate::contracts::reregister::speed::writes::wrote();
-                self.0.get_mut()
-            }
         }
 
         impl<T: std::fmt::Debug> std::fmt::Debug for Mutex<T> {
@@ -128,6 +123,14 @@ pub mod unseen {
     counted_atomics! {
         AtomicBool(crate::sync::unseen::AtomicBool): bool;
         AtomicI64(crate::sync::unseen::AtomicI64): i64;
+    }
+
+    impl<T> Mutex<T> {
+        /// The value of a mutex no other thread can reach (a copy being built).
+        pub fn get_mut(&mut self) -> &mut T {
+            crate::contracts::reregister::speed::writes::wrote();
+            self.0.get_mut()
+        }
     }
 }
 
