@@ -180,16 +180,15 @@ pub const SPEC_LINES: usize = 450;
 /// machinery that makes the checks fast and is no upstream behaviour.
 const SPEED_ONLY: &[(&str, &str)] = &[
     ("thread_local!", "a per-thread cache or counter"),
-    ("fn wrote(", "a write counter"),
+    ("wrote(", "a write counter"),
     ("static WRITES", "a write counter"),
+    ("#[inline(never)]", "an inlining hint"),
+    ("inline(always)", "an inlining hint"),
 ];
 
-/// What a contract's `mod.rs` may not hold besides: an inlining hint, and a test block (tests
-/// go in a file of their own).
-const NOT_IN_SPEC: &[(&str, &str)] = &[
-    ("#[inline(never)]", "an inlining hint"),
-    ("mod tests {", "a test block"),
-];
+/// What a contract's `mod.rs` may not hold besides: a test block (tests go in a file of their
+/// own).
+const NOT_IN_SPEC: &[(&str, &str)] = &[("mod tests {", "a test block")];
 
 /// The `.rs` files under `dir`, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -219,12 +218,16 @@ fn code_lines_with(text: &str, needle: &str) -> Vec<usize> {
 }
 
 /// Every contract folder's spec problems, as sentences (empty when there is none): a `mod.rs`
-/// longer than [`SPEC_LINES`] or holding an inlining hint or a test block, and a per-thread
-/// cache or a write counter outside the contract's performance module.
+/// longer than [`SPEC_LINES`] or holding a test block, and a per-thread cache, a write counter
+/// or an inlining hint outside the contract's performance module.
 pub fn spec_problems() -> Vec<String> {
-    let contracts = root().join("core/src/contracts");
+    spec_problems_in(&root().join("core/src/contracts"))
+}
+
+/// [`spec_problems`] of the contract folders under `contracts`.
+fn spec_problems_in(contracts: &Path) -> Vec<String> {
     let mut out = Vec::new();
-    for name in names_in(&contracts) {
+    for name in names_in(contracts) {
         let folder = contracts.join(&name);
         if !folder.is_dir() {
             continue;
@@ -305,4 +308,49 @@ pub fn readme_layout_problems() -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A contract folder with a speed module, a mechanism file and a spec, under a scratch
+    /// directory of its own.
+    fn contract(files: &[(&str, &str)]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("racelab-tidy-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let file = dir.join("demo").join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn speed_machinery_is_found_outside_the_speed_module_only() {
+        let dir = contract(&[
+            ("mod.rs", "pub struct Fix;\nmod tests {\n}\n"),
+            (
+                "datanode.rs",
+                "// #[inline(never)] in a comment\n#[inline(never)]\nfn f() { wrote(); }\n",
+            ),
+            (
+                "speed/writes.rs",
+                "thread_local! {}\n#[inline(never)]\npub fn wrote() {}\n",
+            ),
+        ]);
+        let problems = spec_problems_in(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            problems,
+            [
+                "core/src/contracts/demo/datanode.rs:3: a write counter outside the contract's \
+                 performance module (speed.rs or speed/)",
+                "core/src/contracts/demo/datanode.rs:2: an inlining hint outside the contract's \
+                 performance module (speed.rs or speed/)",
+                "core/src/contracts/demo/mod.rs:2: a test block in the spec",
+            ]
+        );
+    }
 }

@@ -262,7 +262,6 @@ impl KeyValueContainer {
         f(&mut self.data.lock())
     }
 
-    #[inline(never)]
     pub fn state(&self) -> State {
         self.data(|d| d.state)
     }
@@ -287,7 +286,6 @@ pub struct ContainerSet {
 
 impl ContainerSet {
     /// `getContainer`.
-    #[inline(never)]
     pub fn get(&self, id: ContainerId) -> Option<Arc<KeyValueContainer>> {
         self.container_map.read(|map| map.get(id).cloned())
     }
@@ -295,7 +293,6 @@ impl ContainerSet {
     /// For the outcome predicates: per container ID, the local IDs in the block table of its
     /// replica, as bits (`getContainer`, then one read of its table, without taking a reference
     /// to the replica); none without a replica.
-    #[inline(never)]
     pub fn block_masks(&self) -> [u32; CONTAINER_SLOTS] {
         let mut masks = [0; CONTAINER_SLOTS];
         self.container_map.read(|map| {
@@ -308,14 +305,12 @@ impl ContainerSet {
     }
 
     /// `containerMap.containsKey` (`getContainer(id) != null`).
-    #[inline(never)]
     pub fn contains(&self, id: ContainerId) -> bool {
         self.container_map.read(|map| map.contains_key(id))
     }
 
     /// `addContainer` (`ensureContainerNotMissing`, `putIfAbsent`, `updateContainerIdTable`,
     /// `missingContainerSet.remove`); `overwrite_missing` is `addContainerByOverwriteMissingContainer`.
-    #[inline(never)]
     pub fn add(&self, c: Arc<KeyValueContainer>, overwrite_missing: bool) -> Result<(), Res> {
         let id = c.id;
         if !overwrite_missing && self.is_missing(id) {
@@ -338,32 +333,27 @@ impl ContainerSet {
     }
 
     /// `containerMap.remove` (the first half of `removeContainer`).
-    #[inline(never)]
     pub fn remove_from_map(&self, id: ContainerId) -> bool {
         self.container_map.write(|map| map.remove(id).is_some())
     }
 
     /// `deleteFromContainerTable` (the second half of `removeContainer`).
-    #[inline(never)]
     pub fn delete_row(&self, id: ContainerId) {
         self.id_table.write(|table| table.remove(id));
     }
 
     /// P3: the tombstone row.
-    #[inline(never)]
     pub fn write_tombstone(&self, id: ContainerId) {
         self.id_table
             .write(|table| table.insert(id, Row::Tombstone));
     }
 
-    #[inline(never)]
     pub fn has_tombstone(&self, id: ContainerId) -> bool {
         self.id_table
             .read(|table| table.get(id) == Some(&Row::Tombstone))
     }
 
     /// P3: container import clears the tombstone before it adds the replica.
-    #[inline(never)]
     pub fn clear_tombstone(&self, id: ContainerId) {
         self.id_table.write(|table| {
             if table.get(id) == Some(&Row::Tombstone) {
@@ -372,17 +362,14 @@ impl ContainerSet {
         });
     }
 
-    #[inline(never)]
     pub fn row(&self, id: ContainerId) -> Option<Row> {
         self.id_table.read(|table| table.get(id).copied())
     }
 
-    #[inline(never)]
     pub fn mark_missing(&self, id: ContainerId) {
         self.missing.lock().insert(id);
     }
 
-    #[inline(never)]
     pub fn is_missing(&self, id: ContainerId) -> bool {
         self.missing.lock().contains(id)
     }
@@ -432,19 +419,16 @@ impl Default for ContainerStateMachine {
 }
 
 impl ContainerStateMachine {
-    #[inline(never)]
     pub fn bcsid_of(&self, id: ContainerId) -> Option<u64> {
         self.container2bcsid.lock().get(id).copied()
     }
 
     /// `container2BCSIDMap.putIfAbsent(id, 0)`.
-    #[inline(never)]
     pub fn put_if_absent(&self, id: ContainerId) {
         self.container2bcsid.lock().get_or_insert(id, 0);
     }
 
     /// `updateBCSID`: `computeIfPresent(id, bcsid)`.
-    #[inline(never)]
     pub fn update_bcsid(&self, id: ContainerId, bcsid: u64) {
         if let Some(v) = self.container2bcsid.lock().get_mut(id) {
             *v = bcsid;
@@ -475,7 +459,6 @@ impl ContainerStateMachine {
 
     /// `takeSnapshot` at the last applied `index` → `persistContainerSet`. An unhealthy state
     /// machine throws instead (`StateMachineException`): no snapshot is taken.
-    #[inline(never)]
     pub fn take_snapshot(&self, index: u64) -> bool {
         if !self.is_healthy() {
             return false;
@@ -485,7 +468,6 @@ impl ContainerStateMachine {
         true
     }
 
-    #[inline(never)]
     pub fn snapshot_index(&self) -> u64 {
         self.snapshot.lock().0
     }

@@ -64,7 +64,6 @@ pub struct Ghost {
 }
 
 impl Ghost {
-    #[inline(never)]
     fn state(&self) -> MutexGuard<'_, GhostState> {
         self.state.lock()
     }

@@ -33,13 +33,11 @@ impl World {
         self.last_log_index() + 1
     }
 
-    #[inline(never)]
     pub fn last_log_index(&self) -> u64 {
         self.log.lock().len() as u64
     }
 
     /// `startTransaction` accepted the entry: Ratis appends it.
-    #[inline(never)]
     pub fn append(&self, req: dispatcher::Request) {
         let mut log = self.log.lock();
         debug_assert_eq!(req.index, log.len() as u64 + 1);
@@ -58,12 +56,10 @@ impl World {
     }
 
     /// Not inlined, as the datanode's accessors (see [`datanode`]).
-    #[inline(never)]
     pub(super) fn om(&self) -> unseen::MutexGuard<'_, Om> {
         self.om.lock()
     }
 
-    #[inline(never)]
     pub(super) fn scm_state(&self) -> unseen::MutexGuard<'_, Scm> {
         self.scm.lock()
     }

@@ -124,7 +124,6 @@ impl Ghost {
 
     /// One copy of the lock's code (as `crate::sync`'s locks have: most steps and predicates
     /// take the ghost).
-    #[inline(never)]
     fn lock(&self) -> MutexGuard<'_, GhostState> {
         self.state.lock()
     }
@@ -135,7 +134,6 @@ impl Ghost {
         self.witnessed_any.store(true, Ordering::Relaxed);
     }
 
-    #[inline(never)] // one copy for the six outcomes it decides
     pub fn witnessed(&self, outcome: OutcomeId) -> Option<String> {
         if !self.witnessed_any.load(Ordering::Relaxed) {
             return None;
@@ -145,7 +143,6 @@ impl Ghost {
 
     /// The first witness of `outcome` (out of line: most checks end at `witnessed_any`,
     /// without this frame).
-    #[inline(never)]
     fn witness_of(&self, outcome: OutcomeId) -> Option<String> {
         self.with(|g| {
             g.witnesses

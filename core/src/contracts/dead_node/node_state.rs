@@ -601,7 +601,6 @@ impl LifeCycleEvent {
     /// stale condition; HEALTHY_READONLY: `LAYOUT_MATCH`, then `TIMEOUT`; STALE: `TIMEOUT` on
     /// the dead condition, then `RESTORE` on the healthy one; DEAD: `RESURRECT` on the healthy
     /// one. Layouts always match here, so HEALTHY's `LAYOUT_MISMATCH` never applies.
-    #[inline(never)] // one copy of its branches (the checker asks at every step)
     pub fn plan(health: NodeState) -> &'static [LifeCycleEvent] {
         use LifeCycleEvent::*;
         match health {

@@ -148,7 +148,6 @@ impl World {
 
     /// [`World::stuck_dead_with_replicas`] past the ghost's test, for the stopped nodes in
     /// `episodes` (out of line: most checks end at the ghost, without this frame).
-    #[inline(never)]
     pub(super) fn stuck_among(
         &self,
         id: crate::outcome::OutcomeId,
@@ -241,7 +240,6 @@ impl World {
 
     /// [`World::revived_by_reload`] past the ghost's test, for the nodes `written_since_dead`
     /// (out of line: most checks end at the ghost, without this frame).
-    #[inline(never)]
     pub(super) fn revived_among(
         &self,
         id: crate::outcome::OutcomeId,

@@ -268,7 +268,6 @@ impl ReconTaskControllerImpl {
     /// [`Self::quiescent`], computed once per state (see `version`), and not copied at all when
     /// nothing is buffered (then the Recon DB under its lock). One function for every predicate
     /// that reads it, not inlined into each: a fuzz run pays for each distinct code path.
-    #[inline(never)]
     pub fn quiescent_db(&self) -> QuiescentDb<'_> {
         if self.event_buffer.lock().is_empty() {
             return QuiescentDb::Live(self.recon_db.lock());

@@ -171,7 +171,6 @@ impl World {
 /// the deltas `of` selects. A property of the final state alone: which window lost the batch
 /// plays no part. One function for both outcomes (not inlined into each): a fuzz run pays for
 /// every distinct code path.
-#[inline(never)]
 pub(super) fn never_applied(w: &World, of: &dyn Fn(DeltaId) -> bool) -> Option<String> {
     let lost = w.controller.with_quiescent(|q| {
         w.recon_om_db.with_state(|recon| {
@@ -191,7 +190,6 @@ pub(super) fn never_applied(w: &World, of: &dyn Fn(DeltaId) -> bool) -> Option<S
 
 /// Whether the evented write batches of some delta were applied twice: all of them (`whole`,
 /// O1) or only a prefix (O2). Not inlined into each outcome, as [`never_applied`].
-#[inline(never)]
 pub(super) fn applied_twice(w: &World, whole: bool) -> Option<String> {
     // Either outcome needs an evented delta batch applied at least twice: without one, neither
     // holds (the full check below finds `twice == 0` for every delta). Decided in place, with

@@ -9,11 +9,10 @@ use super::ibr_manager::{IncrementalBlockReportManager, Reports};
 use super::lease::Lease;
 use super::namenode::{HaState, NameNode, Rejected, ReportAnswer};
 use super::scheduler::{Rescheduled, Scheduler};
-use super::speed::writes::wrote;
+use super::speed::counted::{AtomicU64, Ordering::SeqCst};
 use super::threads::actor_thread;
 use super::{Fix, Millis, World, P1, P3};
 use crate::model::Program;
-use crate::sync::{AtomicU64, Ordering::SeqCst};
 use crate::trace::{Cx, Trace};
 
 #[derive(Debug)]
@@ -118,19 +117,16 @@ impl BPServiceActor {
 
     /// A heartbeat answer's lease, on the actor thread.
     pub fn grant_lease(&self, lease: u64) {
-        wrote();
         self.lease.grant(lease);
     }
 
     /// `blockReport`'s `finally`, on the actor thread.
     pub fn zero_lease_after_report(&self) {
-        wrote();
         self.lease.zero_after_report();
     }
 
     /// `register`'s reset, on the command thread.
     pub fn zero_lease_on_register(&self) {
-        wrote();
         self.lease.zero_on_register();
     }
 
@@ -139,7 +135,6 @@ impl BPServiceActor {
     }
 
     pub fn set_state(&self, ha: HaState) {
-        wrote();
         self.state.store(ha.code(), SeqCst);
     }
 
@@ -149,7 +144,6 @@ impl BPServiceActor {
 
     /// `register`'s `bpRegistration = newBpRegistration`.
     pub fn registered(&self) -> u64 {
-        wrote();
         self.registration.fetch_add(1, SeqCst) + 1
     }
 }

@@ -2,8 +2,7 @@
 //! enqueues from heartbeat and block report answers, which the command processor
 //! ([`command_processor`](super::command_processor)) takes one at a time.
 
-use super::speed::writes::wrote;
-use crate::sync::{Condvar, Mutex};
+use super::speed::counted::{Condvar, Mutex};
 use crate::trace::Cx;
 use std::collections::VecDeque;
 
@@ -45,7 +44,6 @@ pub struct CommandQueue {
 impl CommandQueue {
     /// `enqueue(cmds)`: `queue.put`.
     pub fn enqueue(&self, cx: &Cx, batch: Batch) {
-        wrote();
         let mut q = self.queue.lock();
         q.push_back(batch);
         let len = q.len();
@@ -62,7 +60,6 @@ impl CommandQueue {
 
     /// `queue.take()`: blocks until a batch is there.
     pub(super) fn take(&self) -> Batch {
-        wrote();
         let mut q = self.queue.lock();
         loop {
             if let Some(batch) = q.pop_front() {

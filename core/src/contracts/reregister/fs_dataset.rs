@@ -5,11 +5,10 @@
 //! (`BPOfferService.notifyNamenodeReceivedBlock`, no BPOfferService lock).
 
 use super::blocks::BlockSet;
-use super::speed::writes::wrote;
+use super::speed::counted::RwLock;
 use super::threads::writer_thread;
 use super::{Block, StorageId, World};
 use crate::model::Program;
-use crate::sync::RwLock;
 use crate::trace::{Cx, Trace};
 
 #[derive(Debug, Default)]
@@ -21,7 +20,6 @@ pub struct FsDataset {
 impl FsDataset {
     /// `finalizeBlock`: the replica becomes FINALIZED in the replica map.
     pub fn finalize_block(&self, cx: &Cx, block: Block) {
-        wrote();
         let mut finalized = self.finalized.write();
         finalized.insert(block);
         drop(finalized);

@@ -158,8 +158,8 @@ impl Histories for Reregister {
     const FIX_PROPERTY_CASES: u32 = 512;
     const REGRESSIONS: &'static [Regression<Op>] = REGRESSIONS;
 
-    /// This thread's write count ([`super::speed::writes::wrote`]): every test checks that no write to model
-    /// state goes uncounted.
+    /// This thread's write count ([`super::speed::writes`]): every test checks that no write to
+    /// model state goes uncounted.
     fn changes(_world: &super::World) -> Option<u64> {
         Some(super::speed::writes::writes())
     }

@@ -5,9 +5,8 @@
 //! that data race (O4).
 
 use super::blocks::BlockSet;
-use super::speed::writes::wrote;
+use super::speed::counted::{Mutex, RaceCell};
 use super::{StorageId, MAX_DATANODES};
-use crate::sync::{Mutex, RaceCell};
 use crate::trace::Cx;
 
 /// Per storage (indexed by its id, one per DataNode), `Some` when the map has an entry for
@@ -97,7 +96,6 @@ impl IncrementalBlockReportManager {
         block: super::Block,
         ghost: impl FnOnce(),
     ) {
-        wrote();
         let mut ready = self.monitor.lock();
         self.pending_ibrs.with_mut(|p| {
             p.entry(storage).get_or_insert_default().insert(block);
@@ -117,7 +115,6 @@ impl IncrementalBlockReportManager {
 
     /// `generateIBRs`: drains every storage's blocks (the entries stay), under the monitor.
     pub fn generate_ibrs(&self, cx: &Cx, ghost: impl FnOnce(&Reports)) -> Reports {
-        wrote();
         let mut ready = self.monitor.lock();
         let reports: Reports = self.pending_ibrs.with_mut(|p| {
             let mut reports = Reports::default();
@@ -149,7 +146,6 @@ impl IncrementalBlockReportManager {
         trunk: bool,
         ghost: impl FnOnce(BlockSet, bool),
     ) -> Result<(), PutMissingNpe> {
-        wrote();
         let mut ready = self.monitor.lock();
         let mut skipped = BlockSet::EMPTY;
         let result = self.pending_ibrs.with_mut(|p| {
@@ -211,7 +207,6 @@ impl IncrementalBlockReportManager {
     /// (`synchronized` on trunk, and in the P2-sync-only mutant; trunk also resets
     /// `pendingBlockCount`, which only `clearIBRsIfNeeded` reads).
     pub fn clear_ibrs(&self, cx: &Cx, synchronized: bool, ghost: impl FnOnce(BlockSet)) {
-        wrote();
         assert!(
             synchronized || self.clear_unlocked,
             "an unsynchronized clearIBRs on a manager built for synchronized ones"

@@ -13,7 +13,7 @@
 //! either. Every other access is
 //! loom's, as a `SeqCst` atomic with loom's stale reads, as before.
 
-use crate::sync::{unseen, AtomicU64, Ordering::SeqCst};
+use super::speed::counted::{unseen, AtomicU64, Ordering::SeqCst};
 
 #[derive(Debug)]
 pub struct Lease {

@@ -8,9 +8,8 @@
 //! into this processing step and the response step.
 
 use super::blocks::BlockSet;
-use super::speed::writes::wrote;
+use super::speed::counted::{unseen, Mutex};
 use super::{Block, Millis, MAX_DATANODES};
-use crate::sync::{unseen, Mutex};
 use crate::trace::Cx;
 
 /// `HAServiceState` as the NameNode reports it in every heartbeat response.
@@ -195,7 +194,6 @@ impl NameNode {
     }
 
     pub fn fail_next_ibr(&self) {
-        wrote();
         self.fail_next_ibr.store(true, unseen::Ordering::SeqCst);
     }
 
@@ -210,7 +208,6 @@ impl NameNode {
         request_lease: bool,
         now: Millis,
     ) -> HeartbeatResponse {
-        wrote();
         let mut ns = self.ns.lock();
         let ha = ns.ha;
         let known = ns.datanodes[dn].is_some();
@@ -246,7 +243,6 @@ impl NameNode {
     /// reset) and `heartbeatManager.register` (alive again); its lease stays. A new node: a new
     /// descriptor, registered with the lease manager.
     pub fn register_datanode(&self, cx: &Cx, dn: usize, now: Millis) {
-        wrote();
         let mut ns = self.ns.lock();
         let known = match &mut ns.datanodes[dn] {
             Some(d) => {
@@ -288,7 +284,6 @@ impl NameNode {
         dn: usize,
         blocks: BlockSet,
     ) -> Result<(), RpcTimeout> {
-        wrote();
         if self.fail_next_ibr.swap(false, unseen::Ordering::SeqCst) {
             cx.record(
                 "NameNodeRpcServer.blockReceivedAndDeleted",
@@ -334,7 +329,6 @@ impl NameNode {
         snapshot: BlockSet,
         now: Millis,
     ) -> Result<ReportAnswer, Rejected> {
-        wrote();
         let mut ns = self.ns.lock();
         let Some(registered) = ns.datanodes[dn].map(|d| d.alive) else {
             cx.record(
@@ -391,7 +385,6 @@ impl NameNode {
     /// `datanodeMap`, its block locations are dropped (`removeBlocksAssociatedTo`) and its
     /// lease is unregistered. Returns whether it was marked dead.
     pub fn heartbeat_check(&self, cx: &Cx, dn: usize, now: Millis) -> bool {
-        wrote();
         let mut ns = self.ns.lock();
         let dead = match &mut ns.datanodes[dn] {
             Some(d) if d.alive && d.last_update < now - HEARTBEAT_EXPIRE_INTERVAL => {
@@ -413,7 +406,6 @@ impl NameNode {
 
     /// Marks `dn` dead as `removeDeadDatanode` does, for a scenario's starting state.
     pub fn mark_dead(&self, dn: usize) {
-        wrote();
         let mut ns = self.ns.lock();
         if let Some(d) = &mut ns.datanodes[dn] {
             d.alive = false;
@@ -424,7 +416,6 @@ impl NameNode {
 
     /// A restart: the datanode map, the block locations and the leases are gone.
     pub fn restart(&self, cx: &Cx, ha: HaState, now: Millis) {
-        wrote();
         let mut ns = self.ns.lock();
         ns.datanodes = [None; MAX_DATANODES];
         ns.leases = [None; MAX_DATANODES];
@@ -441,7 +432,6 @@ impl NameNode {
 
     /// A failover changes the HA state only.
     pub fn transition(&self, cx: &Cx, ha: HaState) {
-        wrote();
         self.ns.lock().ha = ha;
         cx.record(
             "NameNode.transitionTo",

@@ -11,10 +11,9 @@
 //! section each: an FBR whose snapshot started before a registration leaves that registration's
 //! request in place.
 
-use super::speed::writes::wrote;
+use super::speed::counted::{unseen, AtomicBool, AtomicU64, Mutex, Ordering::SeqCst, RaceCell};
 use super::Millis;
 use crate::splitmix::SplitMix64;
-use crate::sync::{unseen, AtomicBool, AtomicU64, Mutex, Ordering::SeqCst, RaceCell};
 use crate::trace::Cx;
 
 /// P1: the sticky FBR request.
@@ -152,7 +151,6 @@ impl Scheduler {
 
     /// Seeds `ThreadLocalRandom` (the delay reproduction draws over many seeds).
     pub fn reseed(&self, seed: u64) {
-        wrote();
         *self.rng.lock() = SplitMix64(seed);
     }
 
@@ -174,7 +172,6 @@ impl Scheduler {
 
     /// `scheduleHeartbeat`: the next heartbeat now.
     pub fn schedule_heartbeat(&self, cx: &Cx, now: Millis) {
-        wrote();
         self.next_heartbeat_time.store(now as u64, SeqCst);
         cx.record(
             "Scheduler.scheduleHeartbeat",
@@ -184,7 +181,6 @@ impl Scheduler {
 
     /// `scheduleNextHeartbeat`, at the start of `sendHeartBeat`.
     pub fn schedule_next_heartbeat(&self, now: Millis) {
-        wrote();
         self.next_heartbeat_time
             .store((now + HEARTBEAT_INTERVAL) as u64, SeqCst);
     }
@@ -197,7 +193,6 @@ impl Scheduler {
     /// `scheduleBlockReport(initialDelay, true)`, first write: `nextBlockReportTime.getAndSet`.
     /// The delay is 0 (the default): the FBR is due now.
     pub fn schedule_block_report_time(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) {
-        wrote();
         self.next_block_report_time.swap(now as u64, SeqCst);
         ghost();
         cx.record(
@@ -208,7 +203,6 @@ impl Scheduler {
 
     /// `scheduleBlockReport`, second write: `resetBlockReportTime = isRegistration`.
     pub fn set_reset(&self, cx: &Cx, reset: bool) {
-        wrote();
         self.reset_block_report_time.store(reset);
         cx.record(
             "Scheduler.scheduleBlockReport",
@@ -219,7 +213,6 @@ impl Scheduler {
     /// P1's `scheduleBlockReport(delay, true)`: the request, its `reset` and a new epoch in one
     /// critical section.
     pub fn request_registration_report(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) {
-        wrote();
         let _request = self.request.lock();
         self.next_block_report_time.swap(now as u64, SeqCst);
         self.reset_block_report_time.store(true);
@@ -249,7 +242,6 @@ impl Scheduler {
     /// `scheduleNextBlockReport`, second part: `resetBlockReportTime = false` (only after a
     /// random rescheduling).
     pub fn clear_reset(&self, cx: &Cx) {
-        wrote();
         self.reset_block_report_time.store(false);
         cx.record(
             "Scheduler.scheduleNextBlockReport",
@@ -266,7 +258,6 @@ impl Scheduler {
         p1: P1,
         epoch_at_start: u64,
     ) -> Rescheduled {
-        wrote();
         let _request = (p1 != P1::Unlocked).then(|| self.request.lock());
         let epoch = self.epoch();
         // The mutant compares with the epoch read now, i.e. with the current registration.
@@ -298,7 +289,6 @@ impl Scheduler {
 
     /// Writes `nextBlockReportTime` as `scheduleNextBlockReport` does; returns what it wrote.
     fn reschedule(&self, now: Millis, reset: bool) -> (Rescheduled, Millis) {
-        wrote();
         if reset {
             let next = now + self.next_random(BLOCK_REPORT_INTERVAL);
             self.next_block_report_time.swap(next as u64, SeqCst);
@@ -315,7 +305,6 @@ impl Scheduler {
 
     /// `ThreadLocalRandom.current().nextInt(bound)`.
     fn next_random(&self, bound: Millis) -> Millis {
-        wrote();
         let mut rng = self.rng.lock();
         (rng.next_u64() % bound as u64) as Millis
     }

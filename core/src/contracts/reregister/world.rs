@@ -6,10 +6,9 @@ use super::blocks::BlockSet;
 use super::fs_dataset::FsDataset;
 use super::ghost::{snapshot_after, Event, Ghost};
 use super::namenode::{HaState, NameNode};
-use super::speed::writes::wrote;
+use super::speed::counted::unseen::{AtomicI64, Ordering};
 use super::{Block, DataNode, Fix, Millis, World, P2, QUIESCENCE_HORIZON};
 use crate::model::{run_to_end, Program};
-use crate::sync::unseen::{AtomicI64, Ordering};
 use crate::trace::Trace;
 
 /// The logical clock: advanced only by quiescence and histories, never by the concurrent steps
@@ -28,7 +27,6 @@ impl Clock {
     }
 
     pub fn set(&self, t: Millis) {
-        wrote();
         self.0.store(t, Ordering::SeqCst);
     }
 }

@@ -5,6 +5,7 @@
 //! iteration), each checked by every test. The spec reads the world at quiescence through
 //! [`World::at_quiescence`]; what quiescence is, [`World::quiesce`], is in `world.rs`.
 
+pub mod counted;
 #[cfg(not(loom))]
 mod memo;
 #[cfg(all(test, not(loom)))]
@@ -141,7 +142,7 @@ impl World {
             #[cfg(test)]
             assert!(
                 self.state() == c.before,
-                "a write to model state without `wrote()`"
+                "a write to model state not counted (a primitive not from `speed::counted`)"
             );
             return self.view(&c.settled);
         }
