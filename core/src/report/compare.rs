@@ -307,6 +307,22 @@ impl Matrix {
         self
     }
 
+    /// The matrix with the searches' records; a search that reached an outcome the model
+    /// proves unreachable on its row is a deviation.
+    pub fn with_searches(mut self, searched: super::searches::Searched) -> Matrix {
+        for r in &searched.records {
+            if super::searches::judge(r, &self.expected) == super::searches::Judgement::Deviates {
+                self.deviations.push(Deviation::Search {
+                    key: format!("{}/{}/{}/search", r.contract, r.variant, r.outcome),
+                    tool: r.tool.clone(),
+                    rate: r.rate(),
+                });
+            }
+        }
+        self.searches = Some(searched);
+        self
+    }
+
     /// The premises and replays of `contract`.
     pub fn premises(&self, contract: &str) -> Vec<&PremiseRecord> {
         self.real_code

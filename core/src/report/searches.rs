@@ -5,10 +5,8 @@
 //! that reaches an outcome the model calls unreachable is a deviation. One that reaches
 //! nothing is "not found in N runs", never "unreachable": a search is evidence, not a proof.
 
-use super::compare::{Deviation, Matrix};
 use crate::claims::{Checker, ExpectedCell, Verdict};
 use serde::{Deserialize, Serialize};
-use std::fmt::Write as _;
 use std::path::Path;
 
 /// A run that reached the outcome.
@@ -126,132 +124,6 @@ pub fn judge(r: &SearchRecord, expected: &[ExpectedCell]) -> Judgement {
         (Some(Verdict::Reachable), false) => Judgement::NotFound,
         (Some(Verdict::Unreachable), false) => Judgement::Consistent,
         (Some(Verdict::Unreachable), true) => Judgement::Deviates,
-    }
-}
-
-impl Matrix {
-    /// The matrix with the searches' records; a search that reached an outcome the model
-    /// proves unreachable on its row is a deviation.
-    pub fn with_searches(mut self, searched: Searched) -> Matrix {
-        for r in &searched.records {
-            if judge(r, &self.expected) == Judgement::Deviates {
-                self.deviations.push(Deviation::Search {
-                    key: format!("{}/{}/{}/search", r.contract, r.variant, r.outcome),
-                    tool: r.tool.clone(),
-                    rate: r.rate(),
-                });
-            }
-        }
-        self.searches = Some(searched);
-        self
-    }
-
-    fn searches_of<'a>(&'a self, contract: &'a str) -> impl Iterator<Item = &'a SearchRecord> {
-        self.searches
-            .iter()
-            .flat_map(|s| &s.records)
-            .filter(move |r| r.contract == contract)
-    }
-
-    /// `contract`'s searches (one line per search and row), then, per outcome searched on the
-    /// upstream row, the model's and the real code's difficulty side by side. Empty when no
-    /// search of it is recorded.
-    pub fn searches_table(&self, contract: &str) -> String {
-        let mut mine: Vec<&SearchRecord> = self.searches_of(contract).collect();
-        if mine.is_empty() {
-            return String::new();
-        }
-        // each search's rows in the matrix's order, the upstream row first
-        let row = |variant: &str| {
-            self.expected
-                .iter()
-                .position(|e| e.contract == contract && e.variant == variant)
-                .unwrap_or(usize::MAX)
-        };
-        mine.sort_by_key(|r| (&r.search, row(&r.variant), r.layer_off));
-        let mut out = String::new();
-        let commit = self
-            .searches
-            .as_ref()
-            .and_then(|s| s.commit.as_deref())
-            .map_or(String::new(), |c| format!(" (searched at {c})"));
-        writeln!(
-            out,
-            "\n**Searches of the real code, without latches**{commit}\n\n\
-             | search | tool | row | outcome | runs that reached it | to the first | all runs | verdict |\n\
-             |---|---|---|---|---|---|---|---|"
-        )
-        .ok();
-        for r in &mine {
-            let off = if r.layer_off { " (layer off)" } else { "" };
-            let first = r.first_seconds.map_or("-".into(), |s| format!("{s:.1} s"));
-            writeln!(
-                out,
-                "| {} | {} | {}{off} | {} | {} | {first} | {:.1} s | {} |",
-                r.search,
-                r.tool,
-                r.variant,
-                r.outcome,
-                r.rate(),
-                r.seconds,
-                judge(r, &self.expected).as_str()
-            )
-            .ok();
-        }
-        writeln!(
-            out,
-            "\n| outcome | model: loom executions to the first violation | real code: runs to the first | replay on the real code |\n|---|---|---|---|"
-        )
-        .ok();
-        for r in mine
-            .iter()
-            .filter(|r| r.variant == "upstream" && !r.layer_off)
-        {
-            let loom = self
-                .cells
-                .iter()
-                .find(|c| {
-                    c.contract == contract
-                        && c.variant == "upstream"
-                        && c.outcome == r.outcome
-                        && c.checker == Checker::Loom
-                        && c.observed == Verdict::Reachable
-                })
-                .and_then(|c| c.executions)
-                .map_or("not reached".into(), |e| e.to_string());
-            let replay = self
-                .cells
-                .iter()
-                .filter(|c| {
-                    c.contract == contract
-                        && c.variant == "upstream"
-                        && c.outcome == r.outcome
-                        && c.checker == Checker::Real
-                })
-                .map(|c| {
-                    format!(
-                        "{} {}",
-                        c.replay.as_deref().unwrap_or("?"),
-                        if c.observed == Verdict::Reachable {
-                            "reached"
-                        } else {
-                            "not reached"
-                        }
-                    )
-                })
-                .collect::<Vec<_>>();
-            let replay = if replay.is_empty() {
-                "no replay (a data race)".to_string()
-            } else {
-                replay.join(", ")
-            };
-            let real = match r.first_run {
-                Some(f) => format!("{f} ({} of {} reached it)", r.reached, r.runs),
-                None => format!("not found in {} runs", r.runs),
-            };
-            writeln!(out, "| {} | {loom} | {real} | {replay} |", r.outcome).ok();
-        }
-        out
     }
 }
 
