@@ -32,6 +32,11 @@ pub enum P3 {
     /// Mutant: the REGISTER an FBR's answer carries is tagged with the registration current
     /// when `blockReport` returns, not the one the FBR was sent under.
     LateTag,
+    /// Mutant of the harness's own tests (issue 37's hang): the REGISTER an FBR's answer
+    /// carries is never enqueued, so the setup of `fbr-register`, which takes that REGISTER as
+    /// REG2, finds the command queue empty.
+    #[cfg(test)]
+    LostFbrRegister,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +88,13 @@ impl Program<World> for ProcessCommand {
             Step::Take => !w.actor(self.dn, self.nn).queue.is_empty(),
             _ => true,
         }
+    }
+
+    fn next_step(&self) -> Option<String> {
+        Some(match self.next {
+            Step::Take => "queue.take() (CommandProcessingThread.processQueue)".to_owned(),
+            step => format!("{step:?}"),
+        })
     }
 
     fn step(&mut self, w: &World) {
