@@ -115,10 +115,7 @@ impl Program<World> for ProcessCommand {
                     );
                     Step::Done
                 } else {
-                    if batch.truly_sent_under < current {
-                        w.ghost
-                            .stale_register(self.dn, self.nn, batch.truly_sent_under, current);
-                    }
+                    w.ghost.re_registering(self.dn, self.nn, &batch, current);
                     cx.record(
                         "BPOfferService.processCommandFromActor",
                         format_args!(
