@@ -141,6 +141,70 @@ fn region(code: &str, at: usize) -> (usize, usize) {
     (at, bytes.len())
 }
 
+/// The end of the block enclosing `at` (the index of its `}`).
+fn enclosing_end(code: &[u8], at: usize) -> usize {
+    let mut depth = 0i32;
+    for (i, &c) in code.iter().enumerate().skip(at) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    code.len()
+}
+
+/// Whether `word` occurs in `text` as a whole identifier.
+fn has_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(p, _)| {
+        let ident = |c: char| c.is_alphanumeric() || c == '_';
+        !text[..p].chars().next_back().is_some_and(ident)
+            && !text[p + word.len()..].chars().next().is_some_and(ident)
+    })
+}
+
+/// The switch's further fix code where its read is bound to a local (`let x = fix.S.get()..;`
+/// ending at `end`): every `if` or `match` after it, in the enclosing block, whose head (up to
+/// its block) names `x`.
+fn bound_regions(code: &str, statement: (usize, usize)) -> Vec<(usize, usize)> {
+    let line_start = code[..statement.0].rfind('\n').map_or(0, |i| i + 1);
+    let head = code[line_start..statement.0].trim_start();
+    let Some(rest) = head.strip_prefix("let ") else {
+        return Vec::new();
+    };
+    let rest = rest.strip_prefix("mut ").unwrap_or(rest);
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if name.is_empty() {
+        return Vec::new();
+    }
+    let bytes = code.as_bytes();
+    let scope_end = enclosing_end(bytes, statement.1);
+    let mut out = Vec::new();
+    let mut i = statement.1;
+    while i < scope_end {
+        let keyword = ["if ", "match "]
+            .iter()
+            .filter_map(|k| code[i..scope_end].find(k).map(|p| i + p))
+            .min();
+        let Some(k) = keyword else { break };
+        let open = k + code[k..scope_end].find('{').unwrap_or(scope_end - k);
+        if has_word(&code[k..open], &name) {
+            let (_, end) = region(code, k);
+            out.push((k, end));
+        }
+        i = open + 1;
+    }
+    out
+}
+
 /// Whether the use of `name` at `at` in `code` is a write: an assignment to it (`name =`, not
 /// `==`).
 fn is_assignment(code: &str, after: usize) -> bool {
@@ -164,26 +228,28 @@ pub fn ghost_reads_in(text: &str, ghosts: &BTreeSet<String>) -> Vec<String> {
         if !code[at + 4 + switch.len()..].starts_with(".get()") {
             continue;
         }
-        let (start, end) = region(&code, at);
-        let body = &code[start..end];
-        for name in ghosts {
-            let mut k = 0;
-            while let Some(f) = body[k..].find(name.as_str()) {
-                let p = k + f;
-                k = p + name.len();
-                let before = body[..p].chars().next_back();
-                let after = body[p + name.len()..].chars().next();
-                let word = !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                    && !after.is_some_and(|c| c.is_alphanumeric() || c == '_');
-                // A field or a method of something (`x.name`), not a local of the same name.
-                if !word || before != Some('.') || is_assignment(body, p + name.len()) {
-                    continue;
-                }
-                let line = code[..start + p].lines().count();
-                if seen.insert((line, name.clone())) {
-                    out.push(format!(
-                        "{line}: the fix code of switch `{switch}` reads the ghost `{name}`"
-                    ));
+        let statement = region(&code, at);
+        for (start, end) in std::iter::once(statement).chain(bound_regions(&code, statement)) {
+            let body = &code[start..end];
+            for name in ghosts {
+                let mut k = 0;
+                while let Some(f) = body[k..].find(name.as_str()) {
+                    let p = k + f;
+                    k = p + name.len();
+                    let before = body[..p].chars().next_back();
+                    let after = body[p + name.len()..].chars().next();
+                    let word = !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                        && !after.is_some_and(|c| c.is_alphanumeric() || c == '_');
+                    // A field or a method of something (`x.name`), not a local of the same name.
+                    if !word || before != Some('.') || is_assignment(body, p + name.len()) {
+                        continue;
+                    }
+                    let line = code[..start + p].lines().count();
+                    if seen.insert((line, name.clone())) {
+                        out.push(format!(
+                            "{line}: the fix code of switch `{switch}` reads the ghost `{name}`"
+                        ));
+                    }
                 }
             }
         }
@@ -302,6 +368,22 @@ fn start(w: &World, me: &mut Me) {
         assert_eq!(
             ghost_reads_in(&field, &ghosts),
             ["26: the fix code of switch `term` reads the ghost `entered`"]
+        );
+    }
+
+    /// Where the switch is bound to a local, in an `if` or a `match` on that local later in
+    /// the block; not in one on another local.
+    #[test]
+    fn a_switch_bound_to_a_local_is_followed() {
+        let ghosts = ghost_names(COMPONENT, false);
+        let text = component("").replace(
+            "    if w.fix.guard.get() {",
+            "    let guarded = w.fix.guard.get();\n    if other {\n        me.t = w.ratis.entered_term();\n    }\n    \
+             if guarded && me.ok {\n        me.t = w.ratis.entered_term();\n    }\n    if guarded {",
+        );
+        assert_eq!(
+            ghost_reads_in(&text, &ghosts),
+            ["33: the fix code of switch `guard` reads the ghost `entered_term`"]
         );
     }
 
