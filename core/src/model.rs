@@ -235,6 +235,11 @@ pub trait Program<W>: crate::sync::Movable {
         !self.is_done()
     }
     fn step(&mut self, world: &W);
+    /// The next step, in upstream's words, for a setup that cannot go on
+    /// ([`try_step_until`]'s message): `None` says only "its next step".
+    fn next_step(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Two programs run one after the other on one thread (`actor`): `first` to its end, then
@@ -272,14 +277,114 @@ impl<W, A: Program<W>, B: Program<W>> Program<W> for Then<A, B> {
             self.first.step(world);
         }
     }
+
+    fn next_step(&self) -> Option<String> {
+        if self.first.is_done() {
+            self.second.next_step()
+        } else {
+            self.first.next_step()
+        }
+    }
 }
 
-/// Runs `program` to its end with nothing else running: a scenario's pre-state, a history's
-/// setup, or one loom thread's whole life.
+/// Runs `program` to its end on a loom thread (whose steps really block while another thread
+/// holds what they need). A program run with nothing else running (a scenario's pre-state, a
+/// history's setup) is run by [`run_alone`], which fails where this would wait forever.
 pub fn run_to_end<W, P: Program<W> + ?Sized>(program: &mut P, world: &W) {
     while !program.is_done() {
         program.step(world);
     }
+}
+
+/// How a setup's failure begins: [`try_step_until`]'s messages, and the panic of
+/// [`step_until`], which the step checker turns into its cell's error.
+pub const SETUP: &str = "setup: ";
+
+/// The most steps one program takes alone towards a goal: far more than any scenario's setup
+/// or history operation needs, so that a program that steps on forever without reaching its
+/// goal fails too.
+pub const ALONE_STEPS: usize = 100_000;
+
+/// Steps `program`, with nothing else running, until `reached` holds (checked before every
+/// step, so a goal that holds already takes no step). Fails, naming `goal` and the step it
+/// needed, where waiting would never end: the program is done, its next step is not enabled
+/// (it would block on a lock or a condition no one else will change: a `Condvar` wait on an
+/// empty queue blocks forever on parking_lot's primitives and is a deadlock under loom), or it
+/// has taken [`ALONE_STEPS`] steps.
+pub fn try_step_until<W, P: Program<W> + ?Sized>(
+    program: &mut P,
+    world: &W,
+    goal: impl fmt::Display,
+    mut reached: impl FnMut(&P, &W) -> bool,
+) -> Result<(), String> {
+    let mut steps = 0;
+    while !reached(program, world) {
+        let why = if program.is_done() {
+            format!("{} is done", program.actor())
+        } else if !program.enabled(world) {
+            let next = program
+                .next_step()
+                .unwrap_or_else(|| "its next step".to_owned());
+            format!("{}: {next} is not enabled", program.actor())
+        } else if steps == ALONE_STEPS {
+            format!("{} took {ALONE_STEPS} steps", program.actor())
+        } else {
+            program.step(world);
+            steps += 1;
+            continue;
+        };
+        return Err(format!("{SETUP}never reached {goal}: {why}"));
+    }
+    Ok(())
+}
+
+/// [`try_step_until`] in a scenario's setup or a history's driver, where a failed goal is a
+/// defect of the model (or a mutant that breaks the setup's assumption): panics with its message.
+#[track_caller]
+pub fn step_until<W, P: Program<W> + ?Sized>(
+    program: &mut P,
+    world: &W,
+    goal: impl fmt::Display,
+    reached: impl FnMut(&P, &W) -> bool,
+) {
+    if let Err(e) = try_step_until(program, world, goal, reached) {
+        panic!("{e}");
+    }
+}
+
+/// Runs `f` (a scenario's build, an enumeration of it), turning a setup's failure (a panic of
+/// [`step_until`], whose message begins with [`SETUP`]) into its message; any other panic goes
+/// on unwinding.
+pub fn catching_setup<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        let message = payload
+            .downcast_ref::<String>()
+            .filter(|m| m.starts_with(SETUP))
+            .cloned();
+        message.unwrap_or_else(|| std::panic::resume_unwind(payload))
+    })
+}
+
+/// One step of `program` with nothing else running ([`step_until`]): `goal` says what the
+/// step is for.
+#[track_caller]
+pub fn step_once<W, P: Program<W> + ?Sized>(program: &mut P, world: &W, goal: impl fmt::Display) {
+    let mut taken = false;
+    step_until(program, world, goal, |_, _| {
+        std::mem::replace(&mut taken, true)
+    });
+}
+
+/// Runs `program` to its end with nothing else running ([`step_until`]).
+#[track_caller]
+pub fn run_alone<W, P: Program<W> + ?Sized>(program: &mut P, world: &W) {
+    let actor = program.actor();
+    step_until(
+        program,
+        world,
+        format_args!("the end of {actor}"),
+        |p, _| p.is_done(),
+    );
 }
 
 /// A world and the programs that will run on it.
@@ -362,6 +467,80 @@ mod tests {
                 "variant trunk holds the parts [B]"
             ]
         );
+    }
+
+    /// A program of `steps` steps whose next step is enabled only while the world's flag is set.
+    struct Gated(u8);
+
+    impl Program<std::cell::Cell<bool>> for Gated {
+        fn actor(&self) -> &'static str {
+            "gated"
+        }
+        fn is_done(&self) -> bool {
+            self.0 == 0
+        }
+        fn enabled(&self, open: &std::cell::Cell<bool>) -> bool {
+            !self.is_done() && open.get()
+        }
+        fn step(&mut self, _: &std::cell::Cell<bool>) {
+            self.0 -= 1;
+        }
+        fn next_step(&self) -> Option<String> {
+            Some(format!("step {}", 4 - self.0))
+        }
+    }
+
+    /// A program that never ends and never gets anywhere.
+    struct Forever;
+
+    impl Program<()> for Forever {
+        fn actor(&self) -> &'static str {
+            "forever"
+        }
+        fn is_done(&self) -> bool {
+            false
+        }
+        fn step(&mut self, _: &()) {}
+    }
+
+    /// A goal the program reaches is reached; one it cannot reach fails, naming the goal and
+    /// why, instead of stepping a finished program or blocking in a step that cannot run: its
+    /// end, a step not enabled, a program that steps on forever.
+    #[test]
+    fn a_program_alone_reaches_its_goal_or_fails_naming_it() {
+        let open = std::cell::Cell::new(true);
+        let mut p = Gated(3);
+        assert_eq!(
+            try_step_until(&mut p, &open, "two steps", |p, _| p.0 == 1),
+            Ok(())
+        );
+        open.set(false);
+        assert_eq!(
+            try_step_until(&mut p, &open, "the last step", |p, _| p.is_done()),
+            Err("setup: never reached the last step: gated: step 3 is not enabled".to_owned())
+        );
+        open.set(true);
+        run_alone(&mut p, &open);
+        assert!(p.is_done());
+        assert_eq!(
+            try_step_until(&mut p, &open, "a fourth step", |_, _| false),
+            Err("setup: never reached a fourth step: gated is done".to_owned())
+        );
+        assert_eq!(
+            try_step_until(&mut Forever, &(), "an end", |p, _| p.is_done()),
+            Err(format!(
+                "setup: never reached an end: forever took {ALONE_STEPS} steps"
+            ))
+        );
+        // As a panic, caught as the step checker catches it; other panics go on unwinding.
+        let failed = catching_setup(|| step_once(&mut Gated(0), &open, "one step"));
+        assert_eq!(
+            failed,
+            Err("setup: never reached one step: gated is done".to_owned())
+        );
+        let other = std::panic::catch_unwind(|| catching_setup(|| panic!("a model defect")))
+            .expect_err("not a setup's failure");
+        assert_eq!(other.downcast_ref::<&str>(), Some(&"a model defect"));
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 use crate::claims::{Claim, Claimed, Mutant, Verdict};
 use crate::drive::Driver;
-use crate::model::{Model, Scenario};
+use crate::model::{catching_setup, Model, Scenario};
 use crate::outcome::{Check, Outcome};
 use crate::report::CellResult;
 use crate::trace::{violation, Timeline, Trace};
@@ -187,7 +187,8 @@ pub fn verify<M: Model>(claim: &Claim<M>) -> Result<CellResult, String> {
         .method
         .loom_scenario()
         .ok_or(format!("{} is not a loom cell", claim.key()))?;
-    let e = enumerate(scenario, claim.fix(), claim.outcome, every_choice);
+    let e = catching_setup(|| enumerate(scenario, claim.fix(), claim.outcome, every_choice))
+        .map_err(|setup| format!("{}: {setup}", claim.steps_expectation().key()))?;
     let mut r = CellResult::for_cell(&claim.steps_expectation(), e.observed);
     r.schedules = Some(e.schedules);
     r.seconds = e.seconds;
@@ -240,8 +241,9 @@ pub fn verify_mutant<M: Claimed>(m: &Mutant<M>) -> Result<(), String> {
             m.name, m.variant, m.caught_by.id
         ))?;
     let (scenario, _) = cell.method.loom_scenario().expect("a loom cell");
-    let e = enumerate(scenario, m.fix(), m.caught_by, every_choice);
     let key = cell.steps_expectation().key();
+    let e = catching_setup(|| enumerate(scenario, m.fix(), m.caught_by, every_choice))
+        .map_err(|setup| format!("mutant `{}` at {key}: {setup}", m.name))?;
     match (e.observed, m.inside_a_step) {
         (Verdict::Reachable, false) | (Verdict::Unreachable, true) => Ok(()),
         (Verdict::Unreachable, false) => Err(format!(

@@ -2,9 +2,10 @@
 //! seed corpus, its regressions (each named by a regression of the contract), a scenario
 //! example, well-formed claims (a mutant among them), and its place in every other list of
 //! contracts (the registry's premises, the scheduled CI job, cargo-mutants' files). And for the workspace: no import
-//! circle between files ([`imports`]); each contract's `mod.rs` the spec alone, its speed
+//! circle between files ([`imports`]); no ghost read in fix code ([`ghosts`]); each contract's `mod.rs` the spec alone, its speed
 //! machinery in its performance module ([`spec_problems`]).
 
+pub mod ghosts;
 pub mod imports;
 
 use racelab_core::histories::Histories;
@@ -215,6 +216,11 @@ fn code_lines_with(text: &str, needle: &str) -> Vec<usize> {
         .filter(|(_, l)| !l.trim_start().starts_with("//") && l.contains(needle))
         .map(|(i, _)| i + 1)
         .collect()
+}
+
+/// Every ghost read in the fix code of the contracts ([`ghosts`]), as sentences.
+pub fn ghost_reads() -> Vec<String> {
+    ghosts::ghost_reads(&root())
 }
 
 /// Every contract folder's spec problems, as sentences (empty when there is none): a `mod.rs`

@@ -12,6 +12,8 @@
 //!   ones, which may only go);
 //! - `tidy/readme-layout`: README's layout block names every top-level folder, and only paths
 //!   that exist;
+//! - `tidy/ghost-reads`: no code a switch chooses reads a ghost (state only the outcomes and
+//!   the timelines may read);
 //! - `tidy/specs`: each contract's `mod.rs` the spec alone (at most 450 lines, no inlining
 //!   hint, no test block), per-thread caches and write counters in its performance module;
 //! - `scenarios/FILE`: a committed scenario file replays, each variant reaching what its
@@ -135,6 +137,14 @@ fn main() -> std::process::ExitCode {
     }));
     trials.push(Trial::test("tidy/readme-layout", || {
         let problems = racelab_props::tidy::readme_layout_problems();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n").into())
+        }
+    }));
+    trials.push(Trial::test("tidy/ghost-reads", || {
+        let problems = racelab_props::tidy::ghost_reads();
         if problems.is_empty() {
             Ok(())
         } else {

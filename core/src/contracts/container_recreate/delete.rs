@@ -73,6 +73,10 @@ impl DeleteContainerCommandHandler {
 }
 
 impl Program<World> for DeleteContainerCommandHandler {
+    fn next_step(&self) -> Option<String> {
+        Some(format!("{:?}", self.next))
+    }
+
     fn actor(&self) -> &'static str {
         Self::ACTOR
     }
@@ -258,7 +262,7 @@ mod tests {
     use super::super::datanode::{ContainerData, Origin};
     use super::super::Fix;
     use super::*;
-    use crate::model::run_to_end;
+    use crate::model::run_alone;
 
     /// `deleteInternal`'s checks: without force an OPEN replica is refused
     /// (DELETE_ON_OPEN_CONTAINER), and so is a non-empty one (DELETE_ON_NON_EMPTY_CONTAINER); a
@@ -283,7 +287,7 @@ mod tests {
                 let set = &w.dn(1).set;
                 set.add(KeyValueContainer::new(1, data, Origin::Pipeline), true)
                     .expect("added");
-                run_to_end(
+                run_alone(
                     &mut DeleteContainerCommandHandler::new(&trace, 1, 1, force),
                     &w,
                 );

@@ -53,7 +53,7 @@ pub use world::created_with_block;
 
 use crate::claims::{Claimed, Claims};
 use crate::findings::Finding;
-use crate::model::{run_to_end, Baseline, Contract, Model, Part, Program, Variant, REPORT};
+use crate::model::{run_alone, Baseline, Contract, Model, Part, Program, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use crate::sync::unseen;
@@ -248,9 +248,10 @@ pub struct Om {
     pub closed: IdSet,
 }
 
-/// Runs `program` to its end with no other actor running (see [`run_to_end`]).
+/// Runs `program` to its end with no other actor running; fails where it cannot (see
+/// [`run_alone`]).
 pub fn run(w: &World, mut program: impl Program<World>) {
-    run_to_end(&mut program, w);
+    run_alone(&mut program, w);
 }
 
 /// O1: the leader recreates the container and the client's write succeeds on it.

@@ -215,6 +215,10 @@ impl ClientWrite {
 }
 
 impl Program<World> for ClientWrite {
+    fn next_step(&self) -> Option<String> {
+        Some(format!("{:?}", self.next))
+    }
+
     fn actor(&self) -> &'static str {
         Self::ACTOR
     }

@@ -149,9 +149,12 @@ pub fn production_timeline(fix: Fix) -> String {
     lines.push("00:04 moved from dn1 to dn4, forced delete on dn1".into());
     let mut write = ClientWrite::new(&trace, &PIPELINE, C, NEW_BLOCK, 0, CHUNK);
     // The WriteChunk: its WRITE_DATA and COMMIT_DATA on every member.
-    while write.replies().len() < 2 * 3 {
-        crate::model::Program::step(&mut write, &w);
-    }
+    crate::model::step_until(
+        &mut write,
+        &w,
+        "the WriteChunk's six replies",
+        |write, _| write.replies().len() >= 2 * 3,
+    );
     lines.push(
         w.dn(LEADER)
             .set

@@ -214,6 +214,10 @@ impl ContainerReportHandler {
 }
 
 impl Program<World> for ContainerReportHandler {
+    fn next_step(&self) -> Option<String> {
+        Some(format!("{:?}", self.next))
+    }
+
     fn actor(&self) -> &'static str {
         self.cx.actor
     }

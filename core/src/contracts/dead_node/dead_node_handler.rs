@@ -270,6 +270,10 @@ pub fn classify(d: &Decision, replica: &Replica, now: &NodeGhost) -> Option<(Out
 }
 
 impl Program<World> for DeadNodeHandler {
+    fn next_step(&self) -> Option<String> {
+        Some(format!("{:?}", self.next))
+    }
+
     fn actor(&self) -> &'static str {
         Self::ACTOR
     }

@@ -74,7 +74,7 @@ impl HealthChecker {
     pub fn started(trace: &Trace, w: &super::World, closes: bool, status_read: bool) -> Self {
         let mut checker = Self::new(trace, 1, closes);
         for _ in 0..2 + usize::from(status_read) {
-            checker.step(w);
+            crate::model::step_once(&mut checker, w, "the run's listing and status read");
         }
         checker
     }
@@ -220,6 +220,10 @@ impl HealthChecker {
 }
 
 impl Program<super::World> for HealthChecker {
+    fn next_step(&self) -> Option<String> {
+        Some(format!("{:?}", self.next))
+    }
+
     fn actor(&self) -> &'static str {
         Self::ACTOR
     }

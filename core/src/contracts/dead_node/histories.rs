@@ -528,7 +528,7 @@ mod tests {
                     if whole {
                         checker.run_whole(w);
                     } else {
-                        crate::model::run_to_end(&mut checker, w);
+                        crate::model::run_alone(&mut checker, w);
                     }
                     assert!(checker.is_done());
                     (

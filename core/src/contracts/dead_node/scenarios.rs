@@ -8,7 +8,7 @@ use super::dead_node_handler::{DeadNodeHandler, Source};
 use super::health_checker::HealthChecker;
 use super::recon::ReconReload;
 use super::{ContainerId, DeadNode, Fix, NodeId, Service, World};
-use crate::model::{run_to_end, Program, Scenario, Setup, Then};
+use crate::model::{run_alone, step_once, Program, Scenario, Setup, Then};
 use crate::sync::Arc;
 use crate::trace::Trace;
 
@@ -17,9 +17,10 @@ pub const DN: NodeId = 1;
 pub const CONTAINER: ContainerId = 1;
 pub(super) const HOLDINGS: &[(NodeId, &[ContainerId])] = &[(DN, &[CONTAINER])];
 
-/// Runs `program` to its end with no other actor running (see [`run_to_end`]).
+/// Runs `program` to its end with no other actor running; fails where it cannot (see
+/// [`run_alone`]).
 fn run(w: &World, mut program: impl Program<World>) {
-    run_to_end(&mut program, w);
+    run_alone(&mut program, w);
 }
 
 /// A loom world: one checker may fire DEAD_NODE (a report thread knows how many reports come).
@@ -201,7 +202,8 @@ pub static RECON_RELOAD_EMPTIES_SET: Scenario<DeadNode> = Scenario {
         let w = Arc::new(World::behind_nat(fix, Service::Recon, HOLDINGS, 1, 0, &[DN]));
         run(&w, Datanode::new(trace, DN, &[DnAction::Register { address: 0 }, DnAction::Stop]));
         let mut reload = ReconReload::new(trace);
-        reload.step(&w); // ReconContainerManager.reinitialize: no replica until the next reports
+        // ReconContainerManager.reinitialize: no replica until the next reports.
+        step_once(&mut reload, &w, "the reload's reinitialize");
         let report_then_checks = Then {
             actor: "CR-thread-dn1, then HB-checker, then DNH-thread",
             first: ContainerReportHandler::handling(trace, DN, 1),
@@ -280,17 +282,19 @@ fn registers_during_check(trace: &Trace, fix: Fix, address: u8) -> Setup<DeadNod
     let w = scenario_world(fix, Service::Scm);
     outage(trace, &w, 6);
     let mut checker = HealthChecker::started(trace, &w, false, true);
-    checker.step(&w); // TIMEOUT? on lastHeartbeatTime 0 of #1: yes
+    // TIMEOUT? on lastHeartbeatTime 0 of #1: yes.
+    step_once(&mut checker, &w, "the run's TIMEOUT test on #1");
     let dn = Datanode::new(trace, DN, &[DnAction::Register { address }]);
     let handler = Box::new(DeadNodeHandler::new(trace, Source::Counted(1)));
     if address == 0 {
         return setup(w, vec![Box::new(checker), Box::new(dn), handler]);
     }
     run(&w, dn); // updateNode: #2, and CONTAINER_REPORT queued
-    checker.step(&w); // updateNodeHealthState: DEAD to #2; DEAD_NODE fired
+                 // updateNodeHealthState: DEAD to #2; DEAD_NODE fired.
+    step_once(&mut checker, &w, "the run's DEAD write to #2");
     let mut reports = ContainerReportHandler::handling(trace, DN, 1);
-    reports.step(&w); // takes the report
-    reports.step(&w); // getNode: #2
+    step_once(&mut reports, &w, "the CR thread's take of dn1's report");
+    step_once(&mut reports, &w, "the CR thread's getNode (#2)");
     setup(w, vec![Box::new(checker), Box::new(reports), handler])
 }
 

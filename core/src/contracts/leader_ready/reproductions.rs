@@ -4,7 +4,7 @@
 use super::state_machine::{Change, LeaderReadyCallback, RatisThread};
 use super::{Fix, LeaderReady, World};
 use crate::drive::Driver;
-use crate::model::{run_to_end, Setup};
+use crate::model::{run_alone, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 
@@ -30,7 +30,7 @@ fn with_services(world: &World) -> String {
 pub fn undisturbed(fix: Fix) -> String {
     let trace = Trace::new();
     let world = World::leader_of(fix, 4);
-    run_to_end(&mut LeaderReadyCallback::new(&trace, 4), &world);
+    run_alone(&mut LeaderReadyCallback::new(&trace, 4), &world);
     with_services(&world)
 }
 

@@ -3,7 +3,7 @@
 
 use super::state_machine::{Change, LeaderReadyCallback, RatisThread};
 use super::{Fix, LeaderReady, World};
-use crate::model::{Program, Scenario, Setup};
+use crate::model::{step_once, Scenario, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 
@@ -49,9 +49,11 @@ pub static CANDIDACY_BEFORE_TERM_READ: Scenario<LeaderReady> = Scenario {
             unreachable!("two threads")
         };
         for _ in 0..4 {
-            ratis.step(world); // changeToFollower, notifyNotLeader, services, initElection
+            // changeToFollower, notifyNotLeader, services, initElection.
+            step_once(&mut **ratis, &**world, "ratis's step-down and initElection");
         }
-        apply.step(world); // notifyLeaderReady starts and reads its term
+        // notifyLeaderReady starts and reads its term.
+        step_once(&mut **apply, &**world, "notifyLeaderReady's term read");
         setup
     },
 };
@@ -66,9 +68,9 @@ pub(super) fn callback_against(
 ) -> Setup<LeaderReady> {
     let world = Arc::new(World::leader_of(fix, 4));
     let mut apply = LeaderReadyCallback::new(trace, 4);
-    apply.step(&world); // LeaderStateImpl.checkReady
+    step_once(&mut apply, &*world, "LeaderStateImpl.checkReady");
     if started {
-        apply.step(&world); // notifyLeaderReady reads its term
+        step_once(&mut apply, &*world, "notifyLeaderReady's term read");
     }
     Setup {
         world,

@@ -59,6 +59,10 @@ impl LeaderReadyCallback {
 }
 
 impl Program<World> for LeaderReadyCallback {
+    fn next_step(&self) -> Option<String> {
+        Some(format!("{:?}", self.next))
+    }
+
     fn actor(&self) -> &'static str {
         Self::ACTOR
     }

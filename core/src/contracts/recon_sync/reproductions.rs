@@ -38,9 +38,9 @@ pub fn reproduce(fix: Fix, initial: &[KeyOp], op: KeyOp) -> Repro {
     let om = trace.actor("OM");
     world.om.write(&om, op);
     let mut sync = SyncThread::new(&trace, SyncFaults::default());
-    while !sync.at_hand_off() {
-        sync.step(&world);
-    }
+    crate::model::step_until(&mut sync, &*world, "SyncOM-0's hand-off", |sync, _| {
+        sync.at_hand_off()
+    });
     let rest = RestThread::new(&trace, &world);
     let threads: Vec<Box<dyn Program<World>>> = vec![Box::new(sync), Box::new(rest)];
     let mut d = Driver::<ReconSync>::new(trace.clone(), Setup { world, threads });

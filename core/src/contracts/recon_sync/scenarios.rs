@@ -6,7 +6,7 @@ use super::service_provider::{RestThread, SyncFaults, SyncThread};
 use super::task_controller::EventProcessor;
 use super::trigger_sync::{trigger_then_first_run, TriggerSyncThread};
 use super::{put, Fix, KeyOp, ReconSync, World};
-use crate::model::{Program, Scenario, Setup};
+use crate::model::{step_until, Program, Scenario, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 
@@ -50,9 +50,12 @@ fn sync_until_concurrency(
         world.om.write(&om, *op);
     }
     let mut sync = SyncThread::new(trace, faults);
-    while !sync.is_done() && (faults.rpc_hangs || !sync.before_lock_or_commit()) {
-        sync.step(&world);
-    }
+    step_until(
+        &mut sync,
+        &*world,
+        "SyncOM-0's end, or its lock or commit",
+        |sync, _| sync.is_done() || (!faults.rpc_hangs && sync.before_lock_or_commit()),
+    );
     (world, sync)
 }
 
@@ -148,14 +151,16 @@ fn trigger_sync_after_fault(trace: &Trace, fix: Fix, shortcuts: bool) -> Setup<R
     let (world, mut sync) = sync_until_concurrency(trace, fix, &[put(2)], faults);
     // A1 takes the lock before its RPC: SyncOM-0 runs its RPC before the concurrency in every
     // variant (no other actor takes the lock before SyncOM-0 has returned).
-    while !sync.fetched() {
-        sync.step(&world);
-    }
+    step_until(&mut sync, &*world, "SyncOM-0's fetch", |sync, _| {
+        sync.fetched()
+    });
     // SyncOM-0 runs up to its return before the concurrency. That removes no behaviour: the
     // trigger reads isSyncDataFromOMRunning, which from here only that return writes, and
     // touches nothing else SyncOM-0 does; SyncOM-1 runs only once the trigger found it false.
-    while shortcuts && !sync.returning() {
-        sync.step(&world);
+    if shortcuts {
+        step_until(&mut sync, &*world, "SyncOM-0's return", |sync, _| {
+            sync.returning()
+        });
     }
     // From here only SyncOM-1's RPC reads OM's DB, so a write before the concurrency is the
     // one order that matters (it is there for that RPC to fetch).

@@ -389,6 +389,10 @@ impl SyncThread {
 }
 
 impl Program<World> for SyncThread {
+    fn next_step(&self) -> Option<String> {
+        Some(format!("{:?}", self.next))
+    }
+
     fn actor(&self) -> &'static str {
         self.thread
     }
@@ -717,6 +721,10 @@ impl RestThread {
 }
 
 impl Program<World> for RestThread {
+    fn next_step(&self) -> Option<String> {
+        Some(format!("{:?}", self.next))
+    }
+
     fn actor(&self) -> &'static str {
         Self::ACTOR
     }

@@ -269,6 +269,10 @@ impl Program<World> for OfferService {
         matches!(self.next, Phase::Done)
     }
 
+    fn next_step(&self) -> Option<String> {
+        Some(format!("{:?}", self.next))
+    }
+
     fn step(&mut self, w: &World) {
         let actor = w.actor(self.dn, self.nn);
         let nn = &w.namenodes[self.nn];
@@ -383,11 +387,16 @@ impl Program<World> for OfferService {
             Phase::EnqueueRegister => {
                 // P3's tag: the registration the FBR was sent under (read at its drain); the
                 // mutant reads the registration current now, after blockReport returned.
-                let tag = if w.fix.drop_stale_register.get() == P3::LateTag {
+                let p3 = w.fix.drop_stale_register.get();
+                let tag = if p3 == P3::LateTag {
                     actor.registration()
                 } else {
                     self.sent_under
                 };
+                #[cfg(test)]
+                if p3 == P3::LostFbrRegister {
+                    return;
+                }
                 actor
                     .queue
                     .enqueue(cx, Batch::register_tagged(tag, self.sent_under));

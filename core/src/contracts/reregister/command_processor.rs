@@ -32,6 +32,11 @@ pub enum P3 {
     /// Mutant: the REGISTER an FBR's answer carries is tagged with the registration current
     /// when `blockReport` returns, not the one the FBR was sent under.
     LateTag,
+    /// Mutant of the harness's own tests (issue 37's hang): the REGISTER an FBR's answer
+    /// carries is never enqueued, so the setup of `fbr-register`, which takes that REGISTER as
+    /// REG2, finds the command queue empty.
+    #[cfg(test)]
+    LostFbrRegister,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +90,13 @@ impl Program<World> for ProcessCommand {
         }
     }
 
+    fn next_step(&self) -> Option<String> {
+        Some(match self.next {
+            Step::Take => "queue.take() (CommandProcessingThread.processQueue)".to_owned(),
+            step => format!("{step:?}"),
+        })
+    }
+
     fn step(&mut self, w: &World) {
         let actor: &BPServiceActor = w.actor(self.dn, self.nn);
         let cx = &self.cx;
@@ -103,10 +115,7 @@ impl Program<World> for ProcessCommand {
                     );
                     Step::Done
                 } else {
-                    if batch.truly_sent_under < current {
-                        w.ghost
-                            .stale_register(self.dn, self.nn, batch.truly_sent_under, current);
-                    }
+                    w.ghost.re_registering(self.dn, self.nn, &batch, current);
                     cx.record(
                         "BPOfferService.processCommandFromActor",
                         format_args!(

@@ -3,6 +3,7 @@
 //! together with the final state (the replica map says what was finalized).
 
 use super::blocks::BlockSet;
+use super::command_queue::Batch;
 use super::speed::counted::unseen::Mutex;
 use super::Block;
 
@@ -135,13 +136,18 @@ impl Ghost {
         self.push(Event::Snapshot { dn, nn, blocks });
     }
 
-    pub fn stale_register(&self, dn: usize, nn: usize, sent_under: u64, current: u64) {
-        self.push(Event::StaleRegister {
-            dn,
-            nn,
-            sent_under,
-            current,
-        });
+    /// The command thread re-registers on `batch` at registration `current`: a stale
+    /// REGISTER when the RPC it answered was really sent under an older registration (the
+    /// batch's ghost tag, which only this recording reads: the step decides on P3's tag).
+    pub fn re_registering(&self, dn: usize, nn: usize, batch: &Batch, current: u64) {
+        if batch.truly_sent_under < current {
+            self.push(Event::StaleRegister {
+                dn,
+                nn,
+                sent_under: batch.truly_sent_under,
+                current,
+            });
+        }
     }
 
     pub fn requested(&self, dn: usize, nn: usize) {

@@ -11,7 +11,7 @@ use super::scenarios::{double_register_start, X};
 use super::scheduler::{BLOCK_REPORT_INTERVAL, HEARTBEAT_INTERVAL};
 use super::world::run;
 use super::{Fix, Millis, World};
-use crate::model::Program;
+use crate::model::step_until;
 use crate::trace::Trace;
 
 /// Where nn1 locates the report's block, as a sentence.
@@ -45,9 +45,7 @@ pub fn delay(seed: u64, verify: bool) -> Millis {
     w.actor(0, 0).scheduler.reseed(seed);
     // [8] the FBR up to its snapshot, X written, [9] REG2, [10] the FBR returns.
     let mut fbr = OfferService::block_report(&trace, 0, 0);
-    while !fbr.at_rpc() {
-        fbr.step(&w);
-    }
+    step_until(&mut fbr, &w, "the FBR at its RPC", |fbr, _| fbr.at_rpc());
     run(
         &w,
         Writer::new(&trace, 0, X, Fix::UPSTREAM.writer_order.get()),

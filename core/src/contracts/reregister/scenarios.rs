@@ -9,7 +9,7 @@ use super::namenode::HaState;
 use super::scheduler::HEARTBEAT_INTERVAL;
 use super::world::run;
 use super::{Block, Fix, Reregister, World};
-use crate::model::{Program, Scenario, Setup};
+use crate::model::{step_once, step_until, Program, Scenario, Setup};
 use crate::sync::Arc;
 use crate::trace::Trace;
 
@@ -33,9 +33,12 @@ fn running(ha: HaState) -> ActorStart {
 /// Steps of the actor thread of pair (0, `nn`) up to (not including) `blockReport`, on main.
 fn iterate_until_block_report(w: &World, trace: &Trace, nn: usize) {
     let mut it = OfferService::iteration(trace, 0, nn);
-    while !it.is_done() && !it.at_block_report() {
-        it.step(w);
-    }
+    step_until(
+        &mut it,
+        w,
+        "the iteration's end or its blockReport",
+        |it, _| it.is_done() || it.at_block_report(),
+    );
 }
 
 /// The report's steps 1–7: the NameNode restarts (`ha` afterwards); the first heartbeat is
@@ -68,9 +71,9 @@ fn report_steps_1_to_7(w: &World, trace: &Trace, nn: usize, ha: HaState) {
 /// started), so the scenario's concurrency is the report's: the snapshot, the long RPC and the
 /// rescheduling against the command thread and the writer.
 fn until_snapshot(w: &World, fbr: &mut OfferService) {
-    while !fbr.is_done() && !fbr.at_snapshot() {
-        fbr.step(w);
-    }
+    step_until(fbr, w, "the iteration's end or its snapshot", |fbr, _| {
+        fbr.is_done() || fbr.at_snapshot()
+    });
 }
 
 fn double_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
@@ -92,7 +95,7 @@ fn fbr_against_reg2(w: World, trace: &Trace, fix: Fix, nn: usize) -> Setup<Rereg
     let mut fbr = OfferService::block_report(trace, 0, nn);
     until_snapshot(&w, &mut fbr);
     let mut reg2 = ProcessCommand::new(trace, 0, nn);
-    reg2.step(&w);
+    step_once(&mut reg2, &w, "REG2 taken by the command thread");
     let threads: Vec<Box<dyn Program<World>>> = vec![
         Box::new(fbr),
         Box::new(reg2),
@@ -139,7 +142,11 @@ fn single_register(trace: &Trace, fix: Fix, ha: HaState) -> Setup<Reregister> {
     let mut iteration = OfferService::iteration(trace, 0, 0);
     until_snapshot(&w, &mut iteration);
     let mut register = ProcessCommand::new(trace, 0, 0);
-    register.step(&w);
+    step_once(
+        &mut register,
+        &w,
+        "the REGISTER taken by the command thread",
+    );
     let threads: Vec<Box<dyn Program<World>>> = vec![
         Box::new(iteration),
         Box::new(register),
@@ -173,7 +180,7 @@ fn failed_ibr(trace: &Trace, fix: Fix) -> Setup<Reregister> {
     run(&w, Writer::new(trace, 0, X, fix.writer_order.get()));
     w.namenodes[0].fail_next_ibr();
     let mut it = OfferService::iteration(trace, 0, 0);
-    it.step(&w); // the heartbeat: REGISTER queued
+    step_once(&mut it, &w, "the heartbeat (REGISTER queued)");
     let world = Arc::new(w);
     let threads: Vec<Box<dyn Program<World>>> =
         vec![Box::new(it), Box::new(ProcessCommand::new(trace, 0, 0))];
@@ -204,17 +211,17 @@ pub fn fbr_register_start(fix: Fix, trace: &Trace) -> World {
     // The heartbeat (REGISTER and a lease: REG1 queued), the drain and the snapshot (sent
     // under registration 1).
     let mut fbr0 = OfferService::iteration(trace, 0, 0);
-    while !fbr0.at_rpc() {
-        fbr0.step(&w);
-    }
+    step_until(&mut fbr0, &w, "REG1's FBR at its RPC", |fbr0, _| {
+        fbr0.at_rpc()
+    });
     // The NameNode restarts; the FBR reaches it: unknown node, RegisterCommand.REGISTER.
     w.namenodes[0].restart(&nn, ha, w.clock.now());
-    fbr0.step(&w);
+    step_once(&mut fbr0, &w, "REG1's FBR answered");
     // REG1 up to `bpRegistration = new` (registration 2).
     let mut reg1 = ProcessCommand::new(trace, 0, 0);
-    while w.actor(0, 0).registration() < 2 {
-        reg1.step(&w);
-    }
+    step_until(&mut reg1, &w, "REG1's bpRegistration = 2", |_, w| {
+        w.actor(0, 0).registration() >= 2
+    });
     // blockReport returns: rescheduled, REG2 enqueued with P3's tag.
     run(&w, fbr0);
     // REG1 asks for an FBR now and a heartbeat now; the heartbeat gets a lease.

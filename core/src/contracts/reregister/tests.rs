@@ -167,3 +167,60 @@ fn the_seeded_periodic_fbr_is_beyond_the_horizon() {
         assert!(s.next_block_report_time() > QUIESCENCE_HORIZON);
     }
 }
+
+/// Issue 37's hang, reproduced: with P3's REGISTER from an FBR's answer never enqueued (a P3
+/// mutant), `fbr-register`'s setup takes REG2 from an empty command queue. That `take` blocks
+/// forever on parking_lot's condition variable (and is a deadlock under loom), so the five O8
+/// steps cells of the scenario's P3 rows waited forever. Now each fails, in the step checker's
+/// own result, with a message naming the goal and the step that could not run; and the same
+/// rows with the real P3 still pass.
+#[test]
+fn a_broken_setup_fails_its_o8_steps_cells_with_a_named_message() {
+    use super::claims::CLAIMS;
+    let fbr_register_o8: Vec<_> = CLAIMS
+        .cells
+        .iter()
+        .filter(|c| {
+            c.outcome.id == "O8"
+                && c.method
+                    .loom_scenario()
+                    .is_some_and(|(s, _)| s.name == super::scenarios::FBR_REGISTER_STANDBY.name)
+                && c.expected == Verdict::Unreachable
+        })
+        .collect();
+    let variants: Vec<&str> = fbr_register_o8.iter().map(|c| c.variant).collect();
+    assert_eq!(variants, ["P3", "P1+P3", "P2+P3", "P1+P2+P3", "trunk+P3"]);
+    for claim in fbr_register_o8 {
+        let (scenario, _) = claim.method.loom_scenario().expect("a loom cell");
+        crate::steps::verify(claim).expect("the real P3 passes");
+        let lost = Fix {
+            drop_stale_register: Switch::new(P3::LostFbrRegister),
+            ..claim.fix()
+        };
+        let e = crate::model::catching_setup(|| enumerate(scenario, lost, &O8, every_choice))
+            .expect_err("the setup cannot take REG2");
+        assert_eq!(
+            e,
+            "setup: never reached REG2 taken by the command thread: \
+             CommandProcessingThread:dn0/nn0: queue.take() (CommandProcessingThread.processQueue) \
+             is not enabled",
+            "{}",
+            claim.variant
+        );
+        // The step checker's cell under the mutant: an error naming the cell, not a wait.
+        let mutant = crate::claims::Mutant::<Reregister> {
+            name: "P3-lost-fbr-register",
+            variant: claim.variant,
+            mutate: |fix| Fix {
+                drop_stale_register: Switch::new(P3::LostFbrRegister),
+                ..fix
+            },
+            caught_by: &O8,
+            inside_a_step: false,
+            about: "the REGISTER an FBR's answer carries is never enqueued",
+        };
+        let cell = crate::steps::verify_mutant(&mutant).expect_err("the setup fails");
+        let key = claim.steps_expectation().key();
+        assert_eq!(cell, format!("mutant `P3-lost-fbr-register` at {key}: {e}"));
+    }
+}

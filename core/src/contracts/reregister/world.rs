@@ -8,7 +8,7 @@ use super::ghost::{snapshot_after, Event, Ghost};
 use super::namenode::{HaState, NameNode};
 use super::speed::counted::unseen::{AtomicI64, Ordering};
 use super::{Block, DataNode, Fix, Millis, World, P2, QUIESCENCE_HORIZON};
-use crate::model::{run_to_end, Program};
+use crate::model::{run_alone, Program};
 use crate::trace::Trace;
 
 /// The logical clock: advanced only by quiescence and histories, never by the concurrent steps
@@ -156,7 +156,8 @@ fn seed(dn: usize, nn: usize) -> u64 {
     0x5EED_0000 + (dn as u64) * 16 + nn as u64
 }
 
-/// Runs `program` to its end with no other actor running (see [`run_to_end`]).
+/// Runs `program` to its end with no other actor running; fails where it cannot (see
+/// [`run_alone`]).
 pub fn run(w: &World, mut program: impl Program<World>) {
-    run_to_end(&mut program, w);
+    run_alone(&mut program, w);
 }
