@@ -1,22 +1,46 @@
-//! `cargo xtask bless [CONTRACT...]`: re-pins the loom cells' execution counts after a reviewed
-//! model change, from the records the last `cargo xtask test` (or `verify`) left, printing
-//! old → new for each cell it changes. A pinned count is the tripwire that says "the model or
+//! `cargo xtask bless [CONTRACT...]`: re-pins the loom cells' execution counts, and the hash
+//! of an unreachable cell's final states (`.final_states(0x…)` after its method, see
+//! `racelab_core::report::final_states_hash`), after a reviewed model change, from the records
+//! the last `cargo xtask test` (or `verify`) left, printing old → new for each pin it changes. A pinned count is the tripwire that says "the model or
 //! the scenario changed"; blessing is the review's last step, never its first, so a cell whose
 //! verdict deviates from its claim is not re-pinned.
 
 use crate::phases::root;
-use racelab_core::claims::Checker;
+use racelab_core::claims::{Checker, Verdict};
 use racelab_core::report::{load_records, CellResult};
 use std::path::Path;
 use std::process::ExitCode;
 
-/// One re-pin: the claim's cell and its pinned count, before and after.
+/// One re-pin: the claim's cell and its pins, before and after.
 #[derive(Debug, PartialEq)]
 pub struct Repin {
     pub variant: String,
     pub outcome: String,
-    pub old: u64,
-    pub new: u64,
+    pub old: Pins,
+    pub new: Pins,
+}
+
+impl std::fmt::Display for Repin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hash = |h: Option<u64>| h.map_or("none".to_owned(), |h| format!("{h:#018x}"));
+        write!(f, "{}/{}:", self.variant, self.outcome)?;
+        if self.old.executions != self.new.executions {
+            write!(
+                f,
+                " {} → {} executions",
+                self.old.executions, self.new.executions
+            )?;
+        }
+        if self.old.final_states != self.new.final_states {
+            write!(
+                f,
+                " final states {} → {}",
+                hash(self.old.final_states),
+                hash(self.new.final_states)
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// The span of each `Claim { ... }` literal in a claims file, braces balanced.
@@ -84,10 +108,28 @@ fn last_integer(text: &str) -> Option<(usize, usize, u64)> {
     Some((start, end, value))
 }
 
-/// `source` with the pinned count of the loom claim `variant`/`outcome` set to `new`: the old
-/// count, and the new text. `None` when no such claim is written as a literal with a
-/// `Method::loom`-style call in its `method` field (then it is re-pinned by hand).
-pub fn repin(source: &str, variant: &str, outcome: &str, new: u64) -> Option<(u64, String)> {
+/// The call that pins a loom cell's final states: `.final_states(0x…)` after its method.
+const FINAL_STATES: &str = ".final_states(";
+
+/// How a pinned hash is written: 16 hex digits in groups of four.
+pub fn hash_literal(hash: u64) -> String {
+    let digits = format!("{hash:016x}");
+    let groups: Vec<&str> = (0..4).map(|i| &digits[4 * i..4 * i + 4]).collect();
+    format!("0x{}", groups.join("_"))
+}
+
+/// A loom cell's pins, as its claim writes them.
+#[derive(Debug, PartialEq)]
+pub struct Pins {
+    pub executions: u64,
+    pub final_states: Option<u64>,
+}
+
+/// `source` with the pins of the loom claim `variant`/`outcome` set to `new` (the count, and
+/// the final states' hash: written as `.final_states(0x…)` after the method, or removed when
+/// `None`): the old pins, and the new text. `None` when no such claim is written as a literal
+/// with a `Method::loom`-style call in its `method` field (then it is re-pinned by hand).
+pub fn repin(source: &str, variant: &str, outcome: &str, new: &Pins) -> Option<(Pins, String)> {
     let wanted_variant = format!("\"{variant}\"");
     let wanted_outcome = format!("&{outcome}");
     for (start, end) in claim_blocks(source) {
@@ -103,9 +145,33 @@ pub fn repin(source: &str, variant: &str, outcome: &str, new: u64) -> Option<(u6
         if method.contains("Proptest") || method.contains("Quickcheck") || method.contains("Fuzz") {
             continue;
         }
-        let (from, to, old) = last_integer(method)?;
+        let method = method.trim_end();
+        // The method call, and the pinned hash after it when there is one.
+        let (call, old_hash) = match method.find(FINAL_STATES) {
+            Some(i) => {
+                let inner = method[i + FINAL_STATES.len()..].strip_suffix(')')?;
+                let hex = inner.trim().strip_prefix("0x")?.replace('_', "");
+                (&method[..i], Some(u64::from_str_radix(&hex, 16).ok()?))
+            }
+            None => (method, None),
+        };
+        let (from, to, old) = last_integer(call)?;
+        let hash = new
+            .final_states
+            .map(|h| format!("{FINAL_STATES}{})", hash_literal(h)))
+            .unwrap_or_default();
         let at = start + at;
-        let text = format!("{}{new}{}", &source[..at + from], &source[at + to..]);
+        let text = format!(
+            "{}{}{}{hash}{}",
+            &source[..at + from],
+            new.executions,
+            &call[to..],
+            &source[at + method.len()..]
+        );
+        let old = Pins {
+            executions: old,
+            final_states: old_hash,
+        };
         return Some((old, text));
     }
     None
@@ -148,10 +214,7 @@ pub fn run(contracts: &[String]) -> ExitCode {
         ) {
             Ok(repins) => {
                 for r in &repins {
-                    println!(
-                        "{} {}/{}: {} → {} executions",
-                        entry.contract.id, r.variant, r.outcome, r.old, r.new
-                    );
+                    println!("{} {r}", entry.contract.id);
                 }
                 changed += repins.len();
             }
@@ -180,7 +243,27 @@ fn bless_file<'a>(
     let mut source = std::fs::read_to_string(path).map_err(|e| vec![format!("{file}: {e}")])?;
     let (mut repins, mut problems) = (Vec::new(), Vec::new());
     for r in records {
-        let Some(new) = r.executions else { continue };
+        let Some(executions) = r.executions else {
+            continue;
+        };
+        // An unreachable cell's final states; a reachable cell's exploration stops at its
+        // counterexample and pins none.
+        let final_states = match (r.observed, r.final_states_hash) {
+            (Verdict::Unreachable, None) => {
+                problems.push(format!(
+                    "{file}: {}/{} is not re-pinned: its record has no final states' hash (a \
+                     record from before they were hashed? run the cells again)",
+                    r.variant, r.outcome
+                ));
+                continue;
+            }
+            (Verdict::Unreachable, hash) => hash,
+            (Verdict::Reachable, _) => None,
+        };
+        let new = Pins {
+            executions,
+            final_states,
+        };
         if r.observed != r.expected {
             problems.push(format!(
                 "{file}: {}/{} is not re-pinned: loom observed {}, the claim says {} (review the \
@@ -189,7 +272,7 @@ fn bless_file<'a>(
             ));
             continue;
         }
-        match repin(&source, &r.variant, &r.outcome, new) {
+        match repin(&source, &r.variant, &r.outcome, &new) {
             Some((old, _)) if old == new => {}
             Some((old, text)) => {
                 source = text;
@@ -202,8 +285,8 @@ fn bless_file<'a>(
             }
             None => problems.push(format!(
                 "{file}: no literal `Claim {{ variant: \"{}\", outcome: &{}, method: …(…, N) }}` \
-                 to re-pin to {new}: re-pin it by hand",
-                r.variant, r.outcome
+                 to re-pin to {} executions: re-pin it by hand",
+                r.variant, r.outcome, new.executions
             )),
         }
     }
@@ -218,7 +301,7 @@ fn bless_file<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::repin;
+    use super::{hash_literal, repin, Pins};
 
     const CLAIMS: &str = r#"
         Claim { variant: "upstream", outcome: &O1, expected: R, method: Method::loom(RACE, 95_878),
@@ -228,26 +311,70 @@ mod tests {
             note: "y" },
         Claim { variant: "P1", outcome: &O3, expected: R, method: Method::Proptest { cases: 256 },
             note: "z" },
+        Claim { variant: "P2", outcome: &O2, expected: U,
+            method: Method::loom(S, 12).final_states(0x0123_4567_89ab_cdef), note: "w" },
     "#;
+
+    fn pins(executions: u64, final_states: Option<u64>) -> Pins {
+        Pins {
+            executions,
+            final_states,
+        }
+    }
 
     #[test]
     fn the_pin_of_the_named_claim_changes_and_nothing_else() {
-        let (old, text) = repin(CLAIMS, "upstream", "O1", 96_000).unwrap();
-        assert_eq!(old, 95_878);
+        let (old, text) = repin(CLAIMS, "upstream", "O1", &pins(96_000, None)).unwrap();
+        assert_eq!(old, pins(95_878, None));
         assert_eq!(text, CLAIMS.replace("95_878", "96000"));
-        let (old, text) = repin(CLAIMS, "P1", "O1", 7).unwrap();
+        let (old, text) = repin(CLAIMS, "P1", "O1", &pins(7, None)).unwrap();
         assert_eq!(
             (old, text),
-            (621, CLAIMS.replace("double(621)", "double(7)"))
+            (pins(621, None), CLAIMS.replace("double(621)", "double(7)"))
         );
-        let (old, text) = repin(CLAIMS, "P1", "O2", 41).unwrap();
-        assert_eq!((old, text), (40, CLAIMS.replace("3, 40)", "3, 41)")));
+        let (old, text) = repin(CLAIMS, "P1", "O2", &pins(41, None)).unwrap();
+        assert_eq!(
+            (old, text),
+            (pins(40, None), CLAIMS.replace("3, 40)", "3, 41)"))
+        );
+    }
+
+    #[test]
+    fn the_final_states_hash_is_written_after_the_method_replaced_or_removed() {
+        let (old, text) = repin(CLAIMS, "P1", "O1", &pins(621, Some(0xabc))).unwrap();
+        assert_eq!(old, pins(621, None));
+        assert_eq!(
+            text,
+            CLAIMS.replace(
+                "double(621),",
+                "double(621).final_states(0x0000_0000_0000_0abc),"
+            )
+        );
+        let (old, text) = repin(CLAIMS, "P2", "O2", &pins(13, Some(u64::MAX))).unwrap();
+        assert_eq!(old, pins(12, Some(0x0123_4567_89ab_cdef)));
+        assert_eq!(
+            text,
+            CLAIMS.replace(
+                "loom(S, 12).final_states(0x0123_4567_89ab_cdef)",
+                "loom(S, 13).final_states(0xffff_ffff_ffff_ffff)"
+            )
+        );
+        let (old, text) = repin(CLAIMS, "P2", "O2", &pins(12, None)).unwrap();
+        assert_eq!(old, pins(12, Some(0x0123_4567_89ab_cdef)));
+        assert_eq!(
+            text,
+            CLAIMS.replace(".final_states(0x0123_4567_89ab_cdef)", "")
+        );
+        // Re-pinning what is pinned gives the same text back.
+        let same = pins(12, Some(0x0123_4567_89ab_cdef));
+        assert_eq!(repin(CLAIMS, "P2", "O2", &same).unwrap().1, CLAIMS);
+        assert_eq!(hash_literal(0xfd00_1628_7216_5885), "0xfd00_1628_7216_5885");
     }
 
     #[test]
     fn a_history_cell_or_a_missing_claim_is_not_touched() {
-        assert_eq!(repin(CLAIMS, "P1", "O3", 1), None);
-        assert_eq!(repin(CLAIMS, "P2", "O1", 1), None);
-        assert_eq!(repin(CLAIMS, "upstream", "O11", 1), None);
+        assert_eq!(repin(CLAIMS, "P1", "O3", &pins(1, None)), None);
+        assert_eq!(repin(CLAIMS, "P3", "O1", &pins(1, None)), None);
+        assert_eq!(repin(CLAIMS, "upstream", "O11", &pins(1, None)), None);
     }
 }

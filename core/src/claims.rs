@@ -79,10 +79,15 @@ impl Checker {
 pub enum Method<M: Model> {
     /// Every interleaving of `scenario` (up to `bound` preemptions when set). `executions` is
     /// the pinned number of executions loom explores: a change means the model changed.
+    /// `final_states`, pinned for an unreachable cell ([`Method::final_states`]), is the hash
+    /// ([`crate::report::results::final_states_hash`]) of the set of final states
+    /// ([`Model::describe`]) its executions end in: a change to a final state that no outcome
+    /// reads (the verdict and the count unchanged) changes it.
     Loom {
         scenario: &'static Scenario<M>,
         bound: Option<usize>,
         executions: u64,
+        final_states: Option<u64>,
     },
     /// `cases` histories from the contract's reference state machine (seeded), shrunk.
     Proptest { cases: u32 },
@@ -104,6 +109,7 @@ impl<M: Model> Method<M> {
             scenario,
             bound: None,
             executions,
+            final_states: None,
         }
     }
 
@@ -118,6 +124,34 @@ impl<M: Model> Method<M> {
             scenario,
             bound: Some(bound),
             executions,
+            final_states: None,
+        }
+    }
+
+    /// This loom cell with the hash of its final states pinned (an unreachable cell's; `cargo
+    /// xtask bless` writes it): `Method::loom(RACE, 13469).final_states(0x…)`.
+    pub const fn final_states(self, hash: u64) -> Self {
+        match self {
+            Method::Loom {
+                scenario,
+                bound,
+                executions,
+                ..
+            } => Method::Loom {
+                scenario,
+                bound,
+                executions,
+                final_states: Some(hash),
+            },
+            _ => panic!("only a loom cell pins its final states"),
+        }
+    }
+
+    /// The pinned hash of a loom cell's final states, when there is one.
+    pub fn pinned_final_states(&self) -> Option<u64> {
+        match self {
+            Method::Loom { final_states, .. } => *final_states,
+            _ => None,
         }
     }
 

@@ -53,6 +53,7 @@ pub fn shard_group<M: Claimed>(claim: &Claim<M>) -> String {
                 scenario,
                 bound,
                 executions,
+                ..
             },
             Check::State(_),
         ) => format!(
@@ -119,15 +120,19 @@ fn record<M: Claimed>(claim: &Claim<M>, found: Exploration) -> CellResult {
     if let Some(t) = &found.counterexample {
         result.set_counterexample(Vec::new(), t);
     }
-    if found.observed == Verdict::Unreachable && !found.final_states.is_empty() {
-        result.final_states = Some(found.final_states.into_iter().collect());
+    if found.observed == Verdict::Unreachable {
+        result.final_states_hash = found.final_states_hash;
+        if !found.final_states.is_empty() {
+            result.final_states = Some(found.final_states.into_iter().collect());
+        }
     }
     result.explored_by = found.explored_by.map(str::to_owned);
     result
 }
 
 /// The body of every loom cell's test: checks the cell, saves the result for the gate, and
-/// checks the verdict, the violation message and the pinned execution count.
+/// checks the verdict, the violation message, the pinned execution count and, for an
+/// unreachable cell, the pinned hash of its final states.
 pub fn verify_cell<M: Claimed>(claim: &Claim<M>) -> Result<(), String> {
     let result = check(claim, By::Variant(claim.variant), claim.fix())?;
     result.save();
@@ -160,5 +165,44 @@ pub fn verify_cell<M: Claimed>(claim: &Claim<M>) -> Result<(), String> {
             result.executions.unwrap_or(0)
         ));
     }
-    Ok(())
+    check_final_states(claim, &result)
+}
+
+/// An unreachable loom cell's final states against its pin: the set of final states (each
+/// execution's [`racelab_core::model::Model::describe`]) hashed
+/// ([`racelab_core::report::final_states_hash`]) must be the pinned one, so that a change to a
+/// final state no outcome reads fails the cell even where the verdict and the execution count
+/// stand, and even where loom and the step checker agree (both run the same, possibly changed,
+/// model). A reachable cell's exploration stops at its counterexample: it pins none.
+pub fn check_final_states<M: Claimed>(claim: &Claim<M>, result: &CellResult) -> Result<(), String> {
+    let how = format!(
+        "review the change (the cell's record in the results directory lists its final states, \
+         but for a deadlock cell), then re-pin with `cargo xtask bless {}`",
+        M::CONTRACT.id
+    );
+    let pinned = claim.method.pinned_final_states();
+    match (result.observed, pinned, result.final_states_hash) {
+        (Verdict::Reachable, None, _) => Ok(()),
+        (Verdict::Reachable, Some(p), _) => Err(format!(
+            "{}: a reachable cell pins no final states (its exploration stops at the \
+             counterexample), yet {p:#018x} is pinned: remove `.final_states({p:#018x})`",
+            claim.key()
+        )),
+        (Verdict::Unreachable, _, None) => Err(format!(
+            "{}: the unreachable cell's exploration reported no final states' hash",
+            claim.key()
+        )),
+        (Verdict::Unreachable, None, Some(o)) => Err(format!(
+            "{}: the final states' hash is {o:#018x} and none is pinned; {how}",
+            claim.key()
+        )),
+        (Verdict::Unreachable, Some(p), Some(o)) if p != o => Err(format!(
+            "{}: the final states' hash is {o:#018x}, {p:#018x} is pinned: a final state \
+             changed while the verdict and the {} executions did not (the model or the \
+             scenario changed); {how}",
+            claim.key(),
+            result.executions.unwrap_or(0)
+        )),
+        (Verdict::Unreachable, Some(_), Some(_)) => Ok(()),
+    }
 }

@@ -25,7 +25,10 @@ pub fn child_main<M: Model>(claim: &Claim<M>) -> ! {
         .expect("a child explores a loom cell");
     hook::on_deadlock(report_deadlock);
     let e = explore(scenario, claim.fix(), claim.outcome, bound, claim.expected);
-    println!("{CHILD_RESULT}unreachable {}", e.executions);
+    let hash = e
+        .final_states_hash
+        .expect("an unreachable exploration hashes its final states");
+    println!("{CHILD_RESULT}unreachable {} {hash:016x}", e.executions);
     std::process::exit(0)
 }
 
@@ -63,6 +66,14 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
             seconds,
             counterexample: None,
             final_states: BTreeSet::new(),
+            final_states_hash: Some(
+                words
+                    .next()
+                    .and_then(|h| u64::from_str_radix(h, 16).ok())
+                    .ok_or(format!(
+                        "bad child result {result:?}: no final states' hash"
+                    ))?,
+            ),
             explored_by: None,
         }),
         Some("deadlock") => {
@@ -84,6 +95,7 @@ pub fn explore_in_child<M: Model>(claim: &Claim<M>) -> Result<Exploration, Strin
                 executions,
                 seconds,
                 final_states: BTreeSet::new(),
+                final_states_hash: None,
                 explored_by: None,
                 counterexample: Some(Timeline {
                     events,

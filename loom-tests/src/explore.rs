@@ -17,6 +17,7 @@ use crate::hook::{self, Current, ALL_FOUND, CAUSALITY};
 use racelab_core::claims::Verdict;
 use racelab_core::model::{run_to_end, Model, Scenario};
 use racelab_core::outcome::{Check, Outcome};
+use racelab_core::report::final_states_hash;
 use racelab_core::trace::{recording, set_recording, violation, Timeline, Trace};
 use std::collections::BTreeSet;
 use std::panic::{self, AssertUnwindSafe};
@@ -34,6 +35,9 @@ pub struct Exploration {
     pub counterexample: Option<Timeline>,
     /// The final state ([`Model::describe`]) of every execution explored.
     pub final_states: BTreeSet<String>,
+    /// For an unreachable outcome, the hash of its final states
+    /// ([`racelab_core::report::final_states_hash`]; a deadlock cell's child reports only this).
+    pub final_states_hash: Option<u64>,
     /// The variant that made this exploration, when another variant or a mutant reuses it
     /// ([`crate::cache`]).
     pub explored_by: Option<&'static str>,
@@ -275,6 +279,7 @@ fn explore_pass<M: Model>(
         }
     }
     let final_states = std::mem::take(&mut *finals.lock().unwrap_or_else(PoisonError::into_inner));
+    let hash = final_states_hash(final_states.iter().map(String::as_str));
     let found = found
         .into_iter()
         .map(|slot| match slot {
@@ -285,6 +290,7 @@ fn explore_pass<M: Model>(
                     seconds: 0.0,
                     counterexample: None,
                     final_states: final_states.clone(),
+                    final_states_hash: Some(hash),
                     explored_by: None,
                 },
                 true,
@@ -299,6 +305,7 @@ fn explore_pass<M: Model>(
                         violation: Some(message),
                     }),
                     final_states: BTreeSet::new(),
+                    final_states_hash: None,
                     explored_by: None,
                 },
                 recorded,

@@ -19,6 +19,10 @@ racelab_core::switches! {
         0 => pub locked: bool = false,
         /// Both lockers take `a` before `b`.
         1 => pub ordered: bool = false,
+        /// A writer adds two, not one: a change to the final state that no cell's outcome
+        /// reads, which only the pinned hash of the final states sees (no variant has it; the
+        /// self-test [`final_states_self_test`] switches it on).
+        2 => pub by_two: bool = false,
     }
 }
 
@@ -42,8 +46,9 @@ impl Program<World> for Writer {
     }
     fn step(&mut self, w: &World) {
         let _held = w.fix.locked.get().then(|| w.lock.lock());
+        let add = if w.fix.by_two.get() { 2 } else { 1 };
         let n = w.counter.with_mut(|c| {
-            *c += 1;
+            *c += add;
             *c
         });
         self.0.record("Toy.write", format!("counter={n}"));
@@ -182,7 +187,7 @@ impl Claimed for Toy {
                 variant: "fixed",
                 outcome: &RACE,
                 expected: U,
-                method: Method::loom(&TWO_WRITERS, 4),
+                method: Method::loom(&TWO_WRITERS, 4).final_states(0xfd00_1628_7216_5885),
                 note: "the lock orders the writes",
             },
             Claim {
@@ -196,7 +201,7 @@ impl Claimed for Toy {
                 variant: "fixed",
                 outcome: &DEADLOCK,
                 expected: U,
-                method: Method::loom(&TWO_LOCKERS, 5),
+                method: Method::loom(&TWO_LOCKERS, 5).final_states(0xfd06_1628_721a_c433),
                 note: "one lock order cannot deadlock",
             },
         ],
@@ -267,4 +272,51 @@ pub fn reuse_self_test() -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The pinned hash of the final states ([`crate::cells::check_final_states`]): the writers
+/// adding two each (`by_two`) leave the race unreachable under the lock in as many executions,
+/// so the verdict and the pinned count stand, and loom and the step checker would agree on the
+/// changed states; only the hash fails the cell, naming it, both hashes and how to re-pin.
+pub fn final_states_self_test() -> Result<(), String> {
+    use crate::cache::By;
+    use crate::cells::{check, check_final_states};
+    let cell = Toy::CLAIMS
+        .cells
+        .iter()
+        .find(|c| c.variant == "fixed" && c.outcome.id == RACE.id)
+        .expect("the toy's fixed/O1 cell");
+    let pinned = cell
+        .method
+        .pinned_final_states()
+        .ok_or("fixed/O1 pins no final states")?;
+    let as_claimed = check(cell, By::Variant(cell.variant), cell.fix())?;
+    check_final_states(cell, &as_claimed)?;
+    let by_two = Fix {
+        by_two: Switch::new(true),
+        ..cell.fix()
+    };
+    let changed = check(cell, By::Mutant("writers add two"), by_two)?;
+    let same = (changed.observed, changed.executions) == (U, as_claimed.executions)
+        && as_claimed.executions == Some(crate::cells::pinned_executions(cell));
+    if !same || changed.final_states.as_deref() != Some(&["counter=4".to_owned()][..]) {
+        return Err(format!(
+            "by_two should keep fixed/O1 unreachable in {:?} executions and end in counter=4: \
+             {} in {:?}, final states {:?}",
+            as_claimed.executions, changed.observed, changed.executions, changed.final_states
+        ));
+    }
+    let observed = changed.final_states_hash.unwrap_or(0);
+    let want = format!(
+        "harness/fixed/O1/loom: the final states' hash is {observed:#018x}, {pinned:#018x} is \
+         pinned: a final state changed while the verdict and the 4 executions did not"
+    );
+    match check_final_states(cell, &changed) {
+        Err(e) if e.starts_with(&want) && e.contains("then re-pin with `cargo xtask bless") => {
+            Ok(())
+        }
+        other => Err(format!(
+            "by_two: want an error starting {want:?}, got {other:?}"
+        )),
+    }
 }

@@ -91,6 +91,15 @@ fn main() -> std::process::ExitCode {
         reuse.clone(),
         reuse,
     ));
+    let finals = "harness/final-states-pinned".to_string();
+    cells.trials.push((
+        Trial::test(finals.clone(), || {
+            racelab_loom::toys::final_states_self_test().map_err(Into::into)
+        }),
+        0,
+        finals.clone(),
+        finals,
+    ));
     registry::visit(&mut cells);
     if let Some(key) = cells.child {
         eprintln!("no loom cell {key}");

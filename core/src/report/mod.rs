@@ -11,7 +11,7 @@ pub mod results;
 pub mod searches;
 
 pub use compare::{Deviation, Matrix};
-pub use results::{load_records, CellResult, ReproductionResult, RESULTS_ENV};
+pub use results::{final_states_hash, load_records, CellResult, ReproductionResult, RESULTS_ENV};
 
 use crate::model::{Contract, Model};
 

@@ -51,6 +51,11 @@ pub struct CellResult {
     /// exhaustive cell: loom's and the step checker's must be the same set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_states: Option<Vec<String>>,
+    /// For an unreachable loom cell: the [`final_states_hash`] of its final states (a deadlock
+    /// cell's too, whose states stay in its child process). The cell pins it beside its
+    /// execution count; `cargo xtask bless` re-pins it from here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_states_hash: Option<u64>,
     /// The variant whose loom exploration this cell's verdict comes from, when it is not the
     /// cell's own: one whose switches agree with the cell's on every switch that exploration
     /// read, so that it explored the same executions (see [`crate::switches`]).
@@ -65,6 +70,24 @@ pub struct CellResult {
     /// the search is not shown able to find the outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twin: Option<String>,
+}
+
+/// The hash a loom cell pins of its set of final states ([`crate::model::Model::describe`] of
+/// each execution's end state): 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime
+/// 0x100000001b3) over the distinct states in byte order, each followed by the byte 0xff (which
+/// no UTF-8 text contains, so that no two sets share an input). Stable across runs, builds and
+/// machines as long as the states are; not cryptographic: it guards against a change, not an
+/// adversary.
+pub fn final_states_hash<'a>(states: impl IntoIterator<Item = &'a str>) -> u64 {
+    let sorted: std::collections::BTreeSet<&str> = states.into_iter().collect();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for state in sorted {
+        for &b in state.as_bytes().iter().chain(&[0xff]) {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 fn millis<S: serde::Serializer>(s: &f64, ser: S) -> Result<S::Ok, S::Error> {
@@ -95,6 +118,7 @@ impl CellResult {
             note: cell.note.into(),
             schedules: None,
             final_states: None,
+            final_states_hash: None,
             explored_by: None,
             replay: None,
             twin: None,
@@ -282,4 +306,23 @@ pub fn load_records(dir: &Path) -> Result<(Vec<CellResult>, Vec<ReproductionResu
         }
     }
     Ok((cells, repros))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::final_states_hash;
+
+    #[test]
+    fn the_final_states_hash_is_fnv1a_over_the_sorted_distinct_states() {
+        // Values from an independent implementation (Python, the definition in the doc).
+        assert_eq!(final_states_hash(["counter=2"]), 0xfd00_1628_7216_5885);
+        assert_eq!(final_states_hash(["counter=4"]), 0xfd14_1628_7227_018f);
+        assert_eq!(final_states_hash(["b", "a", "b"]), 0xd2b3_7181_9297_f98a);
+        assert_eq!(final_states_hash(["ab"]), 0xe720_2e19_0542_452f);
+        assert_eq!(
+            final_states_hash([]),
+            0xcbf2_9ce4_8422_2325,
+            "the empty set"
+        );
+    }
 }
