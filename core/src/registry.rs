@@ -254,6 +254,22 @@ pub fn problems<M: Claimed>() -> Vec<String> {
                 ));
             }
         }
+        if c.method.loom_scenario().is_some() {
+            match (c.expected, c.method.pinned_final_states()) {
+                (Verdict::Unreachable, None) => out.push(format!(
+                    "{}: an unreachable loom cell pins the hash of its final states \
+                     (`.final_states(0x…)` after its method): run the cell, review, then \
+                     `cargo xtask bless`",
+                    c.key()
+                )),
+                (Verdict::Reachable, Some(_)) => out.push(format!(
+                    "{}: a reachable loom cell pins no final states (its exploration stops at \
+                     the counterexample)",
+                    c.key()
+                )),
+                _ => {}
+            }
+        }
         if c.expected == Verdict::Unreachable {
             if let Some(at) = c.method.loom_scenario() {
                 let twin = claims.cells.iter().any(|r| {

@@ -26,7 +26,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "report: validateContainerCommand accepts a write to an absent container, WRITE_DATA auto-creates \
                    it OPEN at BCSID 0, the followers' CLOSED_CONTAINER_IO is ignored; the PutBlock commits block 2 \
                    at a BCSID above the closed replicas" },
-        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(RACE, 13469),
+        Claim { variant: "P1", outcome: &O1, expected: U, method: Method::loom(RACE, 13469).final_states(0x0ba0_b413_146d_b3a3),
             note: "report: P1 refuses the auto-create of an ID in container2BCSIDMap, in WRITE_DATA and in the \
                    PutBlock's apply" },
         Claim { variant: "P2", outcome: &O1, expected: R, method: Method::loom(RACE, 19256),
@@ -43,19 +43,19 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "P7 changes only the answer for a DELETED replica: nothing refuses the auto-create" },
         Claim { variant: "P8", outcome: &O1, expected: R, method: Method::loom(RACE, 16780),
             note: "P8 acts only on a write that fails after the check: nothing refuses the auto-create" },
-        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(RACE, 13469),
+        Claim { variant: "P1+P2", outcome: &O1, expected: U, method: Method::loom(RACE, 13469).final_states(0x2c49_e1c8_561d_d2eb),
             note: "report: closed" },
-        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(RACE, 13469),
+        Claim { variant: "proposed", outcome: &O1, expected: U, method: Method::loom(RACE, 13469).final_states(0x0ba0_b413_146d_b3a3),
             note: "report: closed by P1 (proposed = P1 with the SCM defence P4, P5)" },
-        Claim { variant: "tombstone", outcome: &O1, expected: U, method: Method::loom(RACE, 13469),
+        Claim { variant: "tombstone", outcome: &O1, expected: U, method: Method::loom(RACE, 13469).final_states(0x0ba0_b413_146d_b3a3),
             note: "the report's alternative: the tombstone, written before containerMap.remove, is seen by every \
                    write that finds the container absent (the mutant with upstream's order is caught)" },
         Claim { variant: "P2+P7+P8", outcome: &O1, expected: R, method: Method::loom(RACE, 24559),
             note: "improved without P3: nothing refuses the auto-create (P2, P7 and P8 act at COMMIT_DATA, on a \
                    DELETED replica, and on a write that fails after the check)" },
-        Claim { variant: "HDDS-15791", outcome: &O1, expected: U, method: Method::loom(RACE, 11813),
+        Claim { variant: "HDDS-15791", outcome: &O1, expected: U, method: Method::loom(RACE, 11813).final_states(0xf757_9ec8_1338_3c47),
             note: "HDDS-15791's answer in place of P1's refuses the same writes" },
-        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(RACE, 11813),
+        Claim { variant: "improved", outcome: &O1, expected: U, method: Method::loom(RACE, 11813).final_states(0x8fea_e1a0_d0b0_cab7),
             note: "closed" },
         // O5: the pipeline fails.
         Claim { variant: "upstream", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
@@ -89,7 +89,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
                    after the close and the force delete moved the directory to tmp: the open throws, nothing in \
                    handleWriteChunk or dispatchRequest catches it, and writeStateMachineData's catch marks the state \
                    machine unhealthy. P7 cannot help: the state was OPEN at the check. P8 is needed" },
-        Claim { variant: "P1+P2+P7+P8", outcome: &O5, expected: U, method: Method::loom(RACE, 11813),
+        Claim { variant: "P1+P2+P7+P8", outcome: &O5, expected: U, method: Method::loom(RACE, 11813).final_states(0x8fea_e1a0_d0b0_cab7),
             note: "P8 answers CONTAINER_NOT_OPEN for a write that fails after the check on a replica no longer \
                    OPEN; a close and a delete before the check meet P7, after the write P2 at COMMIT_DATA" },
         Claim { variant: "HDDS-15791", outcome: &O5, expected: R, method: Method::loom(RACE, 4),
@@ -109,14 +109,14 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Claim { variant: "P2+P3+P7", outcome: &O5, expected: R, method: Method::loom(RACE, 1552),
             note: "improved without P8: the chunk file's open throws after the close and the delete land between \
                    checkContainerOpen and the write (as P1+P2+P7)" },
-        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom(RACE, 11813),
+        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom(RACE, 11813).final_states(0x8fea_e1a0_d0b0_cab7),
             note: "closed: P3 refuses every auto-create of a deleted ID, P2 answers at COMMIT_DATA, P7 for a \
                    DELETED replica, P8 for a write that fails after the check because the close and the delete \
                    landed in between" },
         // O7: a recreated replica exists at all.
         Claim { variant: "upstream", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "the datanode invariant of the report (a datanode never recreates a container it deleted)" },
-        Claim { variant: "P1", outcome: &O7, expected: U, method: Method::loom(RACE, 13469),
+        Claim { variant: "P1", outcome: &O7, expected: U, method: Method::loom(RACE, 13469).final_states(0x0ba0_b413_146d_b3a3),
             note: "P1 refuses every auto-create of a remembered ID (without a restart, see the histories)" },
         Claim { variant: "P2", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "P2 does not refuse the auto-create" },
@@ -130,13 +130,13 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             note: "P7 does not refuse the auto-create" },
         Claim { variant: "P8", outcome: &O7, expected: R, method: Method::loom(RACE, 4),
             note: "P8 does not refuse the auto-create" },
-        Claim { variant: "P1+P2", outcome: &O7, expected: U, method: Method::loom(RACE, 13469),
+        Claim { variant: "P1+P2", outcome: &O7, expected: U, method: Method::loom(RACE, 13469).final_states(0x2c49_e1c8_561d_d2eb),
             note: "P1 refuses every auto-create of a remembered ID" },
-        Claim { variant: "tombstone", outcome: &O7, expected: U, method: Method::loom(RACE, 13469),
+        Claim { variant: "tombstone", outcome: &O7, expected: U, method: Method::loom(RACE, 13469).final_states(0x0ba0_b413_146d_b3a3),
             note: "the tombstone refuses every auto-create of a deleted ID" },
-        Claim { variant: "proposed", outcome: &O7, expected: U, method: Method::loom(RACE, 13469),
+        Claim { variant: "proposed", outcome: &O7, expected: U, method: Method::loom(RACE, 13469).final_states(0x0ba0_b413_146d_b3a3),
             note: "P1 refuses every auto-create of a remembered ID" },
-        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 11813),
+        Claim { variant: "improved", outcome: &O7, expected: U, method: Method::loom(RACE, 11813).final_states(0x8fea_e1a0_d0b0_cab7),
             note: "closed" },
         // O8: the race on blockCommitSequenceId (no part touches it).
         Claim { variant: "upstream", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
