@@ -95,6 +95,9 @@ struct Report {
     traces: Vec<crate::validate::Checked>,
     /// The replay rows with a J record and no validated trace, each with why.
     untraced: Vec<String>,
+    /// The searches' kept schedules, replayed (each must reach its outcome again).
+    kept: Vec<racelab_core::report::searches::KeptReplay>,
+    seconds_kept: Option<f64>,
 }
 
 /// `cargo xtask conformance`.
@@ -115,6 +118,8 @@ pub fn run(req: &Request) -> ExitCode {
                 seconds_negated: None,
                 traces: Vec::new(),
                 untraced: Vec::new(),
+                kept: Vec::new(),
+                seconds_kept: None,
             },
         );
         // Outside CI a machine without a JVM still verifies the models (the report says what
@@ -140,6 +145,10 @@ pub fn run(req: &Request) -> ExitCode {
     let mut traces = crate::validate::check(&crate::validate::default_dirs());
     let stale = crate::validate::stale(&traces);
     traces.extend(stale);
+    println!("conformance: the searches' kept schedules, replayed (Lincheck, Fray)");
+    let t = Instant::now();
+    let (kept, kept_problems) = crate::search::replay_all_kept(req.offline, req.repo.as_deref());
+    let seconds_kept = Some(t.elapsed().as_secs_f64());
     let mut negated = None;
     let mut seconds_negated = None;
     if req.negated {
@@ -285,6 +294,15 @@ pub fn run(req: &Request) -> ExitCode {
         println!("  {u}");
         bad = bad || !u.starts_with("not validated");
     }
+    println!(
+        "\nkept schedules of the searches, replayed: {} of {} reached their outcome again",
+        kept.iter().filter(|k| k.passed).count(),
+        kept.len()
+    );
+    for p in &kept_problems {
+        println!("  {p}");
+        bad = true;
+    }
     let count = |h: State| results.iter().filter(|r| r.result == h).count();
     let negated_note = match seconds_negated {
         Some(s) => format!("negated pass {s:.1} s, every result flipped unless listed above"),
@@ -310,12 +328,15 @@ pub fn run(req: &Request) -> ExitCode {
             seconds_negated,
             traces,
             untraced,
+            kept,
+            seconds_kept,
         },
     );
     if bad {
         println!(
             "conformance: FAILED (a premise is broken, a test erred or did not reach its check, \
-             a J record is wrong, a negation did not flip, or a trace diverges from its model)"
+             a J record is wrong, a negation did not flip, a trace diverges from its model, or a kept \
+             schedule did not reach its outcome again)"
         );
         ExitCode::FAILURE
     } else {

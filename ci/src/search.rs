@@ -6,8 +6,9 @@
 //! `conformance/searches.json`, which the report shows when no newer search ran here.
 
 use crate::phases::root;
+use crate::surefire::{parse_surefire, Case, CaseOutcome};
 use clap::{Args, ValueEnum};
-use racelab_core::report::searches::{SearchRecord, Searched};
+use racelab_core::report::searches::{KeptReplay, SearchRecord, Searched};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -126,16 +127,7 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
         .arg("-Dsurefire.failIfNoSpecifiedTests=false"); // a contract's searches are in one module
     match tool {
         Tool::Fray => {
-            let out = Command::new(conformance.join("tools/jdk25-for-fray.sh"))
-                .output()
-                .map_err(|e| format!("tools/jdk25-for-fray.sh: {e}"))?;
-            if !out.status.success() {
-                return Err(format!(
-                    "tools/jdk25-for-fray.sh: {}",
-                    String::from_utf8_lossy(&out.stderr).trim()
-                ));
-            }
-            c.env("JDK25_HOME", String::from_utf8_lossy(&out.stdout).trim());
+            c.env("JDK25_HOME", jdk25_for_fray()?);
             c.args(["-pl", "ozone"]);
         }
         Tool::Lincheck => {
@@ -177,6 +169,132 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
              fails its test; see {}",
             tool.name(),
             log.display()
+        ))
+    }
+}
+
+/// The kept schedules' replays of `tool` (`<Tool>Kept*Test`, under its profile), through Maven;
+/// `Err` when Maven could not run them at all.
+fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<KeptReplay>, String> {
+    let conformance = root().join("conformance");
+    let mut c = Command::new("mvn");
+    c.current_dir(&conformance)
+        .args(["-q", "-B", "-ntp", "-Dstyle.color=never", "test"])
+        .arg(format!("-P{}", tool.name()))
+        .arg(format!("-Dtest={}Kept*Test", tool.class_prefix()))
+        .arg("-Dsurefire.failIfNoSpecifiedTests=false")
+        // a kept replay that fails is a result, read from the reports
+        .arg("-Dmaven.test.failure.ignore=true");
+    if offline {
+        c.arg("-o");
+    }
+    if let Some(repo) = repo {
+        c.arg(format!("-Dmaven.repo.local={}", repo.display()));
+    }
+    let modules = match tool {
+        Tool::Fray => {
+            c.env("JDK25_HOME", jdk25_for_fray()?);
+            vec!["ozone"]
+        }
+        Tool::Lincheck => vec!["hdfs", "ozone"],
+    };
+    c.args(["-pl", &modules.join(",")]);
+    for m in &modules {
+        let _ = std::fs::remove_dir_all(conformance.join(m).join("target/surefire-reports"));
+    }
+    let log = root().join(format!("target/racelab/kept-{}.log", tool.name()));
+    let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = file.try_clone().map_err(|e| e.to_string())?;
+    let status = c
+        .stdout(file)
+        .stderr(err)
+        .status()
+        .map_err(|e| format!("mvn: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "the {} kept schedules could not be replayed (mvn exit {status}); see {}",
+            tool.name(),
+            log.display()
+        ));
+    }
+    let mut cases: Vec<Case> = Vec::new();
+    for m in &modules {
+        let reports = conformance.join(m).join("target/surefire-reports");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&reports)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "xml")
+                    && p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with("TEST-"))
+            })
+            .collect();
+        files.sort();
+        for f in files {
+            let text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+            cases.extend(parse_surefire(&text));
+        }
+    }
+    if cases.is_empty() {
+        return Err(format!(
+            "no {}Kept*Test ran; see {}",
+            tool.class_prefix(),
+            log.display()
+        ));
+    }
+    Ok(cases
+        .into_iter()
+        .map(|c| {
+            let detail = match &c.outcome {
+                CaseOutcome::Passed => None,
+                CaseOutcome::Failed(m) | CaseOutcome::Error(m) => Some(m.clone()),
+                CaseOutcome::Skipped => Some("skipped".into()),
+            };
+            KeptReplay {
+                tool: tool.name().into(),
+                test: format!("{}#{}", c.class, c.name),
+                passed: detail.is_none(),
+                seconds: c.seconds,
+                detail,
+            }
+        })
+        .collect())
+}
+
+/// Every tool's kept schedules replayed, for the gate: the replays, and the problems (a replay
+/// that did not reach its outcome again, or a tool that could not run).
+pub fn replay_all_kept(offline: bool, repo: Option<&Path>) -> (Vec<KeptReplay>, Vec<String>) {
+    let (mut replays, mut problems) = (Vec::new(), Vec::new());
+    for tool in [Tool::Lincheck, Tool::Fray] {
+        match replay_kept(tool, offline, repo) {
+            Ok(r) => replays.extend(r),
+            Err(e) => problems.push(e),
+        }
+    }
+    for r in replays.iter().filter(|r| !r.passed) {
+        problems.push(format!(
+            "kept schedule {} ({}) did not reach its outcome again: {}",
+            r.test,
+            r.tool,
+            r.detail.as_deref().unwrap_or_default()
+        ));
+    }
+    (replays, problems)
+}
+
+/// A `JDK25_HOME` Fray's prepare-fray can link from (`conformance/tools/jdk25-for-fray.sh`).
+fn jdk25_for_fray() -> Result<String, String> {
+    let out = Command::new(root().join("conformance/tools/jdk25-for-fray.sh"))
+        .output()
+        .map_err(|e| format!("tools/jdk25-for-fray.sh: {e}"))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    } else {
+        Err(format!(
+            "Fray needs a JDK 25 (tools/jdk25-for-fray.sh: {})",
+            String::from_utf8_lossy(&out.stderr).trim()
         ))
     }
 }

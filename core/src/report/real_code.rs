@@ -70,6 +70,9 @@ pub struct RealCode {
     /// Each replay row's trace, checked against the model step by step.
     #[serde(default)]
     pub traces: Vec<TraceCheck>,
+    /// The searches' kept schedules, replayed.
+    #[serde(default)]
+    pub kept: Vec<super::searches::KeptReplay>,
 }
 
 /// One trace of a replay row on the real classes, validated against the model

@@ -715,6 +715,33 @@ impl Matrix {
             };
             writeln!(out, "| {} | {loom} | {real} | {replay} |", r.outcome).ok();
         }
+        // the contract as its test classes name it: `LincheckKeptReregisterTest`
+        let camel: String = contract
+            .split('-')
+            .map(|w| w[..1].to_ascii_uppercase() + &w[1..])
+            .collect();
+        let kept: Vec<String> = self
+            .real_code
+            .iter()
+            .flat_map(|r| &r.kept)
+            .filter(|k| k.test.contains(&format!("Kept{camel}")))
+            .map(|k| {
+                let verdict = if k.passed {
+                    "reached its outcome again"
+                } else {
+                    "DID NOT reach its outcome again"
+                };
+                format!("`{}` ({}, {verdict}, {:.1} s)", k.test, k.tool, k.seconds)
+            })
+            .collect();
+        if !kept.is_empty() {
+            writeln!(
+                out,
+                "\nKept schedules, replayed by the gate: {}.",
+                kept.join("; ")
+            )
+            .ok();
+        }
         out
     }
 

@@ -74,6 +74,20 @@ impl Searched {
     }
 }
 
+/// One kept schedule replayed in the gate (`cargo xtask conformance`): a failure a search found,
+/// run again in its recorded order, which must reach its outcome again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeptReplay {
+    /// `fray` or `lincheck`.
+    pub tool: String,
+    /// `Class#method`.
+    pub test: String,
+    pub passed: bool,
+    pub seconds: f64,
+    /// Why it failed, when it did.
+    pub detail: Option<String>,
+}
+
 /// A search's result against the model's verdict on its row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Judgement {
