@@ -35,11 +35,11 @@ public final class FrayKept {
     if (FraySearch.currentChoices() == null) {
       throw new IllegalStateException("not under Fray: run with -Pfray (README, Schedulers)");
     }
-    long t0 = System.nanoTime();
+    long t0 = FraySearch.realNanos();
     FraySearch.Verdict v = FixLayer.run(row, body);
     System.out.printf(java.util.Locale.ROOT, "[racelab] K %s %s %s schedule=%s reached=%s "
             + "seconds=%.3f observed=%s%n", row.contract(), variant, outcome, search + "/"
-            + schedule, v.reached(), (System.nanoTime() - t0) / 1e9, v.observed());
+            + schedule, v.reached(), (FraySearch.realNanos() - t0) / 1e9, v.observed());
     Premise.check(search + ": the kept schedule " + schedule + " reaches " + outcome
         + " again on the " + variant + " row (Fray replay)", v.reached(), v.observed());
   }
