@@ -35,11 +35,42 @@ public final class FrayKept {
     if (FraySearch.currentChoices() == null) {
       throw new IllegalStateException("not under Fray: run with -Pfray (README, Schedulers)");
     }
+    if (System.getProperty("racelab.fray.dump") != null) {
+      System.out.println("[racelab] threads at the replay's start: " + Thread.getAllStackTraces()
+          .keySet().stream().map(t -> t.getName() + (t.isDaemon() ? "(d)" : ""))
+          .sorted().toList());
+    }
     long t0 = FraySearch.realNanos();
     FraySearch.Verdict v = FixLayer.run(row, body);
     System.out.printf(java.util.Locale.ROOT, "[racelab] K %s %s %s schedule=%s reached=%s "
             + "seconds=%.3f observed=%s%n", row.contract(), variant, outcome, search + "/"
             + schedule, v.reached(), (FraySearch.realNanos() - t0) / 1e9, v.observed());
+    String dump = System.getProperty("racelab.fray.dump");
+    if (dump != null) {
+      // diagnosis: with -Dfray.recordSchedule=true, Fray's recording.json of this replay
+      Object config = FraySearch.frayConfig();
+      StringBuilder out = new StringBuilder();
+      for (Object o : (java.util.List<?>) config.getClass().getMethod("getTestStatusObservers")
+          .invoke(config)) {
+        if (o.getClass().getSimpleName().equals("ScheduleRecorder")) {
+          Object[] steps = ((java.util.List<?>) o.getClass().getMethod("getRecordings")
+              .invoke(o)).toArray();
+          for (Object step : steps) {
+            out.append(step).append('\n');
+          }
+        }
+      }
+      Object delegate = Class.forName("org.pastalab.fray.runtime.Runtime")
+          .getField("LOCK_DELEGATE").get(null);
+      Object context = delegate.getClass().getMethod("getContext").invoke(delegate);
+      for (Object tc : ((java.util.Map<?, ?>) context.getClass().getMethod("getRegisteredThreads")
+          .invoke(context)).values().toArray()) {
+        out.append("thread ").append(tc.getClass().getMethod("getIndex").invoke(tc)).append(' ')
+            .append(((Thread) tc.getClass().getMethod("getThread").invoke(tc)).getName())
+            .append('\n');
+      }
+      java.nio.file.Files.writeString(java.nio.file.Path.of(dump), out);
+    }
     Premise.check(search + ": the kept schedule " + schedule + " reaches " + outcome
         + " again on the " + variant + " row (Fray replay)", v.reached(), v.observed());
   }

@@ -155,6 +155,19 @@ public final class FraySearch {
    * not on the test class path.
    */
   private static Object currentSchedulerObject() {
+    Object config = frayConfig();
+    if (config == null) {
+      return null;
+    }
+    try {
+      return config.getClass().getMethod("getScheduler").invoke(config);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Fray's scheduler is not reachable", e);
+    }
+  }
+
+  /** The running iteration's Fray Configuration, or null outside Fray. */
+  static Object frayConfig() {
     try {
       Object delegate = Class.forName("org.pastalab.fray.runtime.Runtime")
           .getField("LOCK_DELEGATE").get(null);
@@ -163,8 +176,7 @@ public final class FraySearch {
         return null;
       }
       Object context = delegate.getClass().getMethod("getContext").invoke(delegate);
-      Object config = context.getClass().getMethod("getConfig").invoke(context);
-      return config.getClass().getMethod("getScheduler").invoke(config);
+      return context.getClass().getMethod("getConfig").invoke(context);
     } catch (ClassNotFoundException e) {
       return null;
     } catch (ReflectiveOperationException e) {
