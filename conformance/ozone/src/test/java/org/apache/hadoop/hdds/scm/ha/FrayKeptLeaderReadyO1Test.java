@@ -40,4 +40,10 @@ public class FrayKeptLeaderReadyO1Test {
   public void upstream_run11() throws Exception {
     KEPT.replay("upstream", "upstream-run-11", FraySearchLeaderReadyO1Test::once);
   }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/LR_O1/P2-run-5")
+  public void P2_run5() throws Exception {
+    KEPT.replay("P2", "P2-run-5", FraySearchLeaderReadyO1Test::once);
+  }
 }

@@ -40,4 +40,10 @@ public class FrayKeptDeadNodeO3Test {
   public void upstream_run13() throws Exception {
     KEPT.replay("upstream", "upstream-run-13", FraySearchDeadNodeO3Test::once);
   }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/DN_O3/P1-run-7")
+  public void P1_run7() throws Exception {
+    KEPT.replay("P1", "P1-run-7", FraySearchDeadNodeO3Test::once);
+  }
 }
