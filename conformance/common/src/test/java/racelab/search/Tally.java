@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import racelab.fix.Row;
 
 /**
@@ -32,7 +33,9 @@ public final class Tally {
   private final String tool;
   private final Row row;
   private final String outcome;
-  private final long started = System.nanoTime();
+  /** Nanoseconds of real time: a controlled scheduler may make System.nanoTime virtual. */
+  private final LongSupplier clock;
+  private final long started;
   private int runs;
   private int reached;
   private double firstSeconds = -1;
@@ -43,10 +46,20 @@ public final class Tally {
    * @param tool {@code fray} or {@code lincheck}
    */
   public Tally(String search, String tool, Row row, String outcome) {
+    this(search, tool, row, outcome, System::nanoTime);
+  }
+
+  /**
+   * With the clock its seconds are read from, in nanoseconds: Fray's virtual time
+   * ({@code SystemTimeDelegateType.MOCK}) makes System.nanoTime virtual inside its iterations.
+   */
+  public Tally(String search, String tool, Row row, String outcome, LongSupplier nanoClock) {
     this.search = search;
     this.tool = tool;
     this.row = row;
     this.outcome = outcome;
+    this.clock = nanoClock;
+    this.started = nanoClock.getAsLong();
   }
 
   /**
@@ -54,7 +67,7 @@ public final class Tally {
    * Lincheck seed), or is null.
    */
   public synchronized void run(boolean reachedNow, String schedule, String observed) {
-    run(reachedNow, schedule, observed, (System.nanoTime() - started) / 1e9);
+    run(reachedNow, schedule, observed, (clock.getAsLong() - started) / 1e9);
   }
 
   /**
@@ -87,7 +100,7 @@ public final class Tally {
 
   /** Prints the {@code S} record and writes its JSON file; returns the file. */
   public synchronized Path write() {
-    double seconds = (System.nanoTime() - started) / 1e9;
+    double seconds = (clock.getAsLong() - started) / 1e9;
     String first = failures.isEmpty() ? "-" : "run " + failures.get(0).run();
     System.out.println("[racelab] S " + row.contract() + " " + row.variant() + " " + outcome
         + " tool=" + tool + " search=" + search + " parts=" + row.partIds()

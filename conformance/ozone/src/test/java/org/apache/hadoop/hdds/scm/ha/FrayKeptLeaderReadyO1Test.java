@@ -1,0 +1,49 @@
+package org.apache.hadoop.hdds.scm.ha;
+
+import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
+import racelab.fix.leaderready.Rows;
+import racelab.search.FrayKept;
+
+/**
+ * The schedules FraySearchLeaderReadyO1Test kept (src/test/resources/schedules/LR_O1/), each
+ * replayed by Fray from its recorded scheduler choices (one iteration, POS fed the choices), on
+ * the row it was found on: each must reach O1 again. What the gate runs (seconds).
+ */
+@ExtendWith(FrayTestExtension.class)
+public class FrayKeptLeaderReadyO1Test {
+  static final FrayKept KEPT = new FrayKept("LR_O1", "O1", Rows.headline());
+
+  @BeforeAll
+  static void warm() throws Exception {
+    FraySearchLeaderReadyO1Test.warm();
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/LR_O1/upstream-run-4")
+  public void upstream_run4() throws Exception {
+    KEPT.replay("upstream", "upstream-run-4", FraySearchLeaderReadyO1Test::once);
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/LR_O1/upstream-run-7")
+  public void upstream_run7() throws Exception {
+    KEPT.replay("upstream", "upstream-run-7", FraySearchLeaderReadyO1Test::once);
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/LR_O1/upstream-run-11")
+  public void upstream_run11() throws Exception {
+    KEPT.replay("upstream", "upstream-run-11", FraySearchLeaderReadyO1Test::once);
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/LR_O1/P2-run-5")
+  public void P2_run5() throws Exception {
+    KEPT.replay("P2", "P2-run-5", FraySearchLeaderReadyO1Test::once);
+  }
+}

@@ -1,0 +1,106 @@
+package org.apache.hadoop.hdds.scm.node;
+
+import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
+
+import org.apache.hadoop.hdds.protocol.proto.HddsProtos.NodeState;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
+import racelab.fix.FixLayer;
+import racelab.fix.deadnode.Rows;
+import racelab.search.FraySearch;
+
+/**
+ * dead-node O3 (the lost replica, HDDS-17067) searched by Fray on Ozone 2.2.0, without latches:
+ * dn1 goes DEAD (the real NodeStateManager fires DEAD_NODE), registers again, and then the
+ * DeadNodeHandler thread (on the DEAD_NODE payload) and the container report thread (the
+ * registration report) start together on the real SCMNodeManager, NodeStateManager,
+ * DatanodeInfo, DeadNodeHandler and ContainerReportHandler (DeadNodeReplays, as
+ * ReplayDeadNodeO3Test wires them, without its pause). Fray's POS scheduler picks the
+ * interleaving. Then dn1 heartbeats and a health check runs. O3 is decided as the replay decides
+ * it: the handler removed the registration report's replica in the model's O3 window
+ * (DeadNodeReplays.window), the replica is absent and dn1 is not DEAD. The heartbeat and
+ * dead-node deadlines are Fray's virtual time (MOCK: Time.monotonicNow is virtual) and the
+ * wiring's own clock (elapse shifts heartbeat times), never real time.
+ * One method per row of Rows.all() with the layer on; the upstream row must reach O3.
+ */
+@ExtendWith(FrayTestExtension.class)
+public class FraySearchDeadNodeO3Test {
+  static final int ITERATIONS = 200;
+  static final FraySearch SEARCH = new FraySearch("DN_O3", "O3", Rows.all());
+
+  /** Outside Fray's iterations: the parts installed and one whole run on each row. */
+  @BeforeAll
+  static void warm() throws Exception {
+    for (var row : SEARCH.rows()) {
+      FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
+    }
+    for (var row : SEARCH.rows()) {
+      FixLayer.run(row, FraySearchDeadNodeO3Test::once);
+    }
+  }
+
+  /** One run: the handler against the registration report, decided from the real state. */
+  static FraySearch.Verdict once() throws Exception {
+    try (DeadNodeReplays r = new DeadNodeReplays()) {
+      r.outageToDead();
+      r.registerAgain();
+      Thread dnh = r.startHandler(r.lastDeadNodePayload());
+      Thread cr = r.reportThread();
+      dnh.join();
+      cr.join();
+      r.heartbeat();
+      r.w.checkHealth();
+      boolean reached = r.failed.get() == null && "O3".equals(r.window())
+          && !r.w.hasReplica(r.c, r.dn) && r.health() != NodeState.DEAD;
+      return new FraySearch.Verdict(reached, r.describe());
+    }
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void upstream() throws Exception {
+    SEARCH.run("upstream", FraySearchDeadNodeO3Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P1() throws Exception {
+    SEARCH.run("P1", FraySearchDeadNodeO3Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P2() throws Exception {
+    SEARCH.run("P2", FraySearchDeadNodeO3Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P3() throws Exception {
+    SEARCH.run("P3", FraySearchDeadNodeO3Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P1_P2() throws Exception {
+    SEARCH.run("P1+P2", FraySearchDeadNodeO3Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void proposed() throws Exception {
+    SEARCH.run("proposed", FraySearchDeadNodeO3Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void improved() throws Exception {
+    SEARCH.run("improved", FraySearchDeadNodeO3Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P1_P2u_P3() throws Exception {
+    SEARCH.run("P1+P2u+P3", FraySearchDeadNodeO3Test::once);
+  }
+
+  @AfterAll
+  static void record() {
+    SEARCH.finish("upstream");
+  }
+}

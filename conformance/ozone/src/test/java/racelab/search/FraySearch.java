@@ -1,0 +1,186 @@
+package racelab.search;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import kotlinx.serialization.json.Json;
+import org.pastalab.fray.core.randomness.Randomness;
+import racelab.conformance.Premise;
+import racelab.fix.FixLayer;
+import racelab.fix.Row;
+
+/**
+ * One Fray search (one outcome of one contract) over the rows of a contract's
+ * {@code Rows.headline()} with the layer on: a {@link Tally} per row, one Fray iteration per
+ * {@link #run} call. The Fray*Test class holds one {@code @ConcurrencyTest} method per row
+ * (Fray's JUnit extension gives each method its own run of iterations); each method calls
+ * {@link #run} with its row's variant.
+ *
+ * <p>Each run that reaches the outcome keeps its schedule: the scheduler's random choices of that
+ * iteration (Fray's {@code random.json}, with the scheduler's class in {@code scheduler}), under
+ * {@code target/racelab-searches/<search>/schedules/<variant>/run-<n>/}. Fray replays such a
+ * folder deterministically with {@code @ConcurrencyTest(replay = ...)}: the same scheduler class,
+ * fed the recorded choices (see {@code FrayKeptSchedulesTest}). Fray itself keeps a recording
+ * only when an iteration fails, and stops at the first failure; a search counts every run, so it
+ * keeps the choices itself.
+ *
+ * <p>A run that starts after {@code -Dracelab.search.seconds} (per row; unset: no budget) is
+ * skipped and not counted: the record says how many runs were made.
+ */
+public final class FraySearch {
+  private final String search;
+  private final String outcome;
+  private final Map<String, Row> rows = new LinkedHashMap<>();
+  private final Map<String, Tally> tallies = new LinkedHashMap<>();
+  private final Map<String, Long> started = new LinkedHashMap<>();
+  private final double budgetSeconds =
+      Double.parseDouble(System.getProperty("racelab.search.seconds", "0"));
+
+  /** What a run's real state says, decided as the replay decides it. */
+  public record Verdict(boolean reached, String observed) {
+  }
+
+  public FraySearch(String search, String outcome, Stream<Row> headline) {
+    this.search = search;
+    this.outcome = outcome;
+    headline.filter(r -> !r.layerOff()).forEach(r -> rows.put(r.variant(), r));
+  }
+
+  public List<Row> rows() {
+    return List.copyOf(rows.values());
+  }
+
+  /**
+   * One Fray iteration on {@code variant}'s row: the body runs with the row's parts on
+   * ({@link FixLayer#run}); its verdict is tallied, and a reaching run's choices kept.
+   */
+  public void run(String variant, Callable<Verdict> body) throws Exception {
+    Row row = rows.get(variant);
+    if (row == null) {
+      throw new IllegalArgumentException(search + ": no headline row " + variant);
+    }
+    Tally tally;
+    synchronized (this) {
+      tally = tallies.computeIfAbsent(variant,
+          v -> new Tally(search, "fray", row, outcome, FraySearch::realNanos));
+      started.putIfAbsent(variant, realNanos());
+      if (budgetSeconds > 0 && (realNanos() - started.get(variant)) / 1e9 > budgetSeconds) {
+        return;
+      }
+    }
+    Verdict v = FixLayer.run(row, body);
+    String schedule = null;
+    if (v.reached() && tally.reached() < Tally.KEPT) {
+      schedule = keep(variant, tally.runs() + 1);
+    }
+    tally.run(v.reached(), schedule, v.observed());
+  }
+
+  /**
+   * Writes each row's record; asserts that the upstream row reached the outcome (a fix row's
+   * k of N is recorded, not asserted: the gate compares it with the model).
+   */
+  public synchronized void finish(String upstream) {
+    for (Tally t : tallies.values()) {
+      t.write();
+    }
+    Tally up = tallies.get(upstream);
+    int k = up == null ? 0 : up.reached();
+    int n = up == null ? 0 : up.runs();
+    Premise.check(search + ": Fray reaches " + outcome + " on the " + upstream
+            + " row in some of its runs (no latches)", k > 0,
+        k + " of " + n + " runs reached " + outcome + " on " + upstream + "; rows: "
+            + tallies.entrySet().stream()
+                .map(e -> e.getKey() + " " + e.getValue().reached() + "/" + e.getValue().runs())
+                .collect(Collectors.joining(", ")));
+  }
+
+  /**
+   * Keeps the current iteration's scheduler choices; returns the folder (relative to the
+   * module), or a note when Fray is not running.
+   */
+  private String keep(String variant, int run) {
+    String json = currentChoices();
+    if (json == null) {
+      return null;
+    }
+    Path dir = Path.of(System.getProperty("racelab.searches", "target/racelab-searches"), search,
+        "schedules", variant, "run-" + run);
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve("random.json"), json, StandardCharsets.UTF_8);
+      Files.writeString(dir.resolve("scheduler"), currentScheduler(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Path here = Path.of("").toAbsolutePath();
+    Path abs = dir.toAbsolutePath();
+    return abs.startsWith(here) ? here.relativize(abs).toString() : abs.toString();
+  }
+
+  /**
+   * Real time in nanoseconds (millisecond steps): the JVM's uptime, which Fray's virtual time
+   * (MOCK: System.nanoTime, currentTimeMillis and Instant.now made virtual in its iterations)
+   * does not touch.
+   */
+  public static long realNanos() {
+    return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() * 1_000_000L;
+  }
+
+  /** Fray's random.json of the running iteration's scheduler, or null outside Fray. */
+  public static String currentChoices() {
+    Object scheduler = currentSchedulerObject();
+    if (scheduler == null) {
+      return null;
+    }
+    Randomness rand = ((org.pastalab.fray.core.scheduler.Scheduler) scheduler).getRand();
+    return Json.Default.encodeToString(Randomness.Companion.serializer(), rand);
+  }
+
+  private static String currentScheduler() {
+    return currentSchedulerObject().getClass().getName();
+  }
+
+  /**
+   * The running iteration's scheduler: Fray's Runtime.LOCK_DELEGATE (a RuntimeDelegate while an
+   * iteration runs) holds the RunContext. Reflection, as fray-runtime is in Fray's JDK image,
+   * not on the test class path.
+   */
+  private static Object currentSchedulerObject() {
+    Object config = frayConfig();
+    if (config == null) {
+      return null;
+    }
+    try {
+      return config.getClass().getMethod("getScheduler").invoke(config);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Fray's scheduler is not reachable", e);
+    }
+  }
+
+  /** The running iteration's Fray Configuration, or null outside Fray. */
+  static Object frayConfig() {
+    try {
+      Object delegate = Class.forName("org.pastalab.fray.runtime.Runtime")
+          .getField("LOCK_DELEGATE").get(null);
+      if (delegate == null
+          || !delegate.getClass().getName().equals("org.pastalab.fray.core.delegates.RuntimeDelegate")) {
+        return null;
+      }
+      Object context = delegate.getClass().getMethod("getContext").invoke(delegate);
+      return context.getClass().getMethod("getConfig").invoke(context);
+    } catch (ClassNotFoundException e) {
+      return null;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Fray's scheduler is not reachable", e);
+    }
+  }
+}
