@@ -357,7 +357,10 @@ pub fn run(req: &Request) -> ExitCode {
         ))
     });
     let searched = Searched {
-        commit: head(),
+        provenance: Some(match head() {
+            Some(c) => format!("searched at commit {c} by cargo xtask search"),
+            None => "searched by cargo xtask search".into(),
+        }),
         records,
     };
     let json = serde_json::to_string_pretty(&searched).expect("records serialize") + "\n";

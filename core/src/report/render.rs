@@ -637,8 +637,8 @@ impl Matrix {
         let commit = self
             .searches
             .as_ref()
-            .and_then(|s| s.commit.as_deref())
-            .map_or(String::new(), |c| format!(" (searched at {c})"));
+            .and_then(|s| s.provenance.as_deref())
+            .map_or(String::new(), |c| format!(" ({c})"));
         writeln!(
             out,
             "\n**Searches of the real code, without latches**{commit}\n\n\
@@ -651,13 +651,13 @@ impl Matrix {
             let first = r.first_seconds.map_or("-".into(), |s| format!("{s:.1} s"));
             writeln!(
                 out,
-                "| {} | {} | {}{off} | {} | {} | {first} | {:.1} s | {} |",
+                "| {} | {} | {}{off} | {} | {} | {first} | {} | {} |",
                 r.search,
                 r.tool,
                 r.variant,
                 r.outcome,
                 r.rate(),
-                r.seconds,
+                r.seconds.map_or("-".into(), |s| format!("{s:.1} s")),
                 super::searches::judge(r, &self.expected).as_str()
             )
             .ok();
@@ -695,7 +695,7 @@ impl Matrix {
                 .map(|c| {
                     format!(
                         "{} {}",
-                        c.replay.as_deref().unwrap_or("?"),
+                        c.scenario.as_deref().unwrap_or("a replay"),
                         if c.observed == Verdict::Reachable {
                             "reached"
                         } else {

@@ -37,7 +37,10 @@ pub struct SearchRecord {
     pub reached: u64,
     pub first_run: Option<u64>,
     pub first_seconds: Option<f64>,
-    pub seconds: f64,
+    /// From the search's start on this row to the end of its last run; `None` where it was not
+    /// measured.
+    #[serde(default)]
+    pub seconds: Option<f64>,
     /// The first failures (at most five); `reached` counts them all.
     pub failures: Vec<Failure>,
 }
@@ -55,9 +58,9 @@ impl SearchRecord {
 /// What `searches.json` holds: the searches of one run of `cargo xtask search`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Searched {
-    /// The commit the searches ran on, when known.
+    /// Where and how the searches ran (`searched at commit 1a2b3c4d5e6f by cargo xtask search`).
     #[serde(default)]
-    pub commit: Option<String>,
+    pub provenance: Option<String>,
     pub records: Vec<SearchRecord>,
 }
 
@@ -159,7 +162,7 @@ mod tests {
             reached,
             first_run: (reached > 0).then_some(7),
             first_seconds: (reached > 0).then_some(0.5),
-            seconds: 12.0,
+            seconds: Some(12.0),
             failures: vec![],
         }
     }

@@ -39,6 +39,8 @@ public final class Tally {
   private int runs;
   private int reached;
   private double firstSeconds = -1;
+  /** When the last run ended, in seconds since this tally was made: the row's own time. */
+  private double lastSeconds;
   private final List<Failure> failures = new ArrayList<>();
 
   /**
@@ -78,6 +80,7 @@ public final class Tally {
   public synchronized void run(boolean reachedNow, String schedule, String observed,
       double atSeconds) {
     runs++;
+    lastSeconds = atSeconds;
     if (!reachedNow) {
       return;
     }
@@ -100,7 +103,8 @@ public final class Tally {
 
   /** Prints the {@code S} record and writes its JSON file; returns the file. */
   public synchronized Path write() {
-    double seconds = (clock.getAsLong() - started) / 1e9;
+    // to the end of its last run, not to now: a class may write every row's tally at its end
+    double seconds = lastSeconds;
     String first = failures.isEmpty() ? "-" : "run " + failures.get(0).run();
     System.out.println("[racelab] S " + row.contract() + " " + row.variant() + " " + outcome
         + " tool=" + tool + " search=" + search + " parts=" + row.partIds()
