@@ -102,7 +102,11 @@ impl<M: Model> Driver<M> {
         let program = &mut self.threads[i].1;
         program.step(&self.world);
         if program.is_done() {
-            self.live.retain(|&j| j != i);
+            // `i` is in `live` once (a program is started once): removed there, the order kept.
+            // A `retain` walks and rewrites the whole list, and this runs for every program.
+            if let Some(at) = self.live.iter().position(|&j| j == i) {
+                self.live.remove(at);
+            }
         }
     }
 
@@ -121,6 +125,26 @@ impl<M: Model> Driver<M> {
                 return;
             }
         }
+    }
+
+    /// Calls `f` with the index and actor of the oldest unfinished program of each actor, in
+    /// start order, until it returns false: the programs [`Driver::each_enabled`] asks whether
+    /// they can step, unasked (a caller after a few actors asks only theirs, see
+    /// [`Driver::can_step`]).
+    pub fn each_oldest(&self, mut f: impl FnMut(usize, &'static str) -> bool) {
+        let mut busy = Busy::new(self.actors.len());
+        for &i in &self.live {
+            let actor = self.threads[i].0;
+            if !busy.test_and_set(actor.0) && !f(i, self.actors[actor.0]) {
+                return;
+            }
+        }
+    }
+
+    /// Whether program `i`'s next step can run now, were it the oldest unfinished one of its
+    /// actor.
+    pub fn can_step(&self, i: usize) -> bool {
+        self.threads[i].1.enabled(&self.world)
     }
 
     /// The programs whose next step can run now, by index (see [`Driver::each_enabled`]).

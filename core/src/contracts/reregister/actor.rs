@@ -278,7 +278,9 @@ impl Program<World> for OfferService {
         let nn = &w.namenodes[self.nn];
         let now = w.clock.now();
         let cx = &self.cx;
-        let next = std::mem::replace(&mut self.next, Phase::Done);
+        // A copy, not a `mem::replace` with `Done`: no step reads its own phase, and the phase
+        // (with the reports it carries) was written twice per step.
+        let next = self.next;
         self.next = match next {
             Phase::Heartbeat => {
                 if actor.scheduler.is_heartbeat_due(now) {
@@ -395,6 +397,7 @@ impl Program<World> for OfferService {
                 };
                 #[cfg(test)]
                 if p3 == P3::LostFbrRegister {
+                    self.next = Phase::Done;
                     return;
                 }
                 actor
