@@ -13,7 +13,7 @@
 //! found" when Java or Maven is absent.
 
 use crate::phases::root;
-use crate::surefire::{method, parse_surefire, Case, CaseOutcome};
+use crate::surefire::{method, Case, CaseOutcome};
 use racelab_core::premises::Premise;
 use racelab_core::registry;
 use serde::Serialize;
@@ -423,43 +423,14 @@ fn maven(dir: &Path, req: &Request, pass: Pass) -> Result<Vec<Case>, String> {
         Pass::Plain => "target/racelab/conformance.log",
         Pass::Negated => "target/racelab/conformance-negated.log",
     });
-    if let Some(d) = log.parent() {
-        let _ = std::fs::create_dir_all(d);
-    }
-    let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let err = file.try_clone().map_err(|e| e.to_string())?;
-    let status = c
-        .stdout(file)
-        .stderr(err)
-        .status()
-        .map_err(|e| format!("mvn: {e}"))?;
+    let status = crate::surefire::run_logged(&mut c, &log)?;
     if !status.success() {
         return Err(format!(
             "mvn test failed to build or resolve (exit {status}); see {}",
             log.display()
         ));
     }
-    let mut cases = Vec::new();
-    for module in ["hdfs", "ozone"] {
-        let reports = dir.join(module).join("target/surefire-reports");
-        let Ok(entries) = std::fs::read_dir(&reports) else {
-            continue;
-        };
-        let mut files: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.extension().is_some_and(|x| x == "xml")
-                    && p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with("TEST-"))
-            })
-            .collect();
-        files.sort();
-        for f in files {
-            let text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-            cases.extend(parse_surefire(&text));
-        }
-    }
-    Ok(cases)
+    crate::surefire::module_cases(dir, &["hdfs", "ozone"])
 }
 
 fn judge(

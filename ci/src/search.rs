@@ -6,7 +6,7 @@
 //! `conformance/searches.json`, which the report shows when no newer search ran here.
 
 use crate::phases::root;
-use crate::surefire::{parse_surefire, Case, CaseOutcome};
+use crate::surefire::{module_cases, run_logged, CaseOutcome};
 use clap::{Args, ValueEnum};
 use racelab_core::report::searches::{KeptReplay, SearchRecord, Searched};
 use std::path::{Path, PathBuf};
@@ -163,16 +163,8 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
         _ => {}
     }
     let log = root().join(format!("target/racelab/search-{}.log", tool.name()));
-    std::fs::create_dir_all(log.parent().unwrap_or(Path::new(".")))
-        .map_err(|e| format!("{}: {e}", log.display()))?;
-    let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let err = file.try_clone().map_err(|e| e.to_string())?;
     println!("== {} searches (log: {})", tool.name(), log.display());
-    let status = c
-        .stdout(file)
-        .stderr(err)
-        .status()
-        .map_err(|e| format!("mvn: {e}"))?;
+    let status = run_logged(&mut c, &log)?;
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     for line in text.lines().filter(|l| l.starts_with("[racelab] S ")) {
         println!("  {}", &line["[racelab] S ".len()..]);
@@ -219,13 +211,7 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
         let _ = std::fs::remove_dir_all(conformance.join(m).join("target/surefire-reports"));
     }
     let log = root().join(format!("target/racelab/kept-{}.log", tool.name()));
-    let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let err = file.try_clone().map_err(|e| e.to_string())?;
-    let status = c
-        .stdout(file)
-        .stderr(err)
-        .status()
-        .map_err(|e| format!("mvn: {e}"))?;
+    let status = run_logged(&mut c, &log)?;
     if !status.success() {
         return Err(format!(
             "the {} kept schedules could not be replayed (mvn exit {status}); see {}",
@@ -233,26 +219,7 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
             log.display()
         ));
     }
-    let mut cases: Vec<Case> = Vec::new();
-    for m in &modules {
-        let reports = conformance.join(m).join("target/surefire-reports");
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&reports)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.extension().is_some_and(|x| x == "xml")
-                    && p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with("TEST-"))
-            })
-            .collect();
-        files.sort();
-        for f in files {
-            let text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-            cases.extend(parse_surefire(&text));
-        }
-    }
+    let cases = module_cases(&conformance, &modules)?;
     if cases.is_empty() {
         return Err(format!(
             "no {}Kept*Test ran; see {}",

@@ -2,6 +2,47 @@
 //! `Premise.check` printed and the replay records (`[racelab] J ...`) it printed.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+
+/// Runs a Maven command with its standard output and error in `log`.
+pub fn run_logged(mvn: &mut Command, log: &Path) -> Result<ExitStatus, String> {
+    if let Some(d) = log.parent() {
+        let _ = std::fs::create_dir_all(d);
+    }
+    let file = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = file.try_clone().map_err(|e| e.to_string())?;
+    mvn.stdout(file)
+        .stderr(err)
+        .status()
+        .map_err(|e| format!("mvn: {e}"))
+}
+
+/// The test cases of the Surefire reports of `modules` under `dir` (`<module>/target/
+/// surefire-reports/TEST-*.xml`, in file order); a module without reports has none.
+pub fn module_cases(dir: &Path, modules: &[&str]) -> Result<Vec<Case>, String> {
+    let mut cases = Vec::new();
+    for module in modules {
+        let reports = dir.join(module).join("target/surefire-reports");
+        let Ok(entries) = std::fs::read_dir(&reports) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "xml")
+                    && p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with("TEST-"))
+            })
+            .collect();
+        files.sort();
+        for f in files {
+            let text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+            cases.extend(parse_surefire(&text));
+        }
+    }
+    Ok(cases)
+}
 
 /// What one JUnit test case reported.
 #[derive(Clone, Debug, PartialEq)]
