@@ -199,3 +199,72 @@ impl<T> RaceCell<T> {
         self.0.with_mut(f)
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::writes::writes;
+    use super::*;
+
+    /// Whether `f` counted a write.
+    fn counts(f: impl FnOnce()) -> bool {
+        let before = writes();
+        f();
+        writes() != before
+    }
+
+    #[test]
+    fn a_write_counts_and_a_read_does_not() {
+        let m = Mutex::new(0u8);
+        assert!(
+            !counts(|| {
+                let _ = *m.lock();
+            }),
+            "a guard's read"
+        );
+        assert!(counts(|| *m.lock() += 1), "a guard's write");
+        let mut u = unseen::Mutex::new(0u8);
+        assert!(counts(|| *u.lock() += 1), "an unseen guard's write");
+        assert!(counts(|| *u.get_mut() += 1), "get_mut");
+        let l = RwLock::new(0u8);
+        assert!(
+            !counts(|| {
+                let _ = *l.read();
+            }),
+            "a read lock"
+        );
+        assert!(counts(|| *l.write() += 1), "a write lock's write");
+        let c = RaceCell::new(0u8);
+        assert!(
+            !counts(|| {
+                let _ = c.with(|v| *v);
+            }),
+            "a plain read"
+        );
+        assert!(counts(|| c.with_mut(|v| *v += 1)), "a plain write");
+        let a = AtomicU64::new(0);
+        assert!(
+            !counts(|| {
+                let _ = a.load(Ordering::SeqCst);
+            }),
+            "a load"
+        );
+        assert!(counts(|| a.store(1, Ordering::SeqCst)), "a store");
+        assert!(
+            counts(|| {
+                let _ = a.swap(2, Ordering::SeqCst);
+            }),
+            "a swap"
+        );
+        assert!(
+            counts(|| {
+                let _ = a.fetch_add(1, Ordering::SeqCst);
+            }),
+            "an add"
+        );
+        let b = unseen::AtomicI64::new(0);
+        assert!(
+            counts(|| b.store(1, unseen::Ordering::SeqCst)),
+            "an unseen store"
+        );
+    }
+}
