@@ -125,7 +125,7 @@ impl fmt::Display for ReplicaLog {
 }
 
 /// What the replication manager decided for one container.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
     /// `sendCloseContainerReplicaCommand`: `force` closes (rather than quasi-closes) without
     /// the pipeline.
@@ -923,6 +923,49 @@ mod tests {
     }
 }
 
+/// One of SCM's deletes or copies as it was carried out, with what SCM and the datanodes held
+/// at that moment: the observation O3's predicate decides on ([`o3_witness`]).
+/// Kept in the ghost ([`super::ghost::GhostState::decisions`]). Every delete and copy is recorded, whoever sent it and whatever it removes: which ones
+/// count is the predicate's to say, not the path's that ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScmDecision {
+    pub container: ContainerId,
+    /// A `Delete` or a `Replicate`.
+    pub command: Command,
+    /// The datanodes SCM knew a replica of the container on.
+    pub known: IdSet,
+    /// The datanodes whose replica held every block OM references that was committed before
+    /// the close ([`super::World::is_real`] `Some(true)`).
+    pub holding: IdSet,
+    /// The datanodes whose replica lacked some of them (`Some(false)`).
+    pub lacking: IdSet,
+}
+
+/// O3 at one of SCM's decisions, as carried out: the replication manager (not a balancer move,
+/// not a forced or an empty delete) deletes a replica holding every pre-close block while it
+/// knows another that lacks some, or SCM copies from a replica lacking some while it knows one
+/// that holds them all. The first such decision is the outcome's witness.
+pub fn o3_witness(d: &ScmDecision) -> Option<String> {
+    let id = d.container;
+    match d.command {
+        Command::Delete { dn, why, .. }
+            if why.is_replication_choice() && d.holding.contains(dn) =>
+        {
+            let kept = d.known.iter().find(|&k| k != dn && d.lacking.contains(k))?;
+            Some(format!(
+                "c{id}: SCM deletes the real replica on dn{dn} ({why:?}) and keeps dn{kept}'s, which lacks blocks"
+            ))
+        }
+        Command::Replicate { src, .. } if d.lacking.contains(src) => {
+            let real = d.known.iter().find(|&k| d.holding.contains(k))?;
+            Some(format!(
+                "c{id}: SCM copies from dn{src}, which lacks blocks, not from the real replica on dn{real}"
+            ))
+        }
+        _ => None,
+    }
+}
+
 impl Fix {
     pub fn scm(&self) -> ScmFix {
         ScmFix {
@@ -933,10 +976,14 @@ impl Fix {
 }
 
 impl World {
-    /// Carries out SCM's commands on the datanodes, recording each, and witnessing O3.
+    /// Carries out SCM's commands on the datanodes, recording each in the trace, and each delete
+    /// and copy with what the datanodes held then (what O3 is decided on).
     pub fn execute(&self, trace: &Trace, id: ContainerId, commands: &[Command]) {
         let cx = CxRef::new(trace, "ReplicationManager");
         for command in commands {
+            if matches!(command, Command::Delete { .. } | Command::Replicate { .. }) {
+                self.ghost.decided(self.decision(id, *command));
+            }
             match *command {
                 Command::Close { dn, force } => {
                     cx.record(
@@ -948,19 +995,6 @@ impl World {
                     self.close_container_command(trace, id, dn, force);
                 }
                 Command::Delete { dn, force, why } => {
-                    if why.is_replication_choice() && self.is_real(dn, id) == Some(true) {
-                        let kept = self
-                            .scm_state()
-                            .replicas(id)
-                            .keys()
-                            .find(|&d| d != dn && self.is_real(d, id) == Some(false));
-                        if let Some(kept) = kept {
-                            self.ghost.witness(
-                                "O3",
-                                format!("c{id}: SCM deletes the real replica on dn{dn} ({why:?}) and keeps dn{kept}'s, which lacks blocks"),
-                            );
-                        }
-                    }
                     cx.record(
                         "ReplicationManager.sendDeleteCommand",
                         format_args!("c{id} on dn{dn}, force={force} ({why:?})"),
@@ -974,19 +1008,6 @@ impl World {
                     }
                 }
                 Command::Replicate { src, tgt } => {
-                    if self.is_real(src, id) == Some(false) {
-                        let real = self
-                            .scm_state()
-                            .replicas(id)
-                            .keys()
-                            .find(|&d| self.is_real(d, id) == Some(true));
-                        if let Some(real) = real {
-                            self.ghost.witness(
-                                "O3",
-                                format!("c{id}: SCM copies from dn{src}, which lacks blocks, not from the real replica on dn{real}"),
-                            );
-                        }
-                    }
                     cx.record(
                         "ReplicationManager.sendThrottledReplicationCommand",
                         format_args!("c{id}: dn{src} → dn{tgt}"),
@@ -1004,6 +1025,29 @@ impl World {
                 }
             }
         }
+    }
+
+    /// `command` on container `id` as SCM is about to carry it out: the replicas SCM knows, and
+    /// which datanodes' replicas hold every pre-close block and which lack some.
+    fn decision(&self, id: ContainerId, command: Command) -> ScmDecision {
+        let mut d = ScmDecision {
+            container: id,
+            command,
+            known: IdSet::new(),
+            holding: IdSet::new(),
+            lacking: IdSet::new(),
+        };
+        for dn in self.scm_state().replicas(id).keys() {
+            d.known.insert(dn);
+        }
+        for dn in 1..=super::DATANODES {
+            match self.is_real(dn, id) {
+                Some(true) => d.holding.insert(dn),
+                Some(false) => d.lacking.insert(dn),
+                None => false,
+            };
+        }
+        d
     }
 
     /// Replication: `tgt` imports a copy of `src`'s replica (`KeyValueHandler.importContainer`,
