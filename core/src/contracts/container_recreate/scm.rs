@@ -600,6 +600,80 @@ mod tests {
         }
     }
 
+    /// What counts as O3 at one decision ([`o3_witness`]): a delete by the replication
+    /// manager's own choice (state-mismatched, excess, unhealthy; not a balancer move, a forced
+    /// or an empty delete) of a replica holding every pre-close block while SCM knows one
+    /// lacking some; a copy from a replica lacking some while SCM knows one holding all.
+    /// Neither counts when the other replica is on a datanode SCM does not know of yet (a
+    /// recreate not reported), nor when the deleted replica lacks blocks or the source holds
+    /// them.
+    #[test]
+    fn o3_counts_the_replication_managers_choices_among_the_replicas_scm_knows() {
+        let set = |dns: &[DnId]| {
+            let mut s = IdSet::new();
+            for &dn in dns {
+                s.insert(dn);
+            }
+            s
+        };
+        // dn1 lacks blocks (recreated), dn2 to dn4 hold them.
+        let at = |command, known: &[DnId]| ScmDecision {
+            container: 1,
+            command,
+            known: set(known),
+            holding: set(&[2, 3, 4]),
+            lacking: set(&[1]),
+        };
+        let delete = |dn, why| Command::Delete {
+            dn,
+            force: true,
+            why,
+        };
+        let all = [1, 2, 3, 4];
+        for why in [
+            Why::StateMismatch,
+            Why::Excess,
+            Why::Unhealthy,
+            Why::BalancerMove,
+            Why::Forced,
+            Why::Empty,
+        ] {
+            let counts = matches!(why, Why::StateMismatch | Why::Excess | Why::Unhealthy);
+            let o3 = o3_witness(&at(delete(2, why), &all));
+            assert_eq!(o3.is_some(), counts, "{why:?}: {o3:?}");
+            assert_eq!(
+                o3_witness(&at(delete(1, why), &all)),
+                None,
+                "{why:?}: dn1 lacks blocks"
+            );
+            assert_eq!(
+                o3_witness(&at(delete(2, why), &[2, 3, 4])),
+                None,
+                "{why:?}: SCM does not know dn1's replica"
+            );
+        }
+        assert_eq!(
+            o3_witness(&at(delete(3, Why::Excess), &all)).as_deref(),
+            Some("c1: SCM deletes the real replica on dn3 (Excess) and keeps dn1's, which lacks blocks")
+        );
+        let copy = |src| Command::Replicate { src, tgt: 5 };
+        assert_eq!(
+            o3_witness(&at(copy(1), &all)).as_deref(),
+            Some("c1: SCM copies from dn1, which lacks blocks, not from the real replica on dn2")
+        );
+        assert_eq!(o3_witness(&at(copy(2), &all)), None, "dn2 holds the blocks");
+        assert_eq!(
+            o3_witness(&at(copy(1), &[1])),
+            None,
+            "SCM knows no real replica"
+        );
+        let close = Command::Close {
+            dn: 1,
+            force: false,
+        };
+        assert_eq!(o3_witness(&at(close, &all)), None, "a close");
+    }
+
     /// SCM's decision rules as the contract documents them (the module comment and
     /// DESIGN-NOTES §1), written again plainly and apart from [`Scm`], for
     /// [`every_placement_of_the_recreated_replica_decides_as_the_reference`]: what the
