@@ -169,22 +169,6 @@ impl crate::histories::Plan for Plan {
 }
 
 impl World {
-    /// The full container reports of `dns`, in that order, through SCM's handler (SCM's
-    /// state is taken once for all of them: nothing else runs in between).
-    fn reports(&self, trace: &Trace, dns: &[DnId]) {
-        let cx = CxRef::new(trace, "ContainerReportHandler");
-        let mut scm = self.scm_state();
-        for &dn in dns {
-            let report = self.report_of(dn);
-            scm.process_report(self.fix.scm(), dn, &report, |line| {
-                cx.record(
-                    "AbstractContainerReportHandler.processContainerReplica",
-                    line,
-                )
-            });
-        }
-    }
-
     /// `Op::Rm`: one pass of every container through the handler chain.
     fn replication_manager(&self, trace: &Trace) {
         for c in CONTAINERS {

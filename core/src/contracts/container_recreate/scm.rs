@@ -1101,6 +1101,22 @@ impl World {
         }
     }
 
+    /// The full container reports of `dns`, in that order, through SCM's handler (SCM's
+    /// state is taken once for all of them: nothing else runs in between).
+    pub fn reports(&self, trace: &Trace, dns: &[DnId]) {
+        let cx = CxRef::new(trace, "ContainerReportHandler");
+        let mut scm = self.scm_state();
+        for &dn in dns {
+            let report = self.report_of(dn);
+            scm.process_report(self.fix.scm(), dn, &report, |line| {
+                cx.record(
+                    "AbstractContainerReportHandler.processContainerReplica",
+                    line,
+                )
+            });
+        }
+    }
+
     /// `command` on container `id` as SCM is about to carry it out: the replicas SCM knows, and
     /// which datanodes' replicas hold every pre-close block and which lack some.
     fn decision(&self, id: ContainerId, command: Command) -> ScmDecision {
