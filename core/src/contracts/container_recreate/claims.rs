@@ -8,8 +8,8 @@
 use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
     ContainerRecreate, Fix, Tombstone, WriteFailure, IMPROVED, O1, O2, O3, O4, O5, O6, O7, O8, P4,
-    P5, REPORT_RACES_PUT_BLOCK, SCM_COUNTS_A_RECREATED_REPLICA, WRITE_RACES_CLOSE_AND_DELETE,
-    WRITE_RACES_ON_A_FOLLOWER,
+    P5, REPORT_RACES_PUT_BLOCK, RESTART_REPLAYS_A_STREAMED_CONTAINER,
+    SCM_COUNTS_A_RECREATED_REPLICA, WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_ON_A_FOLLOWER,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -20,6 +20,7 @@ const RACE: &Scenario<ContainerRecreate> = &WRITE_RACES_CLOSE_AND_DELETE;
 const REPORT: &Scenario<ContainerRecreate> = &REPORT_RACES_PUT_BLOCK;
 const SCM: &Scenario<ContainerRecreate> = &SCM_COUNTS_A_RECREATED_REPLICA;
 const FOLLOWER: &Scenario<ContainerRecreate> = &WRITE_RACES_ON_A_FOLLOWER;
+const RESTART: &Scenario<ContainerRecreate> = &RESTART_REPLAYS_A_STREAMED_CONTAINER;
 
 pub const CLAIMS: Claims<ContainerRecreate> = Claims {
     cells: &[
@@ -190,6 +191,20 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
                    leader's replica is only closed and its state machine never fails. An O5 that reads only the \
                    leader's state machine misses it (the race's cells run the leader alone). P4+P5: the datanode \
                    is upstream's, and the row had no O5 loom cell" },
+        // ---- P3's restart half: the tombstone survives a restart (issue 37). One execution. ----
+        Claim { variant: "P2+P3+P7", outcome: &O7, expected: U, method: Method::loom(RESTART, 1).final_states(0x1714_dfc2_a1c6_1a28),
+            note: "the tombstone is in the container ID table, which the restart keeps: the replay's StreamInit and \
+                   PutBlock are refused (CONTAINER_NOT_OPEN, ignored). A P3 whose restart drops it recreates c1" },
+        Claim { variant: "P2+P3+P8", outcome: &O7, expected: U, method: Method::loom(RESTART, 1).final_states(0x1714_dfc2_a1c6_1a28),
+            note: "as P2+P3+P7: P3 alone refuses the replay's auto-create" },
+        Claim { variant: "P3+P7+P8", outcome: &O7, expected: U, method: Method::loom(RESTART, 1).final_states(0x1714_dfc2_a1c6_1a28),
+            note: "as P2+P3+P7: P3 alone refuses the replay's auto-create" },
+        Claim { variant: "P2+P7+P8", outcome: &O7, expected: R, method: Method::loom(RESTART, 1),
+            note: "the twin: without P3 nothing the restart keeps remembers c1 (the delete removed its row, the map \
+                   comes from a snapshot that predates it): the replayed StreamInit recreates it" },
+        Claim { variant: "P1+P2+P7+P8", outcome: &O7, expected: R, method: Method::loom(RESTART, 1),
+            note: "P1's map is rebuilt from the snapshot, which predates c1: the replayed StreamInit recreates it \
+                   (CR-F6: the map in place of the tombstone does not survive the restart)" },
         // ---- The real code (J): replays on Ozone 2.2.0's datanode classes (conformance/ozone,
         // ReplayContainerRecreate*Test), each one order of the race above driven on the real
         // ContainerSet, HddsDispatcher and KeyValueHandler with the harness playing

@@ -10,7 +10,6 @@
 //! from the restart replay (see [`Op::Restart`]); its races are decided by loom.
 
 use super::datanode::State;
-use super::dispatcher::{Cmd, Dispatch, Stage};
 use super::pipeline::ClientWrite;
 use super::{
     run, CloseThroughPipeline, ContainerId, ContainerRecreate, DnId, Fix, World, CHUNK, DATANODES,
@@ -19,11 +18,11 @@ use super::{
 use crate::drive::Driver;
 use crate::histories::{byte, reaches_only, Codec, Histories, OpForm, Plan as _, Regression, Word};
 use crate::model::Model;
-use crate::trace::{recording, CxRef, Trace};
+use crate::trace::{recording, Trace};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
-use std::ops::{ControlFlow, Range};
+use std::ops::Range;
 
 /// The containers of a history.
 pub const CONTAINERS: [ContainerId; 2] = [1, 2];
@@ -277,45 +276,6 @@ impl World {
             "KeyDeletingService",
             format_args!("c{c}: keys deleted, blocks {:?} removed", keys),
         );
-    }
-
-    /// `Op::Restart`: `loadSnapshot` and the replay of the log after it (`applyTransaction`
-    /// for every entry: WriteChunk in COMMIT_DATA, PutBlock).
-    fn restart(&self, trace: &Trace, dn: DnId) {
-        let node = self.dn(dn);
-        let missing = node.restart(self.fix.tombstone.get().is_on());
-        let from = node.csm.snapshot_index();
-        let cx = CxRef::new(
-            trace,
-            match dn {
-                1 => "dn1 apply",
-                2 => "dn2 apply",
-                _ => "dn3 apply",
-            },
-        );
-        cx.record(
-            "ContainerStateMachine.loadSnapshot",
-            format_args!("dn{dn}: snapshot at index {from}; marked missing {missing:?}; replaying the log after it"),
-        );
-        self.replay_after(from, |req| {
-            let stage = match req.cmd {
-                Cmd::WriteChunk { .. } => Stage::CommitData,
-                Cmd::PutBlock { .. } | Cmd::StreamInit { .. } => Stage::Apply,
-            };
-            let reply = Dispatch::new(*req, stage).run(self, node, cx);
-            if reply.state_machine_ignores() {
-                return ControlFlow::Continue(());
-            }
-            node.csm.fail(req.container);
-            cx.record(
-                "ContainerStateMachine.applyTransaction",
-                format_args!(
-                    "dn{dn}: replay of index {}: {reply} is not ignored: pipeline closes",
-                    req.index
-                ),
-            );
-            ControlFlow::Break(())
-        });
     }
 }
 

@@ -205,3 +205,70 @@ pub static WRITE_RACES_ON_A_FOLLOWER: Scenario<ContainerRecreate> = Scenario {
         )
     },
 };
+
+/// A datanode's restart as one step: `loadSnapshot`, the missing set, the replay of the log
+/// after the snapshot ([`World::restart`]).
+#[derive(Debug)]
+pub struct Restart {
+    trace: Trace,
+    dn: super::DnId,
+    done: bool,
+}
+
+impl Restart {
+    pub const ACTOR: &'static str = "restart (OzoneContainer start, loadSnapshot, log replay)";
+
+    pub fn new(trace: &Trace, dn: super::DnId) -> Self {
+        Restart {
+            trace: trace.clone(),
+            dn,
+            done: false,
+        }
+    }
+}
+
+impl Program<World> for Restart {
+    fn actor(&self) -> &'static str {
+        Self::ACTOR
+    }
+
+    fn is_done(&self) -> bool {
+        self.done
+    }
+
+    fn step(&mut self, w: &World) {
+        w.restart(&self.trace, self.dn);
+        self.done = true;
+    }
+
+    fn next_step(&self) -> Option<String> {
+        Some(format!("the restart of dn{}", self.dn))
+    }
+}
+
+/// P3's restart half as a cell (issue 37): c1 created through the data stream (StreamInit, then
+/// PutBlock: nothing of it in `container2BCSIDMap`), closed at BCSID 2, force-deleted on the
+/// leader, and no snapshot taken; then the leader restarts and replays its log. The replay of
+/// the StreamInit auto-creates an absent container at any stage: only a record that survives
+/// the restart refuses it. P3's tombstone is in the container ID table, which the restart
+/// keeps (and does not mark missing): no recreate. The map P1 reads is rebuilt from the
+/// snapshot, which predates c1: P1 forgets it and the replay recreates c1 (CR-F6). A P3 whose
+/// restart drops the tombstone recreates it too. Deterministic: one thread, one execution.
+pub static RESTART_REPLAYS_A_STREAMED_CONTAINER: Scenario<ContainerRecreate> = Scenario {
+    name: "restart-replays-a-deleted-streamed-container",
+    about: "c1 streamed (StreamInit, PutBlock) on dn1, dn2, dn3, closed at BCSID 2, force-deleted on dn1, no \
+            snapshot; dn1 restarts and replays its log",
+    build: |trace, fix| {
+        use super::delete::DeleteContainerCommandHandler;
+        use super::{run, CloseThroughPipeline, PIPELINE};
+        let w = Arc::new(World::new(fix));
+        w.scm_state().allocate(C);
+        run(
+            &w,
+            ClientWrite::streamed(trace, &PIPELINE, C, OLD_BLOCK, CHUNK),
+        );
+        run(&w, CloseThroughPipeline::new(trace, &PIPELINE, C));
+        run(&w, DeleteContainerCommandHandler::new(trace, LEADER, C, true));
+        setup(w, vec![Box::new(Restart::new(trace, LEADER))])
+    },
+};
