@@ -8,7 +8,8 @@
 use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
     ContainerRecreate, Fix, Tombstone, WriteFailure, IMPROVED, O1, O2, O3, O4, O5, O6, O7, O8, P4,
-    P5, REPORT_RACES_PUT_BLOCK, WRITE_RACES_CLOSE_AND_DELETE,
+    P5, REPORT_RACES_PUT_BLOCK, RESTART_REPLAYS_A_STREAMED_CONTAINER,
+    SCM_COUNTS_A_RECREATED_REPLICA, WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_ON_A_FOLLOWER,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -17,6 +18,9 @@ use crate::switches::Switch;
 
 const RACE: &Scenario<ContainerRecreate> = &WRITE_RACES_CLOSE_AND_DELETE;
 const REPORT: &Scenario<ContainerRecreate> = &REPORT_RACES_PUT_BLOCK;
+const SCM: &Scenario<ContainerRecreate> = &SCM_COUNTS_A_RECREATED_REPLICA;
+const FOLLOWER: &Scenario<ContainerRecreate> = &WRITE_RACES_ON_A_FOLLOWER;
+const RESTART: &Scenario<ContainerRecreate> = &RESTART_REPLAYS_A_STREAMED_CONTAINER;
 
 pub const CLAIMS: Claims<ContainerRecreate> = Claims {
     cells: &[
@@ -164,6 +168,43 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Claim { variant: "improved", outcome: &O8, expected: R, method: Method::loom(REPORT, 2),
             note: "improved does not touch them either: the race stays (harmless for these outcomes: SCM's next \
                    report reads the new value)" },
+        // ---- SCM's decision on the recreated replica: P5's flagged replicas as a cell (issue 37).
+        // One deterministic pass (one execution); the unit fixtures and the exhaustive
+        // placements in scm.rs pin the rule, these cells pin what it does to O3 here. ----
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::loom(SCM, 1),
+            note: "the sequence id raised to the recreated replica's BCSID, nothing flagged: four healthy replicas, \
+                   over-replication deletes c1's first in hashCode order, dn2, a real one, and keeps dn1's" },
+        Claim { variant: "P4", outcome: &O3, expected: R, method: Method::loom(SCM, 1),
+            note: "the twin: P4 keeps the sequence id, but without P5 the recreated CLOSED replica counts healthy: \
+                   the excess is chosen by hashCode, a real replica" },
+        Claim { variant: "P5", outcome: &O3, expected: R, method: Method::loom(SCM, 1),
+            note: "P5 without P4 flags the three real replicas (their BCSID differs from the raised sequence id): \
+                   under-replication copies from the recreated one" },
+        Claim { variant: "P4+P5", outcome: &O3, expected: U, method: Method::loom(SCM, 1).final_states(0x43c9_b36e_80e8_525c),
+            note: "P5 flags the recreated replica (its BCSID differs from the kept sequence id): three healthy, the \
+                   flagged one deleted as unhealthy. A P5 that flags the wrong replicas (e.g. only those below the \
+                   sequence id) leaves four healthy and deletes a real one" },
+        // ---- O5 on a follower alone: the predicate reads every member (issue 37). ----
+        Claim { variant: "P4+P5", outcome: &O5, expected: R, method: Method::loom(FOLLOWER, 4),
+            note: "the force delete on the follower dn2: its apply of a PutBlock the leader appended before the \
+                   close, after the delete, auto-creates an empty replica and fails UNABLE_TO_FIND_CHUNK; the \
+                   leader's replica is only closed and its state machine never fails. An O5 that reads only the \
+                   leader's state machine misses it (the race's cells run the leader alone). P4+P5: the datanode \
+                   is upstream's, and the row had no O5 loom cell" },
+        // ---- P3's restart half: the tombstone survives a restart (issue 37). One execution. ----
+        Claim { variant: "P2+P3+P7", outcome: &O7, expected: U, method: Method::loom(RESTART, 1).final_states(0x1714_dfc2_a1c6_1a28),
+            note: "the tombstone is in the container ID table, which the restart keeps: the replay's StreamInit and \
+                   PutBlock are refused (CONTAINER_NOT_OPEN, ignored). A P3 whose restart drops it recreates c1" },
+        Claim { variant: "P2+P3+P8", outcome: &O7, expected: U, method: Method::loom(RESTART, 1).final_states(0x1714_dfc2_a1c6_1a28),
+            note: "as P2+P3+P7: P3 alone refuses the replay's auto-create" },
+        Claim { variant: "P3+P7+P8", outcome: &O7, expected: U, method: Method::loom(RESTART, 1).final_states(0x1714_dfc2_a1c6_1a28),
+            note: "as P2+P3+P7: P3 alone refuses the replay's auto-create" },
+        Claim { variant: "P2+P7+P8", outcome: &O7, expected: R, method: Method::loom(RESTART, 1),
+            note: "the twin: without P3 nothing the restart keeps remembers c1 (the delete removed its row, the map \
+                   comes from a snapshot that predates it): the replayed StreamInit recreates it" },
+        Claim { variant: "P1+P2+P7+P8", outcome: &O7, expected: R, method: Method::loom(RESTART, 1),
+            note: "P1's map is rebuilt from the snapshot, which predates c1: the replayed StreamInit recreates it \
+                   (CR-F6: the map in place of the tombstone does not survive the restart)" },
         // ---- The real code (J): replays on Ozone 2.2.0's datanode classes (conformance/ozone,
         // ReplayContainerRecreate*Test), each one order of the race above driven on the real
         // ContainerSet, HddsDispatcher and KeyValueHandler with the harness playing

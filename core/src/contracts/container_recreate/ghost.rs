@@ -1,10 +1,11 @@
 //! What the outcome predicates observe beyond upstream state: which datanodes deleted or
 //! recreated which containers, what the client was told, what each member answered, and what
-//! SCM decided. Kept with real primitives, not loom's, as the trace is: observing adds no
+//! SCM decided (with what the datanodes held then). Kept with real primitives, not loom's, as the trace is: observing adds no
 //! interleaving.
 
 use super::datanode::Res;
 use super::dispatcher::{Reply, Stage};
+use super::scm::ScmDecision;
 use super::speed::dense::PairSet;
 use super::{ContainerId, DnId, LocalId};
 use crate::sync::unseen::{AtomicBool, Mutex, MutexGuard, Ordering};
@@ -41,9 +42,8 @@ pub struct GhostState {
     pub clients: Vec<ClientResult>,
     /// Every member's reply, in order.
     pub replies: Vec<MemberReply>,
-    /// Outcomes witnessed at a decision (SCM's deletes and copies), first witness each, in
-    /// the order witnessed.
-    pub witnessed: Vec<(&'static str, String)>,
+    /// SCM's deletes and copies, in the order carried out.
+    pub decisions: Vec<ScmDecision>,
 }
 
 /// A copy of `items` with room for at least `room` of them.
@@ -56,11 +56,11 @@ pub(super) fn with_room<T: Clone>(room: usize, items: &[T]) -> Vec<T> {
 #[derive(Debug, Default)]
 pub struct Ghost {
     state: Mutex<GhostState>,
-    /// Whether `recreated` holds a pair, and whether `witnessed` holds a witness: until then
-    /// (most states of a history, every state under a fix that refuses the recreate) the
-    /// predicates that look only there need not take the lock. Written under it.
+    /// Whether `recreated` holds a pair, and whether `decisions` holds one: until then (most
+    /// states of a history, every state under a fix that refuses the recreate) the predicates
+    /// that look only there need not take the lock. Written under it.
     any_recreated: AtomicBool,
-    any_witnessed: AtomicBool,
+    any_decided: AtomicBool,
 }
 
 impl Ghost {
@@ -95,10 +95,10 @@ impl Ghost {
                 recreated: g.recreated,
                 clients: with_room(16, &g.clients),
                 replies: with_room(160, &g.replies),
-                witnessed: g.witnessed.clone(),
+                decisions: g.decisions.clone(),
             }),
             any_recreated: AtomicBool::new(!g.recreated.is_empty()),
-            any_witnessed: AtomicBool::new(!g.witnessed.is_empty()),
+            any_decided: AtomicBool::new(!g.decisions.is_empty()),
         }
     }
 
@@ -125,23 +125,18 @@ impl Ghost {
         g.replies.extend_from_slice(replies);
     }
 
-    pub fn witness(&self, outcome: &'static str, witness: String) {
-        let mut g = self.state();
-        if !g.witnessed.iter().any(|w| w.0 == outcome) {
-            g.witnessed.push((outcome, witness));
-            self.any_witnessed.store(true, Ordering::Relaxed);
-        }
+    /// SCM carried out `d`.
+    pub fn decided(&self, d: ScmDecision) {
+        self.state().decisions.push(d);
+        self.any_decided.store(true, Ordering::Relaxed);
     }
 
-    pub fn witnessed(&self, outcome: &'static str) -> Option<String> {
-        if !self.any_witnessed.load(Ordering::Relaxed) {
+    /// `f` on SCM's decisions once there is one; `None` before.
+    pub fn once_decided<R>(&self, f: impl FnOnce(&[ScmDecision]) -> Option<R>) -> Option<R> {
+        if !self.any_decided.load(Ordering::Relaxed) {
             return None;
         }
-        let g = self.state();
-        g.witnessed
-            .iter()
-            .find(|w| w.0 == outcome)
-            .map(|w| w.1.clone())
+        f(&self.state().decisions)
     }
 
     /// The replies of `dn`, rendered (for the reproductions).

@@ -44,6 +44,47 @@ impl World {
         log.push(req);
     }
 
+    /// A restart of `dn` (`Op::Restart` in the histories): `loadSnapshot` and the replay of the log after it (`applyTransaction`
+    /// for every entry: WriteChunk in COMMIT_DATA, PutBlock).
+    pub fn restart(&self, trace: &Trace, dn: DnId) {
+        let node = self.dn(dn);
+        let missing = node.restart(self.fix.tombstone.get().is_on());
+        let from = node.csm.snapshot_index();
+        let cx = crate::trace::CxRef::new(
+            trace,
+            match dn {
+                1 => "dn1 apply",
+                2 => "dn2 apply",
+                _ => "dn3 apply",
+            },
+        );
+        cx.record(
+            "ContainerStateMachine.loadSnapshot",
+            format_args!("dn{dn}: snapshot at index {from}; marked missing {missing:?}; replaying the log after it"),
+        );
+        self.replay_after(from, |req| {
+            let stage = match req.cmd {
+                dispatcher::Cmd::WriteChunk { .. } => dispatcher::Stage::CommitData,
+                dispatcher::Cmd::PutBlock { .. } | dispatcher::Cmd::StreamInit { .. } => {
+                    dispatcher::Stage::Apply
+                }
+            };
+            let reply = dispatcher::Dispatch::new(*req, stage).run(self, node, cx);
+            if reply.state_machine_ignores() {
+                return std::ops::ControlFlow::Continue(());
+            }
+            node.csm.fail(req.container);
+            cx.record(
+                "ContainerStateMachine.applyTransaction",
+                format_args!(
+                    "dn{dn}: replay of index {}: {reply} is not ignored: pipeline closes",
+                    req.index
+                ),
+            );
+            std::ops::ControlFlow::Break(())
+        });
+    }
+
     /// Calls `f` on each entry after `index`, in log order, until it breaks: a restart's
     /// replay. The log stays locked meanwhile (no copy of it): `f` must not append.
     pub fn replay_after(
