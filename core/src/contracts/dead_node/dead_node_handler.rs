@@ -28,7 +28,7 @@ use super::containers::Replica;
 use super::ghost::{Against, NodeGhost};
 use super::ids::{ContainerId, ContainerSet, NodeId};
 use super::node_state::{DatanodeInfo, NodeState, StatusRead, STALE_INTERVAL};
-use super::{Recheck, Service, World};
+use super::{HeartbeatTest, Recheck, Service, World};
 use crate::model::Program;
 use crate::outcome::OutcomeId;
 use crate::trace::{Cx, Trace};
@@ -121,6 +121,9 @@ pub struct DeadNodeHandler {
     cx: Cx,
     source: Source,
     next: Step,
+    /// The mutant [`HeartbeatTest::FirstRead`] only: the heartbeat time of the handler's first
+    /// status read of the node it handles (always `None` otherwise).
+    first_read_heartbeat: Option<u64>,
 }
 
 impl DeadNodeHandler {
@@ -131,6 +134,7 @@ impl DeadNodeHandler {
             cx: trace.actor(Self::ACTOR),
             source,
             next: Step::Take,
+            first_read_heartbeat: None,
         }
     }
 
@@ -339,6 +343,9 @@ impl Program<World> for DeadNodeHandler {
                     "every container is CLOSED: nothing to close; destroyPipelines",
                 );
                 if w.fix.recheck.get() != Recheck::None {
+                    if w.fix.recheck_heartbeat_time.get() == HeartbeatTest::FirstRead {
+                        self.first_read_heartbeat = Some(read.last_heartbeat);
+                    }
                     Step::Recheck(node)
                 } else {
                     Step::RemoveReplicas(
@@ -383,12 +390,17 @@ impl Program<World> for DeadNodeHandler {
                 let falls_through = w.fix.recheck.get() == Recheck::UnderMonitorNoReturn;
                 let mut keep =
                     (read.health != NodeState::Dead).then_some(Keep::NotDead(node, read.health));
-                if keep.is_none() && w.fix.recheck_heartbeat_time.get() {
+                let tested = match w.fix.recheck_heartbeat_time.get() {
+                    HeartbeatTest::Off => None,
+                    HeartbeatTest::UnderMonitor => Some(read.last_heartbeat),
+                    HeartbeatTest::FirstRead => self.first_read_heartbeat.take(),
+                };
+                if let (None, Some(last_heartbeat)) = (keep, tested) {
                     let now = w.clock.now();
-                    if read.last_heartbeat + STALE_INTERVAL >= now {
+                    if last_heartbeat + STALE_INTERVAL >= now {
                         keep = Some(Keep::WithinStaleDeadline {
                             node,
-                            last_heartbeat: read.last_heartbeat,
+                            last_heartbeat,
                             now,
                         });
                     }

@@ -48,6 +48,78 @@ pub enum Service {
     Recon,
 }
 
+/// Which known nodes `SCMNodeManager.register` refreshes (P1 is [`Refresh::Known`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refresh {
+    /// Upstream: none.
+    Off,
+    /// P1: every known node that registers.
+    Known,
+    /// A broken P1 (a mutant the suite must catch): a known node that is not DEAD. O1's path
+    /// (a DEAD node registers and stops) stays open; O2's (a STALE node registers) closes.
+    UnlessDead,
+    /// A broken P1 (a mutant the suite must catch): a known node that is DEAD only. O2's path
+    /// stays open; O1's closes.
+    OnlyDead,
+}
+
+impl Refresh {
+    /// Whether `register` refreshes a known node; `health` reads its state (`None`: not
+    /// listed), and only the mutants read it (P1 reads nothing more than upstream does).
+    pub fn refreshes(self, health: impl FnOnce() -> Option<node_state::NodeState>) -> bool {
+        let dead = || health() == Some(node_state::NodeState::Dead);
+        match self {
+            Refresh::Off => false,
+            Refresh::Known => true,
+            Refresh::UnlessDead => !dead(),
+            Refresh::OnlyDead => dead(),
+        }
+    }
+}
+
+/// Which known nodes Recon's reload skips (P3 is [`SkipKnown::Known`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipKnown {
+    /// Upstream: it registers every row again.
+    Off,
+    /// P3: every node the node manager already knows.
+    Known,
+    /// A broken P3 (a mutant the suite must catch): a known node whose row equals memory; a
+    /// row that differs (behind NAT) is registered, through updateNode (O8's and O9's path).
+    SameRowOnly,
+    /// A broken P3 (a mutant the suite must catch): a known node whose row differs from memory;
+    /// an equal row is registered, and P1 refreshes it (O4's path).
+    OtherRowOnly,
+}
+
+impl SkipKnown {
+    /// Whether the reload skips a row (`row`, its address); `known` reads the node's address
+    /// in memory (`None`: not known), and only when a variant skips (upstream reads nothing).
+    pub fn skips(self, known: impl FnOnce() -> Option<u8>, row: u8) -> bool {
+        if self == SkipKnown::Off {
+            return false;
+        }
+        match (self, known()) {
+            (_, None) | (SkipKnown::Off, _) => false,
+            (SkipKnown::Known, Some(_)) => true,
+            (SkipKnown::SameRowOnly, Some(a)) => a == row,
+            (SkipKnown::OtherRowOnly, Some(a)) => a != row,
+        }
+    }
+}
+
+/// What P4's test of the heartbeat time reads (P4 is [`HeartbeatTest::UnderMonitor`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeartbeatTest {
+    /// Upstream and the patch: no test.
+    Off,
+    /// P4: the heartbeat time the recheck reads under the monitor.
+    UnderMonitor,
+    /// A broken P4 (a mutant the suite must catch): the heartbeat time of the handler's first
+    /// status read, before the monitor: a refresh between the two is not seen.
+    FirstRead,
+}
+
 /// How `removeContainerReplicas` decides (P2 is [`Recheck::UnderMonitor`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Recheck {
@@ -76,15 +148,15 @@ crate::switches! {
     /// One switch per part of the fix.
     pub struct Fix {
         /// P1: `SCMNodeManager.register` refreshes the heartbeat time of a known node.
-        0 => pub register_refreshes_heartbeat: bool = false,
+        0 => pub register_refreshes_heartbeat: Refresh = Refresh::Off,
         /// P2 ([`Recheck::UnderMonitor`]): `DeadNodeHandler.removeContainerReplicas` takes the
         /// `DatanodeInfo` monitor, rechecks DEAD under it and only then removes.
         1 => pub recheck: Recheck = Recheck::None,
         /// P3: `ReconNodeManager.loadExistingNodes` does not register known nodes again.
-        2 => pub reload_skips_known: bool = false,
+        2 => pub reload_skips_known: SkipKnown = SkipKnown::Off,
         /// P4 (improved, ours): the recheck also requires the heartbeat time to be past the stale
         /// deadline (the next health check would not resurrect the node).
-        3 => pub recheck_heartbeat_time: bool = false,
+        3 => pub recheck_heartbeat_time: HeartbeatTest = HeartbeatTest::Off,
     }
 }
 
@@ -92,7 +164,7 @@ pub const P1: Part<Fix> = Part {
     id: "P1",
     summary: "SCMNodeManager.register refreshes the heartbeat time of a known node",
     on: |fix| Fix {
-        register_refreshes_heartbeat: Switch::new(true),
+        register_refreshes_heartbeat: Switch::new(Refresh::Known),
         ..fix
     },
 };
@@ -111,7 +183,7 @@ pub const P3: Part<Fix> = Part {
     id: "P3",
     summary: "ReconNodeManager.loadExistingNodes does not register known nodes again",
     on: |fix| Fix {
-        reload_skips_known: Switch::new(true),
+        reload_skips_known: Switch::new(SkipKnown::Known),
         ..fix
     },
 };
@@ -133,7 +205,7 @@ pub const P4: Part<Fix> = Part {
     summary: "(improved) under the monitor the handler also requires the heartbeat time to be \
               past the stale deadline: a node the next health check resurrects keeps its replicas",
     on: |fix| Fix {
-        recheck_heartbeat_time: Switch::new(true),
+        recheck_heartbeat_time: Switch::new(HeartbeatTest::UnderMonitor),
         ..fix
     },
 };

@@ -51,7 +51,11 @@ pub fn register(
             let now = w.clock.now();
             w.nodes
                 .update_node(cx, &w.ghost, node, address, now, by_datanode);
-            if w.fix.register_refreshes_heartbeat.get() {
+            if w.fix
+                .register_refreshes_heartbeat
+                .get()
+                .refreshes(|| w.nodes.node_health(node))
+            {
                 // P1 refreshes every known node that registers, the one whose DatanodeInfo
                 // updateNode just replaced too (its time is already `now`: the write changes
                 // nothing but is made).
@@ -62,7 +66,12 @@ pub fn register(
                 format_args!("dn{node} known, address {old} → {address}: NODE_ADDRESS_UPDATE"),
             );
         }
-        Some(_) if w.fix.register_refreshes_heartbeat.get() => {
+        Some(_)
+            if w.fix
+                .register_refreshes_heartbeat
+                .get()
+                .refreshes(|| w.nodes.node_health(node)) =>
+        {
             // P1: `DatanodeInfo.updateLastHeartbeatTime()` for a known node.
             p1_refresh(cx, w, node, w.clock.now(), by_datanode);
             cx.record(

@@ -226,7 +226,11 @@ impl Program<World> for ReconReload {
                     return;
                 };
                 // P3: a node the node manager already knows is not registered again.
-                if w.fix.reload_skips_known.get() && w.nodes.address_of(node).is_some() {
+                if w.fix
+                    .reload_skips_known
+                    .get()
+                    .skips(|| w.nodes.address_of(node), address)
+                {
                     cx.record(
                         "ReconNodeManager.loadExistingNodes",
                         format_args!("dn{node} already registered: skipped (P3)"),
