@@ -79,11 +79,16 @@ impl SCMContext {
         term: Option<u64>,
         by: Setter,
     ) -> bool {
+        let checked_apart = (guard == ReadyGuard::CheckedApart).then(|| {
+            let s = self.lock.read();
+            s.is_leader && Some(s.term) == term
+        });
         let mut s = self.lock.write();
         let allowed = match guard {
             ReadyGuard::Unconditional => true,
             ReadyGuard::LeaderOnly => s.is_leader,
             ReadyGuard::LeaderOfTerm => s.is_leader && Some(s.term) == term,
+            ReadyGuard::CheckedApart => checked_apart == Some(true),
         };
         if allowed {
             s.is_leader_ready = true;
