@@ -46,6 +46,9 @@ pub enum LockFrom {
     RpcReturned,
     /// A1, the alternative the report rejected: before the OM RPC, so it spans the RPC.
     BeforeRpc,
+    /// A broken P1 (a mutant the suite must catch): taken after the delta's first write-batch
+    /// commit, so the first commit is outside it (O2's path: a checkpoint between two commits).
+    AfterFirstCommit,
 }
 
 /// Where the sync thread releases it.
@@ -241,6 +244,9 @@ enum SyncStep {
     /// Waits forever for the hand-off lock (its holder has abandoned it).
     BlockedForever,
     Done,
+    /// The mutant `LockFrom::AfterFirstCommit`: the lock taken after the first commit, then
+    /// the commit of batch `.0` (or, past the last batch, what follows the commits).
+    LockAfterFirstCommit(usize),
 }
 
 /// One run of `syncDataFromOM` on a sync thread (one loop iteration, see the module notes),
@@ -410,9 +416,9 @@ impl Program<World> for SyncThread {
     fn enabled(&self, w: &World) -> bool {
         match self.next {
             SyncStep::Start => w.provider.scheduler.ready(self.executor),
-            SyncStep::LockBeforeRpc | SyncStep::LockAfterRpc => {
-                w.provider.hand_off.ready_for(self.thread)
-            }
+            SyncStep::LockBeforeRpc
+            | SyncStep::LockAfterRpc
+            | SyncStep::LockAfterFirstCommit(_) => w.provider.hand_off.ready_for(self.thread),
             _ => !self.is_done(),
         }
     }
@@ -492,6 +498,20 @@ impl Program<World> for SyncThread {
                 }
             }
             SyncStep::LockAfterRpc => self.acquire(w, SyncStep::Commit(0)),
+            SyncStep::LockAfterFirstCommit(i) => {
+                let batches = self.updates.as_ref().map_or(0, |u| u.data.len());
+                let then = if i < batches {
+                    SyncStep::Commit(i)
+                } else {
+                    let seq = self.seq;
+                    self.handler
+                        .as_mut()
+                        .expect("the RPC has returned")
+                        .set_latest_sequence_number(seq);
+                    self.after_commits(w)
+                };
+                self.acquire(w, then)
+            }
             SyncStep::Commit(i) => {
                 let updates = self.updates.as_ref().expect("the RPC has returned");
                 let handler = self.handler.as_mut().expect("the RPC has returned");
@@ -500,7 +520,16 @@ impl Program<World> for SyncThread {
                         .recon_om_db
                         .iterate_and_commit(&self.cx, handler, batch, self.delta);
                 }
-                if i + 1 < updates.data.len() {
+                let late_lock = matches!(
+                    w.fix.hand_off_lock.get(),
+                    Some(HandOffLock {
+                        from: LockFrom::AfterFirstCommit,
+                        ..
+                    })
+                );
+                if i == 0 && late_lock {
+                    SyncStep::LockAfterFirstCommit(1)
+                } else if i + 1 < updates.data.len() {
                     SyncStep::Commit(i + 1)
                 } else {
                     // getAndApplyDeltaUpdatesFromOM: setLatestSequenceNumber(getCurrentOMDBSequenceNumber()).
