@@ -601,6 +601,17 @@ pub const CLAIMS: Claims<Reregister> = Claims {
                     registration completed during the FBR it looks fresh and re-registers",
         },
         Mutant {
+            name: "P3-heartbeat-untagged",
+            variant: "P3",
+            mutate: |fix| Fix { drop_stale_register: Switch::new(P3::HeartbeatUntagged), ..fix },
+            caught_by: &O1,
+            inside_a_step: false,
+            about: "the REGISTER a heartbeat's answer carries is enqueued without P3's tag (taken as \
+                    fresh), only the FBR's answer is tagged: the report's REG2, answered to a heartbeat \
+                    sent under the registration REG1 replaced, re-registers and clears X (P3's heartbeat \
+                    path; P3-late-tag breaks its FBR path, caught at fbr-register)",
+        },
+        Mutant {
             name: "P2-sync-only",
             variant: "P2",
             mutate: |fix| Fix { keep_ibrs: Switch::new(P2::SyncOnly), ..fix },
