@@ -591,6 +591,17 @@ pub const CLAIMS: Claims<Reregister> = Claims {
                     the check and the write",
         },
         Mutant {
+            name: "P1-unlocked-race",
+            variant: "P1",
+            mutate: |fix| Fix { sticky_fbr_request: Switch::new(P1::Unlocked), ..fix },
+            caught_by: &O7,
+            inside_a_step: true,
+            about: "P1-unlocked seen as what it is at the field: the rescheduling reads and clears \
+                    resetBlockReportTime without the request lock that register's write holds, so \
+                    the two accesses race again (P1/O7 is the lock's own cell; P1-unlocked's \
+                    lost request is O2's)",
+        },
+        Mutant {
             name: "P3-late-tag",
             variant: "P3",
             mutate: |fix| Fix { drop_stale_register: Switch::new(P3::LateTag), ..fix },
