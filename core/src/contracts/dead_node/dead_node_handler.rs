@@ -28,7 +28,7 @@ use super::containers::Replica;
 use super::ghost::{Against, NodeGhost};
 use super::ids::{ContainerId, ContainerSet, NodeId};
 use super::node_state::{DatanodeInfo, NodeState, StatusRead, STALE_INTERVAL};
-use super::{HeartbeatTest, Recheck, Service, World};
+use super::{Recheck, Service, World};
 use crate::model::Program;
 use crate::outcome::OutcomeId;
 use crate::trace::{Cx, Trace};
@@ -70,6 +70,18 @@ struct Removal {
     held: Option<Arc<DatanodeInfo>>,
     /// Still to remove, in ascending order.
     containers: ContainerSet,
+}
+
+/// What P4's test of the heartbeat time reads (P4 is [`HeartbeatTest::UnderMonitor`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeartbeatTest {
+    /// Upstream and the patch: no test.
+    Off,
+    /// P4: the heartbeat time the recheck reads under the monitor.
+    UnderMonitor,
+    /// A broken P4 (a mutant the suite must catch): the heartbeat time of the handler's first
+    /// status read, before the monitor: a refresh between the two is not seen.
+    FirstRead,
 }
 
 /// Why the recheck keeps the replicas (P2, P4).

@@ -32,12 +32,15 @@ use crate::model::{Baseline, Contract, Model, Part, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use containers::{ContainerManager, ContainerReport, ContainerReportHandler};
+pub use dead_node_handler::HeartbeatTest;
 use dead_node_handler::{DeadNodeHandler, Source};
 use events::EventQueue;
 use ghost::Ghost;
 pub use ids::{ContainerId, NodeId};
 use ids::{ContainerSet, NodeSet, NODE_SLOTS};
+pub use node_manager::Refresh;
 use node_state::{Clock, NodeStateManager};
+pub use recon::SkipKnown;
 use recon::{ReconNodeManager, ReconReload};
 pub use scenarios::*;
 
@@ -46,78 +49,6 @@ pub use scenarios::*;
 pub enum Service {
     Scm,
     Recon,
-}
-
-/// Which known nodes `SCMNodeManager.register` refreshes (P1 is [`Refresh::Known`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refresh {
-    /// Upstream: none.
-    Off,
-    /// P1: every known node that registers.
-    Known,
-    /// A broken P1 (a mutant the suite must catch): a known node that is not DEAD. O1's path
-    /// (a DEAD node registers and stops) stays open; O2's (a STALE node registers) closes.
-    UnlessDead,
-    /// A broken P1 (a mutant the suite must catch): a known node that is DEAD only. O2's path
-    /// stays open; O1's closes.
-    OnlyDead,
-}
-
-impl Refresh {
-    /// Whether `register` refreshes a known node; `health` reads its state (`None`: not
-    /// listed), and only the mutants read it (P1 reads nothing more than upstream does).
-    pub fn refreshes(self, health: impl FnOnce() -> Option<node_state::NodeState>) -> bool {
-        let dead = || health() == Some(node_state::NodeState::Dead);
-        match self {
-            Refresh::Off => false,
-            Refresh::Known => true,
-            Refresh::UnlessDead => !dead(),
-            Refresh::OnlyDead => dead(),
-        }
-    }
-}
-
-/// Which known nodes Recon's reload skips (P3 is [`SkipKnown::Known`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SkipKnown {
-    /// Upstream: it registers every row again.
-    Off,
-    /// P3: every node the node manager already knows.
-    Known,
-    /// A broken P3 (a mutant the suite must catch): a known node whose row equals memory; a
-    /// row that differs (behind NAT) is registered, through updateNode (O8's and O9's path).
-    SameRowOnly,
-    /// A broken P3 (a mutant the suite must catch): a known node whose row differs from memory;
-    /// an equal row is registered, and P1 refreshes it (O4's path).
-    OtherRowOnly,
-}
-
-impl SkipKnown {
-    /// Whether the reload skips a row (`row`, its address); `known` reads the node's address
-    /// in memory (`None`: not known), and only when a variant skips (upstream reads nothing).
-    pub fn skips(self, known: impl FnOnce() -> Option<u8>, row: u8) -> bool {
-        if self == SkipKnown::Off {
-            return false;
-        }
-        match (self, known()) {
-            (_, None) | (SkipKnown::Off, _) => false,
-            (SkipKnown::Known, Some(_)) => true,
-            (SkipKnown::SameRowOnly, Some(a)) => a == row,
-            (SkipKnown::OtherRowOnly, Some(a)) => a != row,
-        }
-    }
-}
-
-/// What P4's test of the heartbeat time reads (P4 is [`HeartbeatTest::UnderMonitor`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HeartbeatTest {
-    /// Upstream and the patch: no test.
-    Off,
-    /// P4: the heartbeat time the recheck reads under the monitor.
-    UnderMonitor,
-    /// A broken P4 (a mutant the suite must catch): the heartbeat time of the handler's first
-    /// status read, before the monitor: a refresh between the two is not seen.
-    FirstRead,
 }
 
 /// How `removeContainerReplicas` decides (P2 is [`Recheck::UnderMonitor`]).
