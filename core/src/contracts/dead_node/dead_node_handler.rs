@@ -133,9 +133,9 @@ pub struct DeadNodeHandler {
     cx: Cx,
     source: Source,
     next: Step,
-    /// The mutant [`HeartbeatTest::FirstRead`] only: the heartbeat time of the handler's first
-    /// status read of the node it handles (always `None` otherwise).
-    first_read_heartbeat: Option<u64>,
+    /// The heartbeat time of the handler's first status read of the node it handles, which
+    /// only the mutant [`HeartbeatTest::FirstRead`] tests (P4 tests the recheck's).
+    first_read_heartbeat: u64,
 }
 
 impl DeadNodeHandler {
@@ -146,7 +146,7 @@ impl DeadNodeHandler {
             cx: trace.actor(Self::ACTOR),
             source,
             next: Step::Take,
-            first_read_heartbeat: None,
+            first_read_heartbeat: 0,
         }
     }
 
@@ -355,9 +355,7 @@ impl Program<World> for DeadNodeHandler {
                     "every container is CLOSED: nothing to close; destroyPipelines",
                 );
                 if w.fix.recheck.get() != Recheck::None {
-                    if w.fix.recheck_heartbeat_time.get() == HeartbeatTest::FirstRead {
-                        self.first_read_heartbeat = Some(read.last_heartbeat);
-                    }
+                    self.first_read_heartbeat = read.last_heartbeat;
                     Step::Recheck(node)
                 } else {
                     Step::RemoveReplicas(
@@ -405,7 +403,7 @@ impl Program<World> for DeadNodeHandler {
                 let tested = match w.fix.recheck_heartbeat_time.get() {
                     HeartbeatTest::Off => None,
                     HeartbeatTest::UnderMonitor => Some(read.last_heartbeat),
-                    HeartbeatTest::FirstRead => self.first_read_heartbeat.take(),
+                    HeartbeatTest::FirstRead => Some(self.first_read_heartbeat),
                 };
                 if let (None, Some(last_heartbeat)) = (keep, tested) {
                     let now = w.clock.now();

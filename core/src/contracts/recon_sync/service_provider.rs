@@ -245,7 +245,7 @@ enum SyncStep {
     BlockedForever,
     Done,
     /// The mutant `LockFrom::AfterFirstCommit`: the lock taken after the first commit, then
-    /// the commit of batch `.0` (or, past the last batch, what follows the commits).
+    /// the commit of batch `.0` (past the last batch, none: what follows the commits).
     LockAfterFirstCommit(usize),
 }
 
@@ -380,6 +380,20 @@ impl SyncThread {
         w.fix.hand_off_lock.get().map(|l| l.until)
     }
 
+    /// Whether the lock is taken now, after a commit (`holds`: whether the thread holds it):
+    /// only by the mutant `LockFrom::AfterFirstCommit`, after its first (the others take it
+    /// before any commit).
+    fn locks_after_a_commit(w: &World, holds: bool) -> bool {
+        let late = matches!(
+            w.fix.hand_off_lock.get(),
+            Some(HandOffLock {
+                from: LockFrom::AfterFirstCommit,
+                ..
+            })
+        );
+        late && !holds
+    }
+
     /// A commit runs only under the lock when the variant has one (it is taken before the RPC
     /// or when the RPC returns), so a release here always has a hold to release (`release`
     /// asserts it).
@@ -498,20 +512,8 @@ impl Program<World> for SyncThread {
                 }
             }
             SyncStep::LockAfterRpc => self.acquire(w, SyncStep::Commit(0)),
-            SyncStep::LockAfterFirstCommit(i) => {
-                let batches = self.updates.as_ref().map_or(0, |u| u.data.len());
-                let then = if i < batches {
-                    SyncStep::Commit(i)
-                } else {
-                    let seq = self.seq;
-                    self.handler
-                        .as_mut()
-                        .expect("the RPC has returned")
-                        .set_latest_sequence_number(seq);
-                    self.after_commits(w)
-                };
-                self.acquire(w, then)
-            }
+            // Past the last batch, `Commit` commits nothing and goes on as after the last one.
+            SyncStep::LockAfterFirstCommit(i) => self.acquire(w, SyncStep::Commit(i)),
             SyncStep::Commit(i) => {
                 let updates = self.updates.as_ref().expect("the RPC has returned");
                 let handler = self.handler.as_mut().expect("the RPC has returned");
@@ -520,15 +522,8 @@ impl Program<World> for SyncThread {
                         .recon_om_db
                         .iterate_and_commit(&self.cx, handler, batch, self.delta);
                 }
-                let late_lock = matches!(
-                    w.fix.hand_off_lock.get(),
-                    Some(HandOffLock {
-                        from: LockFrom::AfterFirstCommit,
-                        ..
-                    })
-                );
-                if i == 0 && late_lock {
-                    SyncStep::LockAfterFirstCommit(1)
+                if Self::locks_after_a_commit(w, self.holds) {
+                    SyncStep::LockAfterFirstCommit(i + 1)
                 } else if i + 1 < updates.data.len() {
                     SyncStep::Commit(i + 1)
                 } else {
