@@ -244,8 +244,8 @@ enum SyncStep {
     /// Waits forever for the hand-off lock (its holder has abandoned it).
     BlockedForever,
     Done,
-    /// The mutant `LockFrom::AfterFirstCommit`: the lock taken after the first commit, then
-    /// the commit of batch `.0` (past the last batch, none: what follows the commits).
+    /// The mutant `LockFrom::AfterFirstCommit`: the lock taken after the commit of batch `.0`
+    /// (the first), then what follows that commit.
     LockAfterFirstCommit(usize),
 }
 
@@ -380,6 +380,22 @@ impl SyncThread {
         w.fix.hand_off_lock.get().map(|l| l.until)
     }
 
+    /// What follows the commit of batch `i`: the next commit, or what follows the last.
+    fn after_commit(&mut self, w: &World, i: usize) -> SyncStep {
+        let batches = self.updates.as_ref().map_or(0, |u| u.data.len());
+        if i + 1 < batches {
+            SyncStep::Commit(i + 1)
+        } else {
+            // getAndApplyDeltaUpdatesFromOM: setLatestSequenceNumber(getCurrentOMDBSequenceNumber()).
+            let seq = self.seq;
+            self.handler
+                .as_mut()
+                .expect("the RPC has returned")
+                .set_latest_sequence_number(seq);
+            self.after_commits(w)
+        }
+    }
+
     /// Whether the lock is taken now, after a commit (`holds`: whether the thread holds it):
     /// only by the mutant `LockFrom::AfterFirstCommit`, after its first (the others take it
     /// before any commit).
@@ -512,8 +528,10 @@ impl Program<World> for SyncThread {
                 }
             }
             SyncStep::LockAfterRpc => self.acquire(w, SyncStep::Commit(0)),
-            // Past the last batch, `Commit` commits nothing and goes on as after the last one.
-            SyncStep::LockAfterFirstCommit(i) => self.acquire(w, SyncStep::Commit(i)),
+            SyncStep::LockAfterFirstCommit(i) => {
+                let then = self.after_commit(w, i);
+                self.acquire(w, then)
+            }
             SyncStep::Commit(i) => {
                 let updates = self.updates.as_ref().expect("the RPC has returned");
                 let handler = self.handler.as_mut().expect("the RPC has returned");
@@ -523,13 +541,9 @@ impl Program<World> for SyncThread {
                         .iterate_and_commit(&self.cx, handler, batch, self.delta);
                 }
                 if Self::locks_after_a_commit(w, self.holds) {
-                    SyncStep::LockAfterFirstCommit(i + 1)
-                } else if i + 1 < updates.data.len() {
-                    SyncStep::Commit(i + 1)
+                    SyncStep::LockAfterFirstCommit(i)
                 } else {
-                    // getAndApplyDeltaUpdatesFromOM: setLatestSequenceNumber(getCurrentOMDBSequenceNumber()).
-                    handler.set_latest_sequence_number(self.seq);
-                    self.after_commits(w)
+                    self.after_commit(w, i)
                 }
             }
             SyncStep::WriteTaskStatus => {
