@@ -7,11 +7,12 @@ use super::reproductions::{
     reinitialize_keeps_dead_node_dead, returns_before_dead_deadline,
 };
 use super::{
-    DeadNode, Fix, Recheck, COMES_BACK_AT_NEW_ADDRESS, COMES_BACK_WHILE_HANDLED, FIRST_HEARTBEATS,
-    IMPROVED, NEW_ADDRESS_DURING_CHECK, O1, O10, O2, O3, O4, O5, O6, O7, O8, O9, P1, P2, PROPOSED,
-    R1, R2, R3, RECON_RELOAD, RECON_RELOAD_EMPTIES_SET, RECON_RELOAD_ROW_DIFFERS,
-    REGISTERS_AND_STOPS, REGISTERS_DURING_CHECK, REPORT_WAITS_PAST_DEAD_INTERVAL,
-    RESURRECTED_WHILE_HANDLED, RETURNS_BEFORE_DEAD_DEADLINE,
+    DeadNode, Fix, HeartbeatTest, Recheck, Refresh, SkipKnown, COMES_BACK_AT_NEW_ADDRESS,
+    COMES_BACK_WHILE_HANDLED, FIRST_HEARTBEATS, IMPROVED, NEW_ADDRESS_DURING_CHECK, O1, O10, O2,
+    O3, O4, O5, O6, O7, O8, O9, P1, P2, PROPOSED, R1, R2, R3, RECON_RELOAD,
+    RECON_RELOAD_EMPTIES_SET, RECON_RELOAD_ROW_DIFFERS, REGISTERS_AND_STOPS,
+    REGISTERS_DURING_CHECK, REPORT_WAITS_PAST_DEAD_INTERVAL, RESURRECTED_WHILE_HANDLED,
+    RETURNS_BEFORE_DEAD_DEADLINE,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -540,6 +541,58 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
         },
     ],
     mutants: &[
+        Mutant {
+            name: "P1 skipping a DEAD node",
+            variant: "proposed",
+            mutate: |fix| Fix { register_refreshes_heartbeat: Switch::new(Refresh::UnlessDead), ..fix },
+            caught_by: &O1,
+            inside_a_step: false,
+            about: "register refreshes a known node's heartbeat time unless it is DEAD: a DEAD node that \
+                    registers and stops is never resurrected, so DEAD_NODE never fires again (O1's path; \
+                    a STALE node that registers is still refreshed, so O2 stays closed)",
+        },
+        Mutant {
+            name: "P1 refreshing only a DEAD node",
+            variant: "proposed",
+            mutate: |fix| Fix { register_refreshes_heartbeat: Switch::new(Refresh::OnlyDead), ..fix },
+            caught_by: &O2,
+            inside_a_step: false,
+            about: "register refreshes a known node's heartbeat time only if it is DEAD: a STALE node back \
+                    shortly before the dead deadline keeps its old time, and the check at the deadline \
+                    declares it DEAD before its first heartbeat (O2's path; O1's is closed)",
+        },
+        Mutant {
+            name: "P3 skipping only an unchanged row",
+            variant: "proposed",
+            mutate: |fix| Fix { reload_skips_known: Switch::new(SkipKnown::SameRowOnly), ..fix },
+            caught_by: &O8,
+            inside_a_step: false,
+            about: "the reload skips a known node only when its row equals memory: a row that differs (behind \
+                    NAT) is registered, and updateNode replaces the DEAD node's DatanodeInfo (O8's path; an \
+                    equal row is skipped, so O4 stays closed)",
+        },
+        Mutant {
+            name: "P3 skipping only a changed row",
+            variant: "proposed",
+            mutate: |fix| Fix { reload_skips_known: Switch::new(SkipKnown::OtherRowOnly), ..fix },
+            caught_by: &O4,
+            inside_a_step: false,
+            about: "the reload skips a known node only when its row differs from memory: an equal row is \
+                    registered, and P1 refreshes the DEAD node's heartbeat time, which the next check \
+                    resurrects (O4's path; a differing row is skipped, so O8 stays closed)",
+        },
+        Mutant {
+            name: "P4 testing the first read's heartbeat time",
+            variant: "improved",
+            mutate: |fix| Fix { recheck_heartbeat_time: Switch::new(HeartbeatTest::FirstRead), ..fix },
+            caught_by: &R1,
+            inside_a_step: false,
+            about: "the recheck under the monitor tests the heartbeat time the handler read first, before \
+                    the monitor, not the one it reads under it: a registration's refresh between the two \
+                    is not seen, and the handler removes the replicas of a node the next check resurrects (R1's \
+                    window, P4's own: the recheck after the registration and its report reads DEAD \
+                    with the refreshed time)",
+        },
         Mutant {
             name: "P2 without the monitor",
             variant: "proposed",

@@ -72,6 +72,18 @@ struct Removal {
     containers: ContainerSet,
 }
 
+/// What P4's test of the heartbeat time reads (P4 is [`HeartbeatTest::UnderMonitor`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeartbeatTest {
+    /// Upstream and the patch: no test.
+    Off,
+    /// P4: the heartbeat time the recheck reads under the monitor.
+    UnderMonitor,
+    /// A broken P4 (a mutant the suite must catch): the heartbeat time of the handler's first
+    /// status read, before the monitor: a refresh between the two is not seen.
+    FirstRead,
+}
+
 /// Why the recheck keeps the replicas (P2, P4).
 #[derive(Clone, Copy, Debug)]
 enum Keep {
@@ -121,6 +133,9 @@ pub struct DeadNodeHandler {
     cx: Cx,
     source: Source,
     next: Step,
+    /// The heartbeat time of the handler's first status read of the node it handles, which
+    /// only the mutant [`HeartbeatTest::FirstRead`] tests (P4 tests the recheck's).
+    first_read_heartbeat: u64,
 }
 
 impl DeadNodeHandler {
@@ -131,6 +146,7 @@ impl DeadNodeHandler {
             cx: trace.actor(Self::ACTOR),
             source,
             next: Step::Take,
+            first_read_heartbeat: 0,
         }
     }
 
@@ -339,6 +355,7 @@ impl Program<World> for DeadNodeHandler {
                     "every container is CLOSED: nothing to close; destroyPipelines",
                 );
                 if w.fix.recheck.get() != Recheck::None {
+                    self.first_read_heartbeat = read.last_heartbeat;
                     Step::Recheck(node)
                 } else {
                     Step::RemoveReplicas(
@@ -383,12 +400,17 @@ impl Program<World> for DeadNodeHandler {
                 let falls_through = w.fix.recheck.get() == Recheck::UnderMonitorNoReturn;
                 let mut keep =
                     (read.health != NodeState::Dead).then_some(Keep::NotDead(node, read.health));
-                if keep.is_none() && w.fix.recheck_heartbeat_time.get() {
+                let tested = match w.fix.recheck_heartbeat_time.get() {
+                    HeartbeatTest::Off => None,
+                    HeartbeatTest::UnderMonitor => Some(read.last_heartbeat),
+                    HeartbeatTest::FirstRead => Some(self.first_read_heartbeat),
+                };
+                if let (None, Some(last_heartbeat)) = (keep, tested) {
                     let now = w.clock.now();
-                    if read.last_heartbeat + STALE_INTERVAL >= now {
+                    if last_heartbeat + STALE_INTERVAL >= now {
                         keep = Some(Keep::WithinStaleDeadline {
                             node,
-                            last_heartbeat: read.last_heartbeat,
+                            last_heartbeat,
                             now,
                         });
                     }

@@ -32,12 +32,15 @@ use crate::model::{Baseline, Contract, Model, Part, Variant, REPORT};
 use crate::outcome::{Check, Outcome};
 use crate::switches::Switch;
 use containers::{ContainerManager, ContainerReport, ContainerReportHandler};
+pub use dead_node_handler::HeartbeatTest;
 use dead_node_handler::{DeadNodeHandler, Source};
 use events::EventQueue;
 use ghost::Ghost;
 pub use ids::{ContainerId, NodeId};
 use ids::{ContainerSet, NodeSet, NODE_SLOTS};
+pub use node_manager::Refresh;
 use node_state::{Clock, NodeStateManager};
+pub use recon::SkipKnown;
 use recon::{ReconNodeManager, ReconReload};
 pub use scenarios::*;
 
@@ -76,15 +79,15 @@ crate::switches! {
     /// One switch per part of the fix.
     pub struct Fix {
         /// P1: `SCMNodeManager.register` refreshes the heartbeat time of a known node.
-        0 => pub register_refreshes_heartbeat: bool = false,
+        0 => pub register_refreshes_heartbeat: Refresh = Refresh::Off,
         /// P2 ([`Recheck::UnderMonitor`]): `DeadNodeHandler.removeContainerReplicas` takes the
         /// `DatanodeInfo` monitor, rechecks DEAD under it and only then removes.
         1 => pub recheck: Recheck = Recheck::None,
         /// P3: `ReconNodeManager.loadExistingNodes` does not register known nodes again.
-        2 => pub reload_skips_known: bool = false,
+        2 => pub reload_skips_known: SkipKnown = SkipKnown::Off,
         /// P4 (improved, ours): the recheck also requires the heartbeat time to be past the stale
         /// deadline (the next health check would not resurrect the node).
-        3 => pub recheck_heartbeat_time: bool = false,
+        3 => pub recheck_heartbeat_time: HeartbeatTest = HeartbeatTest::Off,
     }
 }
 
@@ -92,7 +95,7 @@ pub const P1: Part<Fix> = Part {
     id: "P1",
     summary: "SCMNodeManager.register refreshes the heartbeat time of a known node",
     on: |fix| Fix {
-        register_refreshes_heartbeat: Switch::new(true),
+        register_refreshes_heartbeat: Switch::new(Refresh::Known),
         ..fix
     },
 };
@@ -111,7 +114,7 @@ pub const P3: Part<Fix> = Part {
     id: "P3",
     summary: "ReconNodeManager.loadExistingNodes does not register known nodes again",
     on: |fix| Fix {
-        reload_skips_known: Switch::new(true),
+        reload_skips_known: Switch::new(SkipKnown::Known),
         ..fix
     },
 };
@@ -133,7 +136,7 @@ pub const P4: Part<Fix> = Part {
     summary: "(improved) under the monitor the handler also requires the heartbeat time to be \
               past the stale deadline: a node the next health check resurrects keeps its replicas",
     on: |fix| Fix {
-        recheck_heartbeat_time: Switch::new(true),
+        recheck_heartbeat_time: Switch::new(HeartbeatTest::UnderMonitor),
         ..fix
     },
 };

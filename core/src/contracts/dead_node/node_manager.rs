@@ -6,8 +6,38 @@
 //! the command queue, and the dispatcher's re-register answer to an unknown node (every node is
 //! known: none is ever removed).
 
+use super::node_state::NodeState;
 use super::{NodeId, World};
 use crate::trace::Cx;
+
+/// Which known nodes `SCMNodeManager.register` refreshes (P1 is [`Refresh::Known`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refresh {
+    /// Upstream: none.
+    Off,
+    /// P1: every known node that registers.
+    Known,
+    /// A broken P1 (a mutant the suite must catch): a known node that is not DEAD. O1's path
+    /// (a DEAD node registers and stops) stays open; O2's (a STALE node registers) closes.
+    UnlessDead,
+    /// A broken P1 (a mutant the suite must catch): a known node that is DEAD only. O2's path
+    /// stays open; O1's closes.
+    OnlyDead,
+}
+
+impl Refresh {
+    /// Whether `register` refreshes a known node; `health` reads its state (`None`: not
+    /// listed), and only the mutants read it (P1 reads nothing more than upstream does).
+    pub fn refreshes(self, health: impl FnOnce() -> Option<NodeState>) -> bool {
+        let dead = || health() == Some(NodeState::Dead);
+        match self {
+            Refresh::Off => false,
+            Refresh::Known => true,
+            Refresh::UnlessDead => !dead(),
+            Refresh::OnlyDead => dead(),
+        }
+    }
+}
 
 /// P1's refresh of a known node that registers: `DatanodeInfo.updateLastHeartbeatTime()`.
 fn p1_refresh(cx: &Cx, w: &World, node: NodeId, now: u64, by_datanode: bool) {
@@ -51,7 +81,11 @@ pub fn register(
             let now = w.clock.now();
             w.nodes
                 .update_node(cx, &w.ghost, node, address, now, by_datanode);
-            if w.fix.register_refreshes_heartbeat.get() {
+            if w.fix
+                .register_refreshes_heartbeat
+                .get()
+                .refreshes(|| w.nodes.node_health(node))
+            {
                 // P1 refreshes every known node that registers, the one whose DatanodeInfo
                 // updateNode just replaced too (its time is already `now`: the write changes
                 // nothing but is made).
@@ -62,7 +96,12 @@ pub fn register(
                 format_args!("dn{node} known, address {old} → {address}: NODE_ADDRESS_UPDATE"),
             );
         }
-        Some(_) if w.fix.register_refreshes_heartbeat.get() => {
+        Some(_)
+            if w.fix
+                .register_refreshes_heartbeat
+                .get()
+                .refreshes(|| w.nodes.node_health(node)) =>
+        {
             // P1: `DatanodeInfo.updateLastHeartbeatTime()` for a known node.
             p1_refresh(cx, w, node, w.clock.now(), by_datanode);
             cx.record(

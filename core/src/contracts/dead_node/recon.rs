@@ -29,6 +29,37 @@ use crate::sync::{AtomicU64, Mutex, Ordering, RaceCell};
 use crate::trace::{Cx, Trace};
 use std::fmt;
 
+/// Which known nodes Recon's reload skips (P3 is [`SkipKnown::Known`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipKnown {
+    /// Upstream: it registers every row again.
+    Off,
+    /// P3: every node the node manager already knows.
+    Known,
+    /// A broken P3 (a mutant the suite must catch): a known node whose row equals memory; a
+    /// row that differs (behind NAT) is registered, through updateNode (O8's and O9's path).
+    SameRowOnly,
+    /// A broken P3 (a mutant the suite must catch): a known node whose row differs from memory;
+    /// an equal row is registered, and P1 refreshes it (O4's path).
+    OtherRowOnly,
+}
+
+impl SkipKnown {
+    /// Whether the reload skips a row (`row`, its address); `known` reads the node's address
+    /// in memory (`None`: not known), and only when a variant skips (upstream reads nothing).
+    pub fn skips(self, known: impl FnOnce() -> Option<u8>, row: u8) -> bool {
+        if self == SkipKnown::Off {
+            return false;
+        }
+        match (self, known()) {
+            (_, None) | (SkipKnown::Off, _) => false,
+            (SkipKnown::Known, Some(_)) => true,
+            (SkipKnown::SameRowOnly, Some(a)) => a == row,
+            (SkipKnown::OtherRowOnly, Some(a)) => a != row,
+        }
+    }
+}
+
 /// 3 × `hdds.heartbeat.recon.interval` (3 × 60 s), in health-check ticks: below the stale
 /// interval, so every node that comes back from STALE or DEAD is told to re-register; above the
 /// datanode's heartbeat interval (`hdds.heartbeat.interval`, 30 s), one tick here.
@@ -226,7 +257,11 @@ impl Program<World> for ReconReload {
                     return;
                 };
                 // P3: a node the node manager already knows is not registered again.
-                if w.fix.reload_skips_known.get() && w.nodes.address_of(node).is_some() {
+                if w.fix
+                    .reload_skips_known
+                    .get()
+                    .skips(|| w.nodes.address_of(node), address)
+                {
                     cx.record(
                         "ReconNodeManager.loadExistingNodes",
                         format_args!("dn{node} already registered: skipped (P3)"),

@@ -190,6 +190,17 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             about: "setLeaderReady checks isLeader but not the term: a re-election inside the callback passes",
         },
         Mutant {
+            name: "P1 checking apart from the set",
+            variant: "proposed",
+            mutate: |fix| Fix { guard: Switch::new(ReadyGuard::CheckedApart), ..fix },
+            caught_by: &O1,
+            inside_a_step: true,
+            about: "setLeaderReady checks leadership of the term under the read lock and sets the flag \
+                    under the write lock, two sections: a step-down between them leaves the flag set on a \
+                    follower (O1's path: the two mutants above drop a check and are caught at O2, since a \
+                    step-down sets SCMContext's term to 0 and either check alone refuses a follower)",
+        },
+        Mutant {
             name: "P1 reading the term at setLeaderReady",
             variant: "proposed",
             mutate: |fix| Fix { term: Switch::new(TermSource::RatisAtSet), ..fix },

@@ -35,6 +35,16 @@ pub struct State {
     pub early_ready: [Option<String>; Window::ALL],
 }
 
+/// `setLeaderReady`'s test of the state: upstream's none, P1's (leader of the callback's
+/// term), or a mutant's.
+fn allows(guard: ReadyGuard, s: &State, term: Option<u64>) -> bool {
+    match guard {
+        ReadyGuard::Unconditional => true,
+        ReadyGuard::LeaderOnly => s.is_leader,
+        ReadyGuard::LeaderOfTerm | ReadyGuard::CheckedApart => s.is_leader && Some(s.term) == term,
+    }
+}
+
 impl SCMContext {
     /// The context of an SCM just elected leader of `term`, not ready yet.
     pub fn leader_of(term: u64) -> Self {
@@ -79,12 +89,11 @@ impl SCMContext {
         term: Option<u64>,
         by: Setter,
     ) -> bool {
+        // The mutant `CheckedApart` tests under the read lock, then sets under the write lock.
+        let checked_apart =
+            (guard == ReadyGuard::CheckedApart).then(|| allows(guard, &self.lock.read(), term));
         let mut s = self.lock.write();
-        let allowed = match guard {
-            ReadyGuard::Unconditional => true,
-            ReadyGuard::LeaderOnly => s.is_leader,
-            ReadyGuard::LeaderOfTerm => s.is_leader && Some(s.term) == term,
-        };
+        let allowed = checked_apart.unwrap_or_else(|| allows(guard, &s, term));
         if allowed {
             s.is_leader_ready = true;
             s.ready_by = Some(by);

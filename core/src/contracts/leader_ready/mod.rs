@@ -44,6 +44,10 @@ pub enum ReadyGuard {
     Unconditional,
     /// A broken P1 with the term check removed (a mutant the suite must catch).
     LeaderOnly,
+    /// A broken P1 (a mutant the suite must catch): leadership of the term checked under the
+    /// read lock, the flag then set under the write lock, two sections: a step-down between
+    /// them leaves a follower leader-ready (O1's path).
+    CheckedApart,
     /// P1: only while leader of the term the callback passes.
     LeaderOfTerm,
 }

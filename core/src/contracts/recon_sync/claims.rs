@@ -3,7 +3,7 @@
 
 use super::service_provider::{LockFrom, LockUntil, RestSpan};
 use super::{
-    delete, lock, put, reproduce, Fix, ReconSync, A2, A3, A4, FAULT_BEFORE_HAND_OFF,
+    delete, lock, put, reproduce, Fix, ReconSync, A1, A2, A3, A4, FAULT_BEFORE_HAND_OFF,
     HANG_AFTER_FAULT, O1, O2, O3, O4, O5, O6, O7, O8, PROPOSED, REBUILD_DURING_SYNC,
     REBUILD_DURING_TWO_BATCH_SYNC, REBUILD_WHILE_RPC_HANGS, TRIGGER_SYNC_AFTER_FAULT, TWO_TRIGGERS,
 };
@@ -255,6 +255,24 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         inside_a_step: false,
         about: "the lock must span commit to hand-off: released after the commit, a rebuild still \
                 checkpoints the batch before it is buffered",
+    }, Mutant {
+        name: "P1 taken after the first commit",
+        variant: "proposed",
+        mutate: |_| lock(LockFrom::AfterFirstCommit, LockUntil::HandOff, RestSpan::Queueing),
+        caught_by: &O2,
+        inside_a_step: false,
+        about: "the lock must span commit to hand-off from the first commit: taken after it, a \
+                rebuild checkpoints between the delta's two commits (O2's path; a release after the \
+                last commit, the first mutant, is O1's)",
+    }, Mutant {
+        name: "P1 taken before the OM RPC",
+        variant: "proposed",
+        mutate: A1.on,
+        caught_by: &O4,
+        inside_a_step: false,
+        about: "the lock must be taken when the OM RPC has returned: taken before it (A1, the \
+                design the report rejected), it is held while getDBUpdates hangs, and a manual \
+                rebuild waits for it forever",
     }, Mutant {
         name: "the REST thread locks only around the checkpoint",
         variant: "proposed",

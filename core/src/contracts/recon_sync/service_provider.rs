@@ -46,6 +46,9 @@ pub enum LockFrom {
     RpcReturned,
     /// A1, the alternative the report rejected: before the OM RPC, so it spans the RPC.
     BeforeRpc,
+    /// A broken P1 (a mutant the suite must catch): taken after the delta's first write-batch
+    /// commit, so the first commit is outside it (O2's path: a checkpoint between two commits).
+    AfterFirstCommit,
 }
 
 /// Where the sync thread releases it.
@@ -241,6 +244,9 @@ enum SyncStep {
     /// Waits forever for the hand-off lock (its holder has abandoned it).
     BlockedForever,
     Done,
+    /// The mutant `LockFrom::AfterFirstCommit`: the lock taken after the commit of batch `.0`
+    /// (the first), then what follows that commit.
+    LockAfterFirstCommit(usize),
 }
 
 /// One run of `syncDataFromOM` on a sync thread (one loop iteration, see the module notes),
@@ -374,6 +380,36 @@ impl SyncThread {
         w.fix.hand_off_lock.get().map(|l| l.until)
     }
 
+    /// What follows the commit of batch `i`: the next commit, or what follows the last.
+    fn after_commit(&mut self, w: &World, i: usize) -> SyncStep {
+        let batches = self.updates.as_ref().map_or(0, |u| u.data.len());
+        if i + 1 < batches {
+            SyncStep::Commit(i + 1)
+        } else {
+            // getAndApplyDeltaUpdatesFromOM: setLatestSequenceNumber(getCurrentOMDBSequenceNumber()).
+            let seq = self.seq;
+            self.handler
+                .as_mut()
+                .expect("the RPC has returned")
+                .set_latest_sequence_number(seq);
+            self.after_commits(w)
+        }
+    }
+
+    /// Whether the lock is taken now, after a commit (`holds`: whether the thread holds it):
+    /// only by the mutant `LockFrom::AfterFirstCommit`, after its first (the others take it
+    /// before any commit).
+    fn locks_after_a_commit(w: &World, holds: bool) -> bool {
+        let late = matches!(
+            w.fix.hand_off_lock.get(),
+            Some(HandOffLock {
+                from: LockFrom::AfterFirstCommit,
+                ..
+            })
+        );
+        late && !holds
+    }
+
     /// A commit runs only under the lock when the variant has one (it is taken before the RPC
     /// or when the RPC returns), so a release here always has a hold to release (`release`
     /// asserts it).
@@ -410,9 +446,9 @@ impl Program<World> for SyncThread {
     fn enabled(&self, w: &World) -> bool {
         match self.next {
             SyncStep::Start => w.provider.scheduler.ready(self.executor),
-            SyncStep::LockBeforeRpc | SyncStep::LockAfterRpc => {
-                w.provider.hand_off.ready_for(self.thread)
-            }
+            SyncStep::LockBeforeRpc
+            | SyncStep::LockAfterRpc
+            | SyncStep::LockAfterFirstCommit(_) => w.provider.hand_off.ready_for(self.thread),
             _ => !self.is_done(),
         }
     }
@@ -492,6 +528,10 @@ impl Program<World> for SyncThread {
                 }
             }
             SyncStep::LockAfterRpc => self.acquire(w, SyncStep::Commit(0)),
+            SyncStep::LockAfterFirstCommit(i) => {
+                let then = self.after_commit(w, i);
+                self.acquire(w, then)
+            }
             SyncStep::Commit(i) => {
                 let updates = self.updates.as_ref().expect("the RPC has returned");
                 let handler = self.handler.as_mut().expect("the RPC has returned");
@@ -500,12 +540,10 @@ impl Program<World> for SyncThread {
                         .recon_om_db
                         .iterate_and_commit(&self.cx, handler, batch, self.delta);
                 }
-                if i + 1 < updates.data.len() {
-                    SyncStep::Commit(i + 1)
+                if Self::locks_after_a_commit(w, self.holds) {
+                    SyncStep::LockAfterFirstCommit(i)
                 } else {
-                    // getAndApplyDeltaUpdatesFromOM: setLatestSequenceNumber(getCurrentOMDBSequenceNumber()).
-                    handler.set_latest_sequence_number(self.seq);
-                    self.after_commits(w)
+                    self.after_commit(w, i)
                 }
             }
             SyncStep::WriteTaskStatus => {

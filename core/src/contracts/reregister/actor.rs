@@ -4,7 +4,7 @@
 //! thread (the report's "BRThread"; HDFS-17121 proposed one and was not merged).
 
 use super::blocks::BlockSet;
-use super::command_queue::{Batch, CommandQueue};
+use super::command_queue::{Batch, CommandQueue, UNTAGGED};
 use super::ibr_manager::{IncrementalBlockReportManager, Reports};
 use super::lease::Lease;
 use super::namenode::{HaState, NameNode, Rejected, ReportAnswer};
@@ -293,7 +293,14 @@ impl Program<World> for OfferService {
                     }
                     actor.set_state(resp.ha);
                     if resp.register {
-                        actor.queue.enqueue(cx, Batch::register(sent_under));
+                        let tag = if w.fix.drop_stale_register.get() == P3::HeartbeatUntagged {
+                            UNTAGGED
+                        } else {
+                            sent_under
+                        };
+                        actor
+                            .queue
+                            .enqueue(cx, Batch::register_tagged(tag, sent_under));
                     }
                     self.heartbeat_sent = true;
                     self.worked = true;

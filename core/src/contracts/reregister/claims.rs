@@ -591,6 +591,17 @@ pub const CLAIMS: Claims<Reregister> = Claims {
                     the check and the write",
         },
         Mutant {
+            name: "P1-unlocked-race",
+            variant: "P1",
+            mutate: |fix| Fix { sticky_fbr_request: Switch::new(P1::Unlocked), ..fix },
+            caught_by: &O7,
+            inside_a_step: true,
+            about: "P1-unlocked seen as what it is at the field: the rescheduling reads and clears \
+                    resetBlockReportTime without the request lock that register's write holds, so \
+                    the two accesses race again (P1/O7 is the lock's own cell; P1-unlocked's \
+                    lost request is O2's)",
+        },
+        Mutant {
             name: "P3-late-tag",
             variant: "P3",
             mutate: |fix| Fix { drop_stale_register: Switch::new(P3::LateTag), ..fix },
@@ -599,6 +610,17 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             about: "the REGISTER an FBR is answered with is tagged with the registration current \
                     when blockReport returns, not the one the FBR was sent under: after a \
                     registration completed during the FBR it looks fresh and re-registers",
+        },
+        Mutant {
+            name: "P3-heartbeat-untagged",
+            variant: "P3",
+            mutate: |fix| Fix { drop_stale_register: Switch::new(P3::HeartbeatUntagged), ..fix },
+            caught_by: &O1,
+            inside_a_step: false,
+            about: "the REGISTER a heartbeat's answer carries is enqueued without P3's tag (taken as \
+                    fresh), only the FBR's answer is tagged: the report's REG2, answered to a heartbeat \
+                    sent under the registration REG1 replaced, re-registers and clears X (P3's heartbeat \
+                    path; P3-late-tag breaks its FBR path, caught at fbr-register)",
         },
         Mutant {
             name: "P2-sync-only",

@@ -32,6 +32,10 @@ pub enum P3 {
     /// Mutant: the REGISTER an FBR's answer carries is tagged with the registration current
     /// when `blockReport` returns, not the one the FBR was sent under.
     LateTag,
+    /// Mutant: the REGISTER a heartbeat's answer carries is enqueued untagged (Java: a null
+    /// tag, taken as fresh), so only the FBR's answer is checked: a stale heartbeat REGISTER
+    /// re-registers (the report's REG2).
+    HeartbeatUntagged,
     /// Mutant of the harness's own tests (issue 37's hang): the REGISTER an FBR's answer
     /// carries is never enqueued, so the setup of `fbr-register`, which takes that REGISTER as
     /// REG2, finds the command queue empty.

@@ -18,6 +18,10 @@ pub struct Batch {
     pub truly_sent_under: u64,
 }
 
+/// The tag of a REGISTER enqueued without one (the mutant `P3::HeartbeatUntagged`): no
+/// registration is newer, so P3 takes it as fresh.
+pub const UNTAGGED: u64 = u64::MAX;
+
 impl Batch {
     /// A REGISTER answered to an RPC sent under `truly_sent_under`, tagged `tag`.
     pub fn register_tagged(tag: u64, truly_sent_under: u64) -> Self {
