@@ -582,6 +582,47 @@ mod tests {
         }
     }
 
+    /// `MismatchedReplicasHandler` on a CLOSED container (sequence id 2): an OPEN or CLOSING
+    /// replica is sent a close (force=false: it quasi-closes without the pipeline); a
+    /// QUASI_CLOSED one is force-closed only when its sequence id is the container's (one below
+    /// it is not: closing it would make a replica that lacks blocks CLOSED); a CLOSED one is
+    /// left alone.
+    #[test]
+    fn only_a_quasi_closed_replica_at_the_containers_sequence_id_is_force_closed() {
+        let fix = FIXES[0].1;
+        for (state, bcsid, want) in [
+            (State::QuasiClosed, 2, Some(true)),
+            (State::QuasiClosed, 1, None),
+            (State::Open, 1, Some(false)),
+            (State::Closing, 1, Some(false)),
+            (State::Closed, 2, None),
+        ] {
+            let mut scm = Scm::default();
+            scm.allocate(1);
+            scm.close(1, 2);
+            let r = ReplicaProto {
+                id: 1,
+                state,
+                bcsid,
+                empty: false,
+            };
+            scm.process_replica(fix, 1, r);
+            let closes: Vec<Command> = scm
+                .check(fix, 1)
+                .into_iter()
+                .filter(|c| matches!(c, Command::Close { .. }))
+                .collect();
+            let want: Vec<Command> = want
+                .map(|force| Command::Close { dn: 1, force })
+                .into_iter()
+                .collect();
+            assert_eq!(
+                closes, want,
+                "{state:?} at BCSID {bcsid}: the close commands"
+            );
+        }
+    }
+
     /// `getSources` with one real replica (dn2, BCSID 2) and the recreated one (dn1, BCSID 9):
     /// upstream and P4 copy from the highest sequence id, the recreated replica; P4+P5 from
     /// the real one, the recreated one being flagged; P5 without P4 from the recreated one,
