@@ -623,6 +623,37 @@ mod tests {
         }
     }
 
+    /// `RatisReplicationCheckHandler` queues a container for the processors only when it is
+    /// under- or over-replicated or has an unhealthy replica. With its three healthy replicas
+    /// it is not queued, so the processors send nothing for it even when a fourth replica is
+    /// reported between the pass and them; the next pass queues it, and they delete one.
+    #[test]
+    fn a_container_with_three_healthy_replicas_is_not_queued() {
+        let fix = FIXES[0].1;
+        let mut scm = reported(fix, &[(1, 2), (2, 2), (3, 2)]);
+        assert_eq!(scm.check(fix, 1), vec![], "the pass's commands");
+        let fourth = ReplicaProto {
+            id: 1,
+            state: State::Closed,
+            bcsid: 2,
+            empty: false,
+        };
+        scm.process_replica(fix, 4, fourth);
+        assert_eq!(scm.process(fix), vec![], "the processors, nothing queued");
+        assert_eq!(scm.check(fix, 1), vec![], "the next pass's commands");
+        let work = scm.process(fix);
+        let deletes = work.iter().flat_map(|(_, c)| c).filter(|c| {
+            matches!(
+                c,
+                Command::Delete {
+                    why: Why::Excess,
+                    ..
+                }
+            )
+        });
+        assert_eq!(deletes.count(), 1, "the processors after it: {work:?}");
+    }
+
     /// `getSources` with one real replica (dn2, BCSID 2) and the recreated one (dn1, BCSID 9):
     /// upstream and P4 copy from the highest sequence id, the recreated replica; P4+P5 from
     /// the real one, the recreated one being flagged; P5 without P4 from the recreated one,
