@@ -1,5 +1,5 @@
 //! `cargo xtask mutants [CONTRACT...]`: cargo-mutants on each contract's fix code (scoped by
-//! `.cargo/mutants.toml`), judged by that contract's claims in racelab-props, with the numbers
+//! `.cargo/mutants.toml`), judged by that contract's own tests ([`filter`]), with the numbers
 //! a reviewer asks for: mutants, caught, missed, timeouts, unviable.
 
 use crate::install::CARGO_MUTANTS;
@@ -48,6 +48,16 @@ impl Tally {
     }
 }
 
+/// The nextest filterset of contract `id` (module `module`): its unit tests in racelab-core,
+/// and in racelab-props its claims (`ID/...`), its scenario files (`scenarios/ID-...`) and
+/// `real/orders` (each committed real order's verdict, its own among them).
+fn filter(id: &str, module: &str) -> String {
+    format!(
+        "(package(racelab-core) & test(/^contracts::{module}::/)) | (package(racelab-props) & \
+         (test(/^{id}\\//) | test(/^scenarios\\/{id}-/) | test(=real/orders)))"
+    )
+}
+
 /// Runs cargo-mutants on `contracts`; fails when a mutant is missed (a timeout is a caught
 /// mutant: the tests did not pass) or the unmutated tree fails its tests.
 pub fn run(contracts: &[String]) -> ExitCode {
@@ -84,12 +94,17 @@ pub fn run(contracts: &[String]) -> ExitCode {
         cmd.current_dir(root())
             .args(["mutants", "--no-shuffle", "--re", &scope, "--output"])
             .arg(&out)
-            // The unit tests and the contract's claims: every other contract's claims pass
-            // whatever its code does.
+            // The contract's own tests only: its unit tests in racelab-core, and in
+            // racelab-props its claims, its scenario files and the real orders (the mutated
+            // files are its own, so every other contract's tests pass whatever they do). The
+            // first failure ends the run at once: a caught mutant does not wait for the tests
+            // still running (the slowest takes about a minute).
             .args([
                 "--",
+                "--max-fail",
+                "1:immediate",
                 "-E",
-                &format!("package(racelab-core) | test(/^{id}\\//)"),
+                &filter(id, entry.contract.module),
             ])
             .env_remove(RESULTS_ENV)
             // One target directory for every run: cargo-mutants builds each mutant in a copy of

@@ -781,6 +781,94 @@ mod tests {
         }
     }
 
+    /// `FilePerBlockStrategy.writeChunk`: each WriteChunk of a block (WRITE_DATA) extends its
+    /// chunk file by its length, and one whose offset is not the file's length fails
+    /// CHUNK_FILE_INCONSISTENCY (and marks the replica); `streamInit` creates the file the
+    /// stream then writes, of the stream's length. The chunk file's length is the state every
+    /// later write of the block is checked against.
+    #[test]
+    fn a_write_extends_its_chunk_file_and_one_at_another_offset_is_inconsistent() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let w = World::new(Fix::UPSTREAM);
+        let dn = w.dn(1);
+        let c = KeyValueContainer::new(1, ContainerData::open(), Origin::Pipeline);
+        let req = |cmd| Request {
+            container: 1,
+            cmd,
+            index: 1,
+        };
+        let chunk = |offset, len| {
+            req(Cmd::WriteChunk {
+                block: 1,
+                offset,
+                len,
+            })
+        };
+        let file = |block| c.data(|d| d.chunk_files.get(block).copied());
+        for (offset, len, reply, length) in [
+            (0, 3, Reply::Result(Res::Success), 3),
+            (3, 2, Reply::Result(Res::Success), 5),
+            (3, 1, Reply::Result(Res::ChunkFileInconsistency), 5),
+        ] {
+            let got = handle(&w, dn, cx, chunk(offset, len), Stage::WriteData, &c);
+            let what = format!("WriteChunk at {offset}, {len} long");
+            assert_eq!(got, reply, "{what}");
+            assert_eq!(file(1), Some(length), "{what}: the chunk file's length");
+        }
+        assert_eq!(
+            c.state(),
+            State::Unhealthy,
+            "the inconsistent write marks it"
+        );
+        let w = World::new(Fix::UPSTREAM);
+        let dn = w.dn(1);
+        let c = KeyValueContainer::new(1, ContainerData::open(), Origin::Pipeline);
+        let init = req(Cmd::StreamInit { block: 2, len: 4 });
+        let got = handle(&w, dn, cx, init, Stage::WriteData, &c);
+        assert_eq!(got, Reply::Result(Res::Success), "StreamInit");
+        assert_eq!(
+            c.data(|d| d.chunk_files.get(2).copied()),
+            Some(4),
+            "StreamInit: the chunk file's length"
+        );
+    }
+
+    /// `persistPutBlock`: a PutBlock whose BCSID (its log index) is at or below the container's
+    /// is a replay and changes nothing; one above it adds its block and raises the BCSID.
+    #[test]
+    fn a_put_block_at_or_below_the_bcsid_is_a_replay() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        for (index, added) in [(4, false), (5, false), (6, true)] {
+            let w = World::new(Fix::UPSTREAM);
+            let dn = w.dn(1);
+            let mut data = ContainerData::open();
+            data.bcsid = 5;
+            data.blocks.insert(1, 5);
+            data.chunk_files.insert(1, 1);
+            data.chunk_files.insert(2, 1);
+            let c = KeyValueContainer::new(1, data, Origin::Pipeline);
+            let req = Request {
+                container: 1,
+                cmd: Cmd::PutBlock {
+                    block: 2,
+                    eof: true,
+                },
+                index,
+            };
+            let got = handle(&w, dn, cx, req, Stage::Apply, &c);
+            assert_eq!(got, Reply::Result(Res::Success), "index {index}");
+            let (block, bcsid) = c.data(|d| (d.blocks.get(2).copied(), d.bcsid));
+            let want = if added {
+                (Some(index), index)
+            } else {
+                (None, 5)
+            };
+            assert_eq!((block, bcsid), want, "index {index}: block 2 and the BCSID");
+        }
+    }
+
     /// The leader's `validateContainerCommand`: a write to a replica that is not OPEN is
     /// rejected (ContainerNotOpenException) and not appended; one to an absent container is
     /// appended upstream, and rejected by P6 only when the datanode remembers the ID.

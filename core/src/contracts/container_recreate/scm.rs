@@ -582,6 +582,141 @@ mod tests {
         }
     }
 
+    /// `MismatchedReplicasHandler` on a CLOSED container (sequence id 2): an OPEN or CLOSING
+    /// replica is sent a close (force=false: it quasi-closes without the pipeline); a
+    /// QUASI_CLOSED one is force-closed only when its sequence id is the container's (one below
+    /// it is not: closing it would make a replica that lacks blocks CLOSED); a CLOSED one is
+    /// left alone.
+    #[test]
+    fn only_a_quasi_closed_replica_at_the_containers_sequence_id_is_force_closed() {
+        let fix = FIXES[0].1;
+        for (state, bcsid, want) in [
+            (State::QuasiClosed, 2, Some(true)),
+            (State::QuasiClosed, 1, None),
+            (State::Open, 1, Some(false)),
+            (State::Closing, 1, Some(false)),
+            (State::Closed, 2, None),
+        ] {
+            let mut scm = Scm::default();
+            scm.allocate(1);
+            scm.close(1, 2);
+            let r = ReplicaProto {
+                id: 1,
+                state,
+                bcsid,
+                empty: false,
+            };
+            scm.process_replica(fix, 1, r);
+            let closes: Vec<Command> = scm
+                .check(fix, 1)
+                .into_iter()
+                .filter(|c| matches!(c, Command::Close { .. }))
+                .collect();
+            let want: Vec<Command> = want
+                .map(|force| Command::Close { dn: 1, force })
+                .into_iter()
+                .collect();
+            assert_eq!(
+                closes, want,
+                "{state:?} at BCSID {bcsid}: the close commands"
+            );
+        }
+    }
+
+    /// `RatisReplicationCheckHandler` queues a container for the processors only when it is
+    /// under- or over-replicated or has an unhealthy replica. With its three healthy replicas
+    /// it is not queued, so the processors send nothing for it even when a fourth replica is
+    /// reported between the pass and them; the next pass queues it, and they delete one.
+    #[test]
+    fn a_container_with_three_healthy_replicas_is_not_queued() {
+        let fix = FIXES[0].1;
+        let mut scm = reported(fix, &[(1, 2), (2, 2), (3, 2)]);
+        assert_eq!(scm.check(fix, 1), vec![], "the pass's commands");
+        let fourth = ReplicaProto {
+            id: 1,
+            state: State::Closed,
+            bcsid: 2,
+            empty: false,
+        };
+        scm.process_replica(fix, 4, fourth);
+        assert_eq!(scm.process(fix), vec![], "the processors, nothing queued");
+        assert_eq!(scm.check(fix, 1), vec![], "the next pass's commands");
+        let work = scm.process(fix);
+        let deletes = work.iter().flat_map(|(_, c)| c).filter(|c| {
+            matches!(
+                c,
+                Command::Delete {
+                    why: Why::Excess,
+                    ..
+                }
+            )
+        });
+        assert_eq!(deletes.count(), 1, "the processors after it: {work:?}");
+    }
+
+    /// SCM at the close's BCSID 2 with `replicas` (datanode, state, BCSID), and the commands
+    /// of the processors after one pass.
+    fn processed(replicas: &[(DnId, State, u64)]) -> Vec<Command> {
+        let fix = FIXES[0].1;
+        let mut scm = Scm::default();
+        scm.allocate(1);
+        scm.close(1, 2);
+        for &(dn, state, bcsid) in replicas {
+            let r = ReplicaProto {
+                id: 1,
+                state,
+                bcsid,
+                empty: false,
+            };
+            scm.process_replica(fix, dn, r);
+        }
+        scm.check(fix, 1);
+        scm.process(fix).into_iter().flat_map(|(_, c)| c).collect()
+    }
+
+    /// `RatisOverReplicationHandler`: the excess is the healthy replicas beyond three; the
+    /// state-mismatched ones (healthy, not CLOSED, of a CLOSED container) go first, in hashCode
+    /// order and only as many as the excess, then CLOSED ones in hashCode order.
+    #[test]
+    fn over_replication_deletes_the_excess_mismatched_replicas_first() {
+        let mut order = [1, 2, 3, 4];
+        order.sort_by_key(|&dn| hash_code(1, dn));
+        // The two last in hashCode order OPEN (healthy, mismatched): the first of them goes.
+        let replicas: Vec<(DnId, State, u64)> = order
+            .iter()
+            .enumerate()
+            .map(|(i, &dn)| (dn, if i < 2 { State::Closed } else { State::Open }, 2))
+            .collect();
+        let delete = |dn, why| Command::Delete {
+            dn,
+            force: true,
+            why,
+        };
+        assert_eq!(
+            processed(&replicas),
+            vec![delete(order[2], Why::StateMismatch)],
+            "two OPEN replicas among four, one in excess"
+        );
+        // Five CLOSED replicas: two in excess, the first two in hashCode order.
+        let mut order = [1, 2, 3, 4, 5];
+        order.sort_by_key(|&dn| hash_code(1, dn));
+        let replicas: Vec<_> = order.iter().map(|&dn| (dn, State::Closed, 2)).collect();
+        assert_eq!(
+            processed(&replicas),
+            vec![delete(order[0], Why::Excess), delete(order[1], Why::Excess)],
+            "five CLOSED replicas"
+        );
+    }
+
+    /// `RatisUnderReplicationHandler.getSources`: only CLOSED healthy replicas are sources (an
+    /// OPEN one is not, whatever its BCSID), and the copy goes to the lowest datanode that has
+    /// no replica.
+    #[test]
+    fn under_replication_copies_from_a_closed_replica_to_the_lowest_free_datanode() {
+        let commands = processed(&[(1, State::Closed, 2), (3, State::Open, 5)]);
+        assert_eq!(commands, vec![Command::Replicate { src: 1, tgt: 2 }]);
+    }
+
     /// `getSources` with one real replica (dn2, BCSID 2) and the recreated one (dn1, BCSID 9):
     /// upstream and P4 copy from the highest sequence id, the recreated replica; P4+P5 from
     /// the real one, the recreated one being flagged; P5 without P4 from the recreated one,
