@@ -57,7 +57,9 @@ pub struct Request {
     /// the tools whose searches run (both by default)
     #[arg(long, value_enum)]
     pub tool: Vec<Tool>,
-    /// Lincheck's invocations per search and row (200 when not given)
+    /// runs per search and row: Lincheck's invocations (200 when not given), Fray's iterations
+    /// (at most the search's own count, 200); a fixed count keeps a record independent of the
+    /// machine's load, where a time budget is not
     #[arg(long, value_name = "N", value_parser = crate::args::positive)]
     pub runs: Option<u64>,
     /// Fray's time budget per search and row, in seconds (when not given, all 200 iterations
@@ -153,14 +155,13 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
             .collect()
     };
     c.arg(format!("-Dtest={}", classes.join(",")));
-    match (tool, req.runs, req.seconds) {
-        (Tool::Lincheck, Some(n), _) => {
-            c.arg(format!("-Dracelab.lincheck.invocations={n}"));
-        }
-        (Tool::Fray, _, Some(s)) => {
-            c.arg(format!("-Dracelab.search.seconds={s}"));
-        }
-        _ => {}
+    match (tool, req.runs) {
+        (Tool::Lincheck, Some(n)) => c.arg(format!("-Dracelab.lincheck.invocations={n}")),
+        (Tool::Fray, Some(n)) => c.arg(format!("-Dracelab.search.runs={n}")),
+        (_, None) => &mut c,
+    };
+    if let (Tool::Fray, Some(s)) = (tool, req.seconds) {
+        c.arg(format!("-Dracelab.search.seconds={s}"));
     }
     let log = root().join(format!("target/racelab/search-{}.log", tool.name()));
     println!("== {} searches (log: {})", tool.name(), log.display());

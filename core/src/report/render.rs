@@ -671,17 +671,19 @@ impl Matrix {
             .iter()
             .filter(|r| r.variant == "upstream" && !r.layer_off)
         {
+            // a union (`O2|R1`): its first violation is the earliest of its outcomes'
             let loom = self
                 .cells
                 .iter()
-                .find(|c| {
+                .filter(|c| {
                     c.contract == contract
                         && c.variant == "upstream"
-                        && c.outcome == r.outcome
+                        && r.outcomes().any(|o| o == c.outcome)
                         && c.checker == Checker::Loom
                         && c.observed == Verdict::Reachable
                 })
-                .and_then(|c| c.executions)
+                .filter_map(|c| c.executions)
+                .min()
                 .map_or("not reached".into(), |e| e.to_string());
             let replay = self
                 .cells
@@ -689,7 +691,7 @@ impl Matrix {
                 .filter(|c| {
                     c.contract == contract
                         && c.variant == "upstream"
-                        && c.outcome == r.outcome
+                        && r.outcomes().any(|o| o == c.outcome)
                         && c.checker == Checker::Real
                 })
                 .map(|c| {

@@ -53,6 +53,11 @@ impl SearchRecord {
             None => format!("0 of {}", self.runs),
         }
     }
+
+    /// The model's outcomes the search decides: one, or a union written `O2|R1`.
+    pub fn outcomes(&self) -> impl Iterator<Item = &str> {
+        self.outcome.split('|')
+    }
 }
 
 /// What `searches.json` holds: the searches of one run of `cargo xtask search`.
@@ -119,19 +124,30 @@ impl Judgement {
 }
 
 /// The model's verdict on the search's row and outcome: its loom cell's, or else any
-/// exhaustive cell's (the step checker's).
+/// exhaustive cell's (the step checker's). A search may decide a union of the model's outcomes,
+/// written `O2|R1`, where the real state cannot tell them apart (the model splits one state by
+/// the window that led to it): the union is reachable where any of them is, unreachable where
+/// all of them are, and unclaimed where one has no cell.
 pub fn model_verdict(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<Verdict> {
-    let about = |e: &&ExpectedCell| {
-        e.contract == r.contract && e.variant == r.variant && e.outcome == r.outcome
+    let one = |outcome: &str| {
+        let about = |e: &&ExpectedCell| {
+            e.contract == r.contract && e.variant == r.variant && e.outcome == outcome
+        };
+        let of = |checker: Checker| {
+            expected
+                .iter()
+                .filter(about)
+                .find(|e| e.checker == checker)
+                .map(|e| e.expected)
+        };
+        of(Checker::Loom).or(of(Checker::Steps))
     };
-    let of = |checker: Checker| {
-        expected
-            .iter()
-            .filter(about)
-            .find(|e| e.checker == checker)
-            .map(|e| e.expected)
-    };
-    of(Checker::Loom).or(of(Checker::Steps))
+    r.outcomes()
+        .map(one)
+        .try_fold(Verdict::Unreachable, |union, v| match v? {
+            Verdict::Reachable => Some(Verdict::Reachable),
+            Verdict::Unreachable => Some(union),
+        })
 }
 
 pub fn judge(r: &SearchRecord, expected: &[ExpectedCell]) -> Judgement {
@@ -206,6 +222,37 @@ mod tests {
         );
         assert_eq!(judge(&record("P1", 1), &expected), Judgement::Agrees);
         assert_eq!(judge(&record("P2", 1), &expected), Judgement::Unclaimed);
+    }
+
+    #[test]
+    fn a_union_is_reachable_where_one_outcome_is_and_unreachable_where_all_are() {
+        let o2 = |variant, expected| ExpectedCell {
+            outcome: "O2",
+            ..cell(variant, Checker::Loom, expected)
+        };
+        let r1 = |variant, expected| ExpectedCell {
+            outcome: "R1",
+            ..cell(variant, Checker::Loom, expected)
+        };
+        let expected = [
+            o2("P1", Verdict::Unreachable),
+            r1("P1", Verdict::Reachable),
+            o2("improved", Verdict::Unreachable),
+            r1("improved", Verdict::Unreachable),
+            o2("P2", Verdict::Reachable),
+        ];
+        let union = |variant, reached| SearchRecord {
+            outcome: "O2|R1".into(),
+            ..record(variant, reached)
+        };
+        assert_eq!(judge(&union("P1", 3), &expected), Judgement::Agrees);
+        assert_eq!(judge(&union("P1", 0), &expected), Judgement::NotFound);
+        assert_eq!(
+            judge(&union("improved", 0), &expected),
+            Judgement::Consistent
+        );
+        assert_eq!(judge(&union("improved", 1), &expected), Judgement::Deviates);
+        assert_eq!(judge(&union("P2", 1), &expected), Judgement::Unclaimed);
     }
 
     #[test]
