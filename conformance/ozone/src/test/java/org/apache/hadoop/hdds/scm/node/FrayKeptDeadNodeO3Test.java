@@ -26,24 +26,24 @@ public class FrayKeptDeadNodeO3Test {
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
       replay = "classpath:schedules/DN_O3/upstream-run-2")
   public void upstream_run2() throws Exception {
-    KEPT.replay("upstream", "upstream-run-2", FraySearchDeadNodeO3Test::once);
+    KEPT.replay("upstream", "upstream-run-2", FraySearchDeadNodeO3Test::o3);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
       replay = "classpath:schedules/DN_O3/upstream-run-8")
   public void upstream_run8() throws Exception {
-    KEPT.replay("upstream", "upstream-run-8", FraySearchDeadNodeO3Test::once);
+    KEPT.replay("upstream", "upstream-run-8", FraySearchDeadNodeO3Test::o3);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
       replay = "classpath:schedules/DN_O3/upstream-run-13")
   public void upstream_run13() throws Exception {
-    KEPT.replay("upstream", "upstream-run-13", FraySearchDeadNodeO3Test::once);
+    KEPT.replay("upstream", "upstream-run-13", FraySearchDeadNodeO3Test::o3);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
       replay = "classpath:schedules/DN_O3/P1-run-7")
   public void P1_run7() throws Exception {
-    KEPT.replay("P1", "P1-run-7", FraySearchDeadNodeO3Test::once);
+    KEPT.replay("P1", "P1-run-7", FraySearchDeadNodeO3Test::o3);
   }
 }

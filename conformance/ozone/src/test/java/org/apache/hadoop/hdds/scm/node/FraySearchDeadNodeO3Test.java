@@ -70,6 +70,11 @@ public class FraySearchDeadNodeO3Test {
     }
   }
 
+  /** One run, O3's verdict alone (what a kept O3 schedule is replayed for). */
+  static FraySearch.Verdict o3() throws Exception {
+    return once().get(0);
+  }
+
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
   public void upstream() throws Exception {
     SEARCH.runEach("upstream", FraySearchDeadNodeO3Test::once);
