@@ -62,11 +62,12 @@ pub struct Request {
     /// machine's load, where a time budget is not
     #[arg(long, value_name = "N", value_parser = crate::args::positive)]
     pub runs: Option<u64>,
-    /// Fray's time budget per search and row, in seconds (when not given, all 200 iterations
-    /// of each row run)
+    /// Fray's time budget per search and fix row, in seconds (when not given, all iterations
+    /// of each row run; the upstream row always runs all of its)
     #[arg(long, value_name = "S", value_parser = crate::args::positive)]
     pub seconds: Option<u64>,
-    /// also write the records to conformance/searches.json, which is committed
+    /// also write the records to conformance/searches.json, which is committed: they replace
+    /// the committed records of the tools and contracts searched, and the others stay
     #[arg(long)]
     pub keep: bool,
     /// the contracts whose searches run (all by default)
@@ -295,6 +296,35 @@ fn head() -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// `records` sorted by contract, search, row and layer, with the commits they were searched at.
+fn searched(mut records: Vec<SearchRecord>) -> Searched {
+    records.sort_by(|a, b| {
+        (&a.contract, &a.search, &a.variant, a.layer_off).cmp(&(
+            &b.contract,
+            &b.search,
+            &b.variant,
+            b.layer_off,
+        ))
+    });
+    let commits: std::collections::BTreeSet<&str> =
+        records.iter().filter_map(|r| r.commit.as_deref()).collect();
+    let provenance = match commits.len() {
+        0 => "searched by cargo xtask search".to_string(),
+        1 => format!(
+            "searched at commit {} by cargo xtask search",
+            commits.first().expect("one")
+        ),
+        _ => format!(
+            "searched by cargo xtask search at commits {} (each record names its own)",
+            commits.into_iter().collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Searched {
+        provenance: Some(provenance),
+        records,
+    }
+}
+
 pub fn run(req: &Request) -> ExitCode {
     let tools = if req.tool.is_empty() {
         vec![Tool::Fray, Tool::Lincheck]
@@ -305,7 +335,7 @@ pub fn run(req: &Request) -> ExitCode {
         let _ = std::fs::remove_dir_all(records_dir(module));
     }
     let mut failed = Vec::new();
-    for tool in tools {
+    for &tool in &tools {
         if let Err(e) = maven(tool, req) {
             failed.push(e);
         }
@@ -316,36 +346,44 @@ pub fn run(req: &Request) -> ExitCode {
             failed.push(e);
         }
     }
-    records.sort_by(|a, b| {
-        (&a.contract, &a.search, &a.variant, a.layer_off).cmp(&(
-            &b.contract,
-            &b.search,
-            &b.variant,
-            b.layer_off,
-        ))
-    });
-    let searched = Searched {
-        provenance: Some(match head() {
-            Some(c) => format!("searched at commit {c} by cargo xtask search"),
-            None => "searched by cargo xtask search".into(),
-        }),
-        records,
-    };
-    let json = serde_json::to_string_pretty(&searched).expect("records serialize") + "\n";
-    let mut outs = vec![root().join("target/racelab/searches.json")];
-    if req.keep {
-        outs.push(root().join("conformance/searches.json"));
+    let commit = head();
+    for r in &mut records {
+        r.commit.clone_from(&commit);
     }
-    for out in &outs {
+    let this_run = searched(records);
+    let mut outs = vec![(
+        root().join("target/racelab/searches.json"),
+        this_run.clone(),
+    )];
+    if req.keep {
+        // the committed records of what this run did not search stay, each with its commit
+        let path = root().join("conformance/searches.json");
+        match Searched::load(&path) {
+            Ok(kept) => {
+                let mine = |r: &SearchRecord| {
+                    tools.iter().any(|t| t.name() == r.tool)
+                        && (req.contracts.is_empty() || req.contracts.contains(&r.contract))
+                };
+                let others = kept.into_iter().flat_map(|s| s.records);
+                let merged = others
+                    .filter(|r| !mine(r))
+                    .chain(this_run.records.iter().cloned());
+                outs.push((path, searched(merged.collect())));
+            }
+            Err(e) => failed.push(e),
+        }
+    }
+    for (out, s) in &outs {
+        let json = serde_json::to_string_pretty(s).expect("records serialize") + "\n";
         if let Err(e) = std::fs::write(out, &json) {
             failed.push(format!("{}: {e}", out.display()));
         }
     }
     println!(
         "{} records written to {}",
-        searched.records.len(),
+        this_run.records.len(),
         outs.iter()
-            .map(|p| p.display().to_string())
+            .map(|(p, _)| p.display().to_string())
             .collect::<Vec<_>>()
             .join(" and ")
     );

@@ -634,11 +634,18 @@ impl Matrix {
         };
         mine.sort_by_key(|r| (&r.search, row(&r.variant), r.layer_off));
         let mut out = String::new();
-        let commit = self
-            .searches
-            .as_ref()
-            .and_then(|s| s.provenance.as_deref())
-            .map_or(String::new(), |c| format!(" ({c})"));
+        // the commits this contract's records were searched at, else the file's provenance
+        let commits: std::collections::BTreeSet<&str> =
+            mine.iter().filter_map(|r| r.commit.as_deref()).collect();
+        let commit = if commits.is_empty() {
+            self.searches
+                .as_ref()
+                .and_then(|s| s.provenance.as_deref())
+                .map_or(String::new(), |c| format!(" ({c})"))
+        } else {
+            let commits: Vec<&str> = commits.into_iter().collect();
+            format!(" (searched at commit {})", commits.join(", "))
+        };
         writeln!(
             out,
             "\n**Searches of the real code, without latches**{commit}\n\n\

@@ -43,6 +43,9 @@ pub struct SearchRecord {
     pub seconds: Option<f64>,
     /// The first failures (at most five); `reached` counts them all.
     pub failures: Vec<Failure>,
+    /// The commit searched, as `cargo xtask search` names it when it gathers the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
 }
 
 impl SearchRecord {
@@ -180,6 +183,7 @@ mod tests {
             first_seconds: (reached > 0).then_some(0.5),
             seconds: Some(12.0),
             failures: vec![],
+            commit: None,
         }
     }
 

@@ -34,9 +34,10 @@ import racelab.fix.Row;
  * gate. Fray itself keeps a recording only when an iteration fails, and stops at the first
  * failure; a search counts every run, so it keeps the choices itself.
  *
- * <p>A run that starts after {@code -Dracelab.search.seconds} (per row; unset: no budget), or
- * once {@code -Dracelab.search.runs} runs of the row were made (unset: every iteration), is
- * skipped and not counted: the record says how many runs were made.
+ * <p>A run that starts after {@code -Dracelab.search.seconds} (per fix row; unset: no budget;
+ * the upstream row runs all its iterations), or once {@code -Dracelab.search.runs} runs of the
+ * row were made (unset: every iteration), is skipped and not counted: the record says how many
+ * runs were made.
  */
 public final class FraySearch {
   /** The outcomes each run decides, each recorded as its own search: search id → outcome. */
@@ -94,7 +95,10 @@ public final class FraySearch {
                   v -> new Tally(o.getKey(), "fray", row, o.getValue(), FraySearch::realNanos)))
           .toList();
       started.putIfAbsent(variant, realNanos());
-      if (budgetSeconds > 0 && (realNanos() - started.get(variant)) / 1e9 > budgetSeconds
+      // the upstream row (no parts) runs all its iterations: it is the check that the wiring
+      // reaches the outcome at all, and a rare outcome needs them
+      boolean budgeted = budgetSeconds > 0 && !row.parts().isEmpty();
+      if (budgeted && (realNanos() - started.get(variant)) / 1e9 > budgetSeconds
           || maxRuns > 0 && rowTallies.get(0).runs() >= maxRuns) {
         return;
       }
