@@ -325,6 +325,27 @@ fn searched(mut records: Vec<SearchRecord>) -> Searched {
     }
 }
 
+/// The committed records `kept`, where this run's replace those of the tools and contracts it
+/// searched (every contract when none was named).
+fn kept_with(
+    kept: Option<Searched>,
+    this_run: &Searched,
+    tools: &[Tool],
+    contracts: &[String],
+) -> Searched {
+    let searched_now = |r: &SearchRecord| {
+        tools.iter().any(|t| t.name() == r.tool)
+            && (contracts.is_empty() || contracts.contains(&r.contract))
+    };
+    let others = kept.into_iter().flat_map(|s| s.records);
+    searched(
+        others
+            .filter(|r| !searched_now(r))
+            .chain(this_run.records.iter().cloned())
+            .collect(),
+    )
+}
+
 pub fn run(req: &Request) -> ExitCode {
     let tools = if req.tool.is_empty() {
         vec![Tool::Fray, Tool::Lincheck]
@@ -360,15 +381,8 @@ pub fn run(req: &Request) -> ExitCode {
         let path = root().join("conformance/searches.json");
         match Searched::load(&path) {
             Ok(kept) => {
-                let mine = |r: &SearchRecord| {
-                    tools.iter().any(|t| t.name() == r.tool)
-                        && (req.contracts.is_empty() || req.contracts.contains(&r.contract))
-                };
-                let others = kept.into_iter().flat_map(|s| s.records);
-                let merged = others
-                    .filter(|r| !mine(r))
-                    .chain(this_run.records.iter().cloned());
-                outs.push((path, searched(merged.collect())));
+                let merged = kept_with(kept, &this_run, &tools, &req.contracts);
+                outs.push((path, merged));
             }
             Err(e) => failed.push(e),
         }
@@ -400,6 +414,64 @@ pub fn run(req: &Request) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn record(tool: &str, contract: &str, variant: &str, commit: &str) -> SearchRecord {
+        SearchRecord {
+            search: "X_O1".into(),
+            tool: tool.into(),
+            contract: contract.into(),
+            variant: variant.into(),
+            parts: "-".into(),
+            layer_off: false,
+            outcome: "O1".into(),
+            runs: 10,
+            reached: 1,
+            first_run: Some(3),
+            first_seconds: None,
+            seconds: None,
+            failures: vec![],
+            commit: Some(commit.into()),
+        }
+    }
+
+    #[test]
+    fn a_kept_search_replaces_only_the_records_of_what_it_searched() {
+        let kept = searched(vec![
+            record("fray", "leader-ready", "upstream", "aaa"),
+            record("fray", "dead-node", "upstream", "aaa"),
+            record("lincheck", "dead-node", "upstream", "aaa"),
+        ]);
+        let now = searched(vec![record("fray", "dead-node", "P1", "bbb")]);
+        let merged = kept_with(Some(kept), &now, &[Tool::Fray], &["dead-node".into()]);
+        let rows: Vec<(&str, &str, &str, &str)> = merged
+            .records
+            .iter()
+            .map(|r| {
+                let commit = r.commit.as_deref().unwrap_or("-");
+                (
+                    r.tool.as_str(),
+                    r.contract.as_str(),
+                    r.variant.as_str(),
+                    commit,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("fray", "dead-node", "P1", "bbb"),
+                ("lincheck", "dead-node", "upstream", "aaa"),
+                ("fray", "leader-ready", "upstream", "aaa"),
+            ]
+        );
+        assert_eq!(
+            merged.provenance.as_deref(),
+            Some("searched by cargo xtask search at commits aaa, bbb (each record names its own)")
+        );
+        // nothing named: every contract of the tools searched is replaced
+        let all = kept_with(Some(merged), &now, &[Tool::Fray], &[]);
+        assert_eq!(all.records.len(), 2);
+    }
 
     #[test]
     fn a_contract_is_named_as_its_test_classes_name_it() {
