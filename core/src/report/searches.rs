@@ -110,6 +110,11 @@ pub enum Judgement {
     Consistent,
     /// Reached, where the model proves it unreachable: a deviation.
     Deviates,
+    /// Reached where the model proves it unreachable, and the replay of the same wiring (the
+    /// search's id is its replay's) reaches it too: the J cell already records that
+    /// disagreement and its reason (a path of the real code the model lacks), so the search
+    /// is not a new one.
+    AsItsReplay,
     /// No cell of the model is about this row and outcome.
     Unclaimed,
 }
@@ -121,6 +126,9 @@ impl Judgement {
             Judgement::NotFound => "not found in these runs; the model reaches it",
             Judgement::Consistent => "not found in these runs; the model proves it unreachable",
             Judgement::Deviates => "DEVIATES: reached, the model proves it unreachable",
+            Judgement::AsItsReplay => {
+                "reached, as its replay's J cell, which disagrees with the model (see its note)"
+            }
             Judgement::Unclaimed => "no model cell for this row",
         }
     }
@@ -153,9 +161,25 @@ pub fn model_verdict(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<Verd
         })
 }
 
+/// Whether the replay the search is named after (`RS_O1`) has a J cell on the search's row
+/// and outcome that reaches it.
+fn its_replay_reaches(r: &SearchRecord, expected: &[ExpectedCell]) -> bool {
+    expected.iter().any(|e| {
+        e.checker == Checker::Real
+            && e.scenario == Some(r.search.as_str())
+            && e.contract == r.contract
+            && e.variant == r.variant
+            && e.outcome == r.outcome
+            && e.expected == Verdict::Reachable
+    })
+}
+
 pub fn judge(r: &SearchRecord, expected: &[ExpectedCell]) -> Judgement {
     match (model_verdict(r, expected), r.reached > 0) {
         (None, _) => Judgement::Unclaimed,
+        (Some(Verdict::Unreachable), true) if its_replay_reaches(r, expected) => {
+            Judgement::AsItsReplay
+        }
         (Some(Verdict::Reachable), true) => Judgement::Agrees,
         (Some(Verdict::Reachable), false) => Judgement::NotFound,
         (Some(Verdict::Unreachable), false) => Judgement::Consistent,
@@ -226,6 +250,37 @@ mod tests {
         );
         assert_eq!(judge(&record("P1", 1), &expected), Judgement::Agrees);
         assert_eq!(judge(&record("P2", 1), &expected), Judgement::Unclaimed);
+    }
+
+    #[test]
+    fn a_search_its_replay_already_reaches_against_the_model_is_no_new_deviation() {
+        let j = |variant, expected| ExpectedCell {
+            scenario: Some("LR_O1"),
+            ..cell(variant, Checker::Real, expected)
+        };
+        let expected = [
+            cell("proposed", Checker::Loom, Verdict::Unreachable),
+            j("proposed", Verdict::Reachable),
+            cell("improved", Checker::Loom, Verdict::Unreachable),
+            j("improved", Verdict::Unreachable),
+        ];
+        assert_eq!(
+            judge(&record("proposed", 3), &expected),
+            Judgement::AsItsReplay
+        );
+        assert_eq!(
+            judge(&record("improved", 1), &expected),
+            Judgement::Deviates
+        );
+        let other = SearchRecord {
+            search: "LR_X".into(),
+            ..record("proposed", 3)
+        };
+        assert_eq!(
+            judge(&other, &expected),
+            Judgement::Deviates,
+            "another wiring"
+        );
     }
 
     #[test]
