@@ -219,6 +219,9 @@ final class ReconSyncWiring implements AutoCloseable {
       cp.cleanupCheckpoint();
     } finally {
       m.stop();
+      // its cleanup executors would outlive it (daemons, one per JVM): a search's iterations
+      // should see no thread of the harness's setup wake up (see ReconSyncSearches)
+      ReconSyncSearches.stopCacheCleanup(m, "the template's OM DB");
     }
     template = t;
     return t;
