@@ -15,8 +15,8 @@ import racelab.search.FraySearch;
 /**
  * recon-sync O1 (HDDS-17042: a batch applied twice) searched by Fray on ozone-recon 2.2.0, without
  * latches: on the replays' wiring (ReconSyncSearches.wiring: the real OzoneManagerServiceProviderImpl,
- * ReconTaskControllerImpl and its event processor, over OM's and the Recon OM DB's real RocksDBs),
- * OM writes file2, then the sync thread (the real syncDataFromOM: fetch, commit to the Recon OM
+ * ReconTaskControllerImpl and its event processor, over OM's and the Recon OM DB's real RocksDBs,
+ * opened once outside the iterations and shared by them), OM writes one new key, then the sync thread (the real syncDataFromOM: fetch, commit to the Recon OM
  * DB, hand-off to consumeOMEvents) and 2.2.0's requester of a rebuild (the upgrade action, whose
  * queueReInitializationEvent drains the buffer, checkpoints the Recon OM DB and offers the
  * rebuild) start together; the event processor runs on its own, and Fray's POS scheduler picks
@@ -38,12 +38,16 @@ public class FraySearchReconSyncO1Test {
    * Outside Fray's iterations: the parts installed, ReconServer's injector bound, one whole run on
    * each row, each checked to end every thread it started.
    */
+  /** OM's DB and the Recon OM DB, opened once, outside the iterations (ReconSyncSearches.openDbs). */
+  static ReconSyncWiring.Dbs dbs;
+
   @BeforeAll
   static void warm() throws Exception {
     for (var row : SEARCH.rows()) {
       FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
     }
     ReconSyncSearches.installInjector();
+    dbs = ReconSyncSearches.openDbs();
     // the first run starts what a JVM starts once (RocksDB's LeakDetector, the rows' template)
     FixLayer.run(SEARCH.rows().get(0), FraySearchReconSyncO1Test::once);
     for (var row : SEARCH.rows()) {
@@ -53,9 +57,9 @@ public class FraySearchReconSyncO1Test {
     }
   }
 
-  /** One run: the sync of file2 against the upgrade action's rebuild. */
+  /** One run: the sync of one new key against the upgrade action's rebuild. */
   static FraySearch.Verdict once() throws Exception {
-    ReconSyncSearches.Run r = ReconSyncSearches.race(1);
+    ReconSyncSearches.Run r = ReconSyncSearches.race(dbs, 1);
     return new FraySearch.Verdict(r.o1(), r.observed());
   }
 
@@ -90,7 +94,13 @@ public class FraySearchReconSyncO1Test {
   }
 
   @AfterAll
-  static void record() {
-    SEARCH.finish("upstream");
+  static void record() throws Exception {
+    try {
+      SEARCH.finish("upstream");
+    } finally {
+      if (dbs != null) {
+        dbs.close();
+      }
+    }
   }
 }

@@ -83,12 +83,32 @@ final class ReconSyncSearches {
     injectorInstalled = true;
   }
 
-  /** The replays' wiring, with the threads it starts and never ends stopped (see the class). */
-  static ReconSyncWiring wiring() throws Exception {
-    ReconSyncWiring w = new ReconSyncWiring();
+  /**
+   * OM's DB and the Recon OM DB for a search, opened outside Fray's iterations (opening them
+   * inside took 5-13 s of a 6-14 s iteration, the race itself 0.2-0.3 s), with their cache
+   * cleanup executors stopped (see the class). The iterations share them: each starts where the
+   * last left OM and Recon (in sync: {@link #race} checks it), with a new controller, event
+   * processor, provider and task, and writes keys of new names.
+   */
+  static ReconSyncWiring.Dbs openDbs() throws Exception {
+    ReconSyncWiring.Dbs dbs = new ReconSyncWiring.Dbs();
     try {
-      stopCacheCleanup(w.om, "OM's DB");
-      stopCacheCleanup(w.reconOmDb, "the Recon OM DB");
+      stopCacheCleanup(dbs.om, "OM's DB");
+      stopCacheCleanup(dbs.reconOmDb, "the Recon OM DB");
+      return dbs;
+    } catch (Exception | Error e) {
+      dbs.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The replays' wiring over {@code dbs}, with the thread it starts and never ends stopped (the
+   * connection factory's; see the class).
+   */
+  static ReconSyncWiring wiring(ReconSyncWiring.Dbs dbs) throws Exception {
+    ReconSyncWiring w = new ReconSyncWiring(dbs);
+    try {
       Field f = OzoneManagerServiceProviderImpl.class.getDeclaredField("connectionFactory");
       f.setAccessible(true);
       ((org.apache.hadoop.hdfs.web.URLConnectionFactory) f.get(w.provider)).destroy();
@@ -195,13 +215,22 @@ final class ReconSyncSearches {
    * One run: OM writes {@code newKeys} keys (one write batch each), then the sync thread and the
    * upgrade action race, with no latch; the state is read once the processor is idle.
    */
-  static Run race(int newKeys) throws Exception {
-    try (ReconSyncWiring w = wiring()) {
+  static Run race(ReconSyncWiring.Dbs dbs, int newKeys) throws Exception {
+    long t0 = FraySearch.realNanos();
+    long[] t = new long[3];
+    try (ReconSyncWiring w = wiring(dbs)) {
+      t[0] = FraySearch.realNanos();
       Run r = new Run();
       r.startKeys = ReconSyncWiring.keys(w.reconOmDb);
       r.startCount = w.task.files.get();
+      long omStart = ReconSyncWiring.keys(w.om);
+      if (omStart != r.startKeys || r.startCount != r.startKeys) {
+        throw new IllegalStateException("racelab harness: the run does not start in sync: OM has "
+            + omStart + " keys, the Recon OM DB " + r.startKeys + ", the task counts "
+            + r.startCount);
+      }
       for (int i = 0; i < newKeys; i++) {
-        w.putFile("file" + (i + 2));
+        w.putFile("file-" + KEYS.incrementAndGet());
       }
       AtomicReference<Throwable> failed = new AtomicReference<>();
       AtomicReference<Boolean> synced = new AtomicReference<>();
@@ -221,11 +250,24 @@ final class ReconSyncSearches {
       synchronized (w.task.log) {
         r.log = String.join("; ", w.task.log);
       }
+      t[1] = FraySearch.realNanos();
+      if (Boolean.getBoolean("racelab.search.verbose")) {
+        System.out.println("[racelab] RS run: " + r.observed());
+      }
       return r;
     } finally {
       CONTROLLER.set(null);
+      if (Boolean.getBoolean("racelab.search.verbose")) {
+        t[2] = FraySearch.realNanos();
+        System.out.printf("[racelab] RS run: wiring %.1f s, race %.1f s, close %.1f s%n",
+            (t[0] - t0) / 1e9, (t[1] - t[0]) / 1e9, (t[2] - t[1]) / 1e9);
+      }
     }
   }
+
+  /** Names the keys OM writes: each run's are new (the runs share the DBs). */
+  private static final java.util.concurrent.atomic.AtomicLong KEYS =
+      new java.util.concurrent.atomic.AtomicLong(1);
 
   /** The live threads now. */
   static Set<Thread> liveThreads() {
