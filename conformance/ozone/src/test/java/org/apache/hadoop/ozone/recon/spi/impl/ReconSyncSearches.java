@@ -87,8 +87,9 @@ final class ReconSyncSearches {
    * OM's DB and the Recon OM DB for a search, opened outside Fray's iterations (opening them
    * inside took 5-13 s of a 6-14 s iteration, the race itself 0.2-0.3 s), with their cache
    * cleanup executors stopped (see the class). The iterations share them: each starts where the
-   * last left OM and Recon (in sync: {@link #race} checks it), with a new controller, event
-   * processor, provider and task, and writes keys of new names.
+   * last left OM and Recon (in sync, with the same keys: {@link #race} checks it, and deletes its
+   * own keys at its end), with a new controller, event processor, provider and task, and writes
+   * keys of new names.
    */
   static ReconSyncWiring.Dbs openDbs() throws Exception {
     ReconSyncWiring.Dbs dbs = new ReconSyncWiring.Dbs();
@@ -229,8 +230,10 @@ final class ReconSyncSearches {
             + omStart + " keys, the Recon OM DB " + r.startKeys + ", the task counts "
             + r.startCount);
       }
+      List<String> written = new ArrayList<>();
       for (int i = 0; i < newKeys; i++) {
-        w.putFile("file-" + KEYS.incrementAndGet());
+        written.add("file-" + KEYS.incrementAndGet());
+        w.putFile(written.get(i));
       }
       AtomicReference<Throwable> failed = new AtomicReference<>();
       AtomicReference<Boolean> synced = new AtomicReference<>();
@@ -250,10 +253,11 @@ final class ReconSyncSearches {
       synchronized (w.task.log) {
         r.log = String.join("; ", w.task.log);
       }
-      t[1] = FraySearch.realNanos();
       if (Boolean.getBoolean("racelab.search.verbose")) {
         System.out.println("[racelab] RS run: " + r.observed());
       }
+      restore(w, written);
+      t[1] = FraySearch.realNanos();
       return r;
     } finally {
       CONTROLLER.set(null);
@@ -262,6 +266,32 @@ final class ReconSyncSearches {
         System.out.printf("[racelab] RS run: wiring %.1f s, race %.1f s, close %.1f s%n",
             (t[0] - t0) / 1e9, (t[1] - t[0]) / 1e9, (t[2] - t[1]) / 1e9);
       }
+    }
+  }
+
+  /**
+   * After the verdict: OM deletes the run's keys and one ordinary sync (this thread, nothing
+   * racing) carries the deletes to the Recon OM DB, so the next run starts with OM and Recon at
+   * the same keys as this one did (a run's cost grew with the keys: 0.45 s per run over the first
+   * 200 runs, 2.7 s over runs 800-1000, as the task, the checks and the rebuild read every key).
+   * Fails if they do not end in sync.
+   */
+  private static void restore(ReconSyncWiring w, List<String> written) throws Exception {
+    if (written.isEmpty()) {
+      return;
+    }
+    for (String k : written) {
+      w.deleteFile(k);
+    }
+    if (!w.provider.syncDataFromOM()) {
+      throw new IllegalStateException("racelab harness: the restoring sync did not run");
+    }
+    awaitIdle(w);
+    long om = ReconSyncWiring.keys(w.om);
+    long recon = ReconSyncWiring.keys(w.reconOmDb);
+    if (om != recon) {
+      throw new IllegalStateException("racelab harness: after the restoring sync OM has " + om
+          + " keys, the Recon OM DB " + recon);
     }
   }
 

@@ -361,6 +361,11 @@ final class ReconSyncWiring implements AutoCloseable {
     putFile(om, name, dbs.objectIds.incrementAndGet());
   }
 
+  /** OM deletes one key (one RocksDB write batch, one sequence number). */
+  void deleteFile(String name) throws IOException {
+    om.getKeyTable(BucketLayout.LEGACY).delete(om.getOzoneKey(VOLUME, BUCKET, name));
+  }
+
   private static void putFile(OmMetadataManagerImpl om, String name, long objectId)
       throws IOException {
     OmKeyInfo k = new OmKeyInfo.Builder().setVolumeName(VOLUME).setBucketName(BUCKET)
