@@ -57,7 +57,8 @@ public class FraySearchReconSyncO2Test {
   /** One run: the sync of two new keys (two write batches) against the upgrade action's rebuild. */
   static FraySearch.Verdict once() throws Exception {
     ReconSyncSearches.Run r = ReconSyncSearches.race(dbs, 2);
-    return new FraySearch.Verdict(r.o2(), "O1=" + r.o1() + "; " + r.observed());
+    return new FraySearch.Verdict(r.o2(), "counted twice: " + (r.count - r.omKeys) + " of the "
+        + (r.omKeys - r.startKeys) + " keys of the delta; " + r.observed());
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
