@@ -208,6 +208,11 @@ public final class FraySearch {
     }
   }
 
+  /** Whether a Fray iteration is running (its scheduler controls this thread). */
+  public static boolean insideFray() {
+    return frayConfig() != null;
+  }
+
   /** The running iteration's Fray Configuration, or null outside Fray. */
   static Object frayConfig() {
     try {
