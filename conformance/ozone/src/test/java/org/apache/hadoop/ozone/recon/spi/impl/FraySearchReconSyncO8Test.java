@@ -122,23 +122,28 @@ public class FraySearchReconSyncO8Test {
 
       // the state, final now: the field, and each worker's executor
       Object kept = SCHEDULER.get(w.provider);
+      // in the order their workers were made (an identity map's order is the identity hashes')
       Map<Object, Integer> executors = new IdentityHashMap<>();
+      List<Object> inOrder = new ArrayList<>();
       List<Runnable> made;
       synchronized (workers) {
         made = new ArrayList<>(workers);
       }
       for (Runnable r : made) {
-        executors.putIfAbsent(WORKER_EXECUTOR.get(r), executors.size());
+        Object x = WORKER_EXECUTOR.get(r);
+        if (executors.putIfAbsent(x, executors.size()) == null) {
+          inOrder.add(x);
+        }
       }
       int lost = 0;
       StringBuilder each = new StringBuilder();
-      for (Map.Entry<Object, Integer> e : executors.entrySet()) {
-        ExecutorService x = (ExecutorService) e.getKey();
+      for (Object o : inOrder) {
+        ExecutorService x = (ExecutorService) o;
         boolean referenced = x == kept;
         if (!referenced && !x.isShutdown()) {
           lost++;
         }
-        each.append(each.length() == 0 ? "" : ", ").append("executor ").append(e.getValue())
+        each.append(each.length() == 0 ? "" : ", ").append("executor ").append(executors.get(o))
             .append(referenced ? " (the field's)" : "").append(x.isShutdown() ? " shut down" : " running");
       }
       int keptQueued = kept instanceof ScheduledThreadPoolExecutor s ? s.getQueue().size() : -1;
@@ -159,7 +164,7 @@ public class FraySearchReconSyncO8Test {
       }
 
       // end every thread of the run: every executor shut down, every worker joined
-      for (Object x : executors.keySet()) {
+      for (Object x : inOrder) {
         ((ExecutorService) x).shutdownNow();
       }
       ((ExecutorService) kept).shutdownNow();
