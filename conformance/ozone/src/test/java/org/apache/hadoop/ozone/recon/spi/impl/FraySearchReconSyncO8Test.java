@@ -95,14 +95,29 @@ public class FraySearchReconSyncO8Test {
     final AtomicReference<Throwable> failed = new AtomicReference<>();
 
     String describe() {
-      return failed.get() != null ? "threw " + failed.get() : "returned " + returned.get();
+      Throwable e = failed.get();
+      if (e == null) {
+        return "returned " + returned.get();
+      }
+      StackTraceElement[] st = e.getStackTrace();
+      return "threw " + e.getClass().getSimpleName() + (st.length == 0 ? ""
+          : " at " + st[0].getClassName().replaceAll(".*\\.", "") + "." + st[0].getMethodName())
+          + (e instanceof java.util.concurrent.RejectedExecutionException
+              ? " (scheduled on an executor already " + (String.valueOf(e.getMessage())
+                  .contains("Terminated") ? "terminated" : "shut down") + ")" : "");
     }
   }
 
   /** One run: two REST threads trigger a sync at once; O8 is read off the executors. */
   static FraySearch.Verdict once() throws Exception {
     try (ReconSyncWiring w = ReconSyncSearches.wiring(dbs)) {
+      // the state the provider's start() leaves (the wiring does not call it: it would reload the
+      // Recon OM DB and start the controller again): an executor in the field (idle, as the
+      // replays place it) and the TarExtractor started (its executor, without a thread, set);
+      // with the TarExtractor never started, a REST call's stopSyncDataFromOMThread could find
+      // its executor field null (an NPE of the wiring, not of Recon)
       w.placeIdleScheduler();
+      tarExtractor(w).start();
       Object idle = SCHEDULER.get(w.provider);
       // the wiring's thread factory, its runnables (the executors' workers) kept as well
       ThreadFactory wiringFactory = (ThreadFactory) THREAD_FACTORY.get(w.provider);
@@ -191,11 +206,16 @@ public class FraySearchReconSyncO8Test {
     }, name);
   }
 
-  /** The provider's TarExtractor (started by each call; its pool has no thread), stopped. */
-  private static void stopTarExtractor(ReconSyncWiring w) throws Exception {
+  /** The provider's TarExtractor (started by each call; its pool never gets a task, no thread). */
+  private static org.apache.hadoop.ozone.recon.TarExtractor tarExtractor(ReconSyncWiring w)
+      throws Exception {
     Field f = OzoneManagerServiceProviderImpl.class.getDeclaredField("tarExtractor");
     f.setAccessible(true);
-    ((org.apache.hadoop.ozone.recon.TarExtractor) f.get(w.provider)).stop();
+    return (org.apache.hadoop.ozone.recon.TarExtractor) f.get(w.provider);
+  }
+
+  private static void stopTarExtractor(ReconSyncWiring w) throws Exception {
+    tarExtractor(w).stop();
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
