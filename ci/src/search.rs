@@ -41,8 +41,9 @@ impl Tool {
     /// Fray's searches alone. The gate replays the kept schedules of both tools, but Fray's of
     /// leader-ready and dead-node do not replay deterministically here (conformance/README.md,
     /// "Fray searches": identity hash codes Fray does not control change the number of lock
-    /// steps of their setups, and every later choice shifts), so their classes run only when
-    /// asked (`-Dracelab.fray.kept.nondeterministic=true`); recon-sync's do.
+    /// steps of their setups, and every later choice shifts), nor do recon-sync's O8 ones, so
+    /// those classes run only when asked (`-Dracelab.fray.kept.nondeterministic=true`);
+    /// recon-sync's O1 ones do.
     fn searched(self, contract: Option<&str>) -> String {
         let camel = contract.map_or(String::new(), camel);
         match self {
@@ -255,9 +256,8 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
 /// that did not reach its outcome again, or a tool that could not run).
 pub fn replay_all_kept(offline: bool, repo: Option<&Path>) -> (Vec<KeptReplay>, Vec<String>) {
     let (mut replays, mut problems) = (Vec::new(), Vec::new());
-    // Fray's kept schedules of leader-ready and dead-node do not replay deterministically (see
-    // `Tool::searched`): their classes run only when asked (`racelab.fray.kept.nondeterministic`),
-    // and are skipped here
+    // the kept Fray schedules that do not replay deterministically (see `Tool::searched`) run
+    // only when asked (`racelab.fray.kept.nondeterministic`): skipped here
     for tool in [Tool::Lincheck, Tool::Fray] {
         match replay_kept(tool, offline, repo) {
             Ok(r) => replays.extend(r),
