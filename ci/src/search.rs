@@ -358,6 +358,8 @@ pub fn run(req: &Request) -> ExitCode {
     } else {
         req.tool.clone()
     };
+    // the commit the searches run at (read before they run: the tree may move meanwhile)
+    let commit = head();
     for module in ["hdfs", "ozone"] {
         let _ = std::fs::remove_dir_all(records_dir(module));
     }
@@ -373,7 +375,6 @@ pub fn run(req: &Request) -> ExitCode {
             failed.push(e);
         }
     }
-    let commit = head();
     for r in &mut records {
         r.commit.clone_from(&commit);
     }
