@@ -145,7 +145,7 @@ pub fn run(req: &Request) -> ExitCode {
     let mut traces = crate::validate::check(&crate::validate::default_dirs());
     let stale = crate::validate::stale(&traces);
     traces.extend(stale);
-    println!("conformance: the searches' kept schedules, replayed (Lincheck)");
+    println!("conformance: the searches' kept schedules, replayed (Lincheck, Fray)");
     let t = Instant::now();
     let (kept, kept_problems) = crate::search::replay_all_kept(req.offline, req.repo.as_deref());
     let seconds_kept = Some(t.elapsed().as_secs_f64());

@@ -634,11 +634,18 @@ impl Matrix {
         };
         mine.sort_by_key(|r| (&r.search, row(&r.variant), r.layer_off));
         let mut out = String::new();
-        let commit = self
-            .searches
-            .as_ref()
-            .and_then(|s| s.provenance.as_deref())
-            .map_or(String::new(), |c| format!(" ({c})"));
+        // the commits this contract's records were searched at, else the file's provenance
+        let commits: std::collections::BTreeSet<&str> =
+            mine.iter().filter_map(|r| r.commit.as_deref()).collect();
+        let commit = if commits.is_empty() {
+            self.searches
+                .as_ref()
+                .and_then(|s| s.provenance.as_deref())
+                .map_or(String::new(), |c| format!(" ({c})"))
+        } else {
+            let commits: Vec<&str> = commits.into_iter().collect();
+            format!(" (searched at commit {})", commits.join(", "))
+        };
         writeln!(
             out,
             "\n**Searches of the real code, without latches**{commit}\n\n\
@@ -671,17 +678,19 @@ impl Matrix {
             .iter()
             .filter(|r| r.variant == "upstream" && !r.layer_off)
         {
+            // a union (`O2|R1`): its first violation is the earliest of its outcomes'
             let loom = self
                 .cells
                 .iter()
-                .find(|c| {
+                .filter(|c| {
                     c.contract == contract
                         && c.variant == "upstream"
-                        && c.outcome == r.outcome
+                        && r.outcomes().any(|o| o == c.outcome)
                         && c.checker == Checker::Loom
                         && c.observed == Verdict::Reachable
                 })
-                .and_then(|c| c.executions)
+                .filter_map(|c| c.executions)
+                .min()
                 .map_or("not reached".into(), |e| e.to_string());
             let replay = self
                 .cells
@@ -689,7 +698,7 @@ impl Matrix {
                 .filter(|c| {
                     c.contract == contract
                         && c.variant == "upstream"
-                        && c.outcome == r.outcome
+                        && r.outcomes().any(|o| o == c.outcome)
                         && c.checker == Checker::Real
                 })
                 .map(|c| {

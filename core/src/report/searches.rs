@@ -43,6 +43,9 @@ pub struct SearchRecord {
     pub seconds: Option<f64>,
     /// The first failures (at most five); `reached` counts them all.
     pub failures: Vec<Failure>,
+    /// The commit searched, as `cargo xtask search` names it when it gathers the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
 }
 
 impl SearchRecord {
@@ -52,6 +55,11 @@ impl SearchRecord {
             Some(r) => format!("{} of {}, first at run {r}", self.reached, self.runs),
             None => format!("0 of {}", self.runs),
         }
+    }
+
+    /// The model's outcomes the search decides: one, or a union written `O2|R1`.
+    pub fn outcomes(&self) -> impl Iterator<Item = &str> {
+        self.outcome.split('|')
     }
 }
 
@@ -102,6 +110,11 @@ pub enum Judgement {
     Consistent,
     /// Reached, where the model proves it unreachable: a deviation.
     Deviates,
+    /// Reached where the model proves it unreachable, and the replay of the same wiring (the
+    /// search's id is its replay's) reaches it too: the J cell already records that
+    /// disagreement and its reason (a path of the real code the model lacks), so the search
+    /// is not a new one.
+    AsItsReplay,
     /// No cell of the model is about this row and outcome.
     Unclaimed,
 }
@@ -113,30 +126,60 @@ impl Judgement {
             Judgement::NotFound => "not found in these runs; the model reaches it",
             Judgement::Consistent => "not found in these runs; the model proves it unreachable",
             Judgement::Deviates => "DEVIATES: reached, the model proves it unreachable",
+            Judgement::AsItsReplay => {
+                "reached, as its replay's J cell, which disagrees with the model (see its note)"
+            }
             Judgement::Unclaimed => "no model cell for this row",
         }
     }
 }
 
 /// The model's verdict on the search's row and outcome: its loom cell's, or else any
-/// exhaustive cell's (the step checker's).
+/// exhaustive cell's (the step checker's). A search may decide a union of the model's outcomes,
+/// written `O2|R1`, where the real state cannot tell them apart (the model splits one state by
+/// the window that led to it): the union is reachable where any of them is, unreachable where
+/// all of them are, and unclaimed where one has no cell.
 pub fn model_verdict(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<Verdict> {
-    let about = |e: &&ExpectedCell| {
-        e.contract == r.contract && e.variant == r.variant && e.outcome == r.outcome
+    let one = |outcome: &str| {
+        let about = |e: &&ExpectedCell| {
+            e.contract == r.contract && e.variant == r.variant && e.outcome == outcome
+        };
+        let of = |checker: Checker| {
+            expected
+                .iter()
+                .filter(about)
+                .find(|e| e.checker == checker)
+                .map(|e| e.expected)
+        };
+        of(Checker::Loom).or(of(Checker::Steps))
     };
-    let of = |checker: Checker| {
-        expected
-            .iter()
-            .filter(about)
-            .find(|e| e.checker == checker)
-            .map(|e| e.expected)
-    };
-    of(Checker::Loom).or(of(Checker::Steps))
+    r.outcomes()
+        .map(one)
+        .try_fold(Verdict::Unreachable, |union, v| match v? {
+            Verdict::Reachable => Some(Verdict::Reachable),
+            Verdict::Unreachable => Some(union),
+        })
+}
+
+/// Whether the replay the search is named after (`RS_O1`) has a J cell on the search's row
+/// and outcome that reaches it.
+fn its_replay_reaches(r: &SearchRecord, expected: &[ExpectedCell]) -> bool {
+    expected.iter().any(|e| {
+        e.checker == Checker::Real
+            && e.scenario == Some(r.search.as_str())
+            && e.contract == r.contract
+            && e.variant == r.variant
+            && e.outcome == r.outcome
+            && e.expected == Verdict::Reachable
+    })
 }
 
 pub fn judge(r: &SearchRecord, expected: &[ExpectedCell]) -> Judgement {
     match (model_verdict(r, expected), r.reached > 0) {
         (None, _) => Judgement::Unclaimed,
+        (Some(Verdict::Unreachable), true) if its_replay_reaches(r, expected) => {
+            Judgement::AsItsReplay
+        }
         (Some(Verdict::Reachable), true) => Judgement::Agrees,
         (Some(Verdict::Reachable), false) => Judgement::NotFound,
         (Some(Verdict::Unreachable), false) => Judgement::Consistent,
@@ -164,6 +207,7 @@ mod tests {
             first_seconds: (reached > 0).then_some(0.5),
             seconds: Some(12.0),
             failures: vec![],
+            commit: None,
         }
     }
 
@@ -206,6 +250,68 @@ mod tests {
         );
         assert_eq!(judge(&record("P1", 1), &expected), Judgement::Agrees);
         assert_eq!(judge(&record("P2", 1), &expected), Judgement::Unclaimed);
+    }
+
+    #[test]
+    fn a_search_its_replay_already_reaches_against_the_model_is_no_new_deviation() {
+        let j = |variant, expected| ExpectedCell {
+            scenario: Some("LR_O1"),
+            ..cell(variant, Checker::Real, expected)
+        };
+        let expected = [
+            cell("proposed", Checker::Loom, Verdict::Unreachable),
+            j("proposed", Verdict::Reachable),
+            cell("improved", Checker::Loom, Verdict::Unreachable),
+            j("improved", Verdict::Unreachable),
+        ];
+        assert_eq!(
+            judge(&record("proposed", 3), &expected),
+            Judgement::AsItsReplay
+        );
+        assert_eq!(
+            judge(&record("improved", 1), &expected),
+            Judgement::Deviates
+        );
+        let other = SearchRecord {
+            search: "LR_X".into(),
+            ..record("proposed", 3)
+        };
+        assert_eq!(
+            judge(&other, &expected),
+            Judgement::Deviates,
+            "another wiring"
+        );
+    }
+
+    #[test]
+    fn a_union_is_reachable_where_one_outcome_is_and_unreachable_where_all_are() {
+        let o2 = |variant, expected| ExpectedCell {
+            outcome: "O2",
+            ..cell(variant, Checker::Loom, expected)
+        };
+        let r1 = |variant, expected| ExpectedCell {
+            outcome: "R1",
+            ..cell(variant, Checker::Loom, expected)
+        };
+        let expected = [
+            o2("P1", Verdict::Unreachable),
+            r1("P1", Verdict::Reachable),
+            o2("improved", Verdict::Unreachable),
+            r1("improved", Verdict::Unreachable),
+            o2("P2", Verdict::Reachable),
+        ];
+        let union = |variant, reached| SearchRecord {
+            outcome: "O2|R1".into(),
+            ..record(variant, reached)
+        };
+        assert_eq!(judge(&union("P1", 3), &expected), Judgement::Agrees);
+        assert_eq!(judge(&union("P1", 0), &expected), Judgement::NotFound);
+        assert_eq!(
+            judge(&union("improved", 0), &expected),
+            Judgement::Consistent
+        );
+        assert_eq!(judge(&union("improved", 1), &expected), Judgement::Deviates);
+        assert_eq!(judge(&union("P2", 1), &expected), Judgement::Unclaimed);
     }
 
     #[test]

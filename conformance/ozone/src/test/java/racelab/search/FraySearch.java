@@ -18,40 +18,55 @@ import racelab.fix.FixLayer;
 import racelab.fix.Row;
 
 /**
- * One Fray search (one outcome of one contract) over the rows of a contract's
- * {@code Rows.headline()} with the layer on: a {@link Tally} per row, one Fray iteration per
- * {@link #run} call. The Fray*Test class holds one {@code @ConcurrencyTest} method per row
- * (Fray's JUnit extension gives each method its own run of iterations); each method calls
- * {@link #run} with its row's variant.
+ * One Fray search over the rows of a contract's {@code Rows.headline()} with the layer on: a
+ * {@link Tally} per row and outcome, one Fray iteration per {@link #run} call. A search decides
+ * one outcome on each run's state, or several ({@link #and}), each recorded as its own search
+ * over the same runs. The Fray*Test class holds one {@code @ConcurrencyTest} method per row
+ * (Fray 0.9.2's JUnit extension has no parameterized form); each method calls {@link #run} with
+ * its row's variant.
  *
- * <p>Each run that reaches the outcome keeps its schedule: the scheduler's random choices of that
+ * <p>Each run that reaches an outcome keeps its schedule: the scheduler's random choices of that
  * iteration (Fray's {@code random.json}, with the scheduler's class in {@code scheduler}), under
- * {@code target/racelab-searches/<search>/schedules/<variant>/run-<n>/}. Fray replays such a
- * folder deterministically with {@code @ConcurrencyTest(replay = ...)}: the same scheduler class,
- * fed the recorded choices (see {@code FrayKeptSchedulesTest}). Fray itself keeps a recording
- * only when an iteration fails, and stops at the first failure; a search counts every run, so it
- * keeps the choices itself.
+ * {@code target/racelab-searches/<search>/schedules/<variant>/run-<n>/}. Fray's
+ * {@code @ConcurrencyTest(replay = ...)} feeds them back ({@link FrayKept}), but here the
+ * program does not consume them the same way from one JVM to the next (conformance/README.md,
+ * "Kept schedules are NOT deterministic here"), so a kept schedule is evidence to study, not a
+ * gate. Fray itself keeps a recording only when an iteration fails, and stops at the first
+ * failure; a search counts every run, so it keeps the choices itself.
  *
- * <p>A run that starts after {@code -Dracelab.search.seconds} (per row; unset: no budget) is
- * skipped and not counted: the record says how many runs were made.
+ * <p>A run that starts after {@code -Dracelab.search.seconds} (per fix row; unset: no budget;
+ * the upstream row runs all its iterations), or once {@code -Dracelab.search.runs} runs of the
+ * row were made (unset: every iteration), is skipped and not counted: the record says how many
+ * runs were made.
  */
 public final class FraySearch {
-  private final String search;
-  private final String outcome;
+  /** The outcomes each run decides, each recorded as its own search: search id → outcome. */
+  private final Map<String, String> outcomes = new LinkedHashMap<>();
   private final Map<String, Row> rows = new LinkedHashMap<>();
-  private final Map<String, Tally> tallies = new LinkedHashMap<>();
+  /** Per search id, per variant. */
+  private final Map<String, Map<String, Tally>> tallies = new LinkedHashMap<>();
   private final Map<String, Long> started = new LinkedHashMap<>();
   private final double budgetSeconds =
       Double.parseDouble(System.getProperty("racelab.search.seconds", "0"));
+  private final int maxRuns = Integer.getInteger("racelab.search.runs", 0);
 
   /** What a run's real state says, decided as the replay decides it. */
   public record Verdict(boolean reached, String observed) {
   }
 
   public FraySearch(String search, String outcome, Stream<Row> headline) {
-    this.search = search;
-    this.outcome = outcome;
+    outcomes.put(search, outcome);
     headline.filter(r -> !r.layerOff()).forEach(r -> rows.put(r.variant(), r));
+  }
+
+  /**
+   * Another outcome decided on the state of the same runs, recorded as its own search (its
+   * runs are this search's runs; no row is asserted to reach it). The body then answers with
+   * {@link #runEach}, one verdict per outcome in the order they were named.
+   */
+  public FraySearch and(String search, String outcome) {
+    outcomes.put(search, outcome);
+    return this;
   }
 
   public List<Row> rows() {
@@ -63,42 +78,69 @@ public final class FraySearch {
    * ({@link FixLayer#run}); its verdict is tallied, and a reaching run's choices kept.
    */
   public void run(String variant, Callable<Verdict> body) throws Exception {
+    runEach(variant, () -> List.of(body.call()));
+  }
+
+  /** As {@link #run}, where the body decides each outcome named (in order) on its run's state. */
+  public void runEach(String variant, Callable<List<Verdict>> body) throws Exception {
     Row row = rows.get(variant);
     if (row == null) {
-      throw new IllegalArgumentException(search + ": no headline row " + variant);
+      throw new IllegalArgumentException(outcomes.keySet() + ": no headline row " + variant);
     }
-    Tally tally;
+    List<Tally> rowTallies;
     synchronized (this) {
-      tally = tallies.computeIfAbsent(variant,
-          v -> new Tally(search, "fray", row, outcome, FraySearch::realNanos));
+      rowTallies = outcomes.entrySet().stream()
+          .map(o -> tallies.computeIfAbsent(o.getKey(), k -> new LinkedHashMap<>())
+              .computeIfAbsent(variant,
+                  v -> new Tally(o.getKey(), "fray", row, o.getValue(), FraySearch::realNanos)))
+          .toList();
       started.putIfAbsent(variant, realNanos());
-      if (budgetSeconds > 0 && (realNanos() - started.get(variant)) / 1e9 > budgetSeconds) {
+      // the upstream row (no parts) runs all its iterations: it is the check that the wiring
+      // reaches the outcome at all, and a rare outcome needs them
+      boolean budgeted = budgetSeconds > 0 && !row.parts().isEmpty();
+      if (budgeted && (realNanos() - started.get(variant)) / 1e9 > budgetSeconds
+          || maxRuns > 0 && rowTallies.get(0).runs() >= maxRuns) {
         return;
       }
     }
-    Verdict v = FixLayer.run(row, body);
-    String schedule = null;
-    if (v.reached() && tally.reached() < Tally.KEPT) {
-      schedule = keep(variant, tally.runs() + 1);
+    List<Verdict> verdicts = FixLayer.run(row, body);
+    if (verdicts.size() != rowTallies.size()) {
+      throw new IllegalStateException(outcomes.keySet() + ": " + verdicts.size()
+          + " verdicts for " + rowTallies.size() + " outcomes");
     }
-    tally.run(v.reached(), schedule, v.observed());
+    String kept = null;
+    int i = 0;
+    for (Map.Entry<String, String> o : outcomes.entrySet()) {
+      Tally tally = rowTallies.get(i);
+      Verdict v = verdicts.get(i++);
+      String schedule = null;
+      if (v.reached() && tally.reached() < Tally.KEPT) {
+        // one folder per run, whichever outcomes it reached
+        kept = kept != null ? kept : keep(o.getKey(), variant, tally.runs() + 1);
+        schedule = kept;
+      }
+      tally.run(v.reached(), schedule, v.observed());
+    }
   }
 
   /**
-   * Writes each row's record; asserts that the upstream row reached the outcome (a fix row's
-   * k of N is recorded, not asserted: the gate compares it with the model).
+   * Writes each row's record; asserts that the upstream row reached the search's first outcome
+   * (a fix row's k of N, and the other outcomes', are recorded, not asserted: the gate compares
+   * them with the model).
    */
   public synchronized void finish(String upstream) {
-    for (Tally t : tallies.values()) {
-      t.write();
-    }
-    Tally up = tallies.get(upstream);
+    tallies.values().forEach(byRow -> byRow.values().forEach(Tally::write));
+    Map.Entry<String, String> first = outcomes.entrySet().iterator().next();
+    String search = first.getKey();
+    String outcome = first.getValue();
+    Map<String, Tally> byRow = tallies.getOrDefault(search, Map.of());
+    Tally up = byRow.get(upstream);
     int k = up == null ? 0 : up.reached();
     int n = up == null ? 0 : up.runs();
     Premise.check(search + ": Fray reaches " + outcome + " on the " + upstream
             + " row in some of its runs (no latches)", k > 0,
         k + " of " + n + " runs reached " + outcome + " on " + upstream + "; rows: "
-            + tallies.entrySet().stream()
+            + byRow.entrySet().stream()
                 .map(e -> e.getKey() + " " + e.getValue().reached() + "/" + e.getValue().runs())
                 .collect(Collectors.joining(", ")));
   }
@@ -107,7 +149,7 @@ public final class FraySearch {
    * Keeps the current iteration's scheduler choices; returns the folder (relative to the
    * module), or a note when Fray is not running.
    */
-  private String keep(String variant, int run) {
+  private String keep(String search, String variant, int run) {
     String json = currentChoices();
     if (json == null) {
       return null;
@@ -164,6 +206,11 @@ public final class FraySearch {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("Fray's scheduler is not reachable", e);
     }
+  }
+
+  /** Whether a Fray iteration is running (its scheduler controls this thread). */
+  public static boolean insideFray() {
+    return frayConfig() != null;
   }
 
   /** The running iteration's Fray Configuration, or null outside Fray. */

@@ -3,6 +3,7 @@ package org.apache.hadoop.hdds.scm.ha;
 import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
@@ -14,6 +15,9 @@ import racelab.search.FrayKept;
  * replayed by Fray from its recorded scheduler choices (one iteration, POS fed the choices), on
  * the row it was found on: each must reach O1 again. What the gate runs (seconds).
  */
+// Not deterministic here (conformance/README.md, "Kept schedules are NOT deterministic here"):
+// the gate skips it; run it by hand with -Dracelab.fray.kept.nondeterministic=true.
+@EnabledIfSystemProperty(named = "racelab.fray.kept.nondeterministic", matches = "true")
 @ExtendWith(FrayTestExtension.class)
 public class FrayKeptLeaderReadyO1Test {
   static final FrayKept KEPT = new FrayKept("LR_O1", "O1", Rows.headline());

@@ -2,6 +2,7 @@ package org.apache.hadoop.hdds.scm.node;
 
 import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
 
+import java.util.List;
 import org.apache.hadoop.hdds.protocol.proto.HddsProtos.NodeState;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,12 +25,14 @@ import racelab.search.FraySearch;
  * (DeadNodeReplays.window), the replica is absent and dn1 is not DEAD. The heartbeat and
  * dead-node deadlines are Fray's virtual time (MOCK: Time.monotonicNow is virtual) and the
  * wiring's own clock (elapse shifts heartbeat times), never real time.
+ * The same runs decide R1 (DN_R1), which the model reaches only with P1's registration rules.
  * One method per row of Rows.all() with the layer on; the upstream row must reach O3.
  */
 @ExtendWith(FrayTestExtension.class)
 public class FraySearchDeadNodeO3Test {
   static final int ITERATIONS = 200;
-  static final FraySearch SEARCH = new FraySearch("DN_O3", "O3", Rows.all());
+  static final FraySearch SEARCH =
+      new FraySearch("DN_O3", "O3", Rows.all()).and("DN_R1", "R1");
 
   /** Outside Fray's iterations: the parts installed and one whole run on each row. */
   @BeforeAll
@@ -42,8 +45,13 @@ public class FraySearchDeadNodeO3Test {
     }
   }
 
-  /** One run: the handler against the registration report, decided from the real state. */
-  static FraySearch.Verdict once() throws Exception {
+  /**
+   * One run: the handler against the registration report, decided from the real state: the
+   * registration report's replica is gone and dn1 is not DEAD, in the window the model names
+   * (DeadNodeReplays.window): O3, or R1 (the handler's deciding read saw DEAD on a heartbeat
+   * time the registration refreshed, before the next health check).
+   */
+  static List<FraySearch.Verdict> once() throws Exception {
     try (DeadNodeReplays r = new DeadNodeReplays()) {
       r.outageToDead();
       r.registerAgain();
@@ -53,50 +61,58 @@ public class FraySearchDeadNodeO3Test {
       cr.join();
       r.heartbeat();
       r.w.checkHealth();
-      boolean reached = r.failed.get() == null && "O3".equals(r.window())
-          && !r.w.hasReplica(r.c, r.dn) && r.health() != NodeState.DEAD;
-      return new FraySearch.Verdict(reached, r.describe());
+      boolean lost = r.failed.get() == null && !r.w.hasReplica(r.c, r.dn)
+          && r.health() != NodeState.DEAD;
+      String window = r.window();
+      String observed = r.describe();
+      return List.of(new FraySearch.Verdict(lost && "O3".equals(window), observed),
+          new FraySearch.Verdict(lost && "R1".equals(window), observed));
     }
+  }
+
+  /** One run, O3's verdict alone (what a kept O3 schedule is replayed for). */
+  static FraySearch.Verdict o3() throws Exception {
+    return once().get(0);
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
   public void upstream() throws Exception {
-    SEARCH.run("upstream", FraySearchDeadNodeO3Test::once);
+    SEARCH.runEach("upstream", FraySearchDeadNodeO3Test::once);
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
   public void P1() throws Exception {
-    SEARCH.run("P1", FraySearchDeadNodeO3Test::once);
+    SEARCH.runEach("P1", FraySearchDeadNodeO3Test::once);
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
   public void P2() throws Exception {
-    SEARCH.run("P2", FraySearchDeadNodeO3Test::once);
+    SEARCH.runEach("P2", FraySearchDeadNodeO3Test::once);
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
   public void P3() throws Exception {
-    SEARCH.run("P3", FraySearchDeadNodeO3Test::once);
+    SEARCH.runEach("P3", FraySearchDeadNodeO3Test::once);
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
   public void P1_P2() throws Exception {
-    SEARCH.run("P1+P2", FraySearchDeadNodeO3Test::once);
+    SEARCH.runEach("P1+P2", FraySearchDeadNodeO3Test::once);
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
   public void proposed() throws Exception {
-    SEARCH.run("proposed", FraySearchDeadNodeO3Test::once);
+    SEARCH.runEach("proposed", FraySearchDeadNodeO3Test::once);
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
   public void improved() throws Exception {
-    SEARCH.run("improved", FraySearchDeadNodeO3Test::once);
+    SEARCH.runEach("improved", FraySearchDeadNodeO3Test::once);
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
   public void P1_P2u_P3() throws Exception {
-    SEARCH.run("P1+P2u+P3", FraySearchDeadNodeO3Test::once);
+    SEARCH.runEach("P1+P2u+P3", FraySearchDeadNodeO3Test::once);
   }
 
   @AfterAll

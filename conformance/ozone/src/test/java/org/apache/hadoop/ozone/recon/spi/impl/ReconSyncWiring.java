@@ -93,10 +93,13 @@ final class ReconSyncWiring implements AutoCloseable {
   static final String BUCKET = "bucket";
 
   final Path dir;
-  final OzoneConfiguration conf = new OzoneConfiguration();
+  final OzoneConfiguration conf;
   final OmMetadataManagerImpl om;
   final ReconOmMetadataManagerImpl reconOmDb;
   final ReconUtils reconUtils;
+  /** The two DBs; closed with the wiring unless they were handed in ({@link #ReconSyncWiring(Dbs)}). */
+  private final Dbs dbs;
+  private final boolean ownsDbs;
   final FileCount task = new FileCount();
   final ReconTaskStatusUpdaterManager statusManager = mock(ReconTaskStatusUpdaterManager.class);
   /** Every status row's lastUpdatedSeqNumber, by task name. */
@@ -108,25 +111,71 @@ final class ReconSyncWiring implements AutoCloseable {
   final OzoneManagerProtocol omClient = mock(OzoneManagerProtocol.class);
   final ReconTaskControllerImpl controller;
   final OzoneManagerServiceProviderImpl provider;
-  private final AtomicLong objectIds = new AtomicLong(1000);
+  /**
+   * OM's DB and the Recon OM DB of a wiring, opened from a fresh copy of the {@link #template}
+   * (OM at sequence number 1 with file1, Recon in sync), with the ReconUtils whose HTTP call fails.
+   * A search opens one and hands it to many wirings ({@link #ReconSyncWiring(Dbs)}).
+   */
+  static final class Dbs implements AutoCloseable {
+    final Path dir;
+    final OzoneConfiguration conf = new OzoneConfiguration();
+    final OmMetadataManagerImpl om;
+    final ReconOmMetadataManagerImpl reconOmDb;
+    final ReconUtils reconUtils;
+    final AtomicLong objectIds = new AtomicLong(FILE1_OBJECT_ID);
 
+    Dbs() throws Exception {
+      DefaultMetricsSystem.setMiniClusterMode(true);
+      dir = Files.createTempDirectory("racelab-recon-sync");
+      configure(conf, dir);
+      // OM's DB with file1 and Recon's copy of it, as created once per JVM (a fresh copy each)
+      FileUtils.copyDirectory(template().toFile(), dir.toFile());
+      om = new OmMetadataManagerImpl(conf, null);
+      reconUtils = spy(new ReconUtils());
+      // the full-snapshot fallback cannot reach OM: its HTTP call fails at once
+      doThrow(new IOException("racelab: OM's HTTP server is unreachable")).when(reconUtils)
+          .makeHttpCall(any(), anyString(), anyBoolean());
+      reconOmDb = new ReconOmMetadataManagerImpl(conf, reconUtils);
+      File reconCopy = dir.resolve("recon-om").resolve(RECON_COPY).toFile();
+      reconOmDb.updateOmDB(reconCopy, false);
+    }
+
+    @Override
+    public void close() throws Exception {
+      try {
+        reconOmDb.stop();
+      } catch (Exception ignored) {
+        // best effort
+      }
+      om.stop();
+      FileUtils.deleteQuietly(dir.toFile());
+    }
+  }
+
+  /** A wiring over its own fresh DBs (each replay row starts from the same state). */
   ReconSyncWiring() throws Exception {
+    this(new Dbs(), true);
+  }
+
+  /**
+   * A wiring over DBs opened before (a search's: its iterations share them, each starting where
+   * the last left OM and Recon, in sync); its close leaves them open.
+   */
+  ReconSyncWiring(Dbs dbs) throws Exception {
+    this(dbs, false);
+  }
+
+  private ReconSyncWiring(Dbs dbs, boolean ownsDbs) throws Exception {
     Recorder.observe(Probes.CONTRACT, Probes.ALL);
     Probes.labelProcessorThreads();
     DefaultMetricsSystem.setMiniClusterMode(true);
-    dir = Files.createTempDirectory("racelab-recon-sync");
-    configure(conf, dir);
-    // OM's DB with file1 and Recon's copy of it, as created once per JVM (a fresh copy per row)
-    FileUtils.copyDirectory(template().toFile(), dir.toFile());
-    om = new OmMetadataManagerImpl(conf, null);
-    objectIds.set(FILE1_OBJECT_ID);
-    reconUtils = spy(new ReconUtils());
-    // the full-snapshot fallback cannot reach OM: its HTTP call fails at once
-    doThrow(new IOException("racelab: OM's HTTP server is unreachable")).when(reconUtils)
-        .makeHttpCall(any(), anyString(), anyBoolean());
-    reconOmDb = new ReconOmMetadataManagerImpl(conf, reconUtils);
-    File reconCopy = dir.resolve("recon-om").resolve(RECON_COPY).toFile();
-    reconOmDb.updateOmDB(reconCopy, false);
+    this.dbs = dbs;
+    this.ownsDbs = ownsDbs;
+    dir = dbs.dir;
+    conf = dbs.conf;
+    om = dbs.om;
+    reconUtils = dbs.reconUtils;
+    reconOmDb = dbs.reconOmDb;
 
     when(statusManager.getTaskStatusUpdater(anyString())).thenAnswer(inv -> updater(inv.getArgument(0)));
 
@@ -219,6 +268,9 @@ final class ReconSyncWiring implements AutoCloseable {
       cp.cleanupCheckpoint();
     } finally {
       m.stop();
+      // its cleanup executors would outlive it (daemons, one per JVM): a search's iterations
+      // should see no thread of the harness's setup wake up (see ReconSyncSearches)
+      ReconSyncSearches.stopCacheCleanup(m, "the template's OM DB");
     }
     template = t;
     return t;
@@ -306,7 +358,12 @@ final class ReconSyncWiring implements AutoCloseable {
 
   /** OM writes one key (one RocksDB write batch, one sequence number). */
   void putFile(String name) throws IOException {
-    putFile(om, name, objectIds.incrementAndGet());
+    putFile(om, name, dbs.objectIds.incrementAndGet());
+  }
+
+  /** OM deletes one key (one RocksDB write batch, one sequence number). */
+  void deleteFile(String name) throws IOException {
+    om.getKeyTable(BucketLayout.LEGACY).delete(om.getOzoneKey(VOLUME, BUCKET, name));
   }
 
   private static void putFile(OmMetadataManagerImpl om, String name, long objectId)
@@ -482,13 +539,9 @@ final class ReconSyncWiring implements AutoCloseable {
   public void close() throws Exception {
     stopScheduler();
     stopController();
-    try {
-      reconOmDb.stop();
-    } catch (Exception ignored) {
-      // best effort
+    if (ownsDbs) {
+      dbs.close();
     }
-    om.stop();
-    FileUtils.deleteQuietly(dir.toFile());
   }
 
   /** racelab's task: a file count (NSSummary's number of files in the bucket, reduced). */

@@ -1,0 +1,52 @@
+package org.apache.hadoop.ozone.recon.spi.impl;
+
+import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
+import racelab.fix.reconsync.Rows;
+import racelab.search.FrayKept;
+
+/**
+ * Schedules FraySearchReconSyncO1Test kept (src/test/resources/schedules/RS_O1/), each replayed
+ * by Fray from its recorded scheduler choices (one iteration, POS fed the choices) on the row it
+ * was found on, after the search's warm-up: each must reach O1 again. See the README ("Kept
+ * schedules are NOT deterministic here") for what such a replay does and does not repeat.
+ */
+@ExtendWith(FrayTestExtension.class)
+public class FrayKeptReconSyncO1Test {
+  static final FrayKept KEPT = new FrayKept("RS_O1", "O1", Rows.headline());
+
+  @BeforeAll
+  static void warm() throws Exception {
+    FraySearchReconSyncO1Test.warm();
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/RS_O1/upstream-run-5")
+  public void upstream_run5() throws Exception {
+    KEPT.replay("upstream", "upstream-run-5", FraySearchReconSyncO1Test::once);
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/RS_O1/upstream-run-6")
+  public void upstream_run6() throws Exception {
+    KEPT.replay("upstream", "upstream-run-6", FraySearchReconSyncO1Test::once);
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/RS_O1/proposed-run-7")
+  public void proposed_run7() throws Exception {
+    KEPT.replay("proposed", "proposed-run-7", FraySearchReconSyncO1Test::once);
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    if (FraySearchReconSyncO1Test.dbs != null) {
+      FraySearchReconSyncO1Test.dbs.close();
+    }
+  }
+}

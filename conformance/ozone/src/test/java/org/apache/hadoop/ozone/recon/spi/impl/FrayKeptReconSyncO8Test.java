@@ -1,0 +1,60 @@
+package org.apache.hadoop.ozone.recon.spi.impl;
+
+import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
+import racelab.fix.reconsync.Rows;
+import racelab.search.FrayKept;
+
+/**
+ * Schedules FraySearchReconSyncO8Test kept (src/test/resources/schedules/RS_O8/), each replayed
+ * by Fray from its recorded scheduler choices (one iteration, POS fed the choices) on the row it
+ * was found on, after the search's warm-up: each must reach O8 again (an executor lost, its
+ * worker running). See the README ("Kept schedules are NOT deterministic here") for what such a
+ * replay does and does not repeat. Measured: these three reached O8 again in 7 of 12 replays
+ * (4 JVMs; proposed-run-3 in 4 of 4, upstream-run-3 in 2 of 4, upstream-run-5 in 1 of 4; O8 is
+ * about 58 % of the runs);
+ * three earlier ones (before the TarExtractor was started in the setup) in 18 of 18 (6 JVMs).
+ */
+// Not deterministic here (conformance/README.md, "Kept schedules are NOT deterministic here"):
+// the gate skips it; run it by hand with -Dracelab.fray.kept.nondeterministic=true.
+@EnabledIfSystemProperty(named = "racelab.fray.kept.nondeterministic", matches = "true")
+@ExtendWith(FrayTestExtension.class)
+public class FrayKeptReconSyncO8Test {
+  static final FrayKept KEPT = new FrayKept("RS_O8", "O8", Rows.headline());
+
+  @BeforeAll
+  static void warm() throws Exception {
+    FraySearchReconSyncO8Test.warm();
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/RS_O8/upstream-run-3")
+  public void upstream_run3() throws Exception {
+    KEPT.replay("upstream", "upstream-run-3", FraySearchReconSyncO8Test::once);
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/RS_O8/upstream-run-5")
+  public void upstream_run5() throws Exception {
+    KEPT.replay("upstream", "upstream-run-5", FraySearchReconSyncO8Test::once);
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/RS_O8/proposed-run-3")
+  public void proposed_run3() throws Exception {
+    KEPT.replay("proposed", "proposed-run-3", FraySearchReconSyncO8Test::once);
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    if (FraySearchReconSyncO8Test.dbs != null) {
+      FraySearchReconSyncO8Test.dbs.close();
+    }
+  }
+}
