@@ -662,7 +662,7 @@ impl Matrix {
                 r.search,
                 r.tool,
                 r.variant,
-                r.outcome,
+                r.outcome_label(),
                 r.rate(),
                 r.seconds.map_or("-".into(), |s| format!("{s:.1} s")),
                 super::searches::judge(r, &self.expected).as_str()
@@ -722,7 +722,12 @@ impl Matrix {
                 Some(f) => format!("{f} ({} of {} reached it)", r.reached, r.runs),
                 None => format!("not found in {} runs", r.runs),
             };
-            writeln!(out, "| {} | {loom} | {real} | {replay} |", r.outcome).ok();
+            writeln!(
+                out,
+                "| {} | {loom} | {real} | {replay} |",
+                r.outcome_label()
+            )
+            .ok();
         }
         // the contract as its test classes name it: `LincheckKeptReregisterTest`
         let camel: String = contract

@@ -61,6 +61,11 @@ impl SearchRecord {
     pub fn outcomes(&self) -> impl Iterator<Item = &str> {
         self.outcome.split('|')
     }
+
+    /// The outcome as a table cell says it (`O2 or R1`: a `|` would split a Markdown cell).
+    pub fn outcome_label(&self) -> String {
+        self.outcomes().collect::<Vec<_>>().join(" or ")
+    }
 }
 
 /// What `searches.json` holds: the searches of one run of `cargo xtask search`.
@@ -312,6 +317,7 @@ mod tests {
         );
         assert_eq!(judge(&union("improved", 1), &expected), Judgement::Deviates);
         assert_eq!(judge(&union("P2", 1), &expected), Judgement::Unclaimed);
+        assert_eq!(union("P1", 3).outcome_label(), "O2 or R1");
     }
 
     #[test]
