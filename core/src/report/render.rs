@@ -644,7 +644,12 @@ impl Matrix {
                 .map_or(String::new(), |c| format!(" ({c})"))
         } else {
             let commits: Vec<&str> = commits.into_iter().collect();
-            format!(" (searched at commit {})", commits.join(", "))
+            let unnamed = if mine.iter().any(|r| r.commit.is_none()) {
+                "; some records name no commit"
+            } else {
+                ""
+            };
+            format!(" (searched at commit {}{unnamed})", commits.join(", "))
         };
         writeln!(
             out,
