@@ -74,6 +74,20 @@ public final class FraySearch {
   }
 
   /**
+   * Outside Fray's iterations (no delegate yet): every row's parts installed (advice installed
+   * after a class is first used is lost), then one whole run on each row, so that class loading
+   * and first-use initialisation do not fall in an iteration.
+   */
+  public void warm(Callable<?> once) throws Exception {
+    for (Row row : rows.values()) {
+      FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
+    }
+    for (Row row : rows.values()) {
+      FixLayer.run(row, once);
+    }
+  }
+
+  /**
    * One Fray iteration on {@code variant}'s row: the body runs with the row's parts on
    * ({@link FixLayer#run}); its verdict is tallied, and a reaching run's choices kept.
    */

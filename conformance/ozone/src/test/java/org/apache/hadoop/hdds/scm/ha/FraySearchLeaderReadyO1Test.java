@@ -8,7 +8,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
-import racelab.fix.FixLayer;
 import racelab.fix.leaderready.Rows;
 import racelab.search.FraySearch;
 
@@ -35,12 +34,7 @@ public class FraySearchLeaderReadyO1Test {
    */
   @BeforeAll
   static void warm() throws Exception {
-    for (var row : SEARCH.rows()) {
-      FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
-    }
-    for (var row : SEARCH.rows()) {
-      FixLayer.run(row, FraySearchLeaderReadyO1Test::once);
-    }
+    SEARCH.warm(FraySearchLeaderReadyO1Test::once);
   }
 
   /** One run: the callback against the step-down, decided from the real state after both. */

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
 import racelab.conformance.Threads;
-import racelab.fix.FixLayer;
 import racelab.fix.leaderready.Rows;
 import racelab.search.FraySearch;
 
@@ -37,12 +36,7 @@ public class FraySearchLeaderReadyO2R1Test {
   /** Outside Fray's iterations: the parts installed and one whole run on each row. */
   @BeforeAll
   static void warm() throws Exception {
-    for (var row : SEARCH.rows()) {
-      FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
-    }
-    for (var row : SEARCH.rows()) {
-      FixLayer.run(row, FraySearchLeaderReadyO2R1Test::once);
-    }
+    SEARCH.warm(FraySearchLeaderReadyO2R1Test::once);
   }
 
   /** One run: the term-4 callback against a step-down and a re-election into term 5. */

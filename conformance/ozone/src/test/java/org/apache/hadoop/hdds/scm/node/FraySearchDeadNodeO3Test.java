@@ -9,7 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
-import racelab.fix.FixLayer;
 import racelab.fix.deadnode.Rows;
 import racelab.search.FraySearch;
 
@@ -37,12 +36,7 @@ public class FraySearchDeadNodeO3Test {
   /** Outside Fray's iterations: the parts installed and one whole run on each row. */
   @BeforeAll
   static void warm() throws Exception {
-    for (var row : SEARCH.rows()) {
-      FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
-    }
-    for (var row : SEARCH.rows()) {
-      FixLayer.run(row, FraySearchDeadNodeO3Test::once);
-    }
+    SEARCH.warm(FraySearchDeadNodeO3Test::once);
   }
 
   /**

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
 import racelab.conformance.Threads;
-import racelab.fix.FixLayer;
 import racelab.fix.containerrecreate.Dn;
 import racelab.fix.containerrecreate.Rows;
 import racelab.search.FraySearch;
@@ -49,12 +48,7 @@ public class FraySearchContainerRecreateWriteRaceTest {
   /** Outside Fray's iterations: the parts installed and one whole run on each row. */
   @BeforeAll
   static void warm() throws Exception {
-    for (var row : SEARCH.rows()) {
-      FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
-    }
-    for (var row : SEARCH.rows()) {
-      FixLayer.run(row, FraySearchContainerRecreateWriteRaceTest::once);
-    }
+    SEARCH.warm(FraySearchContainerRecreateWriteRaceTest::once);
   }
 
   /** One run: the client's write against SCM's close and force delete; O5, O7, O1. */
