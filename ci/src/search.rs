@@ -142,7 +142,7 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
         .arg("-Dsurefire.failIfNoSpecifiedTests=false"); // a contract's searches are in one module
     match tool {
         Tool::Fray => {
-            c.env("JDK25_HOME", jdk25_for_fray()?);
+            c.env("JDK25_HOME", jdk25_for_fray(&[])?);
             c.args(["-pl", "ozone"]);
         }
         Tool::Lincheck => {
@@ -205,7 +205,10 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
     }
     let modules = match tool {
         Tool::Fray => {
-            c.env("JDK25_HOME", jdk25_for_fray()?);
+            let mut options = Vec::new();
+            options.extend(offline.then(|| "-o".to_string()));
+            options.extend(repo.map(|r| format!("-Dmaven.repo.local={}", r.display())));
+            c.env("JDK25_HOME", jdk25_for_fray(&options)?);
             vec!["ozone"]
         }
         Tool::Lincheck => vec!["hdfs", "ozone"],
@@ -275,19 +278,31 @@ pub fn replay_all_kept(offline: bool, repo: Option<&Path>) -> (Vec<KeptReplay>, 
     (replays, problems)
 }
 
-/// A `JDK25_HOME` Fray's prepare-fray can link from (`conformance/tools/jdk25-for-fray.sh`).
-fn jdk25_for_fray() -> Result<String, String> {
-    let out = Command::new(root().join("conformance/tools/jdk25-for-fray.sh"))
-        .output()
-        .map_err(|e| format!("tools/jdk25-for-fray.sh: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-    } else {
-        Err(format!(
-            "Fray needs a JDK 25 (tools/jdk25-for-fray.sh: {})",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
+/// A `JDK25_HOME` Fray's prepare-fray can link from (`conformance/tools/jdk25-for-fray.sh`),
+/// with its instrumented JDK linked once per machine (`conformance/tools/fray-java.sh`, by a
+/// Maven run with `maven_options` when none is cached), where each clean clone linked it again.
+fn jdk25_for_fray(maven_options: &[String]) -> Result<String, String> {
+    let tools = root().join("conformance/tools");
+    let script = |name: &str, args: &[String]| -> Result<String, String> {
+        let out = Command::new(tools.join(name))
+            .args(args)
+            .output()
+            .map_err(|e| format!("tools/{name}: {e}"))?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        } else {
+            Err(format!(
+                "Fray needs a JDK 25 and its instrumented link (tools/{name}: {})",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
+        }
+    };
+    let jdk25 = script("jdk25-for-fray.sh", &[])?;
+    let args: Vec<String> = std::iter::once(jdk25.clone())
+        .chain(maven_options.iter().cloned())
+        .collect();
+    script("fray-java.sh", &args)?;
+    Ok(jdk25)
 }
 
 /// The commit checked out, when git can tell.

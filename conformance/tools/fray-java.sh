@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Fray's instrumented JDK, linked once per machine. prepare-fray links ozone/target/fray/fray-java
+# from JDK25_HOME, every JDK class instrumented (about 21 s of CPU), unless that directory's
+# fray-version file already names its Fray version (FrayWorkspaceInitializer in Fray 0.9.2), so
+# every clean clone linked it again. This keeps one link in the tool cache (ci/tools/tool-cache.sh),
+# named after the Fray version and the JDK's release file, and points ozone/target/fray/fray-java
+# at it. Usage (MAVEN OPTIONS: those of the Maven run that links, when none is cached, e.g. -o):
+#   JDK25_HOME=$(conformance/tools/jdk25-for-fray.sh) && conformance/tools/fray-java.sh "$JDK25_HOME" [MAVEN OPTIONS...]
+set -euo pipefail
+conformance=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] && [ -f "$1/release" ] || { echo "usage: $0 JDK25_HOME [MAVEN OPTIONS...]" >&2; exit 2; }
+jdk25=$1
+shift
+fray=$(sed -n 's:.*<fray.version>\(.*\)</fray.version>.*:\1:p' "$conformance/ozone/pom.xml" | head -1)
+[ -n "$fray" ] || { echo "$conformance/ozone/pom.xml: no <fray.version>" >&2; exit 1; }
+. "$conformance/../ci/tools/tool-cache.sh"
+cached=$tool_cache/fray-java-$fray-$(sha256sum < "$jdk25/release" | cut -c1-16)
+target=$conformance/ozone/target/fray/fray-java
+link_once() {
+  # a link to an earlier cache goes first: prepare-fray empties fray-java when it links
+  rm -rf "$target"
+  JDK25_HOME=$jdk25 mvn -B -q -ntp "$@" -f "$conformance/pom.xml" -pl ozone -Pfray initialize >&2
+  cp -a "$target/." "$cached/"
+}
+install_once "$cached" link_once "$@"
+rm -rf "$target"
+mkdir -p "$(dirname "$target")"
+ln -s "$cached" "$target"
