@@ -69,6 +69,11 @@ public final class FraySearch {
     return this;
   }
 
+  /** The first search's id: the one asserted on the upstream row. */
+  public String id() {
+    return outcomes.keySet().iterator().next();
+  }
+
   public List<Row> rows() {
     return List.copyOf(rows.values());
   }

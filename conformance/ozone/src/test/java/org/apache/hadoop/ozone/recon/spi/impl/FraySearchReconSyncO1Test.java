@@ -1,14 +1,8 @@
 package org.apache.hadoop.ozone.recon.spi.impl;
 
-import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
-
-import java.util.Set;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.pastalab.fray.junit.junit5.FrayTestExtension;
-import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
-import racelab.fix.FixLayer;
 import racelab.fix.reconsync.Rows;
 import racelab.search.FraySearch;
 
@@ -29,32 +23,22 @@ import racelab.search.FraySearch;
  * proposed, A1..A4: a fix row's k of N here is about that requester (RS-F5), recorded, not asserted.
  * One method per headline row with the layer on; the upstream row must reach O1.
  */
-@ExtendWith(FrayTestExtension.class)
-public class FraySearchReconSyncO1Test {
-  static final int ITERATIONS = 200;
+public class FraySearchReconSyncO1Test extends ReconSyncFraySearch {
   static final FraySearch SEARCH = new FraySearch("RS_O1", "O1", Rows.headline());
-
-  /**
-   * Outside Fray's iterations: the parts installed, ReconServer's injector bound, one whole run on
-   * each row, each checked to end every thread it started.
-   */
-  /** OM's DB and the Recon OM DB, opened once, outside the iterations (ReconSyncSearches.openDbs). */
-  static ReconSyncWiring.Dbs dbs;
 
   @BeforeAll
   static void warm() throws Exception {
-    for (var row : SEARCH.rows()) {
-      FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
-    }
-    ReconSyncSearches.installInjector();
-    dbs = ReconSyncSearches.openDbs();
-    // the first run starts what a JVM starts once (RocksDB's LeakDetector, the rows' template)
-    FixLayer.run(SEARCH.rows().get(0), FraySearchReconSyncO1Test::once);
-    for (var row : SEARCH.rows()) {
-      Set<Thread> before = ReconSyncSearches.liveThreads();
-      FixLayer.run(row, FraySearchReconSyncO1Test::once);
-      ReconSyncSearches.checkAllEnded(before, "RS_O1's run on " + row.variant());
-    }
+    warm(SEARCH, FraySearchReconSyncO1Test::once);
+  }
+
+  @Override
+  FraySearch search() {
+    return SEARCH;
+  }
+
+  @Override
+  Callable<FraySearch.Verdict> run() {
+    return FraySearchReconSyncO1Test::once;
   }
 
   /** One run: the sync of one new key against the upgrade action's rebuild. */
@@ -63,44 +47,8 @@ public class FraySearchReconSyncO1Test {
     return new FraySearch.Verdict(r.o1(), r.observed());
   }
 
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void upstream() throws Exception {
-    SEARCH.run("upstream", FraySearchReconSyncO1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void proposed() throws Exception {
-    SEARCH.run("proposed", FraySearchReconSyncO1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A1() throws Exception {
-    SEARCH.run("A1", FraySearchReconSyncO1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A2() throws Exception {
-    SEARCH.run("A2", FraySearchReconSyncO1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A3() throws Exception {
-    SEARCH.run("A3", FraySearchReconSyncO1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A4() throws Exception {
-    SEARCH.run("A4", FraySearchReconSyncO1Test::once);
-  }
-
   @AfterAll
   static void record() throws Exception {
-    try {
-      SEARCH.finish("upstream");
-    } finally {
-      if (dbs != null) {
-        dbs.close();
-      }
-    }
+    finish(SEARCH);
   }
 }

@@ -1,14 +1,8 @@
 package org.apache.hadoop.ozone.recon.spi.impl;
 
-import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
-
-import java.util.Set;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.pastalab.fray.junit.junit5.FrayTestExtension;
-import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
-import racelab.fix.FixLayer;
 import racelab.fix.reconsync.Rows;
 import racelab.search.FraySearch;
 
@@ -26,32 +20,22 @@ import racelab.search.FraySearch;
  * cells (REST requester) unreachable on the fix rows. Fix rows are recorded, not asserted;
  * the upstream row must reach O2.
  */
-@ExtendWith(FrayTestExtension.class)
-public class FraySearchReconSyncO2Test {
-  static final int ITERATIONS = 200;
+public class FraySearchReconSyncO2Test extends ReconSyncFraySearch {
   static final FraySearch SEARCH = new FraySearch("RS_O2", "O2", Rows.headline());
 
-  /** OM's DB and the Recon OM DB, opened once, outside the iterations (ReconSyncSearches.openDbs). */
-  static ReconSyncWiring.Dbs dbs;
-
-  /**
-   * Outside Fray's iterations: the parts installed, ReconServer's injector bound, the DBs opened,
-   * one whole run on each row, each checked to end every thread it started.
-   */
   @BeforeAll
   static void warm() throws Exception {
-    for (var row : SEARCH.rows()) {
-      FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
-    }
-    ReconSyncSearches.installInjector();
-    dbs = ReconSyncSearches.openDbs();
-    // the first run starts what a JVM starts once (RocksDB's LeakDetector)
-    FixLayer.run(SEARCH.rows().get(0), FraySearchReconSyncO2Test::once);
-    for (var row : SEARCH.rows()) {
-      Set<Thread> before = ReconSyncSearches.liveThreads();
-      FixLayer.run(row, FraySearchReconSyncO2Test::once);
-      ReconSyncSearches.checkAllEnded(before, "RS_O2's run on " + row.variant());
-    }
+    warm(SEARCH, FraySearchReconSyncO2Test::once);
+  }
+
+  @Override
+  FraySearch search() {
+    return SEARCH;
+  }
+
+  @Override
+  Callable<FraySearch.Verdict> run() {
+    return FraySearchReconSyncO2Test::once;
   }
 
   /** One run: the sync of two new keys (two write batches) against the upgrade action's rebuild. */
@@ -61,44 +45,8 @@ public class FraySearchReconSyncO2Test {
         + (r.omKeys - r.startKeys) + " keys of the delta; " + r.observed());
   }
 
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void upstream() throws Exception {
-    SEARCH.run("upstream", FraySearchReconSyncO2Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void proposed() throws Exception {
-    SEARCH.run("proposed", FraySearchReconSyncO2Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A1() throws Exception {
-    SEARCH.run("A1", FraySearchReconSyncO2Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A2() throws Exception {
-    SEARCH.run("A2", FraySearchReconSyncO2Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A3() throws Exception {
-    SEARCH.run("A3", FraySearchReconSyncO2Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A4() throws Exception {
-    SEARCH.run("A4", FraySearchReconSyncO2Test::once);
-  }
-
   @AfterAll
   static void record() throws Exception {
-    try {
-      SEARCH.finish("upstream");
-    } finally {
-      if (dbs != null) {
-        dbs.close();
-      }
-    }
+    finish(SEARCH);
   }
 }

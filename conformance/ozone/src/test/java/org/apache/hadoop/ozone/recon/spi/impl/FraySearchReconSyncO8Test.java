@@ -1,24 +1,18 @@
 package org.apache.hadoop.ozone.recon.spi.impl;
 
-import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
-
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.pastalab.fray.junit.junit5.FrayTestExtension;
-import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
-import racelab.fix.FixLayer;
 import racelab.search.FraySearch;
 
 /**
@@ -48,27 +42,23 @@ import racelab.search.FraySearch;
  * {@code --add-opens java.base/java.util.concurrent} (the fray profile's argLine). Written for
  * racelab; nothing here is copied from upstream.
  */
-@ExtendWith(FrayTestExtension.class)
-public class FraySearchReconSyncO8Test {
-  static final int ITERATIONS = 200;
+public class FraySearchReconSyncO8Test extends ReconSyncFraySearch {
   static final FraySearch SEARCH =
       new FraySearch("RS_O8", "O8", racelab.fix.reconsync.Rows.headline());
 
-  static ReconSyncWiring.Dbs dbs;
-
   @BeforeAll
   static void warm() throws Exception {
-    for (var row : SEARCH.rows()) {
-      FixLayer.install(row.parts().toArray(new racelab.fix.Part[0]));
-    }
-    ReconSyncSearches.installInjector();
-    dbs = ReconSyncSearches.openDbs();
-    FixLayer.run(SEARCH.rows().get(0), FraySearchReconSyncO8Test::once);
-    for (var row : SEARCH.rows()) {
-      Set<Thread> before = ReconSyncSearches.liveThreads();
-      FixLayer.run(row, FraySearchReconSyncO8Test::once);
-      ReconSyncSearches.checkAllEnded(before, "RS_O8's run on " + row.variant());
-    }
+    warm(SEARCH, FraySearchReconSyncO8Test::once);
+  }
+
+  @Override
+  FraySearch search() {
+    return SEARCH;
+  }
+
+  @Override
+  Callable<FraySearch.Verdict> run() {
+    return FraySearchReconSyncO8Test::once;
   }
 
   private static final Field SCHEDULER;
@@ -218,44 +208,8 @@ public class FraySearchReconSyncO8Test {
     tarExtractor(w).stop();
   }
 
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void upstream() throws Exception {
-    SEARCH.run("upstream", FraySearchReconSyncO8Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void proposed() throws Exception {
-    SEARCH.run("proposed", FraySearchReconSyncO8Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A1() throws Exception {
-    SEARCH.run("A1", FraySearchReconSyncO8Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A2() throws Exception {
-    SEARCH.run("A2", FraySearchReconSyncO8Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A3() throws Exception {
-    SEARCH.run("A3", FraySearchReconSyncO8Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void A4() throws Exception {
-    SEARCH.run("A4", FraySearchReconSyncO8Test::once);
-  }
-
   @AfterAll
   static void record() throws Exception {
-    try {
-      SEARCH.finish("upstream");
-    } finally {
-      if (dbs != null) {
-        dbs.close();
-      }
-    }
+    finish(SEARCH);
   }
 }
