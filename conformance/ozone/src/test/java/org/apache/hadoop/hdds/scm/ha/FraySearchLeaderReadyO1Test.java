@@ -1,13 +1,9 @@
 package org.apache.hadoop.hdds.scm.ha;
 
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
-import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
-
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.pastalab.fray.junit.junit5.FrayTestExtension;
-import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
 import racelab.fix.leaderready.Rows;
 import racelab.search.FraySearch;
 
@@ -21,9 +17,7 @@ import racelab.search.FraySearch;
  * predicate). One method per headline row with the layer on; the upstream row must reach O1.
  * Profile {@code fray} only (see README.md, "Schedulers").
  */
-@ExtendWith(FrayTestExtension.class)
-public class FraySearchLeaderReadyO1Test {
-  static final int ITERATIONS = 200;
+public class FraySearchLeaderReadyO1Test extends LeaderReadyFraySearch {
   static final FraySearch SEARCH = new FraySearch("LR_O1", "O1", Rows.headline());
 
   /**
@@ -35,6 +29,16 @@ public class FraySearchLeaderReadyO1Test {
   @BeforeAll
   static void warm() throws Exception {
     SEARCH.warm(FraySearchLeaderReadyO1Test::once);
+  }
+
+  @Override
+  FraySearch search() {
+    return SEARCH;
+  }
+
+  @Override
+  Callable<FraySearch.Verdict> run() {
+    return FraySearchLeaderReadyO1Test::once;
   }
 
   /** One run: the callback against the step-down, decided from the real state after both. */
@@ -58,31 +62,6 @@ public class FraySearchLeaderReadyO1Test {
       w.replicationManager.stop();
       w.close();
     }
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void upstream() throws Exception {
-    SEARCH.run("upstream", FraySearchLeaderReadyO1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void P1() throws Exception {
-    SEARCH.run("P1", FraySearchLeaderReadyO1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void P2() throws Exception {
-    SEARCH.run("P2", FraySearchLeaderReadyO1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void proposed() throws Exception {
-    SEARCH.run("proposed", FraySearchLeaderReadyO1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void improved() throws Exception {
-    SEARCH.run("improved", FraySearchLeaderReadyO1Test::once);
   }
 
   @AfterAll

@@ -1,14 +1,10 @@
 package org.apache.hadoop.hdds.scm.ha;
 
-import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
-
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.pastalab.fray.junit.junit5.FrayTestExtension;
-import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
 import racelab.conformance.Threads;
 import racelab.fix.leaderready.Rows;
 import racelab.search.FraySearch;
@@ -28,15 +24,23 @@ import racelab.search.FraySearch;
  * reachable on a row where either is, unreachable where both are (only the improved row).
  * One method per headline row with the layer on; the upstream row must reach it.
  */
-@ExtendWith(FrayTestExtension.class)
-public class FraySearchLeaderReadyO2R1Test {
-  static final int ITERATIONS = 200;
+public class FraySearchLeaderReadyO2R1Test extends LeaderReadyFraySearch {
   static final FraySearch SEARCH = new FraySearch("LR_O2_R1", "O2|R1", Rows.headline());
 
   /** Outside Fray's iterations: the parts installed and one whole run on each row. */
   @BeforeAll
   static void warm() throws Exception {
     SEARCH.warm(FraySearchLeaderReadyO2R1Test::once);
+  }
+
+  @Override
+  FraySearch search() {
+    return SEARCH;
+  }
+
+  @Override
+  Callable<FraySearch.Verdict> run() {
+    return FraySearchLeaderReadyO2R1Test::once;
   }
 
   /** One run: the term-4 callback against a step-down and a re-election into term 5. */
@@ -64,31 +68,6 @@ public class FraySearchLeaderReadyO2R1Test {
       w.replicationManager.stop();
       w.close();
     }
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void upstream() throws Exception {
-    SEARCH.run("upstream", FraySearchLeaderReadyO2R1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void P1() throws Exception {
-    SEARCH.run("P1", FraySearchLeaderReadyO2R1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void P2() throws Exception {
-    SEARCH.run("P2", FraySearchLeaderReadyO2R1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void proposed() throws Exception {
-    SEARCH.run("proposed", FraySearchLeaderReadyO2R1Test::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
-  public void improved() throws Exception {
-    SEARCH.run("improved", FraySearchLeaderReadyO2R1Test::once);
   }
 
   @AfterAll
