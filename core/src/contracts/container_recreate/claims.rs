@@ -832,6 +832,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             variant: "improved",
             mutate: |fix| Fix { tombstone: Switch::new(Tombstone::AfterRemove), ..fix },
             caught_by: &O1,
+            caught_at: None,
             inside_a_step: false,
             about: "the obvious edit of removeContainer (deleteFromContainerTable becomes a tombstone put) keeps \
                     upstream's order: a write that finds the container absent before the tombstone is written \
@@ -842,6 +843,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             variant: "P1+P2+P7+P8",
             mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(false), mark_deleted_missing: Switch::new(true), ..fix },
             caught_by: &O5,
+            caught_at: None,
             inside_a_step: false,
             about: "the delete calls removeContainer(id, markMissing=true): auto-create is refused with \
                     CONTAINER_MISSING, which canIgnoreException passes but ContainerStateMachine does not: the \
@@ -852,6 +854,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             variant: "improved",
             mutate: |fix| Fix { recheck_failed_write: Switch::new(WriteFailure::RecheckCheckedOnly), ..fix },
             caught_by: &O5,
+            caught_at: None,
             inside_a_step: false,
             about: "a catch written for what writeChunk declares (StorageContainerException): the chunk file's \
                     open fails with Guava's UncheckedExecutionException, which still escapes dispatchRequest",

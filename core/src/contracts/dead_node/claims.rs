@@ -546,6 +546,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { register_refreshes_heartbeat: Switch::new(Refresh::UnlessDead), ..fix },
             caught_by: &O1,
+            caught_at: None,
             inside_a_step: false,
             about: "register refreshes a known node's heartbeat time unless it is DEAD: a DEAD node that \
                     registers and stops is never resurrected, so DEAD_NODE never fires again (O1's path; \
@@ -556,6 +557,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { register_refreshes_heartbeat: Switch::new(Refresh::OnlyDead), ..fix },
             caught_by: &O2,
+            caught_at: None,
             inside_a_step: false,
             about: "register refreshes a known node's heartbeat time only if it is DEAD: a STALE node back \
                     shortly before the dead deadline keeps its old time, and the check at the deadline \
@@ -566,6 +568,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { reload_skips_known: Switch::new(SkipKnown::SameRowOnly), ..fix },
             caught_by: &O8,
+            caught_at: None,
             inside_a_step: false,
             about: "the reload skips a known node only when its row equals memory: a row that differs (behind \
                     NAT) is registered, and updateNode replaces the DEAD node's DatanodeInfo (O8's path; an \
@@ -576,6 +579,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { reload_skips_known: Switch::new(SkipKnown::OtherRowOnly), ..fix },
             caught_by: &O4,
+            caught_at: None,
             inside_a_step: false,
             about: "the reload skips a known node only when its row differs from memory: an equal row is \
                     registered, and P1 refreshes the DEAD node's heartbeat time, which the next check \
@@ -586,6 +590,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "improved",
             mutate: |fix| Fix { recheck_heartbeat_time: Switch::new(HeartbeatTest::FirstRead), ..fix },
             caught_by: &R1,
+            caught_at: None,
             inside_a_step: false,
             about: "the recheck under the monitor tests the heartbeat time the handler read first, before \
                     the monitor, not the one it reads under it: a registration's refresh between the two \
@@ -598,6 +603,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { recheck: Switch::new(Recheck::Unlocked), ..fix },
             caught_by: &O3,
+            caught_at: None,
             inside_a_step: false,
             about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
                     applied between the reread and the removal is removed",
@@ -607,6 +613,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "improved",
             mutate: |fix| Fix { recheck: Switch::new(Recheck::UnderMonitorNoReturn), ..fix },
             caught_by: &O5,
+            caught_at: None,
             inside_a_step: false,
             about: "the recheck under the monitor logs that it keeps the replicas (the node reads HEALTHY_READONLY, \
                     or DEAD within the stale deadline) and removes them anyway (a missing return): a live node's \
