@@ -83,6 +83,16 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "report: closed by the recheck under the DatanodeInfo monitor." },
         Claim { variant: "improved", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 4943).final_states(0x8def_bb20_13f5_57ab),
             note: "closed as with the patch." },
+        // O3's failure path where the recheck reads the node not DEAD (path cells: issue 37).
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::loom_path(RESURRECTED, 1),
+            note: "twin of the path cell proposed/O3 at this scenario: with no recheck, the handler's one status \
+                   read precedes the heartbeat and the RESURRECT, and it removes the replica of the registration \
+                   report" },
+        Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::loom_path(RESURRECTED, 4643).final_states(0x146b_6d93_10c0_68d1),
+            note: "P2's keep: a recheck under the monitor that reads the node not DEAD (the health check \
+                   RESURRECTed it after its first heartbeat) keeps the replicas and returns; the removals left \
+                   here follow a recheck that read DEAD (R1's window, proposed/O5), never O3's. The mutant \
+                   `recheck that falls through (proposed)` (a missing return) removes after such a recheck" },
         Claim { variant: "P1+P2", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 213),
             note: "the window belongs to P1+P2 (P3 plays no part)" },
         Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 213),
@@ -607,6 +617,18 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             inside_a_step: false,
             about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
                     applied between the reread and the removal is removed",
+        },
+        Mutant {
+            name: "recheck that falls through (proposed)",
+            variant: "proposed",
+            mutate: |fix| Fix { recheck: Switch::new(Recheck::UnderMonitorNoReturn), ..fix },
+            caught_by: &O3,
+            caught_at: Some(RESURRECTED),
+            inside_a_step: false,
+            about: "the recheck under the monitor logs that it keeps the replicas of a node it reads \
+                    HEALTHY_READONLY and removes them anyway (a missing return): the removal follows a recheck \
+                    that did not read DEAD, which is O3's path. Caught at its path cell (resurrected-while-dead-\
+                    node-handler-runs), where the health check can RESURRECT the node before the recheck",
         },
         Mutant {
             name: "recheck that falls through",
