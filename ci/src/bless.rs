@@ -16,6 +16,8 @@ use std::process::ExitCode;
 pub struct Repin {
     pub variant: String,
     pub outcome: String,
+    /// A path cell's scenario.
+    pub path: Option<String>,
     pub old: Pins,
     pub new: Pins,
 }
@@ -23,7 +25,11 @@ pub struct Repin {
 impl std::fmt::Display for Repin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let hash = |h: Option<u64>| h.map_or("none".to_owned(), |h| format!("{h:#018x}"));
-        write!(f, "{}/{}:", self.variant, self.outcome)?;
+        write!(f, "{}/{}", self.variant, self.outcome)?;
+        if let Some(s) = &self.path {
+            write!(f, " (path {s})")?;
+        }
+        write!(f, ":")?;
         if self.old.executions != self.new.executions {
             write!(
                 f,
@@ -125,13 +131,26 @@ pub struct Pins {
     pub final_states: Option<u64>,
 }
 
+/// The call that makes a loom cell a path cell ([`racelab_core::claims::Method::loom_path`]).
+const LOOM_PATH: &str = "loom_path(";
+
 /// `source` with the pins of the loom claim `variant`/`outcome` set to `new` (the count, and
 /// the final states' hash: written as `.final_states(0x…)` after the method, or removed when
-/// `None`): the old pins, and the new text. `None` when no such claim is written as a literal
-/// with a `Method::loom`-style call in its `method` field (then it is re-pinned by hand).
-pub fn repin(source: &str, variant: &str, outcome: &str, new: &Pins) -> Option<(Pins, String)> {
+/// `None`): the old pins, and the new text. `path` is `None` for the row's headline cell, and
+/// for a path cell its place among the row's path cells of that outcome, in claim order (the
+/// `Method::loom_path` literals of that variant and outcome, counted from 0). `None` when no
+/// such claim is written as a literal with a `Method::loom`-style call in its `method` field
+/// (then it is re-pinned by hand).
+pub fn repin(
+    source: &str,
+    variant: &str,
+    outcome: &str,
+    path: Option<usize>,
+    new: &Pins,
+) -> Option<(Pins, String)> {
     let wanted_variant = format!("\"{variant}\"");
     let wanted_outcome = format!("&{outcome}");
+    let mut paths_seen = 0;
     for (start, end) in claim_blocks(source) {
         let block = &source[start..end];
         let (Some((_, v)), Some((_, o))) = (field(block, "variant"), field(block, "outcome"))
@@ -142,8 +161,22 @@ pub fn repin(source: &str, variant: &str, outcome: &str, new: &Pins) -> Option<(
             continue;
         }
         let (at, method) = field(block, "method")?;
-        if method.contains("Proptest") || method.contains("Quickcheck") || method.contains("Fuzz") {
+        if method.contains("Proptest")
+            || method.contains("Quickcheck")
+            || method.contains("Fuzz")
+            || method.contains("real(")
+        {
             continue;
+        }
+        match (path, method.contains(LOOM_PATH)) {
+            (None, false) => {}
+            (Some(nth), true) => {
+                paths_seen += 1;
+                if paths_seen - 1 != nth {
+                    continue;
+                }
+            }
+            _ => continue,
         }
         let method = method.trim_end();
         // The method call, and the pinned hash after it when there is one.
@@ -201,6 +234,7 @@ pub fn run(contracts: &[String]) -> ExitCode {
     let mut failed = false;
     let mut changed = 0;
     for entry in racelab_core::registry::all() {
+        let cells = &entry.cells;
         if !contracts.iter().any(|c| c == entry.contract.id) {
             continue;
         }
@@ -211,6 +245,7 @@ pub fn run(contracts: &[String]) -> ExitCode {
         match bless_file(
             &path,
             loom.iter().filter(|c| c.contract == entry.contract.id),
+            cells,
         ) {
             Ok(repins) => {
                 for r in &repins {
@@ -238,6 +273,7 @@ pub fn run(contracts: &[String]) -> ExitCode {
 fn bless_file<'a>(
     path: &Path,
     records: impl Iterator<Item = &'a &'a CellResult>,
+    cells: &[racelab_core::claims::ExpectedCell],
 ) -> Result<Vec<Repin>, Vec<String>> {
     let file = path.display();
     let mut source = std::fs::read_to_string(path).map_err(|e| vec![format!("{file}: {e}")])?;
@@ -272,13 +308,36 @@ fn bless_file<'a>(
             ));
             continue;
         }
-        match repin(&source, &r.variant, &r.outcome, &new) {
+        // a path cell's place among its row's path cells of that outcome, in claim order
+        let nth = r.path.then(|| {
+            cells
+                .iter()
+                .filter(|e| {
+                    e.checker == Checker::Loom
+                        && e.path
+                        && (e.variant, e.outcome) == (r.variant.as_str(), r.outcome.as_str())
+                })
+                .position(|e| e.scenario == r.scenario.as_deref())
+        });
+        let nth = match nth {
+            Some(None) => {
+                problems.push(format!(
+                    "{file}: {} is not re-pinned: no such path cell is claimed",
+                    r.key()
+                ));
+                continue;
+            }
+            Some(Some(n)) => Some(n),
+            None => None,
+        };
+        match repin(&source, &r.variant, &r.outcome, nth, &new) {
             Some((old, _)) if old == new => {}
             Some((old, text)) => {
                 source = text;
                 repins.push(Repin {
                     variant: r.variant.clone(),
                     outcome: r.outcome.clone(),
+                    path: r.path_scenario().map(str::to_owned),
                     old,
                     new,
                 });
@@ -313,6 +372,11 @@ mod tests {
             note: "z" },
         Claim { variant: "P2", outcome: &O2, expected: U,
             method: Method::loom(S, 12).final_states(0x0123_4567_89ab_cdef), note: "w" },
+        Claim { variant: "P2", outcome: &O2, expected: U,
+            method: Method::loom_path(FIRST, 30).final_states(0x0000_0000_0000_0001), note: "p" },
+        Claim { variant: "P2", outcome: &O2, expected: R, method: Method::real("X_O2"), note: "j" },
+        Claim { variant: "P2", outcome: &O2, expected: U,
+            method: Method::loom_path(SECOND, 50).final_states(0x0000_0000_0000_0002), note: "q" },
     "#;
 
     fn pins(executions: u64, final_states: Option<u64>) -> Pins {
@@ -324,15 +388,15 @@ mod tests {
 
     #[test]
     fn the_pin_of_the_named_claim_changes_and_nothing_else() {
-        let (old, text) = repin(CLAIMS, "upstream", "O1", &pins(96_000, None)).unwrap();
+        let (old, text) = repin(CLAIMS, "upstream", "O1", None, &pins(96_000, None)).unwrap();
         assert_eq!(old, pins(95_878, None));
         assert_eq!(text, CLAIMS.replace("95_878", "96000"));
-        let (old, text) = repin(CLAIMS, "P1", "O1", &pins(7, None)).unwrap();
+        let (old, text) = repin(CLAIMS, "P1", "O1", None, &pins(7, None)).unwrap();
         assert_eq!(
             (old, text),
             (pins(621, None), CLAIMS.replace("double(621)", "double(7)"))
         );
-        let (old, text) = repin(CLAIMS, "P1", "O2", &pins(41, None)).unwrap();
+        let (old, text) = repin(CLAIMS, "P1", "O2", None, &pins(41, None)).unwrap();
         assert_eq!(
             (old, text),
             (pins(40, None), CLAIMS.replace("3, 40)", "3, 41)"))
@@ -341,7 +405,7 @@ mod tests {
 
     #[test]
     fn the_final_states_hash_is_written_after_the_method_replaced_or_removed() {
-        let (old, text) = repin(CLAIMS, "P1", "O1", &pins(621, Some(0xabc))).unwrap();
+        let (old, text) = repin(CLAIMS, "P1", "O1", None, &pins(621, Some(0xabc))).unwrap();
         assert_eq!(old, pins(621, None));
         assert_eq!(
             text,
@@ -350,7 +414,7 @@ mod tests {
                 "double(621).final_states(0x0000_0000_0000_0abc),"
             )
         );
-        let (old, text) = repin(CLAIMS, "P2", "O2", &pins(13, Some(u64::MAX))).unwrap();
+        let (old, text) = repin(CLAIMS, "P2", "O2", None, &pins(13, Some(u64::MAX))).unwrap();
         assert_eq!(old, pins(12, Some(0x0123_4567_89ab_cdef)));
         assert_eq!(
             text,
@@ -359,7 +423,7 @@ mod tests {
                 "loom(S, 13).final_states(0xffff_ffff_ffff_ffff)"
             )
         );
-        let (old, text) = repin(CLAIMS, "P2", "O2", &pins(12, None)).unwrap();
+        let (old, text) = repin(CLAIMS, "P2", "O2", None, &pins(12, None)).unwrap();
         assert_eq!(old, pins(12, Some(0x0123_4567_89ab_cdef)));
         assert_eq!(
             text,
@@ -367,14 +431,40 @@ mod tests {
         );
         // Re-pinning what is pinned gives the same text back.
         let same = pins(12, Some(0x0123_4567_89ab_cdef));
-        assert_eq!(repin(CLAIMS, "P2", "O2", &same).unwrap().1, CLAIMS);
+        assert_eq!(repin(CLAIMS, "P2", "O2", None, &same).unwrap().1, CLAIMS);
         assert_eq!(hash_literal(0xfd00_1628_7216_5885), "0xfd00_1628_7216_5885");
+    }
+
+    /// A row's headline cell and its path cells of one outcome are told apart: `None` is the
+    /// headline cell, `Some(k)` the k-th path cell (a J cell of that row is never one).
+    #[test]
+    fn a_path_cell_is_repinned_by_its_place_among_the_rows_path_cells() {
+        let (old, text) = repin(CLAIMS, "P2", "O2", Some(1), &pins(51, Some(3))).unwrap();
+        assert_eq!(old, pins(50, Some(2)));
+        assert_eq!(
+            text,
+            CLAIMS.replace(
+                "loom_path(SECOND, 50).final_states(0x0000_0000_0000_0002)",
+                "loom_path(SECOND, 51).final_states(0x0000_0000_0000_0003)"
+            )
+        );
+        let (old, text) = repin(CLAIMS, "P2", "O2", Some(0), &pins(31, Some(1))).unwrap();
+        assert_eq!(old, pins(30, Some(1)));
+        assert_eq!(text, CLAIMS.replace("FIRST, 30)", "FIRST, 31)"));
+        let (old, _) = repin(CLAIMS, "P2", "O2", None, &pins(12, None)).unwrap();
+        assert_eq!(
+            old,
+            pins(12, Some(0x0123_4567_89ab_cdef)),
+            "the headline cell"
+        );
+        assert_eq!(repin(CLAIMS, "P2", "O2", Some(2), &pins(1, None)), None);
+        assert_eq!(repin(CLAIMS, "P1", "O1", Some(0), &pins(1, None)), None);
     }
 
     #[test]
     fn a_history_cell_or_a_missing_claim_is_not_touched() {
-        assert_eq!(repin(CLAIMS, "P1", "O3", &pins(1, None)), None);
-        assert_eq!(repin(CLAIMS, "P3", "O1", &pins(1, None)), None);
-        assert_eq!(repin(CLAIMS, "upstream", "O11", &pins(1, None)), None);
+        assert_eq!(repin(CLAIMS, "P1", "O3", None, &pins(1, None)), None);
+        assert_eq!(repin(CLAIMS, "P3", "O1", None, &pins(1, None)), None);
+        assert_eq!(repin(CLAIMS, "upstream", "O11", None, &pins(1, None)), None);
     }
 }

@@ -82,12 +82,14 @@ pub enum Method<M: Model> {
     /// `final_states`, pinned for an unreachable cell ([`Method::final_states`]), is the hash
     /// ([`crate::report::results::final_states_hash`]) of the set of final states
     /// ([`Model::describe`]) its executions end in: a change to a final state that no outcome
-    /// reads (the verdict and the count unchanged) changes it.
+    /// reads (the verdict and the count unchanged) changes it. `path` marks a *path cell*
+    /// ([`Method::loom_path`]): about one failure path, on its own scenario, keyed by it.
     Loom {
         scenario: &'static Scenario<M>,
         bound: Option<usize>,
         executions: u64,
         final_states: Option<u64>,
+        path: bool,
     },
     /// `cases` histories from the contract's reference state machine (seeded), shrunk.
     Proptest { cases: u32 },
@@ -110,6 +112,24 @@ impl<M: Model> Method<M> {
             bound: None,
             executions,
             final_states: None,
+            path: false,
+        }
+    }
+
+    /// A *path cell*: every interleaving of `scenario`, a scenario about one failure path of
+    /// the row's outcome (where the row's own cell of that outcome, on its headline scenario,
+    /// shows only that some path reaches it). Its key names the scenario
+    /// (`…/O5/loom:SCENARIO`, its steps twin's `…/O5/steps:SCENARIO`), so a row may hold one
+    /// per path beside its headline cell; the headline matrix leaves it out, report.md lists it
+    /// under "Failure paths". An unreachable one needs the same scenario reaching the outcome in
+    /// some variant, and pins its final states, as every loom cell does.
+    pub const fn loom_path(scenario: &'static Scenario<M>, executions: u64) -> Self {
+        Method::Loom {
+            scenario,
+            bound: None,
+            executions,
+            final_states: None,
+            path: true,
         }
     }
 
@@ -125,6 +145,7 @@ impl<M: Model> Method<M> {
             bound: Some(bound),
             executions,
             final_states: None,
+            path: false,
         }
     }
 
@@ -136,12 +157,14 @@ impl<M: Model> Method<M> {
                 scenario,
                 bound,
                 executions,
+                path,
                 ..
             } => Method::Loom {
                 scenario,
                 bound,
                 executions,
                 final_states: Some(hash),
+                path,
             },
             _ => panic!("only a loom cell pins its final states"),
         }
@@ -153,6 +176,11 @@ impl<M: Model> Method<M> {
             Method::Loom { final_states, .. } => *final_states,
             _ => None,
         }
+    }
+
+    /// Whether this is a path cell ([`Method::loom_path`]).
+    pub fn is_path(&self) -> bool {
+        matches!(self, Method::Loom { path: true, .. })
     }
 
     /// The replay on the released classes whose record for the row decides the cell.
@@ -198,10 +226,11 @@ impl<M: Model> Claim<M> {
     }
 
     /// The cell's identity in reports and test names: `contract/variant/outcome/checker`
-    /// (`…/real:REPLAY` for a J cell).
+    /// (`…/real:REPLAY` for a J cell, `…/loom:SCENARIO` for a path cell).
     pub fn key(&self) -> String {
-        let replay = match self.method {
-            Method::Real { replay } => Some(replay),
+        let scenario = match (&self.method, self.method.loom_scenario()) {
+            (_, Some((s, _))) => Some(s.name),
+            (Method::Real { replay }, None) => Some(*replay),
             _ => None,
         };
         run_key(
@@ -209,8 +238,13 @@ impl<M: Model> Claim<M> {
             self.variant,
             self.outcome.id,
             self.checker(),
-            replay,
+            keying_run(self.checker(), scenario, self.is_path()),
         )
+    }
+
+    /// Whether this is a path cell ([`Method::loom_path`]).
+    pub fn is_path(&self) -> bool {
+        self.method.is_path()
     }
 
     /// The switches of the claim's variant.
@@ -254,6 +288,7 @@ impl<M: Model> Claim<M> {
             expected: self.expected,
             scenario,
             bound,
+            path: self.method.is_path(),
             note: self.note,
         }
     }
@@ -277,24 +312,43 @@ pub fn cell_key(contract: &str, variant: &str, outcome: &str, checker: Checker) 
 }
 
 /// Whether `key` (a cell's key, or a finding's `VARIANT/OUTCOME/CHECKER` citation) is a J
-/// cell's: its checker part is `real:REPLAY` ([`run_key`]).
+/// cell's: its checker part is `real:REPLAY` ([`run_key`]). The checker part is the word
+/// before the key's first `:` (a run, a replay's or a path cell's scenario, may itself hold
+/// `/` and `:`; a contract, a variant and an outcome hold neither), so a path cell
+/// (`…/loom:SCENARIO`) is never taken for one.
 pub fn is_real_key(key: &str) -> bool {
-    key.contains(&format!("/{}:", Checker::Real.as_str()))
+    key.split_once(':')
+        .is_some_and(|(head, _)| head.rsplit('/').next() == Some(Checker::Real.as_str()))
 }
 
-/// A cell's key with its run: a J cell is one replay's verdict, so several replays (several
-/// orders) can decide the same row and outcome, each its own cell (`…/O3/real:DN_O3`).
+/// A cell's key with its run, the run that keys it when there is one: a J cell is one
+/// replay's verdict, so several replays (several orders) can decide the same row and outcome,
+/// each its own cell (`…/O3/real:DN_O3`); a path cell ([`Method::loom_path`]) is one failure
+/// path's scenario, beside the row's headline cell of that outcome (`…/O5/loom:SCENARIO`, its
+/// steps twin `…/O5/steps:SCENARIO`). `run` is `None` for every other cell
+/// ([`ExpectedCell::run`]).
 pub fn run_key(
     contract: &str,
     variant: &str,
     outcome: &str,
     checker: Checker,
-    scenario: Option<&str>,
+    run: Option<&str>,
 ) -> String {
     let key = cell_key(contract, variant, outcome, checker);
-    match (checker, scenario) {
-        (Checker::Real, Some(replay)) => format!("{key}:{replay}"),
-        _ => key,
+    match run {
+        Some(run) => format!("{key}:{run}"),
+        None => key,
+    }
+}
+
+/// The run that keys a cell ([`run_key`]): a J cell's replay, a path cell's scenario (its loom
+/// cell's and its steps twin's); `None` for every other cell, whose key is its row, outcome
+/// and checker alone.
+pub fn keying_run(checker: Checker, scenario: Option<&str>, path: bool) -> Option<&str> {
+    match checker {
+        Checker::Real => scenario,
+        Checker::Loom | Checker::Steps if path => scenario,
+        _ => None,
     }
 }
 
@@ -308,7 +362,8 @@ pub struct Reproduction {
 }
 
 /// A deliberately broken fix that the suite must catch: the loom cells of `variant` run with
-/// its switches mutated ([`Mutant::fix`]) must deviate at `caught_by`.
+/// its switches mutated ([`Mutant::fix`]) must deviate at `caught_by`: at the row's headline
+/// cell of that outcome, or, when `caught_at` names a scenario, at the row's path cell on it.
 pub struct Mutant<M: Model> {
     pub name: &'static str,
     pub variant: &'static str,
@@ -316,6 +371,9 @@ pub struct Mutant<M: Model> {
     /// (a broken part's, or a whole broken design's).
     pub mutate: fn(M::Fix) -> M::Fix,
     pub caught_by: &'static Outcome<M::World>,
+    /// The scenario of the path cell ([`Method::loom_path`]) that catches it: the mutant breaks
+    /// that one failure path, and must deviate at that cell. `None`: the row's headline cell.
+    pub caught_at: Option<&'static Scenario<M>>,
     /// The mutation acts inside one step (a lock dropped between a check and a write that run
     /// as one step): loom sees it, every order of whole steps cannot, and the step checker's
     /// test asserts that it does not.
@@ -329,6 +387,30 @@ impl<M: Model> Mutant<M> {
         let variant = M::fix_of(self.variant)
             .unwrap_or_else(|| panic!("mutant `{}`: unknown variant {}", self.name, self.variant));
         (self.mutate)(variant)
+    }
+
+    /// Whether `c` is the loom cell that must catch the mutant: its variant's, at `caught_by`,
+    /// the path cell on `caught_at` when it names one, else the headline cell.
+    pub fn is_caught_at(&self, c: &Claim<M>) -> bool {
+        c.variant == self.variant
+            && c.outcome.id == self.caught_by.id
+            && match (self.caught_at, c.method.loom_scenario()) {
+                (_, None) => false,
+                (Some(at), Some((s, _))) => c.is_path() && std::ptr::eq(at, s),
+                (None, Some(_)) => !c.is_path(),
+            }
+    }
+
+    /// Where the mutant is caught, as the loom cell's key would name it (`VARIANT/OUTCOME/loom`,
+    /// `…/loom:SCENARIO` at a path cell).
+    pub fn catching_key(&self) -> String {
+        run_key(
+            M::CONTRACT.id,
+            self.variant,
+            self.caught_by.id,
+            Checker::Loom,
+            self.caught_at.map(|s| s.name),
+        )
     }
 }
 
@@ -353,6 +435,9 @@ pub struct ExpectedCell {
     pub expected: Verdict,
     pub scenario: Option<&'static str>,
     pub bound: Option<usize>,
+    /// A path cell's loom cell or steps twin ([`Method::loom_path`]): keyed by its scenario,
+    /// out of the headline matrix.
+    pub path: bool,
     pub note: &'static str,
 }
 
@@ -363,8 +448,13 @@ impl ExpectedCell {
             self.variant,
             self.outcome,
             self.checker,
-            self.scenario,
+            self.run(),
         )
+    }
+
+    /// The run that keys the cell ([`keying_run`]).
+    pub fn run(&self) -> Option<&'static str> {
+        keying_run(self.checker, self.scenario, self.path)
     }
 }
 
@@ -372,13 +462,65 @@ impl ExpectedCell {
 mod tests {
     use super::*;
 
+    fn cell(checker: Checker, scenario: &'static str, path: bool) -> ExpectedCell {
+        ExpectedCell {
+            contract: "dead-node",
+            report: "HDDS-1",
+            variant: "P2",
+            parts: vec!["P2"],
+            baseline: "report",
+            outcome: "O3",
+            checker,
+            expected: Verdict::Unreachable,
+            scenario: Some(scenario),
+            bound: None,
+            path,
+            note: "",
+        }
+    }
+
     #[test]
     fn a_j_cell_is_keyed_by_its_replay() {
         let key = run_key("dead-node", "P2", "O3", Checker::Real, Some("DN_O3R"));
         assert_eq!(key, "dead-node/P2/O3/real:DN_O3R");
+        assert_eq!(cell(Checker::Real, "DN_O3R", false).key(), key);
         assert!(is_real_key(&key) && is_real_key("P2/O3/real:DN_O3R"));
-        let loom = run_key("dead-node", "P2", "O3", Checker::Loom, Some("a-scenario"));
+        // a headline loom cell is keyed by its row and outcome alone, whatever its scenario
+        let loom = cell(Checker::Loom, "a-scenario", false).key();
         assert_eq!(loom, "dead-node/P2/O3/loom");
+        assert_eq!(
+            cell(Checker::Steps, "a-scenario", false).key(),
+            "dead-node/P2/O3/steps"
+        );
         assert!(!is_real_key(&loom));
+    }
+
+    /// A path cell's loom cell and steps twin are keyed by their scenario, beside the row's
+    /// headline cells of that outcome, and neither is taken for a J cell, even where the
+    /// scenario's name holds a `/` or reads like a checker.
+    #[test]
+    fn a_path_cell_is_keyed_by_its_scenario() {
+        let loom = cell(Checker::Loom, "falls-through", true);
+        assert_eq!(loom.key(), "dead-node/P2/O3/loom:falls-through");
+        assert_eq!(loom.run(), Some("falls-through"));
+        assert_eq!(
+            cell(Checker::Steps, "falls-through", true).key(),
+            "dead-node/P2/O3/steps:falls-through"
+        );
+        assert_ne!(
+            loom.key(),
+            cell(Checker::Loom, "falls-through", false).key()
+        );
+        for key in [
+            loom.key(),
+            cell(Checker::Steps, "double-register/real:x", true).key(),
+            "P2/O3/loom:a/real:b".to_owned(),
+        ] {
+            assert!(!is_real_key(&key), "{key} is taken for a J cell");
+        }
+        // a path flag means nothing to the other checkers
+        let mut history = cell(Checker::Proptest, "x", true);
+        history.scenario = None;
+        assert_eq!(history.key(), "dead-node/P2/O3/proptest");
     }
 }

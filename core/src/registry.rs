@@ -183,7 +183,10 @@ pub fn find(id: &str) -> Result<Entry, Vec<&'static str>> {
 /// - an unreachable loom cell has no reachable twin (the same scenario and bound reaching the
 ///   outcome in another variant): without one it proves nothing;
 /// - a race or deadlock outcome is claimed for a checker other than loom;
-/// - a mutant names an unknown variant, or an outcome no loom cell of that variant checks;
+/// - a mutant names an unknown variant, or an outcome no loom cell of that variant checks (at
+///   the path cell on the scenario it names, when it names one);
+/// - a path cell ([`Method::loom_path`]) sits on the scenario of its row's headline cell of
+///   the same outcome (it would repeat that cell);
 /// - two parts have one id, or a row named by its parts holds others
 ///   ([`crate::model::part_problems`]);
 /// - the first baseline is not the report's, or a variant names an unknown baseline;
@@ -212,7 +215,7 @@ pub fn problems<M: Claimed>() -> Vec<String> {
                 if !claims
                     .cells
                     .iter()
-                    .any(|c| c.variant == v.name && c.outcome.id == o.id)
+                    .any(|c| c.variant == v.name && c.outcome.id == o.id && !c.is_path())
                 {
                     out.push(format!(
                         "{}/{}: no verdict (the row must be total)",
@@ -270,6 +273,26 @@ pub fn problems<M: Claimed>() -> Vec<String> {
                 _ => {}
             }
         }
+        if c.is_path() {
+            let at = c.method.loom_scenario().map(|(s, _)| s);
+            let repeats = claims.cells.iter().any(|h| {
+                !h.is_path()
+                    && h.variant == c.variant
+                    && h.outcome.id == c.outcome.id
+                    && h.method
+                        .loom_scenario()
+                        .zip(at)
+                        .is_some_and(|((s, _), a)| std::ptr::eq(s, a))
+            });
+            if repeats {
+                out.push(format!(
+                    "{}: a path cell on the scenario of its row's headline cell of {} (it \
+                     repeats that cell)",
+                    c.key(),
+                    c.outcome.id
+                ));
+            }
+        }
         if c.expected == Verdict::Unreachable {
             if let Some(at) = c.method.loom_scenario() {
                 let twin = claims.cells.iter().any(|r| {
@@ -289,16 +312,15 @@ pub fn problems<M: Claimed>() -> Vec<String> {
         }
     }
     for m in claims.mutants {
-        let caught = claims.cells.iter().any(|c| {
-            c.variant == m.variant
-                && c.outcome.id == m.caught_by.id
-                && c.expected == Verdict::Unreachable
-                && matches!(c.method, Method::Loom { .. })
-        });
+        let caught = claims
+            .cells
+            .iter()
+            .any(|c| m.is_caught_at(c) && c.expected == Verdict::Unreachable);
         if !caught {
             out.push(format!(
-                "mutant `{}`: no unreachable loom cell {}/{} to catch it",
-                m.name, m.variant, m.caught_by.id
+                "mutant `{}`: no unreachable loom cell {} to catch it",
+                m.name,
+                m.catching_key()
             ));
         }
     }

@@ -11,9 +11,16 @@ pub fn actor_word(actor: &str) -> String {
     }
 }
 
-/// Where report.md says a cell's counterexample file is (under `target/racelab/`).
-pub fn file_name(contract: &str, variant: &str, outcome: &str) -> String {
-    format!("counterexamples/{contract}/{variant}.{outcome}.scn")
+/// Where report.md says a cell's counterexample file is (under `target/racelab/`); a path
+/// cell's ([`crate::claims::Method::loom_path`]) names its scenario too.
+pub fn file_name(contract: &str, variant: &str, outcome: &str, path: Option<&str>) -> String {
+    match path {
+        Some(s) => format!(
+            "counterexamples/{contract}/{variant}.{outcome}.{}.scn",
+            crate::claims::slug(s)
+        ),
+        None => format!("counterexamples/{contract}/{variant}.{outcome}.scn"),
+    }
 }
 
 /// A counterexample as a scenario file: the loom scenario it starts from, the variant, the

@@ -235,10 +235,11 @@ pub fn verify_mutant<M: Claimed>(m: &Mutant<M>) -> Result<(), String> {
     let cell = M::CLAIMS
         .cells
         .iter()
-        .find(|c| c.variant == m.variant && c.outcome.id == m.caught_by.id && c.has_steps_twin())
+        .find(|c| m.is_caught_at(c) && c.has_steps_twin())
         .ok_or(format!(
-            "mutant `{}`: no loom cell {}/{} to catch it",
-            m.name, m.variant, m.caught_by.id
+            "mutant `{}`: no loom cell {} to catch it",
+            m.name,
+            m.catching_key()
         ))?;
     let (scenario, _) = cell.method.loom_scenario().expect("a loom cell");
     let key = cell.steps_expectation().key();

@@ -8,8 +8,8 @@ use racelab_core::claims::{Claim, Claimed, Mutant};
 use racelab_core::registry;
 use racelab_core::report::{Matrix, View};
 
-/// Runs the loom cells of `m`'s variant at the outcome that catches it (`caught_by`) with `m`'s
-/// switches in place of the variant's, and returns the matrix the gate would print for them.
+/// Runs the loom cell of `m`'s variant that catches it (at `caught_by`, on `caught_at`'s path
+/// cell when it names one: [`Mutant::is_caught_at`]) with `m`'s switches in place of the variant's, and returns the matrix the gate would print for them.
 /// The variant's cells at other outcomes are left out: the check asks only for the deviation
 /// at `caught_by`, and exploring them under the mutant (a third of the loom phase, issue 28)
 /// could not change its answer. Each explores for its outcome alone and stops where it finds
@@ -18,11 +18,7 @@ pub fn matrix_with<M: Claimed>(m: &Mutant<M>) -> Result<Matrix, String> {
     let loom_cells: Vec<&Claim<M>> = M::CLAIMS
         .cells
         .iter()
-        .filter(|c| {
-            c.variant == m.variant
-                && c.outcome.id == m.caught_by.id
-                && c.method.loom_scenario().is_some()
-        })
+        .filter(|c| m.is_caught_at(c))
         .collect();
     let fix = m.fix();
     let results = loom_cells
@@ -42,7 +38,7 @@ pub fn matrix_with<M: Claimed>(m: &Mutant<M>) -> Result<Matrix, String> {
 /// A mutant must show up in the matrix the gate prints, as the deviation its claim names.
 pub fn verify_mutant<M: Claimed>(m: &Mutant<M>) -> Result<(), String> {
     let matrix = matrix_with(m)?;
-    let key = format!("{}/{}/{}/loom", M::CONTRACT.id, m.variant, m.caught_by.id);
+    let key = m.catching_key();
     let expected = format!("{key}: expected unreachable, observed reachable");
     if !matrix.deviations.iter().any(|d| d.to_string() == expected) {
         return Err(format!(

@@ -214,6 +214,7 @@ impl Claimed for Toy {
                 ..fix
             },
             caught_by: &RACE,
+            caught_at: None,
             inside_a_step: true,
             about: "the lock removed from the write",
         }],

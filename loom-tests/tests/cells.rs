@@ -49,7 +49,7 @@ fn main() -> std::process::ExitCode {
                     .iter()
                     .filter(|c| c.variant == m.variant && c.method.loom_scenario().is_some())
                     .map(|c| {
-                        let cost = if c.outcome.id == m.caught_by.id {
+                        let cost = if m.is_caught_at(c) {
                             0
                         } else {
                             racelab_loom::pinned_executions(c)

@@ -92,6 +92,7 @@ pub const CLAIMS: Claims<{{Type}}> = Claims {
             fix
         },
         caught_by: &O1,
+        caught_at: None,
         inside_a_step: true,
         about: "the increment is one step, but the lock is released between its read and its \
                 write: loom finds the lost update inside the step",

@@ -199,10 +199,11 @@ impl Matrix {
         }
         // Where loom and the step checker both proved a cell, they must agree on its states.
         for l in cells.iter().filter(|c| c.checker == Checker::Loom) {
+            // its steps twin: the same row and outcome, and the same path cell's scenario
             let twin = cells.iter().find(|s| {
                 s.checker == Checker::Steps
-                    && (&s.contract, &s.variant, &s.outcome)
-                        == (&l.contract, &l.variant, &l.outcome)
+                    && (&s.contract, &s.variant, &s.outcome, s.path_scenario())
+                        == (&l.contract, &l.variant, &l.outcome, l.path_scenario())
             });
             if let (Some(a), Some(b)) =
                 (&l.final_states, twin.and_then(|t| t.final_states.as_ref()))

@@ -108,7 +108,8 @@ fn sources(c: &View, r: &CellResult) -> Vec<Source> {
 
 impl Matrix {
     /// Per row of `contract`: its variant, baseline, and per outcome the verdict with the
-    /// checkers that gave it (`R (L S P)`).
+    /// checkers that gave it (`R (L S P)`). The headline cells only: a path cell is about one
+    /// failure path, not the row's verdict.
     fn rows(&self, contract: &View) -> (Vec<&'static str>, Vec<Vec<String>>) {
         let outcomes: Vec<&'static str> = contract
             .outcomes
@@ -117,43 +118,46 @@ impl Matrix {
             .filter(|o| {
                 self.expected
                     .iter()
-                    .any(|e| e.contract == contract.id && e.outcome == *o)
+                    .any(|e| e.contract == contract.id && e.outcome == *o && !e.path)
             })
             .collect();
         let mut variants: Vec<(&str, &str)> = Vec::new();
-        for e in self.expected.iter().filter(|e| e.contract == contract.id) {
+        for e in self
+            .expected
+            .iter()
+            .filter(|e| e.contract == contract.id && !e.path)
+        {
             if !variants.iter().any(|(v, _)| *v == e.variant) {
                 variants.push((e.variant, e.baseline));
             }
         }
-        let rows =
-            variants
-                .iter()
-                .map(|(v, b)| {
-                    let mut row = vec![v.to_string(), b.to_string()];
-                    for o in &outcomes {
-                        let mut by_verdict: Vec<(&str, Vec<&str>)> = Vec::new();
-                        for e in self.expected.iter().filter(|e| {
-                            e.contract == contract.id && e.variant == *v && e.outcome == *o
-                        }) {
-                            let (mark, tag) = match self.observed(e) {
-                                Some(c) => (verdict_letter(c), e.checker.tag()),
-                                None => ("?", e.checker.tag()),
-                            };
-                            match by_verdict.iter_mut().find(|(m, _)| *m == mark) {
-                                Some((_, tags)) => tags.push(tag),
-                                None => by_verdict.push((mark, vec![tag])),
-                            }
+        let rows = variants
+            .iter()
+            .map(|(v, b)| {
+                let mut row = vec![v.to_string(), b.to_string()];
+                for o in &outcomes {
+                    let mut by_verdict: Vec<(&str, Vec<&str>)> = Vec::new();
+                    for e in self.expected.iter().filter(|e| {
+                        e.contract == contract.id && e.variant == *v && e.outcome == *o && !e.path
+                    }) {
+                        let (mark, tag) = match self.observed(e) {
+                            Some(c) => (verdict_letter(c), e.checker.tag()),
+                            None => ("?", e.checker.tag()),
+                        };
+                        match by_verdict.iter_mut().find(|(m, _)| *m == mark) {
+                            Some((_, tags)) => tags.push(tag),
+                            None => by_verdict.push((mark, vec![tag])),
                         }
-                        let entry: Vec<String> = by_verdict
-                            .iter()
-                            .map(|(m, tags)| format!("{m} ({})", tags.join(" ")))
-                            .collect();
-                        row.push(entry.join(", "));
                     }
-                    row
-                })
-                .collect();
+                    let entry: Vec<String> = by_verdict
+                        .iter()
+                        .map(|(m, tags)| format!("{m} ({})", tags.join(" ")))
+                        .collect();
+                    row.push(entry.join(", "));
+                }
+                row
+            })
+            .collect();
         (outcomes, rows)
     }
 

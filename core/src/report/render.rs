@@ -147,8 +147,9 @@ pub fn markdown_steps(events: &[Step], contract: &View, baseline: &str) -> Strin
     out
 }
 
-/// What a contract's grid shows: its expected cells, its variants (rows) and the outcomes
-/// that have a cell (columns), in claim and contract order.
+/// What a contract's grid shows: its expected cells but the path cells (listed apart, under
+/// "Failure paths"), its variants (rows) and the outcomes that have a cell (columns), in claim
+/// and contract order.
 struct Layout<'a> {
     mine: Vec<&'a ExpectedCell>,
     /// Each row's variant and the baseline it is built on.
@@ -161,7 +162,7 @@ impl Matrix {
         let mine: Vec<&ExpectedCell> = self
             .expected
             .iter()
-            .filter(|e| e.contract == contract.id)
+            .filter(|e| e.contract == contract.id && !e.path)
             .collect();
         let mut variants: Vec<(&'static str, &'static str)> = Vec::new();
         for e in &mine {
@@ -195,21 +196,7 @@ impl Matrix {
             let marks: Vec<String> = mine
                 .iter()
                 .filter(|e| e.variant == variant && e.outcome == outcome)
-                .map(|e| {
-                    let tag = e.checker.tag();
-                    match self.observed(e) {
-                        None => format!("?{tag}"),
-                        Some(c) => {
-                            let v = if c.observed == Verdict::Reachable {
-                                "R"
-                            } else {
-                                "-"
-                            };
-                            let bang = if c.observed == e.expected { "" } else { "!" };
-                            format!("{bang}{v}{tag}")
-                        }
-                    }
-                })
+                .map(|e| self.mark(e))
                 .collect();
             marks.join(" ")
         };
@@ -234,6 +221,121 @@ impl Matrix {
                 .map(|(c, w)| format!("{c:<w$}"))
                 .collect();
             writeln!(out, "{}", format!("  {}", cells.join("  ")).trim_end()).ok();
+        }
+        out
+    }
+
+    /// One cell's mark in the text grid: `R`/`-` the observed verdict, then the checker's
+    /// letter; `!` first where it deviates from the claim, `?` where it has no result.
+    fn mark(&self, e: &ExpectedCell) -> String {
+        let tag = e.checker.tag();
+        match self.observed(e) {
+            None => format!("?{tag}"),
+            Some(c) => {
+                let v = if c.observed == Verdict::Reachable {
+                    "R"
+                } else {
+                    "-"
+                };
+                let bang = if c.observed == e.expected { "" } else { "!" };
+                format!("{bang}{v}{tag}")
+            }
+        }
+    }
+
+    /// `contract`'s path cells ([`crate::claims::Method::loom_path`]), in claim order: each a
+    /// loom cell and its steps twin about one failure path, on its own scenario.
+    fn path_cells(&self, contract: &str) -> Vec<&ExpectedCell> {
+        self.expected
+            .iter()
+            .filter(|e| e.contract == contract && e.path)
+            .collect()
+    }
+
+    /// The path cells below a contract's text grid, one line per path (row, outcome, scenario)
+    /// with its checkers' marks as the grid writes them; empty when it has none.
+    pub fn path_lines(&self, contract: &str) -> String {
+        let cells = self.path_cells(contract);
+        let mut paths: Vec<(&str, &str, &str)> = Vec::new();
+        for e in &cells {
+            let path = (e.variant, e.outcome, e.scenario.unwrap_or(""));
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+        let mut out = String::new();
+        if paths.is_empty() {
+            return out;
+        }
+        writeln!(out, "  failure paths (row, outcome, scenario):").ok();
+        let width = |f: fn(&(&str, &str, &str)) -> usize| paths.iter().map(f).max().unwrap_or(0);
+        let (wv, wo, ws) = (
+            width(|p| p.0.chars().count()),
+            width(|p| p.1.chars().count()),
+            width(|p| p.2.chars().count()),
+        );
+        for (v, o, s) in &paths {
+            let marks: Vec<String> = cells
+                .iter()
+                .filter(|e| (e.variant, e.outcome, e.scenario.unwrap_or("")) == (*v, *o, *s))
+                .map(|e| self.mark(e))
+                .collect();
+            writeln!(
+                out,
+                "{}",
+                format!("    {v:<wv$}  {o:<wo$}  {s:<ws$}  {}", marks.join(" ")).trim_end()
+            )
+            .ok();
+        }
+        out
+    }
+
+    /// `contract`'s path cells as a Markdown table ("Failure paths"): the row, the outcome,
+    /// the scenario, the checker, the claim and what was observed, the work (executions or
+    /// schedules), and the path the cell is about (its note). Empty when it has none.
+    pub fn path_table(&self, contract: &str) -> String {
+        let cells = self.path_cells(contract);
+        let mut out = String::new();
+        if cells.is_empty() {
+            return out;
+        }
+        writeln!(
+            out,
+            "\n**Failure paths**: a cell per failure path, on its own scenario, beside the row's \
+             headline cell of that outcome (which shows only that some path reaches it)\n\n\
+             | contract | row | outcome | scenario | checker | claimed | observed | executions | the path it is about |\n\
+             |---|---|---|---|---|---|---|---|---|"
+        )
+        .ok();
+        for e in cells {
+            let (observed, work) = match self.observed(e) {
+                None => ("❓ no result".to_owned(), String::new()),
+                Some(c) => {
+                    let mark = if c.observed == e.expected {
+                        "✅"
+                    } else {
+                        "❌"
+                    };
+                    let work = c
+                        .schedules
+                        .map(|s| format!("{s} schedules"))
+                        .or(c.executions.map(|n| format!("{n}")))
+                        .unwrap_or_default();
+                    (format!("{mark} {}", c.observed), work)
+                }
+            };
+            writeln!(
+                out,
+                "| {} | {} | {} | `{}` | {} | {} | {observed} | {work} | {} |",
+                e.contract,
+                e.variant,
+                e.outcome,
+                e.scenario.unwrap_or(""),
+                e.checker.as_str(),
+                e.expected,
+                e.note.replace('|', "\\|")
+            )
+            .ok();
         }
         out
     }
@@ -332,6 +434,7 @@ impl Matrix {
         for c in &self.contracts {
             writeln!(out, "\n{} — {} — {}", c.id, c.report, c.title).ok();
             out.push_str(&self.grid(c));
+            out.push_str(&self.path_lines(c.id));
             for b in &c.baselines {
                 writeln!(
                     out,
@@ -386,7 +489,7 @@ impl Matrix {
         let mut out = String::new();
         let mut shown = std::collections::BTreeSet::new();
         for c in self.cells.iter().filter(|c| !c.timeline.is_empty()) {
-            if !shown.insert((&c.contract, &c.variant, &c.outcome)) {
+            if !shown.insert((&c.contract, &c.variant, &c.outcome, c.path_scenario())) {
                 continue;
             }
             let scenario = c
@@ -692,6 +795,7 @@ impl Matrix {
                         && c.variant == "upstream"
                         && r.outcomes().any(|o| o == c.outcome)
                         && c.checker == Checker::Loom
+                        && !c.path
                         && c.observed == Verdict::Reachable
                 })
                 .filter_map(|c| c.executions)
@@ -790,10 +894,16 @@ impl Matrix {
                 x.contract == r.contract
                     && x.variant == r.variant
                     && x.outcome == r.outcome
+                    && x.path_scenario() == r.path_scenario()
                     && x.replay.is_some()
             })
             .and_then(|x| {
-                let path = crate::schedule::file_name(&x.contract, &x.variant, &x.outcome);
+                let path = crate::schedule::file_name(
+                    &x.contract,
+                    &x.variant,
+                    &x.outcome,
+                    x.path_scenario(),
+                );
                 Some((path, x.replay.as_deref()?))
             })
     }
@@ -848,7 +958,7 @@ impl Matrix {
                 "\n| variant | outcome | checker | expected | observed | work | bound | seconds | note |\n|---|---|---|---|---|---|---|---|---|"
             )
             .ok();
-            for r in self.cells.iter().filter(|r| r.contract == c.id) {
+            for r in self.cells.iter().filter(|r| r.contract == c.id && !r.path) {
                 let work = r
                     .schedules
                     .map(|s| format!("{s} schedules"))
@@ -908,6 +1018,7 @@ impl Matrix {
                 )
                 .ok();
             }
+            out.push_str(&self.path_table(c.id));
             out.push_str(&self.real_table(c.id));
             out.push_str(&self.searches_table(c.id));
             let shown = |r: &&CellResult| {
@@ -917,9 +1028,12 @@ impl Matrix {
                     && (every_counterexample || r.observed != r.expected)
             };
             for r in self.cells.iter().filter(shown) {
+                let path = r
+                    .path_scenario()
+                    .map_or(String::new(), |s| format!(", failure path `{s}`"));
                 writeln!(
                     out,
-                    "\n### {} {} ({})\n",
+                    "\n### {} {} ({}{path})\n",
                     r.variant,
                     r.outcome,
                     r.checker.as_str(),

@@ -5,7 +5,7 @@
 //! `RACELAB_RESULTS` (nothing is saved when it is unset); the gate reads them back, so a result
 //! is never lost because the test that produced it failed.
 
-use crate::claims::{run_key, Checker, ExpectedCell, Reproduction, Verdict};
+use crate::claims::{keying_run, run_key, Checker, ExpectedCell, Reproduction, Verdict};
 use crate::model::Contract;
 use crate::trace::Timeline;
 use serde::{Deserialize, Serialize};
@@ -33,6 +33,10 @@ pub struct CellResult {
     pub cases: Option<u64>,
     pub preemption_bound: Option<usize>,
     pub scenario: Option<String>,
+    /// A path cell's result ([`crate::claims::Method::loom_path`]): keyed by its scenario, out
+    /// of the headline matrix, listed under "Failure paths".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub path: bool,
     #[serde(serialize_with = "millis")]
     pub seconds: f64,
     /// The counterexample, one line per step, for a reachable cell.
@@ -111,6 +115,7 @@ impl CellResult {
             cases: None,
             preemption_bound: cell.bound,
             scenario: cell.scenario.map(str::to_owned),
+            path: cell.path,
             seconds: 0.0,
             timeline: Vec::new(),
             events: Vec::new(),
@@ -131,8 +136,13 @@ impl CellResult {
             &self.variant,
             &self.outcome,
             self.checker,
-            self.scenario.as_deref(),
+            keying_run(self.checker, self.scenario.as_deref(), self.path),
         )
+    }
+
+    /// A path cell's scenario; `None` for every other cell.
+    pub fn path_scenario(&self) -> Option<&str> {
+        self.scenario.as_deref().filter(|_| self.path)
     }
 
     /// Records `t` as the cell's counterexample: its lines, after any `header` lines (a

@@ -147,7 +147,8 @@ impl Judgement {
 pub fn model_verdict(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<Verdict> {
     let one = |outcome: &str| {
         let about = |e: &&ExpectedCell| {
-            e.contract == r.contract && e.variant == r.variant && e.outcome == outcome
+            // the row's headline cells: a path cell is about one path, not the row's verdict
+            e.contract == r.contract && e.variant == r.variant && e.outcome == outcome && !e.path
         };
         let of = |checker: Checker| {
             expected
@@ -228,6 +229,7 @@ mod tests {
             expected,
             scenario: None,
             bound: None,
+            path: false,
             note: "",
         }
     }
@@ -255,6 +257,17 @@ mod tests {
         );
         assert_eq!(judge(&record("P1", 1), &expected), Judgement::Agrees);
         assert_eq!(judge(&record("P2", 1), &expected), Judgement::Unclaimed);
+        // a path cell (first in claim order) is not the row's verdict
+        let path = ExpectedCell {
+            scenario: Some("one-path"),
+            path: true,
+            ..cell("proposed", Checker::Loom, Verdict::Reachable)
+        };
+        let with_path = [path, expected[1].clone()];
+        assert_eq!(
+            judge(&record("proposed", 2), &with_path),
+            Judgement::Deviates
+        );
     }
 
     #[test]

@@ -8,7 +8,8 @@
 use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
     ContainerRecreate, Fix, Tombstone, WriteFailure, IMPROVED, O1, O2, O3, O4, O5, O6, O7, O8, P4,
-    P5, REPORT_RACES_PUT_BLOCK, RESTART_REPLAYS_A_STREAMED_CONTAINER,
+    P5, PUT_BLOCK_RACES_CLOSE_AND_DELETE, REPORT_RACES_PUT_BLOCK,
+    RESTART_REPLAYS_A_DELETED_CONTAINER, RESTART_REPLAYS_A_STREAMED_CONTAINER,
     SCM_COUNTS_A_RECREATED_REPLICA, WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_ON_A_FOLLOWER,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
@@ -21,6 +22,8 @@ const REPORT: &Scenario<ContainerRecreate> = &REPORT_RACES_PUT_BLOCK;
 const SCM: &Scenario<ContainerRecreate> = &SCM_COUNTS_A_RECREATED_REPLICA;
 const FOLLOWER: &Scenario<ContainerRecreate> = &WRITE_RACES_ON_A_FOLLOWER;
 const RESTART: &Scenario<ContainerRecreate> = &RESTART_REPLAYS_A_STREAMED_CONTAINER;
+const RESTART_WRITTEN: &Scenario<ContainerRecreate> = &RESTART_REPLAYS_A_DELETED_CONTAINER;
+const PUT_BLOCK: &Scenario<ContainerRecreate> = &PUT_BLOCK_RACES_CLOSE_AND_DELETE;
 
 pub const CLAIMS: Claims<ContainerRecreate> = Claims {
     cells: &[
@@ -205,6 +208,36 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Claim { variant: "P1+P2+P7+P8", outcome: &O7, expected: R, method: Method::loom(RESTART, 1),
             note: "P1's map is rebuilt from the snapshot, which predates c1: the replayed StreamInit recreates it \
                    (CR-F6: the map in place of the tombstone does not survive the restart)" },
+        // ---- Failure paths of O5 (path cells, issue 37): each on its own scenario, beside the row's
+        // O5 cell on the race. ----
+        // P2's COMMIT_DATA refusal with a tombstone, and P3's restart half that does not mark a
+        // tombstoned ID missing: the restart's replay of a written container. One execution.
+        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom_path(RESTART_WRITTEN, 1).final_states(0x1714_dfc2_a1c6_1a28),
+            note: "P2's refusal with P3's tombstone: the replay of the WriteChunk's COMMIT_DATA finds c1 absent and \
+                   out of the map (rebuilt from a snapshot that predates c1); the tombstone, kept by the restart \
+                   and not marked missing, remembers it, and P2 answers CONTAINER_NOT_OPEN (ignored). A P2 that \
+                   reads the map alone answers CONTAINER_NOT_FOUND, a restart that marks the tombstoned ID \
+                   missing CONTAINER_MISSING: the pipeline fails" },
+        Claim { variant: "P2+P3+P7", outcome: &O5, expected: U, method: Method::loom_path(RESTART_WRITTEN, 1).final_states(0x1714_dfc2_a1c6_1a28),
+            note: "as improved: P2 and P3 alone close this path (P7 and P8 act on a replica that is there)" },
+        Claim { variant: "P2+P3+P8", outcome: &O5, expected: U, method: Method::loom_path(RESTART_WRITTEN, 1).final_states(0x1714_dfc2_a1c6_1a28),
+            note: "as improved: P2 and P3 alone close this path" },
+        Claim { variant: "P2+P7+P8", outcome: &O5, expected: R, method: Method::loom_path(RESTART_WRITTEN, 1),
+            note: "a twin: without P3 nothing the restart keeps remembers c1, and the replayed COMMIT_DATA answers \
+                   CONTAINER_NOT_FOUND, which the state machine does not ignore" },
+        Claim { variant: "P3+P7+P8", outcome: &O5, expected: R, method: Method::loom_path(RESTART_WRITTEN, 1),
+            note: "a twin: without P2 the replayed COMMIT_DATA of the tombstoned c1 answers CONTAINER_NOT_FOUND" },
+        // P7's pass-through of CONTAINER_NOT_OPEN: the PutBlock alone across the force delete.
+        Claim { variant: "P1+P2+P7", outcome: &O5, expected: U, method: Method::loom_path(PUT_BLOCK, 355).final_states(0x5e7f_828e_b444_04da),
+            note: "P7's pass-through: the PutBlock applied while the delete holds the replica DELETED answers \
+                   CONTAINER_NOT_OPEN, which canIgnoreException passes (P1 refuses the auto-create after the \
+                   delete). Without the pass-through the DELETED replica cannot be marked UNHEALTHY and the \
+                   exception fails the pipeline" },
+        Claim { variant: "P2+P3+P7", outcome: &O5, expected: U, method: Method::loom_path(PUT_BLOCK, 355).final_states(0x5e7f_828e_b444_04da),
+            note: "as P1+P2+P7, P3's tombstone refusing the auto-create after the delete" },
+        Claim { variant: "P1+P2", outcome: &O5, expected: R, method: Method::loom_path(PUT_BLOCK, 6),
+            note: "the twin: without P7 the PutBlock applied to the DELETED replica answers CONTAINER_INTERNAL_ERROR, \
+                   the replica cannot be marked, and the exception fails the pipeline" },
         // ---- The real code (J): replays on Ozone 2.2.0's datanode classes (conformance/ozone,
         // ReplayContainerRecreate*Test), each one order of the race above driven on the real
         // ContainerSet, HddsDispatcher and KeyValueHandler with the harness playing
@@ -832,6 +865,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             variant: "improved",
             mutate: |fix| Fix { tombstone: Switch::new(Tombstone::AfterRemove), ..fix },
             caught_by: &O1,
+            caught_at: None,
             inside_a_step: false,
             about: "the obvious edit of removeContainer (deleteFromContainerTable becomes a tombstone put) keeps \
                     upstream's order: a write that finds the container absent before the tombstone is written \
@@ -842,6 +876,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             variant: "P1+P2+P7+P8",
             mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(false), mark_deleted_missing: Switch::new(true), ..fix },
             caught_by: &O5,
+            caught_at: None,
             inside_a_step: false,
             about: "the delete calls removeContainer(id, markMissing=true): auto-create is refused with \
                     CONTAINER_MISSING, which canIgnoreException passes but ContainerStateMachine does not: the \
@@ -852,6 +887,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             variant: "improved",
             mutate: |fix| Fix { recheck_failed_write: Switch::new(WriteFailure::RecheckCheckedOnly), ..fix },
             caught_by: &O5,
+            caught_at: None,
             inside_a_step: false,
             about: "a catch written for what writeChunk declares (StorageContainerException): the chunk file's \
                     open fails with Guava's UncheckedExecutionException, which still escapes dispatchRequest",

@@ -116,6 +116,16 @@ impl ClientWrite {
         Self::with_first(trace, members, id, block, Cmd::StreamInit { block, len })
     }
 
+    /// This write with its WriteChunk run to the end on `w` (every member's WRITE_DATA and
+    /// COMMIT_DATA, nothing else running meanwhile): what is left is the PutBlock, from its
+    /// validation on the leader. A scenario's setup, for a race of the PutBlock alone.
+    pub fn past_the_write_chunk(mut self, w: &World) -> Self {
+        while !matches!(self.next, Step::Validate(Which::PutBlock) | Step::Done) {
+            self.step(w);
+        }
+        self
+    }
+
     /// The same write with an intermediate PutBlock (`eof` false: a flush before the block's
     /// end), which does not check the chunk file.
     pub fn intermediate(mut self) -> Self {

@@ -272,3 +272,54 @@ pub static RESTART_REPLAYS_A_STREAMED_CONTAINER: Scenario<ContainerRecreate> = S
         setup(w, vec![Box::new(Restart::new(trace, LEADER))])
     },
 };
+
+/// P2's COMMIT_DATA refusal with a tombstone, and P3's restart half that keeps a tombstoned ID
+/// out of the missing set (issue 37, path cells of O5): c1 created over the pipeline (WriteChunk,
+/// PutBlock), closed at BCSID 2, force-deleted on the leader, no snapshot taken; then the leader
+/// restarts and replays its log. The replay of the WriteChunk's COMMIT_DATA finds c1 absent,
+/// and the map P1 reads is the snapshot's, which predates c1: only P3's tombstone, kept across
+/// the restart and not marked missing, remembers it, and P2 answers CONTAINER_NOT_OPEN, which
+/// the state machine ignores (the PutBlock's replay is refused by the tombstone). Without the
+/// tombstone, or with P2 reading the map alone, COMMIT_DATA answers CONTAINER_NOT_FOUND; with a
+/// tombstoned ID marked missing at the restart, CONTAINER_MISSING: either fails the pipeline
+/// (O5). Deterministic: one thread, one execution.
+pub static RESTART_REPLAYS_A_DELETED_CONTAINER: Scenario<ContainerRecreate> = Scenario {
+    name: "restart-replays-a-deleted-container",
+    about: "c1 written (WriteChunk, PutBlock) on dn1, dn2, dn3, closed at BCSID 2, force-deleted on dn1, \
+            no snapshot; dn1 restarts and replays its log (the WriteChunk's COMMIT_DATA, the PutBlock)",
+    build: |trace, fix| {
+        use super::delete::DeleteContainerCommandHandler;
+        use super::{run, CloseThroughPipeline, PIPELINE};
+        let w = open_container(trace, fix);
+        run(&w, CloseThroughPipeline::new(trace, &PIPELINE, C));
+        run(&w, DeleteContainerCommandHandler::new(trace, LEADER, C, true));
+        setup(w, vec![Box::new(Restart::new(trace, LEADER))])
+    },
+};
+
+/// P7's pass-through of CONTAINER_NOT_OPEN (issue 37, a path cell of O5): the race of
+/// [`WRITE_RACES_CLOSE_AND_DELETE`] with the WriteChunk of block 2 already written and
+/// committed on the leader, so that only its PutBlock races the close and the force delete:
+/// validated while c1 is OPEN, applied across the delete. Applied while the delete holds the
+/// replica DELETED, `checkContainerOpen` answers CONTAINER_INTERNAL_ERROR upstream, and the
+/// replica cannot be marked UNHEALTHY: the exception fails the pipeline (O5). P7 answers
+/// CONTAINER_NOT_OPEN there and `canIgnoreException` passes it. Applied after the delete, the
+/// PutBlock auto-creates c1 unless P1 or P3 refuses it. In the rows with P7 and P1 or P3 but
+/// not P8, only the pass-through closes O5 here (the race's O5, the chunk file opened after the
+/// delete, needs the WriteChunk in flight).
+pub static PUT_BLOCK_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scenario {
+    name: "put-block-races-close-and-force-delete",
+    about: "c1 OPEN at BCSID 2 on dn1 (leader), dn2, dn3; block 2's WriteChunk written and committed on dn1; \
+            its PutBlock races the close and dn1's force delete of c1",
+    build: |trace, fix| {
+        let w = open_container(trace, fix);
+        let put_block = late_writer(trace).past_the_write_chunk(&w);
+        setup(
+            w,
+            vec![
+                Box::new(put_block),
+                Box::new(close_then_force_delete(trace, LEADER_ONLY, C, LEADER)),
+            ],
+        )
+    },
+};

@@ -83,6 +83,16 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             note: "report: closed by the recheck under the DatanodeInfo monitor." },
         Claim { variant: "improved", outcome: &O3, expected: U, method: Method::loom(COMES_BACK, 4943).final_states(0x8def_bb20_13f5_57ab),
             note: "closed as with the patch." },
+        // O3's failure path where the recheck reads the node not DEAD (path cells: issue 37).
+        Claim { variant: "upstream", outcome: &O3, expected: R, method: Method::loom_path(RESURRECTED, 1),
+            note: "twin of the path cell proposed/O3 at this scenario: with no recheck, the handler's one status \
+                   read precedes the heartbeat and the RESURRECT, and it removes the replica of the registration \
+                   report" },
+        Claim { variant: "proposed", outcome: &O3, expected: U, method: Method::loom_path(RESURRECTED, 4643).final_states(0x146b_6d93_10c0_68d1),
+            note: "P2's keep: a recheck under the monitor that reads the node not DEAD (the health check \
+                   RESURRECTed it after its first heartbeat) keeps the replicas and returns; the removals left \
+                   here follow a recheck that read DEAD (R1's window, proposed/O5), never O3's. The mutant \
+                   `recheck that falls through (proposed)` (a missing return) removes after such a recheck" },
         Claim { variant: "P1+P2", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 213),
             note: "the window belongs to P1+P2 (P3 plays no part)" },
         Claim { variant: "proposed", outcome: &R1, expected: R, method: Method::loom(COMES_BACK, 213),
@@ -546,6 +556,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { register_refreshes_heartbeat: Switch::new(Refresh::UnlessDead), ..fix },
             caught_by: &O1,
+            caught_at: None,
             inside_a_step: false,
             about: "register refreshes a known node's heartbeat time unless it is DEAD: a DEAD node that \
                     registers and stops is never resurrected, so DEAD_NODE never fires again (O1's path; \
@@ -556,6 +567,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { register_refreshes_heartbeat: Switch::new(Refresh::OnlyDead), ..fix },
             caught_by: &O2,
+            caught_at: None,
             inside_a_step: false,
             about: "register refreshes a known node's heartbeat time only if it is DEAD: a STALE node back \
                     shortly before the dead deadline keeps its old time, and the check at the deadline \
@@ -566,6 +578,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { reload_skips_known: Switch::new(SkipKnown::SameRowOnly), ..fix },
             caught_by: &O8,
+            caught_at: None,
             inside_a_step: false,
             about: "the reload skips a known node only when its row equals memory: a row that differs (behind \
                     NAT) is registered, and updateNode replaces the DEAD node's DatanodeInfo (O8's path; an \
@@ -576,6 +589,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { reload_skips_known: Switch::new(SkipKnown::OtherRowOnly), ..fix },
             caught_by: &O4,
+            caught_at: None,
             inside_a_step: false,
             about: "the reload skips a known node only when its row differs from memory: an equal row is \
                     registered, and P1 refreshes the DEAD node's heartbeat time, which the next check \
@@ -586,6 +600,7 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "improved",
             mutate: |fix| Fix { recheck_heartbeat_time: Switch::new(HeartbeatTest::FirstRead), ..fix },
             caught_by: &R1,
+            caught_at: None,
             inside_a_step: false,
             about: "the recheck under the monitor tests the heartbeat time the handler read first, before \
                     the monitor, not the one it reads under it: a registration's refresh between the two \
@@ -598,15 +613,29 @@ pub const CLAIMS: Claims<DeadNode> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { recheck: Switch::new(Recheck::Unlocked), ..fix },
             caught_by: &O3,
+            caught_at: None,
             inside_a_step: false,
             about: "the handler rereads the status before removing but without the DatanodeInfo monitor: a report \
                     applied between the reread and the removal is removed",
+        },
+        Mutant {
+            name: "recheck that falls through (proposed)",
+            variant: "proposed",
+            mutate: |fix| Fix { recheck: Switch::new(Recheck::UnderMonitorNoReturn), ..fix },
+            caught_by: &O3,
+            caught_at: Some(RESURRECTED),
+            inside_a_step: false,
+            about: "the recheck under the monitor logs that it keeps the replicas of a node it reads \
+                    HEALTHY_READONLY and removes them anyway (a missing return): the removal follows a recheck \
+                    that did not read DEAD, which is O3's path. Caught at its path cell (resurrected-while-dead-\
+                    node-handler-runs), where the health check can RESURRECT the node before the recheck",
         },
         Mutant {
             name: "recheck that falls through",
             variant: "improved",
             mutate: |fix| Fix { recheck: Switch::new(Recheck::UnderMonitorNoReturn), ..fix },
             caught_by: &O5,
+            caught_at: None,
             inside_a_step: false,
             about: "the recheck under the monitor logs that it keeps the replicas (the node reads HEALTHY_READONLY, \
                     or DEAD within the stale deadline) and removes them anyway (a missing return): a live node's \

@@ -186,6 +186,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { guard: Switch::new(ReadyGuard::LeaderOnly), ..fix },
             caught_by: &O2,
+            caught_at: None,
             inside_a_step: false,
             about: "setLeaderReady checks isLeader but not the term: a re-election inside the callback passes",
         },
@@ -194,6 +195,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { guard: Switch::new(ReadyGuard::CheckedApart), ..fix },
             caught_by: &O1,
+            caught_at: None,
             inside_a_step: true,
             about: "setLeaderReady checks leadership of the term under the read lock and sets the flag \
                     under the write lock, two sections: a step-down between them leaves the flag set on a \
@@ -205,6 +207,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { term: Switch::new(TermSource::RatisAtSet), ..fix },
             caught_by: &O2,
+            caught_at: None,
             inside_a_step: false,
             about: "the term is read when the flag is set, not when the callback starts: a re-election \
                     during the flush passes the check; the window is the callback's start, so it is O2, not R1",
@@ -214,6 +217,7 @@ pub const CLAIMS: Claims<LeaderReady> = Claims {
             variant: "improved",
             mutate: |fix| Fix { term: Switch::new(TermSource::ContextAtCallbackStart), ..fix },
             caught_by: &R1,
+            caught_at: None,
             inside_a_step: false,
             about: "the callback takes SCMContext.getTermOfLeader() at its start instead of the checked \
                     entry's term: it lags Ratis' term until notifyLeaderChanged, so a candidacy that \

@@ -252,6 +252,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         variant: "proposed",
         mutate: |_| lock(LockFrom::RpcReturned, LockUntil::LastCommit, RestSpan::Queueing),
         caught_by: &O1,
+        caught_at: None,
         inside_a_step: false,
         about: "the lock must span commit to hand-off: released after the commit, a rebuild still \
                 checkpoints the batch before it is buffered",
@@ -260,6 +261,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         variant: "proposed",
         mutate: |_| lock(LockFrom::AfterFirstCommit, LockUntil::HandOff, RestSpan::Queueing),
         caught_by: &O2,
+        caught_at: None,
         inside_a_step: false,
         about: "the lock must span commit to hand-off from the first commit: taken after it, a \
                 rebuild checkpoints between the delta's two commits (O2's path; a release after the \
@@ -269,6 +271,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         variant: "proposed",
         mutate: A1.on,
         caught_by: &O4,
+        caught_at: None,
         inside_a_step: false,
         about: "the lock must be taken when the OM RPC has returned: taken before it (A1, the \
                 design the report rejected), it is held while getDBUpdates hangs, and a manual \
@@ -278,6 +281,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         variant: "proposed",
         mutate: A2.on,
         caught_by: &O5,
+        caught_at: None,
         inside_a_step: false,
         about: "triggerTaskRebuild must hold the lock around the whole queueReInitializationEvent: \
                 with only the checkpoint under it, a rebuild checkpointed before the commit is \
@@ -287,6 +291,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         variant: "proposed",
         mutate: A3.on,
         caught_by: &O6,
+        caught_at: None,
         inside_a_step: false,
         about: "an exception between the commit and the hand-off must release the lock before the \
                 full-snapshot fallback: without a finally it is held through executeFullSnapshot \
@@ -296,6 +301,7 @@ pub const CLAIMS: Claims<ReconSync> = Claims {
         variant: "proposed",
         mutate: A4.on,
         caught_by: &O6,
+        caught_at: None,
         inside_a_step: false,
         about: "released in syncDataFromOM's finally, the lock spans executeFullSnapshot's \
                 download from OM, and a manual rebuild waits for it",

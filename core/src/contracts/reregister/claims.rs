@@ -577,6 +577,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             variant: "proposed",
             mutate: |fix| Fix { sticky_fbr_request: Switch::new(P1::LateEpoch), ..fix },
             caught_by: &O2,
+            caught_at: None,
             inside_a_step: false,
             about: "the epoch check compares with the registration current when the FBR returns, \
                     not the one before its drain: REG2's request is overwritten again",
@@ -586,6 +587,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             variant: "P1",
             mutate: |fix| Fix { sticky_fbr_request: Switch::new(P1::Unlocked), ..fix },
             caught_by: &O2,
+            caught_at: None,
             inside_a_step: true,
             about: "the rescheduling checks the epoch without the request lock: REG2 lands between \
                     the check and the write",
@@ -595,6 +597,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             variant: "P1",
             mutate: |fix| Fix { sticky_fbr_request: Switch::new(P1::Unlocked), ..fix },
             caught_by: &O7,
+            caught_at: None,
             inside_a_step: true,
             about: "P1-unlocked seen as what it is at the field: the rescheduling reads and clears \
                     resetBlockReportTime without the request lock that register's write holds, so \
@@ -606,6 +609,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             variant: "P3",
             mutate: |fix| Fix { drop_stale_register: Switch::new(P3::LateTag), ..fix },
             caught_by: &O8,
+            caught_at: None,
             inside_a_step: false,
             about: "the REGISTER an FBR is answered with is tagged with the registration current \
                     when blockReport returns, not the one the FBR was sent under: after a \
@@ -616,6 +620,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             variant: "P3",
             mutate: |fix| Fix { drop_stale_register: Switch::new(P3::HeartbeatUntagged), ..fix },
             caught_by: &O1,
+            caught_at: None,
             inside_a_step: false,
             about: "the REGISTER a heartbeat's answer carries is enqueued without P3's tag (taken as \
                     fresh), only the FBR's answer is tagged: the report's REG2, answered to a heartbeat \
@@ -627,6 +632,7 @@ pub const CLAIMS: Claims<Reregister> = Claims {
             variant: "P2",
             mutate: |fix| Fix { keep_ibrs: Switch::new(P2::SyncOnly), ..fix },
             caught_by: &O3,
+            caught_at: None,
             inside_a_step: false,
             about: "clearIBRs made synchronized but still clearing: the race goes, the loss stays",
         },

@@ -216,6 +216,7 @@ fn a_broken_setup_fails_its_o8_steps_cells_with_a_named_message() {
                 ..fix
             },
             caught_by: &O8,
+            caught_at: None,
             inside_a_step: false,
             about: "the REGISTER an FBR's answer carries is never enqueued",
         };
