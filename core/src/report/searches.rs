@@ -140,7 +140,8 @@ impl Judgement {
 }
 
 /// The model's verdict on the search's row and outcome: its loom cell's, or else any
-/// exhaustive cell's (the step checker's). A search may decide a union of the model's outcomes,
+/// exhaustive cell's (the step checker's), or else its histories' (proptest's: an outcome that
+/// only long histories reach, as SCM's, has no exhaustive cell). A search may decide a union of the model's outcomes,
 /// written `O2|R1`, where the real state cannot tell them apart (the model splits one state by
 /// the window that led to it): the union is reachable where any of them is, unreachable where
 /// all of them are, and unclaimed where one has no cell.
@@ -157,7 +158,9 @@ pub fn model_verdict(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<Verd
                 .find(|e| e.checker == checker)
                 .map(|e| e.expected)
         };
-        of(Checker::Loom).or(of(Checker::Steps))
+        of(Checker::Loom)
+            .or(of(Checker::Steps))
+            .or(of(Checker::Proptest))
     };
     r.outcomes()
         .map(one)
@@ -257,6 +260,13 @@ mod tests {
         );
         assert_eq!(judge(&record("P1", 1), &expected), Judgement::Agrees);
         assert_eq!(judge(&record("P2", 1), &expected), Judgement::Unclaimed);
+        // an outcome only histories reach (SCM's): the proptest cell is the model's verdict
+        let histories = [
+            cell("P4", Checker::Proptest, Verdict::Unreachable),
+            cell("P5", Checker::Proptest, Verdict::Reachable),
+        ];
+        assert_eq!(judge(&record("P4", 1), &histories), Judgement::Deviates);
+        assert_eq!(judge(&record("P5", 3), &histories), Judgement::Agrees);
         // a path cell (first in claim order) is not the row's verdict
         let path = ExpectedCell {
             scenario: Some("one-path"),

@@ -3,6 +3,8 @@ package org.apache.hadoop.ozone.container.common.impl;
 import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
 
 import java.util.List;
+import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
+import org.apache.hadoop.hdds.scm.container.ContainerInfo;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +29,10 @@ import racelab.search.RandomPriorities;
  *   <li>O1 (CR_O1): a replica of c1 that is not the deleted one holds block 2, and the client
  *       got SUCCESS for both commands;
  *   <li>O7 (CR_O7): a replica of c1 that is not the deleted one exists (recreated);
- *   <li>O5 (CR_O5): the pipeline's state machine is unhealthy.
+ *   <li>O5 (CR_O5): the pipeline's state machine is unhealthy;
+ *   <li>O2 (CR_O2): after the race, SCM's real ContainerReportHandler, given the leader's
+ *       container report (as ReplayContainerRecreateO2Test gives it), raises c1's sequence id
+ *       above the close's: a recreated replica's BCSID taken for the container's.
  * </ul>
  *
  * <p>The scheduler is {@link RandomPriorities} (PCT of depth 1), not POS nor Fray's PCT: all of
@@ -43,7 +48,7 @@ import racelab.search.RandomPriorities;
 public class FraySearchContainerRecreateWriteRaceTest {
   static final int ITERATIONS = 200;
   static final FraySearch SEARCH = new FraySearch("CR_O1", "O1", Rows.headline())
-      .and("CR_O7", "O7").and("CR_O5", "O5");
+      .and("CR_O7", "O7").and("CR_O5", "O5").and("CR_O2", "O2");
 
   /** Outside Fray's iterations: the parts installed and one whole run on each row. */
   @BeforeAll
@@ -51,7 +56,12 @@ public class FraySearchContainerRecreateWriteRaceTest {
     SEARCH.warm(FraySearchContainerRecreateWriteRaceTest::once);
   }
 
-  /** One run: the client's write against SCM's close and force delete; O5, O7, O1. */
+  /**
+   * One run: the client's write against SCM's close and force delete; O1, O7, O5. Then, once
+   * both threads have ended, the leader's container report, processed by SCM's real
+   * ContainerReportHandler as ReplayContainerRecreateO2Test processes it (c1 CLOSED at the
+   * close's BCSID): O2.
+   */
   static List<FraySearch.Verdict> once() throws Exception {
     try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
       Dn.registerPipeline(w.dispatcher, w.container2BCSIDMap);
@@ -74,11 +84,23 @@ public class FraySearchContainerRecreateWriteRaceTest {
       client.join();
       scm.join();
       boolean ok = failed.get() == null;
-      String observed = "O5=" + !w.healthy + " O7=" + r.recreated() + "; " + r.observed()
-          + (ok ? "" : "; a thread failed: " + failed.get());
+      boolean o2 = false;
+      String reported = "";
+      if (ok) {
+        var report = w.set.getContainerReport();
+        ContainerInfo info = ReplayContainerRecreateO2Test.scmProcesses(report, r.closeSeq, true);
+        o2 = info.getState() == HddsProtos.LifeCycleState.CLOSED
+            && info.getSequenceId() > r.closeSeq;
+        reported = "; SCM: c1 " + info.getState() + " closed at sequence id " + r.closeSeq + ", now "
+            + info.getSequenceId() + " after the leader's report of " + report.getReportsCount()
+            + " replica(s)";
+      }
+      String observed = "O5=" + !w.healthy + " O7=" + r.recreated() + " O2=" + o2 + "; "
+          + r.observed() + reported + (ok ? "" : "; a thread failed: " + failed.get());
       return List.of(new FraySearch.Verdict(ok && r.o1(), observed),
           new FraySearch.Verdict(ok && r.recreated(), observed),
-          new FraySearch.Verdict(ok && !w.healthy, observed));
+          new FraySearch.Verdict(ok && !w.healthy, observed),
+          new FraySearch.Verdict(o2, observed));
     }
   }
 
