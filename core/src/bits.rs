@@ -139,6 +139,13 @@ impl<I: Id, const W: usize> Bits<I, W> {
 }
 
 // By hand, not derived: a derive would ask `I` for the traits too.
+impl<I> Bits<I, 1> {
+    /// The set as its one word: bit `i` for id `i`.
+    pub const fn bits(self) -> u64 {
+        self.words[0]
+    }
+}
+
 impl<I, const W: usize> Clone for Bits<I, W> {
     fn clone(&self) -> Self {
         *self

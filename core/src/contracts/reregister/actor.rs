@@ -360,16 +360,15 @@ impl Program<World> for OfferService {
             }
             Phase::Finally(result) => {
                 actor.zero_lease_after_report();
-                cx.record(
+                crate::record!(
+                    cx,
                     "BPServiceActor.blockReport",
-                    format_args!(
-                        "finally fullBlockReportLeaseId=0{}",
-                        if result.is_err() {
-                            "; the exception skips scheduleNextBlockReport"
-                        } else {
-                            ""
-                        }
-                    ),
+                    "finally fullBlockReportLeaseId=0{}",
+                    if result.is_err() {
+                        "; the exception skips scheduleNextBlockReport"
+                    } else {
+                        ""
+                    }
                 );
                 match result {
                     Ok(ReportAnswer::Processed) => Phase::Reschedule,

@@ -15,7 +15,7 @@ impl BlockSet {
     /// The set as one word, bit `b` for block `b` (a state fingerprint's part, see
     /// `World::fingerprint`).
     pub fn word(self) -> u64 {
-        self.iter().fold(0, |word, b| word | 1 << b)
+        self.bits()
     }
 
     /// Formatted as a list, `[0, 1]`, where upstream's value is one (a `List<Block>`).

@@ -110,23 +110,21 @@ impl Program<World> for ProcessCommand {
                 let batch = actor.queue.take();
                 let current = actor.registration();
                 if w.fix.drop_stale_register.get() != P3::Off && batch.sent_under < current {
-                    cx.record(
+                    crate::record!(
+                        cx,
                         "BPOfferService.processCommandFromActor",
-                        format_args!(
-                            "DNA_REGISTER sent under registration {} < {current}: stale, dropped",
-                            batch.sent_under
-                        ),
+                        "DNA_REGISTER sent under registration {} < {current}: stale, dropped",
+                        batch.sent_under
                     );
                     Step::Done
                 } else {
                     w.ghost.re_registering(self.dn, self.nn, &batch, current);
-                    cx.record(
+                    crate::record!(
+                        cx,
                         "BPOfferService.processCommandFromActor",
-                        format_args!(
-                            "DNA_REGISTER (sent under registration {}, current {current}) -> \
+                        "DNA_REGISTER (sent under registration {}, current {current}) -> \
                              reRegister",
-                            batch.sent_under
-                        ),
+                        batch.sent_under
                     );
                     Step::ClearIbrs
                 }
@@ -137,12 +135,13 @@ impl Program<World> for ProcessCommand {
                 cx.record("BPServiceActor.retrieveNamespaceInfo", "versionRequest");
                 // HDFS-9917, moved before register by HDFS-15113.
                 let state = actor.state();
-                cx.record("BPServiceActor.reRegister", format_args!("state {state:?}"));
+                crate::record!(cx, "BPServiceActor.reRegister", "state {state:?}");
                 if matches!(state, HaState::Standby | HaState::Observer) {
                     match w.fix.keep_ibrs.get() {
-                        P2::Keep => cx.record(
+                        P2::Keep => crate::record!(
+                            cx,
                             "BPServiceActor.reRegister",
-                            format_args!("{state:?}: pendingIBRs kept (P2)"),
+                            "{state:?}: pendingIBRs kept (P2)"
                         ),
                         p2 => {
                             let synchronized =
@@ -162,9 +161,10 @@ impl Program<World> for ProcessCommand {
             Step::Registered => {
                 let registration = actor.registered();
                 actor.zero_lease_on_register();
-                cx.record(
+                crate::record!(
+                    cx,
                     "BPServiceActor.register",
-                    format_args!("bpRegistration={registration}, fullBlockReportLeaseId=0"),
+                    "bpRegistration={registration}, fullBlockReportLeaseId=0"
                 );
                 Step::ScheduleBlockReport
             }

@@ -53,12 +53,11 @@ impl CommandQueue {
         let len = q.len();
         drop(q);
         self.not_empty.notify_all();
-        cx.record(
+        crate::record!(
+            cx,
             "CommandProcessingThread.enqueue",
-            format_args!(
-                "[REGISTER] (sent under registration {}), queue length {len}",
-                batch.sent_under
-            ),
+            "[REGISTER] (sent under registration {}), queue length {len}",
+            batch.sent_under
         );
     }
 

@@ -23,10 +23,7 @@ impl FsDataset {
         let mut finalized = self.finalized.write();
         finalized.insert(block);
         drop(finalized);
-        cx.record(
-            "FsDatasetImpl.finalizeBlock",
-            format_args!("{block} FINALIZED"),
-        );
+        crate::record!(cx, "FsDatasetImpl.finalizeBlock", "{block} FINALIZED");
     }
 
     /// `getBlockReports`: the FBR snapshot of every replica.
@@ -35,10 +32,7 @@ impl FsDataset {
         let snapshot = *finalized;
         ghost(snapshot);
         drop(finalized);
-        cx.record(
-            "FsDatasetImpl.getBlockReports",
-            format_args!("snapshot {snapshot:?}"),
-        );
+        crate::record!(cx, "FsDatasetImpl.getBlockReports", "snapshot {snapshot:?}");
         snapshot
     }
 

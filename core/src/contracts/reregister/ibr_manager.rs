@@ -102,9 +102,10 @@ impl IncrementalBlockReportManager {
             ghost();
         });
         *ready = true;
-        cx.record(
+        crate::record!(
+            cx,
             "IncrementalBlockReportManager.notifyNamenodeBlock",
-            format_args!("pendingIBRs += {block}, readyToSend=true"),
+            "pendingIBRs += {block}, readyToSend=true"
         );
     }
 
@@ -127,9 +128,11 @@ impl IncrementalBlockReportManager {
             reports
         });
         *ready = false;
-        cx.record(
+        crate::record!(
+            cx,
             "IncrementalBlockReportManager.generateIBRs",
-            format_args!("drained {}", reports.blocks().list()),
+            "drained {}",
+            reports.blocks().list()
         );
         reports
     }
@@ -172,31 +175,29 @@ impl IncrementalBlockReportManager {
                 if !skipped.is_empty() {
                     ghost(skipped, false);
                 }
-                cx.record(
+                crate::record!(
+                    cx,
                     "IncrementalBlockReportManager.putMissing",
-                    format_args!(
-                        "re-queued {}{}",
-                        reports.blocks().difference(skipped).list(),
-                        if skipped.is_empty() {
-                            String::new()
-                        } else {
-                            format!(
-                                "; {} skipped: their storage's entry was cleared",
-                                skipped.list()
-                            )
-                        }
-                    ),
+                    "re-queued {}{}",
+                    reports.blocks().difference(skipped).list(),
+                    if skipped.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            "; {} skipped: their storage's entry was cleared",
+                            skipped.list()
+                        )
+                    }
                 );
             }
             Err(npe) => {
                 ghost(npe.lost, true);
-                cx.record(
+                crate::record!(
+                    cx,
                     "IncrementalBlockReportManager.putMissing",
-                    format_args!(
-                        "pendingIBRs.get({}) is null: NullPointerException, {} not re-queued",
-                        npe.storage,
-                        npe.lost.list()
-                    ),
+                    "pendingIBRs.get({}) is null: NullPointerException, {} not re-queued",
+                    npe.storage,
+                    npe.lost.list()
                 )
             }
         }
@@ -218,13 +219,12 @@ impl IncrementalBlockReportManager {
             ghost(dropped);
             dropped
         });
-        cx.record(
+        crate::record!(
+            cx,
             "IncrementalBlockReportManager.clearIBRs",
-            format_args!(
-                "{}pendingIBRs.clear() drops {}",
-                if synchronized { "synchronized " } else { "" },
-                dropped.list()
-            ),
+            "{}pendingIBRs.clear() drops {}",
+            if synchronized { "synchronized " } else { "" },
+            dropped.list()
         );
     }
 

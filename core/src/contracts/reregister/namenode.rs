@@ -223,14 +223,13 @@ impl NameNode {
         } else {
             0
         };
-        cx.record(
+        crate::record!(
+            cx,
             "DatanodeManager.handleHeartbeat",
-            format_args!(
-                "nn{} {}{}, lease {lease}, {ha:?}",
-                self.id,
-                if known { "" } else { "unknown node: " },
-                if register { "REGISTER" } else { "no command" },
-            ),
+            "nn{} {}{}, lease {lease}, {ha:?}",
+            self.id,
+            if known { "" } else { "unknown node: " },
+            if register { "REGISTER" } else { "no command" }
         );
         HeartbeatResponse {
             register,
@@ -261,17 +260,16 @@ impl NameNode {
                 false
             }
         };
-        cx.record(
+        crate::record!(
+            cx,
             "DatanodeManager.registerDatanode",
-            format_args!(
-                "nn{}: {}",
-                self.id,
-                if known {
-                    "known node re-registered (updateRegInfo)"
-                } else {
-                    "new node"
-                }
-            ),
+            "nn{}: {}",
+            self.id,
+            if known {
+                "known node re-registered (updateRegInfo)"
+            } else {
+                "new node"
+            }
         );
     }
 
@@ -285,9 +283,12 @@ impl NameNode {
         blocks: BlockSet,
     ) -> Result<(), RpcTimeout> {
         if self.fail_next_ibr.swap(false, unseen::Ordering::SeqCst) {
-            cx.record(
+            crate::record!(
+                cx,
                 "NameNodeRpcServer.blockReceivedAndDeleted",
-                format_args!("nn{}: {} timed out (NameNode busy)", self.id, blocks.list()),
+                "nn{}: {} timed out (NameNode busy)",
+                self.id,
+                blocks.list()
             );
             return Err(RpcTimeout);
         }
@@ -299,18 +300,17 @@ impl NameNode {
             }
             _ => false,
         };
-        cx.record(
+        crate::record!(
+            cx,
             "NameNodeRpcServer.blockReceivedAndDeleted",
-            format_args!(
-                "nn{}: {} {}",
-                self.id,
-                blocks.list(),
-                if accepted {
-                    "added"
-                } else {
-                    "dropped: node not registered"
-                }
-            ),
+            "nn{}: {} {}",
+            self.id,
+            blocks.list(),
+            if accepted {
+                "added"
+            } else {
+                "dropped: node not registered"
+            }
         );
         Ok(())
     }
@@ -331,26 +331,29 @@ impl NameNode {
     ) -> Result<ReportAnswer, Rejected> {
         let mut ns = self.ns.lock();
         let Some(registered) = ns.datanodes[dn].map(|d| d.alive) else {
-            cx.record(
+            crate::record!(
+                cx,
                 "NameNodeRpcServer.blockReport",
-                format_args!("nn{}: unknown node: RegisterCommand.REGISTER", self.id),
+                "nn{}: unknown node: RegisterCommand.REGISTER",
+                self.id
             );
             return Ok(ReportAnswer::Register);
         };
         if !ns.check_lease(dn, lease) {
-            cx.record(
+            crate::record!(
+                cx,
                 "NameNodeRpcServer.blockReport",
-                format_args!(
-                    "nn{}: InvalidBlockReportLeaseException (lease {lease})",
-                    self.id
-                ),
+                "nn{}: InvalidBlockReportLeaseException (lease {lease})",
+                self.id
             );
             return Err(Rejected::InvalidLease);
         }
         if !registered {
-            cx.record(
+            crate::record!(
+                cx,
                 "BlockManager.processReport",
-                format_args!("nn{}: IOException: from dead or unregistered node", self.id),
+                "nn{}: IOException: from dead or unregistered node",
+                self.id
             );
             return Err(Rejected::Unregistered);
         }
@@ -361,21 +364,22 @@ impl NameNode {
             // namenode still in startup phase"; the lease is removed and the RPC returns
             // normally, so the DataNode takes the report as sent.
             ns.leases[dn] = Some(0);
-            cx.record(
+            crate::record!(
+                cx,
                 "BlockManager.processReport",
-                format_args!(
-                    "nn{}: startup safe mode, blockReportCount > 0: report of dn{dn} discarded",
-                    self.id
-                ),
+                "nn{}: startup safe mode, blockReportCount > 0: report of dn{dn} discarded",
+                self.id
             );
             return Ok(ReportAnswer::Processed);
         }
         d.blocks = snapshot;
         d.block_report_count += 1;
         ns.leases[dn] = Some(0);
-        cx.record(
+        crate::record!(
+            cx,
             "BlockManager.processReport",
-            format_args!("nn{}: blocks of dn{dn} := {snapshot:?}", self.id),
+            "nn{}: blocks of dn{dn} := {snapshot:?}",
+            self.id
         );
         Ok(ReportAnswer::Processed)
     }
@@ -396,9 +400,11 @@ impl NameNode {
         };
         if dead {
             ns.leases[dn] = None;
-            cx.record(
+            crate::record!(
+                cx,
                 "DatanodeManager.removeDeadDatanode",
-                format_args!("nn{}: dn{dn} dead, its block locations dropped", self.id),
+                "nn{}: dn{dn} dead, its block locations dropped",
+                self.id
             );
         }
         dead
@@ -421,22 +427,18 @@ impl NameNode {
         ns.leases = [None; MAX_DATANODES];
         ns.ha = ha;
         ns.startup_safe_mode_until = now + SAFEMODE_EXTENSION;
-        cx.record(
+        crate::record!(
+            cx,
             "NameNode.restart",
-            format_args!(
-                "nn{}: empty datanode map, {ha:?}, startup safe mode",
-                self.id
-            ),
+            "nn{}: empty datanode map, {ha:?}, startup safe mode",
+            self.id
         );
     }
 
     /// A failover changes the HA state only.
     pub fn transition(&self, cx: &Cx, ha: HaState) {
         self.ns.lock().ha = ha;
-        cx.record(
-            "NameNode.transitionTo",
-            format_args!("nn{}: {ha:?}", self.id),
-        );
+        crate::record!(cx, "NameNode.transitionTo", "nn{}: {ha:?}", self.id);
     }
 }
 

@@ -173,10 +173,7 @@ impl Scheduler {
     /// `scheduleHeartbeat`: the next heartbeat now.
     pub fn schedule_heartbeat(&self, cx: &Cx, now: Millis) {
         self.next_heartbeat_time.store(now as u64, SeqCst);
-        cx.record(
-            "Scheduler.scheduleHeartbeat",
-            format_args!("nextHeartbeatTime={now}"),
-        );
+        crate::record!(cx, "Scheduler.scheduleHeartbeat", "nextHeartbeatTime={now}");
     }
 
     /// `scheduleNextHeartbeat`, at the start of `sendHeartBeat`.
@@ -195,18 +192,20 @@ impl Scheduler {
     pub fn schedule_block_report_time(&self, cx: &Cx, now: Millis, ghost: impl FnOnce()) {
         self.next_block_report_time.swap(now as u64, SeqCst);
         ghost();
-        cx.record(
+        crate::record!(
+            cx,
             "Scheduler.scheduleBlockReport",
-            format_args!("nextBlockReportTime={now} (due now)"),
+            "nextBlockReportTime={now} (due now)"
         );
     }
 
     /// `scheduleBlockReport`, second write: `resetBlockReportTime = isRegistration`.
     pub fn set_reset(&self, cx: &Cx, reset: bool) {
         self.reset_block_report_time.store(reset);
-        cx.record(
+        crate::record!(
+            cx,
             "Scheduler.scheduleBlockReport",
-            format_args!("resetBlockReportTime={reset}"),
+            "resetBlockReportTime={reset}"
         );
     }
 
@@ -218,11 +217,10 @@ impl Scheduler {
         self.reset_block_report_time.store(true);
         let epoch = self.epoch.fetch_add(1, SeqCst) + 1;
         ghost();
-        cx.record(
+        crate::record!(
+            cx,
             "Scheduler.scheduleBlockReport",
-            format_args!(
-                "nextBlockReportTime={now} (due now) resetBlockReportTime=true epoch={epoch}"
-            ),
+            "nextBlockReportTime={now} (due now) resetBlockReportTime=true epoch={epoch}"
         );
     }
 
@@ -232,9 +230,10 @@ impl Scheduler {
     pub fn schedule_next_block_report_time(&self, cx: &Cx, now: Millis) -> Rescheduled {
         let reset = self.reset_block_report_time.load();
         let (how, next) = self.reschedule(now, reset);
-        cx.record(
+        crate::record!(
+            cx,
             "Scheduler.scheduleNextBlockReport",
-            format_args!("resetBlockReportTime={reset} -> nextBlockReportTime={next}"),
+            "resetBlockReportTime={reset} -> nextBlockReportTime={next}"
         );
         how
     }
@@ -267,9 +266,10 @@ impl Scheduler {
             epoch_at_start
         };
         if epoch != since {
-            cx.record(
+            crate::record!(
+                cx,
                 "Scheduler.scheduleNextBlockReport",
-                format_args!("epoch {since} -> {epoch}: a newer registration's request stays"),
+                "epoch {since} -> {epoch}: a newer registration's request stays"
             );
             return Rescheduled::KeptNewerRequest;
         }
@@ -278,11 +278,10 @@ impl Scheduler {
         if reset {
             self.reset_block_report_time.store(false);
         }
-        cx.record(
+        crate::record!(
+            cx,
             "Scheduler.scheduleNextBlockReport",
-            format_args!(
-                "epoch {epoch} unchanged, resetBlockReportTime={reset} -> nextBlockReportTime={next}"
-            ),
+            "epoch {epoch} unchanged, resetBlockReportTime={reset} -> nextBlockReportTime={next}"
         );
         how
     }

@@ -12,8 +12,9 @@
 use crate::contracts::reregister::World;
 use crate::sync::unseen::Arc;
 use crate::trace::Trace;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cell::{Cell, RefCell};
+use std::hash::BuildHasher;
 
 /// Settled worlds kept before the memo starts over (a few kilobytes each). Paired 20 s fuzz runs
 /// from the corpus: 2^11, 2^12 and 2^13 ran 65.2k–65.7k executions/s, 2^14 61.5k (and more than
@@ -23,8 +24,17 @@ const CAPACITY: usize = 1 << 12;
 /// A settled world, and how many events the state it was settled from had.
 type Seen = (Arc<World>, usize);
 
+/// The settled worlds by their fingerprint's hash, each with its fingerprint: the fingerprint is
+/// hashed once per lookup (a map keyed by the fingerprint hashed it again to insert, and again
+/// to grow). Two fingerprints of one hash share a slot: a lookup compares the fingerprints, so
+/// that the other one is a miss, simulated and kept in its place.
+type Settled = FxHashMap<u64, (Box<[u64]>, Seen)>;
+
 thread_local! {
-    static SETTLED: RefCell<FxHashMap<Box<[u64]>, Seen>> = RefCell::default();
+    /// Sized for [`CAPACITY`] worlds from the start: a table that grows rehashes every world it
+    /// holds (and `clear` keeps the size).
+    static SETTLED: RefCell<Settled> =
+        RefCell::new(Settled::with_capacity_and_hasher(CAPACITY, FxBuildHasher));
     /// The fingerprint being looked up, kept for its allocation.
     static FINGERPRINT: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
     /// Settled worlds reused on this thread (for the tests' tallies).
@@ -47,7 +57,13 @@ pub fn settled(world: &World, simulate: impl Fn(&World) -> Arc<World>) -> Arc<Wo
     let mut fingerprint = FINGERPRINT.take();
     fingerprint.clear();
     world.fingerprint(&mut fingerprint);
-    let settled = match SETTLED.with_borrow(|m| m.get(fingerprint.as_slice()).cloned()) {
+    let hash = FxBuildHasher.hash_one(fingerprint.as_slice());
+    let found = SETTLED.with_borrow(|m| {
+        m.get(&hash)
+            .filter(|(seen, _)| **seen == *fingerprint)
+            .map(|(_, seen)| seen.clone())
+    });
+    let settled = match found {
         Some((seen, from)) => {
             let seen = if world.ghost.starts(&seen.ghost, from) {
                 seen
@@ -73,7 +89,10 @@ pub fn settled(world: &World, simulate: impl Fn(&World) -> Arc<World>) -> Arc<Wo
                 if m.len() >= CAPACITY {
                     m.clear();
                 }
-                m.insert(fingerprint.as_slice().into(), (settled.clone(), from));
+                m.insert(
+                    hash,
+                    (fingerprint.as_slice().into(), (settled.clone(), from)),
+                );
             });
             settled
         }
