@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.List;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -27,6 +28,7 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
 import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
 import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo.BlockStatus;
+import racelab.search.LincheckSearch;
 import racelab.search.LincheckSearch.Verdict;
 
 /**
@@ -75,6 +77,19 @@ final class ReregisterSearches {
 
     @Override
     public void incrBlocksDeletedInPendingIBR() {
+    }
+
+    // the command path's (ReregisterSearchActor)
+    @Override
+    public void incrActorCmdQueueLength(int delta) {
+    }
+
+    @Override
+    public void incrNumProcessedCommands() {
+    }
+
+    @Override
+    public void addNumProcessedCommands(long latency) {
     }
   }
 
@@ -178,36 +193,117 @@ final class ReregisterSearches {
     void run() throws Exception;
   }
 
+  /**
+   * A racing thread's body holding, in its own fields, the objects made before Lincheck's block
+   * that the thread races on: Lincheck gives an object it did not see being shared no switch
+   * point, and it does not see what a lambda captures (it cannot take a hidden class's field
+   * offsets), so the setups prepared outside the block are handed over here (as dead-node O10's
+   * Beat holds its map).
+   */
+  static final class Racer implements Runnable {
+    private final ThrowingRunnable body;
+    private final AtomicReference<Throwable> threw;
+    @SuppressWarnings("unused")
+    private final Object shared1;
+    @SuppressWarnings("unused")
+    private final Object shared2;
+    @SuppressWarnings("unused")
+    private final Object shared3;
+
+    Racer(ThrowingRunnable body, AtomicReference<Throwable> threw, Object shared1,
+        Object shared2, Object shared3) {
+      this.body = body;
+      this.threw = threw;
+      this.shared1 = shared1;
+      this.shared2 = shared2;
+      this.shared3 = shared3;
+    }
+
+    @Override
+    public void run() {
+      try {
+        body.run();
+      } catch (Throwable t) {
+        threw.set(t);
+      }
+    }
+  }
+
+  /** A racing thread on objects made before the block (see {@link Racer}). */
+  static Thread racer(String name, AtomicReference<Throwable> threw, ThrowingRunnable r,
+      Object shared1, Object shared2, Object shared3) {
+    return new Thread(new Racer(r, threw, shared1, shared2, shared3), name);
+  }
+
   static boolean from(Throwable t, String method) {
     return t != null && java.util.Arrays.stream(t.getStackTrace())
         .anyMatch(e -> e.getMethodName().equals(method));
   }
 
-  /**
-   * O5 (failed-ibr-vs-clear): X finalized (setup); then the actor's sendIBRs (drains X, its RPC
-   * fails, putMissing) and the command thread's clearIBRs run together. Reached: sendIBRs threw
-   * NullPointerException from putMissing and X is in no pending IBR (the replay's predicate).
-   */
-  static Verdict o5() throws Exception {
-    IncrementalBlockReportManager ibr = new IncrementalBlockReportManager(0, new Metrics());
-    DatanodeProtocol nn = failingNameNode();
-    ibr.notifyNamenodeBlock(received(1001), S1, false);
-    AtomicReference<Throwable> actorThrew = new AtomicReference<>();
-    AtomicReference<Throwable> commandThrew = new AtomicReference<>();
-    Thread actor = thread("BPServiceActor", actorThrew, () -> ibr.sendIBRs(nn, null, "bp-1", ""));
-    Thread command = thread("Command processor", commandThrew, ibr::clearIBRs);
-    actor.start();
-    command.start();
-    actor.join();
-    command.join();
-    if (commandThrew.get() != null) {
-      throw new IllegalStateException("harness: clearIBRs threw " + commandThrew.get());
+  /** A search body whose setups are prepared outside the block (ReregisterSearchActor.Pool). */
+  abstract static class Pooled implements LincheckSearch.Body {
+    private final ReregisterSearchActor.Pool<ReregisterSearchActor.Actor> pool;
+
+    Pooled(racelab.fix.Row row, int invocations, ReregisterSearchActor.Setup<ReregisterSearchActor.Actor> setup)
+        throws Exception {
+      pool = new ReregisterSearchActor.Pool<>(row, ReregisterSearchActor.Pool.size(invocations),
+          setup);
     }
-    Throwable t = actorThrew.get();
-    boolean npe = t instanceof NullPointerException && from(t, "putMissing");
-    int after = ibr.getPendingIBRSize();
-    boolean lost = after == 0;
-    return Verdict.of(npe && lost, "sendIBRs threw " + t + "; pending storages after=" + after);
+
+    @Override
+    public Verdict run() throws Exception {
+      return race(pool.next());
+    }
+
+    abstract Verdict race(ReregisterSearchActor.Actor a) throws Exception;
+  }
+
+  /**
+   * O5 (failed-ibr-vs-clear). Setup (outside the block, under the row's layer): X finalized, and
+   * a REGISTER queued that answers a heartbeat sent under the actor's current registration (the
+   * real sendHeartBeat and enqueue). Then the actor's sendIBRs (drains X, its RPC fails,
+   * putMissing) and the command thread's batch (the real processCommand,
+   * processCommandFromActor, reRegister: versionRequest, clearIBRs for the NameNode last seen
+   * STANDBY, register) run together. Reached: sendIBRs threw NullPointerException from
+   * putMissing and X is in no pending IBR (the replay's predicate).
+   */
+  static final class O5 extends Pooled {
+    O5(racelab.fix.Row row, int invocations) throws Exception {
+      super(row, invocations, O5::setup);
+    }
+
+    static ReregisterSearchActor.Actor setup() throws Exception {
+      ReregisterSearchActor.Actor a = ReregisterSearchActor.make(HAServiceState.STANDBY);
+      a.heartbeat(); // REGISTER, sent under the current registration
+      return a;
+    }
+
+    @Override
+    Verdict race(ReregisterSearchActor.Actor a) throws Exception {
+      IncrementalBlockReportManager ibr = new IncrementalBlockReportManager(0, new Metrics());
+      a.use(ibr);
+      ibr.notifyNamenodeBlock(received(1001), S1, false); // X finalized
+      DatanodeProtocol nn = failingNameNode();
+      AtomicReference<Throwable> actorThrew = new AtomicReference<>();
+      AtomicReference<Throwable> commandThrew = new AtomicReference<>();
+      Map<DatanodeStorage, ?> map = pending(ibr);
+      Thread actor = racer("BPServiceActor", actorThrew,
+          () -> ibr.sendIBRs(nn, null, "bp-1", ""), ibr, map, null);
+      Thread command = racer("Command processor", commandThrew, a::runQueuedBatch, a, ibr, map);
+      actor.start();
+      command.start();
+      actor.join();
+      command.join();
+      if (commandThrew.get() != null) {
+        throw new IllegalStateException("harness: the REGISTER's batch threw "
+            + commandThrew.get());
+      }
+      Throwable t = actorThrew.get();
+      boolean npe = t instanceof NullPointerException && from(t, "putMissing");
+      int after = ibr.getPendingIBRSize();
+      boolean lost = after == 0;
+      return Verdict.of(npe && lost, "sendIBRs threw " + t + "; pending storages after=" + after);
+    }
   }
 
   /**
@@ -221,19 +317,36 @@ final class ReregisterSearches {
    * ordered against those sections changes neither; this is a witness of the race, not every
    * run in which loom would report it.
    */
-  static Verdict o4() throws Exception {
+  static final class O4 extends Pooled {
+    O4(racelab.fix.Row row, int invocations) throws Exception {
+      super(row, invocations, O4::setup);
+    }
+
+    static ReregisterSearchActor.Actor setup() throws Exception {
+      ReregisterSearchActor.Actor a = ReregisterSearchActor.make(HAServiceState.STANDBY);
+      a.heartbeat(); // REG1, sent under registration A
+      a.heartbeat(); // REG2, sent under registration A
+      a.runQueuedBatch(); // REG1: registration B
+      return a;
+    }
+
+    @Override
+    Verdict race(ReregisterSearchActor.Actor a) throws Exception {
     IncrementalBlockReportManager ibr = new IncrementalBlockReportManager(0, new Metrics());
-    DatanodeProtocol nn = failingNameNode();
-    DatanodeStorage s3 = new DatanodeStorage("DS-3");
+    a.use(ibr);
     ibr.notifyNamenodeBlock(received(1001), S1, false);
     ibr.notifyNamenodeBlock(received(1002), S2, false);
+    DatanodeProtocol nn = failingNameNode();
+    DatanodeStorage s3 = new DatanodeStorage("DS-3");
     AtomicReference<Throwable> actorThrew = new AtomicReference<>();
     AtomicReference<Throwable> writerThrew = new AtomicReference<>();
     AtomicReference<Throwable> commandThrew = new AtomicReference<>();
-    Thread actor = thread("BPServiceActor", actorThrew, () -> ibr.sendIBRs(nn, null, "bp-1", ""));
-    Thread writer = thread("DataXceiver", writerThrew,
-        () -> ibr.notifyNamenodeBlock(received(1003), s3, false));
-    Thread command = thread("Command processor", commandThrew, ibr::clearIBRs);
+    Map<DatanodeStorage, ?> shared = pending(ibr);
+    Thread actor = racer("BPServiceActor", actorThrew,
+        () -> ibr.sendIBRs(nn, null, "bp-1", ""), ibr, shared, null);
+    Thread writer = racer("DataXceiver", writerThrew,
+        () -> ibr.notifyNamenodeBlock(received(1003), s3, false), ibr, shared, null);
+    Thread command = racer("Command processor", commandThrew, a::runQueuedBatch, a, ibr, shared);
     actor.start();
     writer.start();
     command.start();
@@ -245,7 +358,7 @@ final class ReregisterSearches {
     Map<String, AtomicReference<Throwable>> threw = new java.util.LinkedHashMap<>();
     threw.put("sendIBRs", actorThrew);
     threw.put("notifyNamenodeBlock", writerThrew);
-    threw.put("clearIBRs", commandThrew);
+    threw.put("REG2's batch", commandThrew);
     for (var e : threw.entrySet()) {
       Throwable t = e.getValue().get();
       if (t instanceof ConcurrentModificationException) {
@@ -264,6 +377,7 @@ final class ReregisterSearches {
     boolean torn = entries != map.size();
     seen.append("pendingIBRs size()=").append(map.size()).append(", entries=").append(entries);
     return Verdict.of(cme || torn, seen.toString());
+    }
   }
 
   /** A Scheduler on a clock that counts its reads, and notes which thread read it when. */
@@ -286,8 +400,8 @@ final class ReregisterSearches {
       String name = Thread.currentThread().getName();
       if (name.equals("BPServiceActor")) {
         actorRead = t;
-      } else if (name.equals("Command processor")) {
-        commandRead = t;
+      } else if (name.equals("Command processor") && commandRead < 0) {
+        commandRead = t; // its first read: scheduleBlockReport's, before its write of the flag
       }
       return t;
     }
@@ -303,15 +417,33 @@ final class ReregisterSearches {
    * witness of the race (the write lands between the read and the clear, with no lock in
    * common), not every run in which loom would report it.
    */
-  static Verdict o7() throws Exception {
+  static final class O7 extends Pooled {
+    O7(racelab.fix.Row row, int invocations) throws Exception {
+      super(row, invocations, O7::setup);
+    }
+
+    static ReregisterSearchActor.Actor setup() throws Exception {
+      ReregisterSearchActor.Actor a = ReregisterSearchActor.make(HAServiceState.ACTIVE);
+      a.heartbeat(); // REG1, sent under registration A
+      a.heartbeat(); // REG2, sent under registration A
+      a.runQueuedBatch(); // REG1: registration B
+      return a;
+    }
+
+    @Override
+    Verdict race(ReregisterSearchActor.Actor a) throws Exception {
     CountingScheduler s = new CountingScheduler();
-    s.scheduleBlockReport(0, true); // REG1's request: the FBR in flight is the one it asked for
-    AtomicReference<Throwable> actorThrew = new AtomicReference<>();
-    AtomicReference<Throwable> commandThrew = new AtomicReference<>();
+    a.use(s);
+    // REG1's request, the call its register made (on the setup's Scheduler), made again on this
+    // invocation's: the FBR in flight is the one it asked for
+    s.scheduleBlockReport(0, true);
     s.actorRead = -1;
     s.commandRead = -1;
-    Thread actor = thread("BPServiceActor", actorThrew, s::scheduleNextBlockReport);
-    Thread command = thread("Command processor", commandThrew, () -> s.scheduleBlockReport(0, true));
+    final CountingScheduler fs = s;
+    AtomicReference<Throwable> actorThrew = new AtomicReference<>();
+    AtomicReference<Throwable> commandThrew = new AtomicReference<>();
+    Thread actor = racer("BPServiceActor", actorThrew, fs::scheduleNextBlockReport, s, null, null);
+    Thread command = racer("Command processor", commandThrew, a::runQueuedBatch, a, a.actor, s);
     actor.start();
     command.start();
     actor.join();
@@ -324,5 +456,6 @@ final class ReregisterSearches {
     return Verdict.of(straddled, "actor's clock read #" + s.actorRead + ", REG2's #"
         + s.commandRead + "; resetBlockReportTime after=" + flag + ", next FBR at "
         + s.getNextBlockReportTime());
+    }
   }
 }
