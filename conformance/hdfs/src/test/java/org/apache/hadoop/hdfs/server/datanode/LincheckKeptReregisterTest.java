@@ -45,6 +45,6 @@ public class LincheckKeptReregisterTest {
 
   @Test
   public void RR_O7_kept() throws Exception {
-    kept("RR_O7", 6, new ReregisterSearches.O7(upstream(), 6));
+    kept("RR_O7", 39, new ReregisterSearches.O7(upstream(), 39));
   }
 }

@@ -43,14 +43,12 @@ import org.objenesis.ObjenesisStd;
  * <p>No Mockito (its mocks cannot be called inside Lincheck's block): the DataNode is a subclass
  * made without running its constructor (Objenesis), answering only what this path asks; the
  * NameNode is a translator subclass answering versionRequest, registerDatanode and a heartbeat
- * with REGISTER; the dataset a java.lang.reflect.Proxy made outside the block. The objects are
- * made once, outside Lincheck ({@link #prepare}, after the parts are installed), and the path is
- * run once there (class loading, the lambdas' first linkage); each invocation then puts a fresh
- * IncrementalBlockReportManager and Scheduler into the actor (the race's objects, handed to the
- * racing threads too) and resets its registration, state and queue on the invocation's main
- * thread before any racing thread starts. The command processing thread the actor's constructor
- * starts ends at once (the DataNode does not run yet); a search's command thread runs the queued
- * batch itself, as that thread's processQueue would.
+ * with REGISTER; the dataset a java.lang.reflect.Proxy. All of it, and one actor per invocation
+ * with its heartbeats sent and batches queued, is made before Lincheck's block under the row's
+ * fix layer ({@link Pool}); inside it, an invocation only puts its own raced objects in place
+ * ({@link Actor#use}) and races. The command processing thread the actor's constructor starts
+ * ends at once (the DataNode answers shouldRun false to it); a search's command thread runs the
+ * queued batch itself, as that thread's processQueue would.
  */
 final class ReregisterSearchActor {
   private ReregisterSearchActor() {

@@ -32,18 +32,20 @@ import racelab.search.LincheckSearch;
 import racelab.search.LincheckSearch.Verdict;
 
 /**
- * The bodies of reregister's Lincheck searches (O4, O5, O7) on hadoop-hdfs 3.5.0's
- * IncrementalBlockReportManager and BPServiceActor.Scheduler. Each call is one invocation: fresh
- * objects, the racing threads started together with no latch and no sleep, joined, and the
- * outcome decided from the real state. The threads run the calls the replays' threads make on
- * these two classes (the replays' wiring around BPServiceActor is Mockito mocks, which Lincheck's
- * instrumentation does not run inside its block, TOOLCHAIN.md): the command thread's
- * reRegister is rendered by its one call on each class (clearIBRs for a NameNode last seen
- * STANDBY; register's scheduleBlockReport(0, true)), the actor thread's by sendIBRs (its RPC
- * fails) or by the FBR's closing scheduleNextBlockReport, the writer's by notifyNamenodeBlock.
- * The fix parts advise exactly these methods (P2, HDFS-17953: clearIBRs and putMissing; P1:
- * scheduleBlockReport and scheduleNextBlockReport). P3 advises processCommandFromActor, which no
- * search thread runs: on a P3 row these searches run upstream's code (see the report).
+ * The bodies of reregister's Lincheck searches (O4, O5, O7) on hadoop-hdfs 3.5.0. Each invocation
+ * takes an actor prepared before Lincheck's block (ReregisterSearchActor: a real BPOfferService
+ * and BPServiceActor, its heartbeats sent and its REGISTERs queued by the real code under the
+ * row's fix layer), puts in it an IncrementalBlockReportManager or Scheduler made in the
+ * invocation (the objects the race is on), starts the racing threads together with no latch and
+ * no sleep, joins them and decides the outcome from the real state. The command thread runs its
+ * queued batch as the command processing thread would: processCommand,
+ * BPOfferService.processCommandFromActor, BPServiceActor.reRegister (versionRequest, clearIBRs
+ * for a NameNode last seen STANDBY, register, scheduleBlockReport(0, true)). The actor thread's
+ * part is rendered by its call on the raced class (sendIBRs, whose RPC fails, or the FBR's
+ * closing scheduleNextBlockReport), the writer's by notifyNamenodeBlock. So each part acts on
+ * the search's threads: P2 and HDFS-17953 on clearIBRs and putMissing, P1 on scheduleBlockReport
+ * and scheduleNextBlockReport, P3 on the heartbeat's and the batch's tags and the REGISTER's
+ * processCommandFromActor.
  */
 final class ReregisterSearches {
   private ReregisterSearches() {
@@ -259,9 +261,9 @@ final class ReregisterSearches {
   }
 
   /**
-   * O5 (failed-ibr-vs-clear). Setup (outside the block, under the row's layer): X finalized, and
-   * a REGISTER queued that answers a heartbeat sent under the actor's current registration (the
-   * real sendHeartBeat and enqueue). Then the actor's sendIBRs (drains X, its RPC fails,
+   * O5 (failed-ibr-vs-clear). Setup: a REGISTER queued that answers a heartbeat sent under the
+   * actor's current registration (the real sendHeartBeat and enqueue, before the block, under
+   * the row's layer: P3 keeps it), and X finalized. Then the actor's sendIBRs (drains X, its RPC fails,
    * putMissing) and the command thread's batch (the real processCommand,
    * processCommandFromActor, reRegister: versionRequest, clearIBRs for the NameNode last seen
    * STANDBY, register) run together. Reached: sendIBRs threw NullPointerException from
@@ -307,10 +309,12 @@ final class ReregisterSearches {
   }
 
   /**
-   * O4 (clearIBRs without the monitor against the monitor's holders): two storages hold a block
-   * each (setup); then the actor's sendIBRs (generateIBRs iterates pendingIBRs; the RPC fails;
-   * putMissing), a writer's notifyNamenodeBlock of a block on a third storage (a new key) and the
-   * command thread's clearIBRs run together. Reached when the HashMap shows the unordered
+   * O4 (clearIBRs without the monitor against the monitor's holders): two heartbeats sent under
+   * registration A were answered REGISTER, REG1 ran (registration B), and two storages hold a
+   * block each (setup); then the actor's sendIBRs (generateIBRs iterates pendingIBRs; the RPC
+   * fails; putMissing), a writer's notifyNamenodeBlock of a block on a third storage (a new key)
+   * and the command thread's REG2 batch (with P3, dropped as sent under A; otherwise reRegister,
+   * whose clearIBRs clears for the NameNode last seen STANDBY) run together. Reached when the HashMap shows the unordered
    * accesses: an iteration of pendingIBRs threw ConcurrentModificationException (the clear ran
    * inside generateIBRs' or putMissing's iteration, which hold the monitor), or afterwards the
    * map's size disagrees with its entries (the clear ran inside the writer's put). A clear
@@ -408,9 +412,11 @@ final class ReregisterSearches {
   }
 
   /**
-   * O7 (double-register/active): the in-flight FBR was asked for by REG1's registration
-   * (resetBlockReportTime true, setup); then the actor's scheduleNextBlockReport (the FBR
-   * returned) and REG2's register, scheduleBlockReport(0, true), run together. Reached when the
+   * O7 (double-register/active): two heartbeats sent under registration A were answered
+   * REGISTER, REG1 ran (registration B), and the in-flight FBR was asked for by REG1's request
+   * (resetBlockReportTime true: setup); then the actor's scheduleNextBlockReport (the FBR
+   * returned) and the command thread's REG2 batch (with P3, dropped as sent under A; otherwise
+   * reRegister, whose register calls scheduleBlockReport(0, true)) run together. Reached when the
    * real state shows REG2's write of resetBlockReportTime between the actor's read of it and the
    * actor's write of false: the actor read the Scheduler's clock (after its read of the flag,
    * before its write) before REG2 read it (before REG2's write), and the flag ends false. A
