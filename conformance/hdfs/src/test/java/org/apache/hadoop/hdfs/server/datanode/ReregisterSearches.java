@@ -196,11 +196,11 @@ final class ReregisterSearches {
   }
 
   /**
-   * A racing thread's body holding, in its own fields, the objects made before Lincheck's block
-   * that the thread races on: Lincheck gives an object it did not see being shared no switch
-   * point, and it does not see what a lambda captures (it cannot take a hidden class's field
-   * offsets), so the setups prepared outside the block are handed over here (as dead-node O10's
-   * Beat holds its map).
+   * A racing thread's body holding, in its own fields, the objects the thread races on, some of
+   * them made before Lincheck's block or put in place by reflection: Lincheck gives an object it
+   * did not see being shared no switch point, and it does not see what a lambda captures (it
+   * cannot take a hidden class's field offsets), so they are handed over here as dead-node O10's
+   * Beat holds its map (measured there; here only with it, not without).
    */
   static final class Racer implements Runnable {
     private final ThrowingRunnable body;
