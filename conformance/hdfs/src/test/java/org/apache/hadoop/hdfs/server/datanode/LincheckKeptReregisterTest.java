@@ -17,8 +17,9 @@ import racelab.search.LincheckSearch;
  */
 public class LincheckKeptReregisterTest {
   @BeforeAll
-  static void installAll() {
+  static void installAll() throws Exception {
     LincheckSearch.installAll(Rows.headline());
+    ReregisterSearchActor.prepare(); // after the parts: see ReregisterSearchActor
   }
 
   static Row upstream() {
@@ -34,31 +35,16 @@ public class LincheckKeptReregisterTest {
 
   @Test
   public void RR_O4_kept() throws Exception {
-    kept("RR_O4", 1, new LincheckSearch.Body() {
-      @Override
-      public LincheckSearch.Verdict run() throws Exception {
-        return ReregisterSearches.o4();
-      }
-    });
+    kept("RR_O4", 1, new ReregisterSearches.O4(upstream(), 1));
   }
 
   @Test
   public void RR_O5_kept() throws Exception {
-    kept("RR_O5", 1, new LincheckSearch.Body() {
-      @Override
-      public LincheckSearch.Verdict run() throws Exception {
-        return ReregisterSearches.o5();
-      }
-    });
+    kept("RR_O5", 1, new ReregisterSearches.O5(upstream(), 1));
   }
 
   @Test
   public void RR_O7_kept() throws Exception {
-    kept("RR_O7", 6, new LincheckSearch.Body() {
-      @Override
-      public LincheckSearch.Verdict run() throws Exception {
-        return ReregisterSearches.o7();
-      }
-    });
+    kept("RR_O7", 39, new ReregisterSearches.O7(upstream(), 39));
   }
 }

@@ -15,8 +15,9 @@ import racelab.search.LincheckSearch;
  */
 public class LincheckSearchReregisterO5Test {
   @BeforeAll
-  static void installAll() {
+  static void installAll() throws Exception {
     LincheckSearch.installAll(Rows.headline());
+    ReregisterSearchActor.prepare(); // after the parts: see ReregisterSearchActor
   }
 
   static Stream<Row> rows() {
@@ -27,11 +28,7 @@ public class LincheckSearchReregisterO5Test {
   @MethodSource("rows")
   public void RR_O5(Row row) throws Exception {
     LincheckSearch.finish(LincheckSearch.search("RR_O5", row, "O5",
-        LincheckSearch.invocations(), new LincheckSearch.Body() {
-          @Override
-          public LincheckSearch.Verdict run() throws Exception {
-            return ReregisterSearches.o5();
-          }
-        }), row, "O5");
+        LincheckSearch.invocations(),
+        new ReregisterSearches.O5(row, LincheckSearch.invocations())), row, "O5");
   }
 }

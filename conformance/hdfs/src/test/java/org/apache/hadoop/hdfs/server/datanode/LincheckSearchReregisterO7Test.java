@@ -15,29 +15,20 @@ import racelab.search.LincheckSearch;
  */
 public class LincheckSearchReregisterO7Test {
   @BeforeAll
-  static void installAll() {
+  static void installAll() throws Exception {
     LincheckSearch.installAll(Rows.headline());
+    ReregisterSearchActor.prepare(); // after the parts: see ReregisterSearchActor
   }
 
   static Stream<Row> rows() {
-    // P3's rows are left out: P3 drops a stale REGISTER in processCommandFromActor, which no
-    // thread of this search runs (its command thread makes register's call on the class
-    // itself, BPServiceActor's command path needing the Mockito-built DataNode Lincheck does not
-    // run); on those rows the search runs upstream's code and is no test of P3 (measured: the
-    // P3 rows give upstream's counts)
-    return LincheckSearch.rows(Rows.headline())
-        .filter(r -> !r.parts().contains(racelab.fix.reregister.P3.PART));
+    return LincheckSearch.rows(Rows.headline());
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("rows")
   public void RR_O7(Row row) throws Exception {
     LincheckSearch.finish(LincheckSearch.search("RR_O7", row, "O7",
-        LincheckSearch.invocations(), new LincheckSearch.Body() {
-          @Override
-          public LincheckSearch.Verdict run() throws Exception {
-            return ReregisterSearches.o7();
-          }
-        }), row, "O7");
+        LincheckSearch.invocations(),
+        new ReregisterSearches.O7(row, LincheckSearch.invocations())), row, "O7");
   }
 }

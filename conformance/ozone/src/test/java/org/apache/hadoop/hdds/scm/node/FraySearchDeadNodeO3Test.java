@@ -24,14 +24,17 @@ import racelab.search.FraySearch;
  * (DeadNodeReplays.window), the replica is absent and dn1 is not DEAD. The heartbeat and
  * dead-node deadlines are Fray's virtual time (MOCK: Time.monotonicNow is virtual) and the
  * wiring's own clock (elapse shifts heartbeat times), never real time.
- * The same runs decide R1 (DN_R1), which the model reaches only with P1's registration rules.
+ * The same runs decide R1 (DN_R1), which the model reaches only with P1's registration rules,
+ * and O5 (DN_O5), the state every wrong removal leaves whatever its window, decided as
+ * ReplayDeadNodeO5Test decides it: the registration report was applied, no DEAD_NODE fired
+ * since the registration, and dn1 lacks that report's replica.
  * One method per row of Rows.all() with the layer on; the upstream row must reach O3.
  */
 @ExtendWith(FrayTestExtension.class)
 public class FraySearchDeadNodeO3Test {
   static final int ITERATIONS = 200;
   static final FraySearch SEARCH =
-      new FraySearch("DN_O3", "O3", Rows.all()).and("DN_R1", "R1");
+      new FraySearch("DN_O3", "O3", Rows.all()).and("DN_R1", "R1").and("DN_O5", "O5");
 
   /** Outside Fray's iterations: the parts installed and one whole run on each row. */
   @BeforeAll
@@ -59,8 +62,13 @@ public class FraySearchDeadNodeO3Test {
           && r.health() != NodeState.DEAD;
       String window = r.window();
       String observed = r.describe();
+      // O5 as its replay: the registration report's replica applied, then gone, with no
+      // DEAD_NODE since the registration (the model's "up and not declared DEAD since")
+      boolean missingOnLive = r.failed.get() == null && r.registrationReplica() != null
+          && r.w.deadNodeEventsAfter(r.registeredAt).isEmpty() && !r.w.hasReplica(r.c, r.dn);
       return List.of(new FraySearch.Verdict(lost && "O3".equals(window), observed),
-          new FraySearch.Verdict(lost && "R1".equals(window), observed));
+          new FraySearch.Verdict(lost && "R1".equals(window), observed),
+          new FraySearch.Verdict(missingOnLive, observed));
     }
   }
 
