@@ -7,10 +7,11 @@
 
 use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
-    ContainerRecreate, Fix, Tombstone, WriteFailure, IMPROVED, O1, O2, O3, O4, O5, O6, O7, O8, P4,
-    P5, PUT_BLOCK_RACES_CLOSE_AND_DELETE, REPORT_RACES_PUT_BLOCK,
-    RESTART_REPLAYS_A_DELETED_CONTAINER, RESTART_REPLAYS_A_STREAMED_CONTAINER,
-    SCM_COUNTS_A_RECREATED_REPLICA, WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_ON_A_FOLLOWER,
+    CommitRefusal, ContainerRecreate, DeletedAnswer, Fix, MapRefusal, Tombstone, WriteFailure,
+    IMPROVED, O1, O2, O3, O4, O5, O6, O7, O8, P4, P5, PUT_BLOCK_RACES_CLOSE_AND_DELETE,
+    REPORT_RACES_PUT_BLOCK, RESTART_REPLAYS_A_DELETED_CONTAINER,
+    RESTART_REPLAYS_A_STREAMED_CONTAINER, SCM_COUNTS_A_RECREATED_REPLICA,
+    WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_ON_A_FOLLOWER,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -874,7 +875,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Mutant {
             name: "P1 as marking the deleted ID missing",
             variant: "P1+P2+P7+P8",
-            mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(false), mark_deleted_missing: Switch::new(true), ..fix },
+            mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(MapRefusal::Off), mark_deleted_missing: Switch::new(true), ..fix },
             caught_by: &O5,
             caught_at: None,
             inside_a_step: false,
@@ -891,6 +892,65 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             inside_a_step: false,
             about: "a catch written for what writeChunk declares (StorageContainerException): the chunk file's \
                     open fails with Guava's UncheckedExecutionException, which still escapes dispatchRequest",
+        },
+        // Issue 37: a mutant per failure path of each part, each caught at that path's own cell.
+        Mutant {
+            name: "P1 refusing only in WRITE_DATA",
+            variant: "proposed",
+            mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(MapRefusal::WriteDataOnly), ..fix },
+            caught_by: &O7,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the refusal written into the WriteChunk path alone: a PutBlock validated while c1 was OPEN and \
+                    applied after the close and the delete auto-creates an empty replica (the apply's path; \
+                    WRITE_DATA's is closed, so O1 stays unreachable)",
+        },
+        Mutant {
+            name: "P1 refusing only at the PutBlock's apply",
+            variant: "proposed",
+            mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(MapRefusal::ApplyOnly), ..fix },
+            caught_by: &O1,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the refusal written into the apply alone: a WriteChunk validated while c1 was OPEN reaches \
+                    WRITE_DATA after the close and the delete, auto-creates c1 and writes; its PutBlock finds the \
+                    recreated replica and succeeds (WRITE_DATA's path: O1 needs the chunk file only that write \
+                    makes)",
+        },
+        Mutant {
+            name: "P2 reading only the container map",
+            variant: "improved",
+            mutate: |fix| Fix { refuse_commit_of_remembered: Switch::new(CommitRefusal::MapOnly), ..fix },
+            caught_by: &O5,
+            caught_at: Some(RESTART_WRITTEN),
+            inside_a_step: false,
+            about: "COMMIT_DATA refuses an absent container only when container2BCSIDMap has it: after a restart \
+                    whose snapshot predates c1, the replayed COMMIT_DATA of the deleted c1 finds only P3's \
+                    tombstone, answers CONTAINER_NOT_FOUND, and the pipeline fails",
+        },
+        Mutant {
+            name: "P3's restart marking a tombstoned ID missing",
+            variant: "improved",
+            mutate: |fix| Fix { tombstone: Switch::new(Tombstone::MarkedMissingAtRestart), ..fix },
+            caught_by: &O5,
+            caught_at: Some(RESTART_WRITTEN),
+            inside_a_step: false,
+            about: "the tombstone written and refused as P3's, but buildMissingContainerSet left as it was: the \
+                    restart marks the tombstoned c1 missing, the replayed COMMIT_DATA answers CONTAINER_MISSING, \
+                    and the pipeline fails",
+        },
+        Mutant {
+            name: "P7 without its pass-through of CONTAINER_NOT_OPEN",
+            variant: "P2+P3+P7",
+            mutate: |fix| Fix { deleted_not_open: Switch::new(DeletedAnswer::NotOpenNotPassed), ..fix },
+            caught_by: &O5,
+            caught_at: Some(PUT_BLOCK),
+            inside_a_step: false,
+            about: "checkContainerOpen answers CONTAINER_NOT_OPEN for a DELETED replica but canIgnoreException is \
+                    left as it was: the PutBlock applied while the delete holds the replica DELETED reaches the \
+                    marking, the DELETED replica cannot be marked, and the exception fails the pipeline (the \
+                    race's O5 cell of the row stays reachable through the chunk file's open: only this path \
+                    cell is about the pass-through)",
         },
     ],
 };

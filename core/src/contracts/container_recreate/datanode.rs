@@ -56,11 +56,28 @@ pub enum Tombstone {
     BeforeRemove,
     /// Mutant: in place of `deleteFromContainerTable`, after the map removal.
     AfterRemove,
+    /// Mutant: P3 written before the removal, but the restart's
+    /// `buildMissingContainerSet` left as it was: a tombstoned ID is marked missing, and its
+    /// writes answer CONTAINER_MISSING, which the state machine does not ignore.
+    MarkedMissingAtRestart,
 }
 
 impl Tombstone {
     pub fn is_on(self) -> bool {
         self != Tombstone::Off
+    }
+
+    /// Whether `removeContainer` writes the tombstone before `containerMap.remove`.
+    pub fn before_remove(self) -> bool {
+        matches!(
+            self,
+            Tombstone::BeforeRemove | Tombstone::MarkedMissingAtRestart
+        )
+    }
+
+    /// Whether a restart leaves a tombstoned ID out of the missing set.
+    pub fn not_missing_at_restart(self) -> bool {
+        matches!(self, Tombstone::BeforeRemove | Tombstone::AfterRemove)
     }
 }
 
