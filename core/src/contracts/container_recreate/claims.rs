@@ -1246,6 +1246,157 @@ mod tests {
         }
     }
 
+    /// The event of P8's second arm: a PutBlock whose chunk file is missing (UNABLE_TO_FIND_CHUNK)
+    /// on a replica that is no longer OPEN when the handler reads it again. Only P8's catch
+    /// records a PutBlock's failed write so (`Dispatch::write_step`).
+    fn p8_missing_chunk_arm(events: &[crate::trace::Event]) -> Option<String> {
+        events
+            .iter()
+            .find(|e| {
+                e.method == "KeyValueHandler.handlePutBlock"
+                    && e.detail.contains("the write failed, the replica is now")
+            })
+            .map(|e| format!("{}: {}", e.method, e.detail))
+    }
+
+    /// Every order of whole steps of `scenario` under `fix` (as the step checker explores
+    /// them), with `f` called on each schedule's events; returns how many schedules ran.
+    fn each_schedule(
+        scenario: &Scenario<ContainerRecreate>,
+        fix: Fix,
+        mut f: impl FnMut(&[crate::trace::Event]),
+    ) -> u64 {
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        let mut schedules = 0;
+        loop {
+            let trace = crate::trace::Trace::new();
+            let mut d = crate::drive::Driver::<ContainerRecreate>::new(
+                trace.clone(),
+                (scenario.build)(&trace, fix),
+            );
+            let mut depth = 0;
+            loop {
+                let enabled = d.enabled();
+                if enabled.is_empty() {
+                    break;
+                }
+                if depth == stack.len() {
+                    stack.push((0, enabled.len() - 1));
+                }
+                d.step_actor(enabled[stack[depth].0]);
+                depth += 1;
+            }
+            schedules += 1;
+            f(&trace.events());
+            while let Some((taken, last)) = stack.last_mut() {
+                if taken < last {
+                    *taken += 1;
+                    break;
+                }
+                stack.pop();
+            }
+            if stack.is_empty() {
+                return schedules;
+            }
+        }
+    }
+
+    /// P8's UNABLE_TO_FIND_CHUNK arm is defensive in the model (DESIGN-NOTES §9): in every
+    /// order of whole steps of the container-recreate scenarios (the loom scenarios, the path
+    /// cells' included, and CR-3's, CR-6's and CR-9's), no row with P8 takes it (the histories'
+    /// half is in histories.rs). The follower's race is left out: 2.7 million orders (65 s),
+    /// and its members meet the close and the delete as the race's leader does. The detector
+    /// can fail: a PutBlock applied to a CLOSING replica that lacks its chunk file takes the arm
+    /// (CONTAINER_NOT_OPEN, the replica left CLOSING), where upstream marks the replica
+    /// UNHEALTHY and answers UNABLE_TO_FIND_CHUNK, which fails the pipeline.
+    #[test]
+    fn p8s_missing_chunk_arm_fires_in_no_scenario() {
+        use super::super::datanode::{ContainerData, KeyValueContainer, Origin, State};
+        use super::super::dispatcher::{Cmd, Dispatch, Reply, Request, Stage};
+        for (p8, reply, state) in [
+            (
+                WriteFailure::Recheck,
+                Reply::Result(Res::ContainerNotOpen),
+                State::Closing,
+            ),
+            (
+                WriteFailure::Upstream,
+                Reply::Result(Res::UnableToFindChunk),
+                State::Unhealthy,
+            ),
+        ] {
+            let trace = crate::trace::Trace::new();
+            let cx = crate::trace::CxRef::new(&trace, "test");
+            let w = World::new(Fix {
+                recheck_failed_write: Switch::new(p8),
+                ..fix("improved")
+            });
+            let dn = w.dn(1);
+            let data = ContainerData {
+                state: State::Closing,
+                ..ContainerData::open()
+            };
+            let c = KeyValueContainer::new(1, data, Origin::Pipeline);
+            dn.set.add(c.clone(), true).expect("added");
+            let put_block = Request {
+                container: 1,
+                cmd: Cmd::PutBlock {
+                    block: 2,
+                    eof: true,
+                },
+                index: 3,
+            };
+            let got = Dispatch::new(put_block, Stage::Apply).run(&w, dn, cx);
+            assert_eq!((got, c.state()), (reply, state), "{p8:?}");
+            let fired = p8_missing_chunk_arm(&trace.events());
+            assert_eq!(
+                fired.is_some(),
+                p8 == WriteFailure::Recheck,
+                "{p8:?}: {fired:?}"
+            );
+        }
+        // The rows whose race closes O5, where a firing could be a path of its own: every
+        // scenario. The other rows with P8: all but CR-3's and CR-6's variants of the race (a
+        // third of the time each).
+        let closing = ["improved", "P1+P2+P7+P8"];
+        let every: [&Scenario<ContainerRecreate>; 9] = [
+            RACE,
+            REPORT,
+            SCM,
+            RESTART,
+            RESTART_WRITTEN,
+            PUT_BLOCK,
+            &WRITE_AFTER_DELETE,
+            &CLOSE_IN_SECTIONS,
+            &INTERMEDIATE_PUT_BLOCK,
+        ];
+        let mut rows = 0;
+        for v in <ContainerRecreate as Model>::VARIANTS {
+            let fix = ContainerRecreate::fix_of_variant(v);
+            if fix.recheck_failed_write.get() != WriteFailure::Recheck {
+                continue;
+            }
+            rows += 1;
+            let scenarios = if closing.contains(&v.name) {
+                &every[..]
+            } else {
+                &every[..7]
+            };
+            for s in scenarios {
+                let schedules = each_schedule(s, fix, |events| {
+                    if let Some(e) = p8_missing_chunk_arm(events) {
+                        panic!(
+                            "{} on {}: P8's missing-chunk arm fires: {e}",
+                            v.name, s.name
+                        );
+                    }
+                });
+                assert!(schedules > 0, "{}", s.name);
+            }
+        }
+        assert_eq!(rows, 7, "the rows with P8");
+    }
+
     /// CR-5 (`markContainerUnhealthy` looks the ID up again under the write lock: it can block
     /// on the delete, fail, or mark the recreated replica) cannot change a verdict of the rows
     /// that close O5: in every order of whole steps of the race, no write of improved or of
