@@ -929,6 +929,18 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
                     tombstone, answers CONTAINER_NOT_FOUND, and the pipeline fails",
         },
         Mutant {
+            name: "P2 reading only the tombstone",
+            variant: "P1+P2+P7+P8",
+            mutate: |fix| Fix { refuse_commit_of_remembered: Switch::new(CommitRefusal::TombstoneOnly), ..fix },
+            caught_by: &O5,
+            caught_at: None,
+            inside_a_step: false,
+            about: "COMMIT_DATA refuses an absent container only when P3 tombstoned it: with P1 in place of P3, \
+                    the leader's COMMIT_DATA of a WriteChunk written before the close and the delete finds c1 \
+                    absent, in container2BCSIDMap but not tombstoned, and answers CONTAINER_NOT_FOUND (P2's map \
+                    path; in improved every absent mapped ID is tombstoned, so there the mutant is equivalent)",
+        },
+        Mutant {
             name: "P3's restart marking a tombstoned ID missing",
             variant: "improved",
             mutate: |fix| Fix { tombstone: Switch::new(Tombstone::MarkedMissingAtRestart), ..fix },
@@ -938,6 +950,39 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             about: "the tombstone written and refused as P3's, but buildMissingContainerSet left as it was: the \
                     restart marks the tombstoned c1 missing, the replayed COMMIT_DATA answers CONTAINER_MISSING, \
                     and the pipeline fails",
+        },
+        Mutant {
+            name: "P3 refusing only in WRITE_DATA",
+            variant: "improved",
+            mutate: |fix| Fix { tombstone: Switch::new(Tombstone::RefusedInWriteDataOnly), ..fix },
+            caught_by: &O7,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the tombstone refused in the WriteChunk path alone: a PutBlock validated while c1 was OPEN and \
+                    applied after the close and the delete auto-creates an empty replica (the apply's path; \
+                    WRITE_DATA's is closed, so O1 stays unreachable)",
+        },
+        Mutant {
+            name: "P3 refusing only at the PutBlock's apply",
+            variant: "improved",
+            mutate: |fix| Fix { tombstone: Switch::new(Tombstone::RefusedAtApplyOnly), ..fix },
+            caught_by: &O1,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the tombstone refused at apply alone: a WriteChunk validated while c1 was OPEN reaches \
+                    WRITE_DATA after the close and the delete, auto-creates c1 and writes; its COMMIT_DATA and \
+                    PutBlock find the recreated replica and succeed (WRITE_DATA's path)",
+        },
+        Mutant {
+            name: "P3's tombstone not kept across a restart",
+            variant: "P2+P3+P7",
+            mutate: |fix| Fix { tombstone: Switch::new(Tombstone::DroppedAtRestart), ..fix },
+            caught_by: &O7,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the tombstone kept where a restart loses it (a set in memory): after a restart whose snapshot \
+                    predates the streamed c1, nothing remembers it and the replayed StreamInit recreates it (P3's \
+                    restart half, its first half: the cell on restart-replays-a-deleted-streamed-container)",
         },
         Mutant {
             name: "P7 without its pass-through of CONTAINER_NOT_OPEN",

@@ -212,13 +212,11 @@ impl Program<World> for DeleteContainerCommandHandler {
                         dn.set.delete_row(id);
                         "deleteFromContainerTable"
                     }
-                    Tombstone::BeforeRemove | Tombstone::MarkedMissingAtRestart => {
-                        "row kept as the tombstone (P3)"
-                    }
                     Tombstone::AfterRemove => {
                         dn.set.write_tombstone(id);
                         "tombstone row written after the map removal (mutant)"
                     }
+                    _ => "row kept as the tombstone (P3)",
                 };
                 cx.record(
                     "ContainerSet.removeContainer",

@@ -93,6 +93,8 @@ pub enum CommitRefusal {
     /// Mutant: one in `container2BCSIDMap` only. After a restart whose snapshot predates the
     /// container, its tombstone is all that remembers it: CONTAINER_NOT_FOUND.
     MapOnly,
+    /// Mutant: one P3 tombstoned only. Without P3 nothing is: CONTAINER_NOT_FOUND.
+    TombstoneOnly,
 }
 
 /// P7: what `checkContainerOpen` answers for a DELETED replica, and whether
@@ -392,7 +394,12 @@ impl Dispatch {
                         "absent, in container2BCSIDMap: auto-create refused (P1)",
                     );
                 }
-                if w.fix.tombstone.get().is_on() && dn.set.has_tombstone(id) {
+                if w.fix
+                    .tombstone
+                    .get()
+                    .refuses_auto_create(self.stage == Stage::WriteData)
+                    && dn.set.has_tombstone(id)
+                {
                     return fail(refusal, "absent, tombstoned: auto-create refused (P3)");
                 }
                 cx.record(
@@ -405,6 +412,9 @@ impl Dispatch {
                 CommitRefusal::Off => false,
                 CommitRefusal::Remembered => remembered(dn, &w.fix, id),
                 CommitRefusal::MapOnly => dn.csm.bcsid_of(id).is_some(),
+                CommitRefusal::TombstoneOnly => {
+                    w.fix.tombstone.get().is_on() && dn.set.has_tombstone(id)
+                }
             } =>
             {
                 fail(Res::ContainerNotOpen, "absent, remembered: refused (P2)")
