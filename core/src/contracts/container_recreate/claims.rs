@@ -11,7 +11,7 @@ use super::{
     IMPROVED, O1, O2, O3, O4, O5, O6, O7, O8, P4, P5, PUT_BLOCK_RACES_CLOSE_AND_DELETE,
     REPORT_RACES_PUT_BLOCK, RESTART_REPLAYS_A_DELETED_CONTAINER,
     RESTART_REPLAYS_A_STREAMED_CONTAINER, SCM_COUNTS_A_RECREATED_REPLICA,
-    WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_ON_A_FOLLOWER,
+    STREAMED_WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_ON_A_FOLLOWER,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -25,6 +25,7 @@ const FOLLOWER: &Scenario<ContainerRecreate> = &WRITE_RACES_ON_A_FOLLOWER;
 const RESTART: &Scenario<ContainerRecreate> = &RESTART_REPLAYS_A_STREAMED_CONTAINER;
 const RESTART_WRITTEN: &Scenario<ContainerRecreate> = &RESTART_REPLAYS_A_DELETED_CONTAINER;
 const PUT_BLOCK: &Scenario<ContainerRecreate> = &PUT_BLOCK_RACES_CLOSE_AND_DELETE;
+const STREAMED: &Scenario<ContainerRecreate> = &STREAMED_WRITE_RACES_CLOSE_AND_DELETE;
 
 pub const CLAIMS: Claims<ContainerRecreate> = Claims {
     cells: &[
@@ -239,6 +240,16 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Claim { variant: "P1+P2", outcome: &O5, expected: R, method: Method::loom_path(PUT_BLOCK, 6),
             note: "the twin: without P7 the PutBlock applied to the DELETED replica answers CONTAINER_INTERNAL_ERROR, \
                    the replica cannot be marked, and the exception fails the pipeline" },
+        // P8's catch in handleStreamInit: the race with the block written through the data stream.
+        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom_path(STREAMED, 11813).final_states(0x8fea_e1a0_d0b0_cab7),
+            note: "P8's catch in handleStreamInit: a StreamInit that passed checkContainerOpen while c1 was OPEN opens \
+                   its chunk file after the close and the delete moved the directory; P8 reads the state again \
+                   (DELETED) and answers CONTAINER_NOT_OPEN. After the delete P3 refuses the StreamInit's and the \
+                   PutBlock's auto-create, during it P7 answers. A P8 without that catch lets the open's exception \
+                   fail the pipeline" },
+        Claim { variant: "P2+P3+P7", outcome: &O5, expected: R, method: Method::loom_path(STREAMED, 1552),
+            note: "the twin: without P8 the stream's chunk file open after the move throws out of dispatchRequest \
+                   and the state machine fails" },
         // ---- The real code (J): replays on Ozone 2.2.0's datanode classes (conformance/ozone,
         // ReplayContainerRecreate*Test), each one order of the race above driven on the real
         // ContainerSet, HddsDispatcher and KeyValueHandler with the harness playing
@@ -985,6 +996,18 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
                     restart half, its first half: the cell on restart-replays-a-deleted-streamed-container)",
         },
         Mutant {
+            name: "P8 without its catch in handleStreamInit",
+            variant: "improved",
+            mutate: |fix| Fix { recheck_failed_write: Switch::new(WriteFailure::RecheckNotInStreamInit), ..fix },
+            caught_by: &O5,
+            caught_at: Some(STREAMED),
+            inside_a_step: false,
+            about: "P8's catch written into handleWriteChunk and handlePutBlock only: a StreamInit that passed \
+                    checkContainerOpen while c1 was OPEN opens its chunk file after the close and the delete moved \
+                    the directory, and the exception escapes dispatchRequest (the race's improved/O5 stays \
+                    unreachable: its WriteChunk is caught)",
+        },
+        Mutant {
             name: "P7 without its pass-through of CONTAINER_NOT_OPEN",
             variant: "P2+P3+P7",
             mutate: |fix| Fix { deleted_not_open: Switch::new(DeletedAnswer::NotOpenNotPassed), ..fix },
@@ -1404,13 +1427,14 @@ mod tests {
         // scenario. The other rows with P8: all but CR-3's and CR-6's variants of the race (a
         // third of the time each).
         let closing = ["improved", "P1+P2+P7+P8"];
-        let every: [&Scenario<ContainerRecreate>; 9] = [
+        let every: [&Scenario<ContainerRecreate>; 10] = [
             RACE,
             REPORT,
             SCM,
             RESTART,
             RESTART_WRITTEN,
             PUT_BLOCK,
+            STREAMED,
             &WRITE_AFTER_DELETE,
             &CLOSE_IN_SECTIONS,
             &INTERMEDIATE_PUT_BLOCK,
@@ -1425,7 +1449,7 @@ mod tests {
             let scenarios = if closing.contains(&v.name) {
                 &every[..]
             } else {
-                &every[..7]
+                &every[..8]
             };
             for s in scenarios {
                 let schedules = each_schedule(s, fix, |events| {

@@ -55,6 +55,9 @@ pub enum WriteFailure {
     /// Mutant: the same, for the `StorageContainerException`s only (as a `catch` written for
     /// what `writeChunk` declares): the open's unchecked exception still escapes.
     RecheckCheckedOnly,
+    /// Mutant: P8's catch in `handleWriteChunk` and `handlePutBlock` only: `handleStreamInit`
+    /// left as it was, so the stream's chunk file open still throws out of `dispatchRequest`.
+    RecheckNotInStreamInit,
 }
 
 /// P1: where the auto-create branch refuses an ID in `container2BCSIDMap`.
@@ -531,6 +534,12 @@ impl Dispatch {
         let caught = match (w.fix.recheck_failed_write.get(), res) {
             (WriteFailure::Recheck, None | Some(Err(Res::UnableToFindChunk)))
             | (WriteFailure::RecheckCheckedOnly, Some(Err(Res::UnableToFindChunk))) => {
+                let state = c.state();
+                (state != State::Open).then_some(state)
+            }
+            (WriteFailure::RecheckNotInStreamInit, None | Some(Err(Res::UnableToFindChunk)))
+                if !matches!(self.req.cmd, Cmd::StreamInit { .. }) =>
+            {
                 let state = c.state();
                 (state != State::Open).then_some(state)
             }
