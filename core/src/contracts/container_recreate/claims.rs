@@ -7,10 +7,11 @@
 
 use super::reproductions::{over_replication_deletes, production_timeline, repro_test, with_fix};
 use super::{
-    ContainerRecreate, Fix, Tombstone, WriteFailure, IMPROVED, O1, O2, O3, O4, O5, O6, O7, O8, P4,
-    P5, PUT_BLOCK_RACES_CLOSE_AND_DELETE, REPORT_RACES_PUT_BLOCK,
-    RESTART_REPLAYS_A_DELETED_CONTAINER, RESTART_REPLAYS_A_STREAMED_CONTAINER,
-    SCM_COUNTS_A_RECREATED_REPLICA, WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_ON_A_FOLLOWER,
+    CommitRefusal, ContainerRecreate, DeletedAnswer, Fix, MapRefusal, Tombstone, WriteFailure,
+    IMPROVED, O1, O2, O3, O4, O5, O6, O7, O8, P4, P5, PUT_BLOCK_RACES_CLOSE_AND_DELETE,
+    REPORT_RACES_PUT_BLOCK, RESTART_REPLAYS_A_DELETED_CONTAINER,
+    RESTART_REPLAYS_A_STREAMED_CONTAINER, SCM_COUNTS_A_RECREATED_REPLICA,
+    STREAMED_WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_CLOSE_AND_DELETE, WRITE_RACES_ON_A_FOLLOWER,
 };
 use crate::claims::Verdict::{Reachable as R, Unreachable as U};
 use crate::claims::{Claim, Claims, Method, Mutant, Reproduction};
@@ -24,6 +25,7 @@ const FOLLOWER: &Scenario<ContainerRecreate> = &WRITE_RACES_ON_A_FOLLOWER;
 const RESTART: &Scenario<ContainerRecreate> = &RESTART_REPLAYS_A_STREAMED_CONTAINER;
 const RESTART_WRITTEN: &Scenario<ContainerRecreate> = &RESTART_REPLAYS_A_DELETED_CONTAINER;
 const PUT_BLOCK: &Scenario<ContainerRecreate> = &PUT_BLOCK_RACES_CLOSE_AND_DELETE;
+const STREAMED: &Scenario<ContainerRecreate> = &STREAMED_WRITE_RACES_CLOSE_AND_DELETE;
 
 pub const CLAIMS: Claims<ContainerRecreate> = Claims {
     cells: &[
@@ -238,6 +240,16 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Claim { variant: "P1+P2", outcome: &O5, expected: R, method: Method::loom_path(PUT_BLOCK, 6),
             note: "the twin: without P7 the PutBlock applied to the DELETED replica answers CONTAINER_INTERNAL_ERROR, \
                    the replica cannot be marked, and the exception fails the pipeline" },
+        // P8's catch in handleStreamInit: the race with the block written through the data stream.
+        Claim { variant: "improved", outcome: &O5, expected: U, method: Method::loom_path(STREAMED, 11813).final_states(0x8fea_e1a0_d0b0_cab7),
+            note: "P8's catch in handleStreamInit: a StreamInit that passed checkContainerOpen while c1 was OPEN opens \
+                   its chunk file after the close and the delete moved the directory; P8 reads the state again \
+                   (DELETED) and answers CONTAINER_NOT_OPEN. After the delete P3 refuses the StreamInit's and the \
+                   PutBlock's auto-create, during it P7 answers. A P8 without that catch lets the open's exception \
+                   fail the pipeline" },
+        Claim { variant: "P2+P3+P7", outcome: &O5, expected: R, method: Method::loom_path(STREAMED, 1552),
+            note: "the twin: without P8 the stream's chunk file open after the move throws out of dispatchRequest \
+                   and the state machine fails" },
         // ---- The real code (J): replays on Ozone 2.2.0's datanode classes (conformance/ozone,
         // ReplayContainerRecreate*Test), each one order of the race above driven on the real
         // ContainerSet, HddsDispatcher and KeyValueHandler with the harness playing
@@ -874,7 +886,7 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
         Mutant {
             name: "P1 as marking the deleted ID missing",
             variant: "P1+P2+P7+P8",
-            mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(false), mark_deleted_missing: Switch::new(true), ..fix },
+            mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(MapRefusal::Off), mark_deleted_missing: Switch::new(true), ..fix },
             caught_by: &O5,
             caught_at: None,
             inside_a_step: false,
@@ -891,6 +903,122 @@ pub const CLAIMS: Claims<ContainerRecreate> = Claims {
             inside_a_step: false,
             about: "a catch written for what writeChunk declares (StorageContainerException): the chunk file's \
                     open fails with Guava's UncheckedExecutionException, which still escapes dispatchRequest",
+        },
+        // Issue 37: a mutant per failure path of each part, each caught at that path's own cell.
+        Mutant {
+            name: "P1 refusing only in WRITE_DATA",
+            variant: "proposed",
+            mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(MapRefusal::WriteDataOnly), ..fix },
+            caught_by: &O7,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the refusal written into the WriteChunk path alone: a PutBlock validated while c1 was OPEN and \
+                    applied after the close and the delete auto-creates an empty replica (the apply's path; \
+                    WRITE_DATA's is closed, so O1 stays unreachable)",
+        },
+        Mutant {
+            name: "P1 refusing only at the PutBlock's apply",
+            variant: "proposed",
+            mutate: |fix| Fix { refuse_auto_create_in_map: Switch::new(MapRefusal::ApplyOnly), ..fix },
+            caught_by: &O1,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the refusal written into the apply alone: a WriteChunk validated while c1 was OPEN reaches \
+                    WRITE_DATA after the close and the delete, auto-creates c1 and writes; its PutBlock finds the \
+                    recreated replica and succeeds (WRITE_DATA's path: O1 needs the chunk file only that write \
+                    makes)",
+        },
+        Mutant {
+            name: "P2 reading only the container map",
+            variant: "improved",
+            mutate: |fix| Fix { refuse_commit_of_remembered: Switch::new(CommitRefusal::MapOnly), ..fix },
+            caught_by: &O5,
+            caught_at: Some(RESTART_WRITTEN),
+            inside_a_step: false,
+            about: "COMMIT_DATA refuses an absent container only when container2BCSIDMap has it: after a restart \
+                    whose snapshot predates c1, the replayed COMMIT_DATA of the deleted c1 finds only P3's \
+                    tombstone, answers CONTAINER_NOT_FOUND, and the pipeline fails",
+        },
+        Mutant {
+            name: "P2 reading only the tombstone",
+            variant: "P1+P2+P7+P8",
+            mutate: |fix| Fix { refuse_commit_of_remembered: Switch::new(CommitRefusal::TombstoneOnly), ..fix },
+            caught_by: &O5,
+            caught_at: None,
+            inside_a_step: false,
+            about: "COMMIT_DATA refuses an absent container only when P3 tombstoned it: with P1 in place of P3, \
+                    the leader's COMMIT_DATA of a WriteChunk written before the close and the delete finds c1 \
+                    absent, in container2BCSIDMap but not tombstoned, and answers CONTAINER_NOT_FOUND (P2's map \
+                    path; in improved every absent mapped ID is tombstoned, so there the mutant is equivalent)",
+        },
+        Mutant {
+            name: "P3's restart marking a tombstoned ID missing",
+            variant: "improved",
+            mutate: |fix| Fix { tombstone: Switch::new(Tombstone::MarkedMissingAtRestart), ..fix },
+            caught_by: &O5,
+            caught_at: Some(RESTART_WRITTEN),
+            inside_a_step: false,
+            about: "the tombstone written and refused as P3's, but buildMissingContainerSet left as it was: the \
+                    restart marks the tombstoned c1 missing, the replayed COMMIT_DATA answers CONTAINER_MISSING, \
+                    and the pipeline fails",
+        },
+        Mutant {
+            name: "P3 refusing only in WRITE_DATA",
+            variant: "improved",
+            mutate: |fix| Fix { tombstone: Switch::new(Tombstone::RefusedInWriteDataOnly), ..fix },
+            caught_by: &O7,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the tombstone refused in the WriteChunk path alone: a PutBlock validated while c1 was OPEN and \
+                    applied after the close and the delete auto-creates an empty replica (the apply's path; \
+                    WRITE_DATA's is closed, so O1 stays unreachable)",
+        },
+        Mutant {
+            name: "P3 refusing only at the PutBlock's apply",
+            variant: "improved",
+            mutate: |fix| Fix { tombstone: Switch::new(Tombstone::RefusedAtApplyOnly), ..fix },
+            caught_by: &O1,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the tombstone refused at apply alone: a WriteChunk validated while c1 was OPEN reaches \
+                    WRITE_DATA after the close and the delete, auto-creates c1 and writes; its COMMIT_DATA and \
+                    PutBlock find the recreated replica and succeed (WRITE_DATA's path)",
+        },
+        Mutant {
+            name: "P3's tombstone not kept across a restart",
+            variant: "P2+P3+P7",
+            mutate: |fix| Fix { tombstone: Switch::new(Tombstone::DroppedAtRestart), ..fix },
+            caught_by: &O7,
+            caught_at: None,
+            inside_a_step: false,
+            about: "the tombstone kept where a restart loses it (a set in memory): after a restart whose snapshot \
+                    predates the streamed c1, nothing remembers it and the replayed StreamInit recreates it (P3's \
+                    restart half, its first half: the cell on restart-replays-a-deleted-streamed-container)",
+        },
+        Mutant {
+            name: "P8 without its catch in handleStreamInit",
+            variant: "improved",
+            mutate: |fix| Fix { recheck_failed_write: Switch::new(WriteFailure::RecheckNotInStreamInit), ..fix },
+            caught_by: &O5,
+            caught_at: Some(STREAMED),
+            inside_a_step: false,
+            about: "P8's catch written into handleWriteChunk and handlePutBlock only: a StreamInit that passed \
+                    checkContainerOpen while c1 was OPEN opens its chunk file after the close and the delete moved \
+                    the directory, and the exception escapes dispatchRequest (the race's improved/O5 stays \
+                    unreachable: its WriteChunk is caught)",
+        },
+        Mutant {
+            name: "P7 without its pass-through of CONTAINER_NOT_OPEN",
+            variant: "P2+P3+P7",
+            mutate: |fix| Fix { deleted_not_open: Switch::new(DeletedAnswer::NotOpenNotPassed), ..fix },
+            caught_by: &O5,
+            caught_at: Some(PUT_BLOCK),
+            inside_a_step: false,
+            about: "checkContainerOpen answers CONTAINER_NOT_OPEN for a DELETED replica but canIgnoreException is \
+                    left as it was: the PutBlock applied while the delete holds the replica DELETED reaches the \
+                    marking, the DELETED replica cannot be marked, and the exception fails the pipeline (the \
+                    race's O5 cell of the row stays reachable through the chunk file's open: only this path \
+                    cell is about the pass-through)",
         },
     ],
 };
@@ -1184,6 +1312,158 @@ mod tests {
             let e = crate::steps::enumerate(RACE, fix(variant), &O7, crate::steps::every_choice);
             assert_eq!(e.observed, U, "{variant}: {:?}", e.counterexample);
         }
+    }
+
+    /// The event of P8's second arm: a PutBlock whose chunk file is missing (UNABLE_TO_FIND_CHUNK)
+    /// on a replica that is no longer OPEN when the handler reads it again. Only P8's catch
+    /// records a PutBlock's failed write so (`Dispatch::write_step`).
+    fn p8_missing_chunk_arm(events: &[crate::trace::Event]) -> Option<String> {
+        events
+            .iter()
+            .find(|e| {
+                e.method == "KeyValueHandler.handlePutBlock"
+                    && e.detail.contains("the write failed, the replica is now")
+            })
+            .map(|e| format!("{}: {}", e.method, e.detail))
+    }
+
+    /// Every order of whole steps of `scenario` under `fix` (as the step checker explores
+    /// them), with `f` called on each schedule's events; returns how many schedules ran.
+    fn each_schedule(
+        scenario: &Scenario<ContainerRecreate>,
+        fix: Fix,
+        mut f: impl FnMut(&[crate::trace::Event]),
+    ) -> u64 {
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        let mut schedules = 0;
+        loop {
+            let trace = crate::trace::Trace::new();
+            let mut d = crate::drive::Driver::<ContainerRecreate>::new(
+                trace.clone(),
+                (scenario.build)(&trace, fix),
+            );
+            let mut depth = 0;
+            loop {
+                let enabled = d.enabled();
+                if enabled.is_empty() {
+                    break;
+                }
+                if depth == stack.len() {
+                    stack.push((0, enabled.len() - 1));
+                }
+                d.step_actor(enabled[stack[depth].0]);
+                depth += 1;
+            }
+            schedules += 1;
+            f(&trace.events());
+            while let Some((taken, last)) = stack.last_mut() {
+                if taken < last {
+                    *taken += 1;
+                    break;
+                }
+                stack.pop();
+            }
+            if stack.is_empty() {
+                return schedules;
+            }
+        }
+    }
+
+    /// P8's UNABLE_TO_FIND_CHUNK arm is defensive in the model (DESIGN-NOTES §9): in every
+    /// order of whole steps of the container-recreate scenarios (the loom scenarios, the path
+    /// cells' included, and CR-3's, CR-6's and CR-9's), no row with P8 takes it (the histories'
+    /// half is in histories.rs). The follower's race is left out: 2.7 million orders (65 s),
+    /// and its members meet the close and the delete as the race's leader does. The detector
+    /// can fail: a PutBlock applied to a CLOSING replica that lacks its chunk file takes the arm
+    /// (CONTAINER_NOT_OPEN, the replica left CLOSING), where upstream marks the replica
+    /// UNHEALTHY and answers UNABLE_TO_FIND_CHUNK, which fails the pipeline.
+    #[test]
+    fn p8s_missing_chunk_arm_fires_in_no_scenario() {
+        use super::super::datanode::{ContainerData, KeyValueContainer, Origin, State};
+        use super::super::dispatcher::{Cmd, Dispatch, Reply, Request, Stage};
+        for (p8, reply, state) in [
+            (
+                WriteFailure::Recheck,
+                Reply::Result(Res::ContainerNotOpen),
+                State::Closing,
+            ),
+            (
+                WriteFailure::Upstream,
+                Reply::Result(Res::UnableToFindChunk),
+                State::Unhealthy,
+            ),
+        ] {
+            let trace = crate::trace::Trace::new();
+            let cx = crate::trace::CxRef::new(&trace, "test");
+            let w = World::new(Fix {
+                recheck_failed_write: Switch::new(p8),
+                ..fix("improved")
+            });
+            let dn = w.dn(1);
+            let data = ContainerData {
+                state: State::Closing,
+                ..ContainerData::open()
+            };
+            let c = KeyValueContainer::new(1, data, Origin::Pipeline);
+            dn.set.add(c.clone(), true).expect("added");
+            let put_block = Request {
+                container: 1,
+                cmd: Cmd::PutBlock {
+                    block: 2,
+                    eof: true,
+                },
+                index: 3,
+            };
+            let got = Dispatch::new(put_block, Stage::Apply).run(&w, dn, cx);
+            assert_eq!((got, c.state()), (reply, state), "{p8:?}");
+            let fired = p8_missing_chunk_arm(&trace.events());
+            assert_eq!(
+                fired.is_some(),
+                p8 == WriteFailure::Recheck,
+                "{p8:?}: {fired:?}"
+            );
+        }
+        // The rows whose race closes O5, where a firing could be a path of its own: every
+        // scenario. The other rows with P8: all but CR-3's and CR-6's variants of the race (a
+        // third of the time each).
+        let closing = ["improved", "P1+P2+P7+P8"];
+        let every: [&Scenario<ContainerRecreate>; 10] = [
+            RACE,
+            REPORT,
+            SCM,
+            RESTART,
+            RESTART_WRITTEN,
+            PUT_BLOCK,
+            STREAMED,
+            &WRITE_AFTER_DELETE,
+            &CLOSE_IN_SECTIONS,
+            &INTERMEDIATE_PUT_BLOCK,
+        ];
+        let mut rows = 0;
+        for v in <ContainerRecreate as Model>::VARIANTS {
+            let fix = ContainerRecreate::fix_of_variant(v);
+            if fix.recheck_failed_write.get() != WriteFailure::Recheck {
+                continue;
+            }
+            rows += 1;
+            let scenarios = if closing.contains(&v.name) {
+                &every[..]
+            } else {
+                &every[..8]
+            };
+            for s in scenarios {
+                let schedules = each_schedule(s, fix, |events| {
+                    if let Some(e) = p8_missing_chunk_arm(events) {
+                        panic!(
+                            "{} on {}: P8's missing-chunk arm fires: {e}",
+                            v.name, s.name
+                        );
+                    }
+                });
+                assert!(schedules > 0, "{}", s.name);
+            }
+        }
+        assert_eq!(rows, 7, "the rows with P8");
     }
 
     /// CR-5 (`markContainerUnhealthy` looks the ID up again under the write lock: it can block

@@ -56,11 +56,51 @@ pub enum Tombstone {
     BeforeRemove,
     /// Mutant: in place of `deleteFromContainerTable`, after the map removal.
     AfterRemove,
+    /// Mutant: P3 written before the removal, but the restart's
+    /// `buildMissingContainerSet` left as it was: a tombstoned ID is marked missing, and its
+    /// writes answer CONTAINER_MISSING, which the state machine does not ignore.
+    MarkedMissingAtRestart,
+    /// Mutant: P3 refusing the auto-create in WRITE_DATA only (the PutBlock's and
+    /// StreamInit's apply auto-create a tombstoned ID).
+    RefusedInWriteDataOnly,
+    /// Mutant: P3 refusing the auto-create at apply only (WriteChunk's WRITE_DATA, and the
+    /// stream's StreamInit, auto-create a tombstoned ID).
+    RefusedAtApplyOnly,
+    /// Mutant: the tombstone not kept across a restart (as a set in memory would be): the
+    /// restarted datanode has nothing that remembers a container its snapshot predates.
+    DroppedAtRestart,
 }
 
 impl Tombstone {
     pub fn is_on(self) -> bool {
         self != Tombstone::Off
+    }
+
+    /// Whether `removeContainer` writes the tombstone before `containerMap.remove` (every
+    /// value but upstream's and the mutant that writes it after).
+    pub fn before_remove(self) -> bool {
+        !matches!(self, Tombstone::Off | Tombstone::AfterRemove)
+    }
+
+    /// Whether the auto-create branch refuses a tombstoned ID, in WRITE_DATA (`in_write_data`)
+    /// or at apply.
+    pub fn refuses_auto_create(self, in_write_data: bool) -> bool {
+        match self {
+            Tombstone::Off => false,
+            Tombstone::RefusedInWriteDataOnly => in_write_data,
+            Tombstone::RefusedAtApplyOnly => !in_write_data,
+            _ => true,
+        }
+    }
+
+    /// Whether a restart keeps the tombstones.
+    pub fn kept_at_restart(self) -> bool {
+        self != Tombstone::DroppedAtRestart
+    }
+
+    /// Whether a restart leaves a tombstoned ID out of the missing set.
+    pub fn not_missing_at_restart(self) -> bool {
+        !matches!(self, Tombstone::Off | Tombstone::MarkedMissingAtRestart)
     }
 }
 
@@ -387,9 +427,21 @@ impl ContainerSet {
     }
 
     /// A restart: the container map is rebuilt from disk (the same replicas), the missing set
-    /// starts empty.
-    pub fn restart(&self) {
+    /// starts empty; the tombstones are kept unless `tombstone` is the mutant that drops them.
+    pub fn restart(&self, tombstone: Tombstone) {
         self.missing.lock().clear();
+        if !tombstone.kept_at_restart() {
+            self.id_table.write(|table| {
+                let dropped: Vec<ContainerId> = table
+                    .iter()
+                    .filter(|&(_, row)| *row == Row::Tombstone)
+                    .map(|(id, _)| id)
+                    .collect();
+                for id in dropped {
+                    table.remove(id);
+                }
+            });
+        }
     }
 }
 
@@ -520,10 +572,11 @@ impl Datanode {
     }
 
     /// A restart: `buildMissingContainerSetAndValidate` marks every ID of the snapshot's map
-    /// that has no replica as missing — with P3 (`skip_tombstoned`), not a tombstoned one: it
-    /// was deleted on purpose, not lost.
-    pub fn restart(&self, skip_tombstoned: bool) -> Vec<ContainerId> {
-        self.set.restart();
+    /// that has no replica as missing — with P3 ([`Tombstone::not_missing_at_restart`]), not a
+    /// tombstoned one: it was deleted on purpose, not lost.
+    pub fn restart(&self, tombstone: Tombstone) -> Vec<ContainerId> {
+        let skip_tombstoned = tombstone.not_missing_at_restart();
+        self.set.restart(tombstone);
         let snapshot = self.csm.restart();
         let mut missing = Vec::new();
         // OzoneContainer's start: every key of the container ID table without a loaded replica

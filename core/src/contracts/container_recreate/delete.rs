@@ -171,7 +171,7 @@ impl Program<World> for DeleteContainerCommandHandler {
                         format_args!("dn{} c{id}: {r}", dn.id),
                     );
                     Step::Unlock
-                } else if w.fix.tombstone.get() == Tombstone::BeforeRemove {
+                } else if w.fix.tombstone.get().before_remove() {
                     Step::Tombstone
                 } else {
                     Step::RemoveFromMap
@@ -212,11 +212,11 @@ impl Program<World> for DeleteContainerCommandHandler {
                         dn.set.delete_row(id);
                         "deleteFromContainerTable"
                     }
-                    Tombstone::BeforeRemove => "row kept as the tombstone (P3)",
                     Tombstone::AfterRemove => {
                         dn.set.write_tombstone(id);
                         "tombstone row written after the map removal (mutant)"
                     }
+                    _ => "row kept as the tombstone (P3)",
                 };
                 cx.record(
                     "ContainerSet.removeContainer",

@@ -55,6 +55,73 @@ pub enum WriteFailure {
     /// Mutant: the same, for the `StorageContainerException`s only (as a `catch` written for
     /// what `writeChunk` declares): the open's unchecked exception still escapes.
     RecheckCheckedOnly,
+    /// Mutant: P8's catch in `handleWriteChunk` and `handlePutBlock` only: `handleStreamInit`
+    /// left as it was, so the stream's chunk file open still throws out of `dispatchRequest`.
+    RecheckNotInStreamInit,
+}
+
+/// P1: where the auto-create branch refuses an ID in `container2BCSIDMap`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapRefusal {
+    /// Upstream: nowhere.
+    Off,
+    /// P1: in every auto-create (WriteChunk's WRITE_DATA, the PutBlock's apply, StreamInit).
+    Everywhere,
+    /// Mutant: in WRITE_DATA only. The PutBlock's apply still auto-creates (an empty replica).
+    WriteDataOnly,
+    /// Mutant: at apply only. WriteChunk's WRITE_DATA still auto-creates, and the write
+    /// succeeds on the new replica.
+    ApplyOnly,
+}
+
+impl MapRefusal {
+    /// Whether the auto-create of a mapped ID is refused at `stage`.
+    pub fn refuses(self, stage: Stage) -> bool {
+        match self {
+            MapRefusal::Off => false,
+            MapRefusal::Everywhere => true,
+            MapRefusal::WriteDataOnly => stage == Stage::WriteData,
+            MapRefusal::ApplyOnly => stage == Stage::Apply,
+        }
+    }
+}
+
+/// P2: which absent containers COMMIT_DATA refuses with CONTAINER_NOT_OPEN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommitRefusal {
+    /// Upstream: none (CONTAINER_NOT_FOUND).
+    Off,
+    /// P2: one the datanode remembers: in `container2BCSIDMap`, or (P3) tombstoned.
+    Remembered,
+    /// Mutant: one in `container2BCSIDMap` only. After a restart whose snapshot predates the
+    /// container, its tombstone is all that remembers it: CONTAINER_NOT_FOUND.
+    MapOnly,
+    /// Mutant: one P3 tombstoned only. Without P3 nothing is: CONTAINER_NOT_FOUND.
+    TombstoneOnly,
+}
+
+/// P7: what `checkContainerOpen` answers for a DELETED replica, and whether
+/// `canIgnoreException` passes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeletedAnswer {
+    /// Upstream: the default branch, CONTAINER_INTERNAL_ERROR.
+    InternalError,
+    /// P7: CONTAINER_NOT_OPEN, which `canIgnoreException` passes (no marking).
+    NotOpen,
+    /// Mutant: CONTAINER_NOT_OPEN, but `canIgnoreException` left as it was: the DELETED
+    /// replica cannot be marked UNHEALTHY, and `Preconditions.checkState` throws.
+    NotOpenNotPassed,
+}
+
+impl DeletedAnswer {
+    pub fn answers_not_open(self) -> bool {
+        self != DeletedAnswer::InternalError
+    }
+
+    /// Whether `canIgnoreException` passes CONTAINER_NOT_OPEN.
+    pub fn passes_not_open(self) -> bool {
+        self == DeletedAnswer::NotOpen
+    }
 }
 
 /// The two commands of a client write.
@@ -322,13 +389,20 @@ impl Dispatch {
                 } else {
                     Res::ContainerNotOpen
                 };
-                if w.fix.refuse_auto_create_in_map.get() && dn.csm.bcsid_of(id).is_some() {
+                if w.fix.refuse_auto_create_in_map.get().refuses(self.stage)
+                    && dn.csm.bcsid_of(id).is_some()
+                {
                     return fail(
                         refusal,
                         "absent, in container2BCSIDMap: auto-create refused (P1)",
                     );
                 }
-                if w.fix.tombstone.get().is_on() && dn.set.has_tombstone(id) {
+                if w.fix
+                    .tombstone
+                    .get()
+                    .refuses_auto_create(self.stage == Stage::WriteData)
+                    && dn.set.has_tombstone(id)
+                {
                     return fail(refusal, "absent, tombstoned: auto-create refused (P3)");
                 }
                 cx.record(
@@ -337,7 +411,15 @@ impl Dispatch {
                 );
                 DStep::Create
             }
-            None if w.fix.refuse_commit_of_remembered.get() && remembered(dn, &w.fix, id) => {
+            None if match w.fix.refuse_commit_of_remembered.get() {
+                CommitRefusal::Off => false,
+                CommitRefusal::Remembered => remembered(dn, &w.fix, id),
+                CommitRefusal::MapOnly => dn.csm.bcsid_of(id).is_some(),
+                CommitRefusal::TombstoneOnly => {
+                    w.fix.tombstone.get().is_on() && dn.set.has_tombstone(id)
+                }
+            } =>
+            {
                 fail(Res::ContainerNotOpen, "absent, remembered: refused (P2)")
             }
             None => fail(
@@ -455,6 +537,12 @@ impl Dispatch {
                 let state = c.state();
                 (state != State::Open).then_some(state)
             }
+            (WriteFailure::RecheckNotInStreamInit, None | Some(Err(Res::UnableToFindChunk)))
+                if !matches!(self.req.cmd, Cmd::StreamInit { .. }) =>
+            {
+                let state = c.state();
+                (state != State::Open).then_some(state)
+            }
             _ => None,
         };
         if let Some(state) = caught {
@@ -508,7 +596,7 @@ impl Dispatch {
         let mut note = Note::None;
         // P7's and P8's CONTAINER_NOT_OPEN skip the marking (no other handler result is
         // CONTAINER_NOT_OPEN: the refusals answer before the handler).
-        let passes_not_open = w.fix.deleted_not_open.get()
+        let passes_not_open = w.fix.deleted_not_open.get().passes_not_open()
             || w.fix.recheck_failed_write.get() != WriteFailure::Upstream;
         let reply = if res.dispatcher_ignores() || (passes_not_open && res == Res::ContainerNotOpen)
         {
@@ -624,7 +712,9 @@ fn check_container_open(state: State, fix: &Fix) -> Result<(), Res> {
         State::Closed | State::QuasiClosed => Err(Res::ClosedContainerIo),
         State::Unhealthy => Err(Res::ContainerUnhealthy),
         // Upstream's default branch; P7 answers CONTAINER_NOT_OPEN for a replica being deleted.
-        State::Deleted if fix.deleted_not_open.get() => Err(Res::ContainerNotOpen),
+        State::Deleted if fix.deleted_not_open.get().answers_not_open() => {
+            Err(Res::ContainerNotOpen)
+        }
         State::Deleted => Err(Res::ContainerInternalError),
     }
 }
@@ -738,7 +828,11 @@ mod tests {
                 ),
             ] {
                 let w = World::new(Fix {
-                    deleted_not_open: Switch::new(p7),
+                    deleted_not_open: Switch::new(if p7 {
+                        DeletedAnswer::NotOpen
+                    } else {
+                        DeletedAnswer::InternalError
+                    }),
                     ..Fix::UPSTREAM
                 });
                 let dn = w.dn(1);

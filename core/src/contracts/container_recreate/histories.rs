@@ -712,6 +712,39 @@ mod tests {
         }
     }
 
+    /// The histories' half of `p8s_missing_chunk_arm_fires_in_no_scenario` (claims.rs): on the
+    /// regressions and 300 generated histories, recorded, no row with P8 takes P8's
+    /// UNABLE_TO_FIND_CHUNK arm (a PutBlock whose chunk file is missing on a replica no longer
+    /// OPEN). Each operation runs to its end here, so no close or delete falls between a
+    /// PutBlock's check and its write; what is left is a replica CLOSING at the check that lacks
+    /// the block's chunk file, which no history builds.
+    #[test]
+    fn p8s_missing_chunk_arm_fires_in_no_history() {
+        use super::super::WriteFailure;
+        let mut histories: Vec<Vec<Op>> = REGRESSIONS.iter().map(|r| r.ops.to_vec()).collect();
+        histories.extend(generated(300));
+        let mut rows = 0;
+        for v in ContainerRecreate::VARIANTS {
+            let fix = ContainerRecreate::fix_of_variant(v);
+            if fix.recheck_failed_write.get() != WriteFailure::Recheck {
+                continue;
+            }
+            rows += 1;
+            for ops in &histories {
+                let mut s = Session::<ContainerRecreate>::new(fix);
+                for op in ops {
+                    s.apply(op);
+                }
+                let fired = s.driver.trace.events().into_iter().find(|e| {
+                    e.method == "KeyValueHandler.handlePutBlock"
+                        && e.detail.contains("the write failed, the replica is now")
+                });
+                assert!(fired.is_none(), "{}: {fired:?}\nhistory: {ops:?}", v.name);
+            }
+        }
+        assert_eq!(rows, 7, "the rows with P8");
+    }
+
     /// `n` histories of the reference state machine, from a fixed seed.
     fn generated(n: usize) -> Vec<Vec<Op>> {
         let mut runner = TestRunner::new_with_rng(

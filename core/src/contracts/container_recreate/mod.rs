@@ -45,7 +45,7 @@ pub mod world;
 pub use close::{close_then_force_delete, CloseThenForceDelete, CloseThroughPipeline};
 pub use container_report::ContainerReport;
 pub use datanode::Tombstone;
-pub use dispatcher::WriteFailure;
+pub use dispatcher::{CommitRefusal, DeletedAnswer, MapRefusal, WriteFailure};
 pub use scenarios::*;
 #[cfg(feature = "histories")]
 pub use speed::Image;
@@ -94,11 +94,12 @@ pub const CHUNK: u64 = 1024;
 crate::switches! {
     /// One switch per part of the fix.
     pub struct Fix {
-        /// P1: the auto-create branch refuses an ID in `container2BCSIDMap` (CONTAINER_NOT_OPEN).
-        0 => pub refuse_auto_create_in_map: bool = false,
+        /// P1: the auto-create branch refuses an ID in `container2BCSIDMap` (CONTAINER_NOT_OPEN),
+        /// everywhere (see [`MapRefusal`]).
+        0 => pub refuse_auto_create_in_map: MapRefusal = MapRefusal::Off,
         /// P2: COMMIT_DATA of an absent container the datanode remembers answers
-        /// CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND.
-        1 => pub refuse_commit_of_remembered: bool = false,
+        /// CONTAINER_NOT_OPEN, not CONTAINER_NOT_FOUND (see [`CommitRefusal`]).
+        1 => pub refuse_commit_of_remembered: CommitRefusal = CommitRefusal::Off,
         /// P3: a tombstone in the container ID table, refused by auto-create, kept across a
         /// restart (and not marked missing by it), cleared by import.
         2 => pub tombstone: Tombstone = Tombstone::Off,
@@ -110,8 +111,9 @@ crate::switches! {
         /// the datanode remembers, so no entry is appended.
         5 => pub leader_refuses_remembered: bool = false,
         /// P7 (ours): `checkContainerOpen` answers CONTAINER_NOT_OPEN for a replica being deleted
-        /// (DELETED), and `canIgnoreException` lets it pass, instead of CONTAINER_INTERNAL_ERROR.
-        6 => pub deleted_not_open: bool = false,
+        /// (DELETED), and `canIgnoreException` lets it pass, instead of CONTAINER_INTERNAL_ERROR
+        /// (see [`DeletedAnswer`]).
+        6 => pub deleted_not_open: DeletedAnswer = DeletedAnswer::InternalError,
         /// Mutant only: the delete marks the ID missing (`removeContainer(id, true, true)`).
         7 => pub mark_deleted_missing: bool = false,
         /// P8 (ours): a write that fails after the state check on a replica that is no longer
@@ -128,7 +130,7 @@ pub const P1: Part<Fix> = Part {
     summary: "the auto-create branch of dispatchRequest refuses an ID in container2BCSIDMap, \
               answering CONTAINER_NOT_OPEN",
     on: |fix| Fix {
-        refuse_auto_create_in_map: Switch::new(true),
+        refuse_auto_create_in_map: Switch::new(MapRefusal::Everywhere),
         ..fix
     },
 };
@@ -139,7 +141,7 @@ pub const P2: Part<Fix> = Part {
         "COMMIT_DATA of an absent container the datanode remembers answers CONTAINER_NOT_OPEN \
               (not CONTAINER_NOT_FOUND)",
     on: |fix| Fix {
-        refuse_commit_of_remembered: Switch::new(true),
+        refuse_commit_of_remembered: Switch::new(CommitRefusal::Remembered),
         ..fix
     },
 };
@@ -189,7 +191,7 @@ pub const P7: Part<Fix> = Part {
     summary: "(ours) checkContainerOpen answers CONTAINER_NOT_OPEN for a DELETED replica, which \
               canIgnoreException passes, instead of CONTAINER_INTERNAL_ERROR",
     on: |fix| Fix {
-        deleted_not_open: Switch::new(true),
+        deleted_not_open: Switch::new(DeletedAnswer::NotOpen),
         ..fix
     },
 };

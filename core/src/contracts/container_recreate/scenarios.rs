@@ -323,3 +323,27 @@ pub static PUT_BLOCK_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scena
         )
     },
 };
+
+/// P8's catch in `handleStreamInit` (issue 37, a path cell of O5): the race of
+/// [`WRITE_RACES_CLOSE_AND_DELETE`] with the client's block 2 written through the data stream
+/// (StreamInit, then PutBlock). The stream's WRITE_DATA dispatches StreamInit, which opens the
+/// chunk file the stream then writes: a StreamInit that passed `checkContainerOpen` while c1
+/// was OPEN opens it after the close and the force delete moved the directory, and the open
+/// throws, as the WriteChunk's does in the race; P8's catch in `handleStreamInit` reads the
+/// state again and answers CONTAINER_NOT_OPEN. Applied after the delete, the StreamInit and the
+/// PutBlock meet P3's tombstone (or P1's map); while the delete holds the replica DELETED, P7.
+pub static STREAMED_WRITE_RACES_CLOSE_AND_DELETE: Scenario<ContainerRecreate> = Scenario {
+    name: "streamed-write-races-close-and-force-delete",
+    about: "c1 OPEN at BCSID 2 on dn1 (leader), dn2, dn3; the client streams block 2 (StreamInit, PutBlock) \
+            while the close is applied and dn1's command handler force-deletes c1",
+    build: |trace, fix| {
+        let w = open_container(trace, fix);
+        setup(
+            w,
+            vec![
+                Box::new(ClientWrite::streamed(trace, LEADER_ONLY, C, NEW_BLOCK, CHUNK)),
+                Box::new(close_then_force_delete(trace, LEADER_ONLY, C, LEADER)),
+            ],
+        )
+    },
+};

@@ -48,7 +48,7 @@ impl World {
     /// for every entry: WriteChunk in COMMIT_DATA, PutBlock).
     pub fn restart(&self, trace: &Trace, dn: DnId) {
         let node = self.dn(dn);
-        let missing = node.restart(self.fix.tombstone.get().is_on());
+        let missing = node.restart(self.fix.tombstone.get());
         let from = node.csm.snapshot_index();
         let cx = crate::trace::CxRef::new(
             trace,
