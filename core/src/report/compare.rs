@@ -312,7 +312,10 @@ impl Matrix {
     /// proves unreachable on its row is a deviation.
     pub fn with_searches(mut self, searched: super::searches::Searched) -> Matrix {
         for r in &searched.records {
-            if super::searches::judge(r, &self.expected) == super::searches::Judgement::Deviates {
+            if matches!(
+                super::searches::judge(r, &self.expected),
+                super::searches::Judgement::Deviates { .. }
+            ) {
                 self.deviations.push(Deviation::Search {
                     key: format!("{}/{}/{}/search", r.contract, r.variant, r.outcome),
                     tool: r.tool.clone(),

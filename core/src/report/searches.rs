@@ -111,10 +111,11 @@ pub enum Judgement {
     Agrees,
     /// The model reaches it; these runs did not.
     NotFound,
-    /// Not reached in these runs, and the model proves it unreachable.
-    Consistent,
-    /// Reached, where the model proves it unreachable: a deviation.
-    Deviates,
+    /// Not reached in these runs, where the model says unreachable: `proved` by an exhaustive
+    /// cell (loom's, the step checker's), or else by its histories' (proptest's) alone.
+    Consistent { proved: bool },
+    /// Reached, where the model says unreachable (`proved` as for `Consistent`): a deviation.
+    Deviates { proved: bool },
     /// Reached where the model proves it unreachable, and the replay of the same wiring (the
     /// search's id is its replay's) reaches it too: the J cell already records that
     /// disagreement and its reason (a path of the real code the model lacks), so the search
@@ -129,8 +130,18 @@ impl Judgement {
         match self {
             Judgement::Agrees => "reached, as the model",
             Judgement::NotFound => "not found in these runs; the model reaches it",
-            Judgement::Consistent => "not found in these runs; the model proves it unreachable",
-            Judgement::Deviates => "DEVIATES: reached, the model proves it unreachable",
+            Judgement::Consistent { proved: true } => {
+                "not found in these runs; the model proves it unreachable"
+            }
+            Judgement::Consistent { proved: false } => {
+                "not found in these runs; the model's histories never reach it"
+            }
+            Judgement::Deviates { proved: true } => {
+                "DEVIATES: reached, the model proves it unreachable"
+            }
+            Judgement::Deviates { proved: false } => {
+                "DEVIATES: reached, the model's histories never reach it"
+            }
             Judgement::AsItsReplay => {
                 "reached, as its replay's J cell, which disagrees with the model (see its note)"
             }
@@ -141,11 +152,16 @@ impl Judgement {
 
 /// The model's verdict on the search's row and outcome: its loom cell's, or else any
 /// exhaustive cell's (the step checker's), or else its histories' (proptest's: an outcome that
-/// only long histories reach, as SCM's, has no exhaustive cell). A search may decide a union of the model's outcomes,
-/// written `O2|R1`, where the real state cannot tell them apart (the model splits one state by
-/// the window that led to it): the union is reachable where any of them is, unreachable where
-/// all of them are, and unclaimed where one has no cell.
+/// only long histories reach, as SCM's, has no exhaustive cell). A search may decide a union of
+/// the model's outcomes, written `O2|R1`, where the real state cannot tell them apart (the
+/// model splits one state by the window that led to it): the union is reachable where any of
+/// them is, unreachable where all of them are, and unclaimed where one has no cell.
 pub fn model_verdict(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<Verdict> {
+    model_cell(r, expected).map(|(verdict, _)| verdict)
+}
+
+/// [`model_verdict`], and whether an exhaustive cell decides it (every outcome of a union's).
+fn model_cell(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<(Verdict, bool)> {
     let one = |outcome: &str| {
         let about = |e: &&ExpectedCell| {
             // the row's headline cells: a path cell is about one path, not the row's verdict
@@ -158,16 +174,18 @@ pub fn model_verdict(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<Verd
                 .find(|e| e.checker == checker)
                 .map(|e| e.expected)
         };
-        of(Checker::Loom)
-            .or(of(Checker::Steps))
-            .or(of(Checker::Proptest))
+        let exhaustive = of(Checker::Loom).or(of(Checker::Steps));
+        exhaustive
+            .map(|v| (v, true))
+            .or(of(Checker::Proptest).map(|v| (v, false)))
     };
-    r.outcomes()
-        .map(one)
-        .try_fold(Verdict::Unreachable, |union, v| match v? {
-            Verdict::Reachable => Some(Verdict::Reachable),
-            Verdict::Unreachable => Some(union),
-        })
+    r.outcomes().map(one).try_fold(
+        (Verdict::Unreachable, true),
+        |(union, proved), cell| match cell? {
+            (Verdict::Reachable, _) => Some((Verdict::Reachable, proved)),
+            (Verdict::Unreachable, by) => Some((union, proved && by)),
+        },
+    )
 }
 
 /// Whether the replay the search is named after (`RS_O1`) has a J cell on the search's row
@@ -184,15 +202,15 @@ fn its_replay_reaches(r: &SearchRecord, expected: &[ExpectedCell]) -> bool {
 }
 
 pub fn judge(r: &SearchRecord, expected: &[ExpectedCell]) -> Judgement {
-    match (model_verdict(r, expected), r.reached > 0) {
+    match (model_cell(r, expected), r.reached > 0) {
         (None, _) => Judgement::Unclaimed,
-        (Some(Verdict::Unreachable), true) if its_replay_reaches(r, expected) => {
+        (Some((Verdict::Unreachable, _)), true) if its_replay_reaches(r, expected) => {
             Judgement::AsItsReplay
         }
-        (Some(Verdict::Reachable), true) => Judgement::Agrees,
-        (Some(Verdict::Reachable), false) => Judgement::NotFound,
-        (Some(Verdict::Unreachable), false) => Judgement::Consistent,
-        (Some(Verdict::Unreachable), true) => Judgement::Deviates,
+        (Some((Verdict::Reachable, _)), true) => Judgement::Agrees,
+        (Some((Verdict::Reachable, _)), false) => Judgement::NotFound,
+        (Some((Verdict::Unreachable, proved)), false) => Judgement::Consistent { proved },
+        (Some((Verdict::Unreachable, proved)), true) => Judgement::Deviates { proved },
     }
 }
 
@@ -252,11 +270,11 @@ mod tests {
         );
         assert_eq!(
             judge(&record("proposed", 0), &expected),
-            Judgement::Consistent
+            Judgement::Consistent { proved: true }
         );
         assert_eq!(
             judge(&record("proposed", 2), &expected),
-            Judgement::Deviates
+            Judgement::Deviates { proved: true }
         );
         assert_eq!(judge(&record("P1", 1), &expected), Judgement::Agrees);
         assert_eq!(judge(&record("P2", 1), &expected), Judgement::Unclaimed);
@@ -265,7 +283,14 @@ mod tests {
             cell("P4", Checker::Proptest, Verdict::Unreachable),
             cell("P5", Checker::Proptest, Verdict::Reachable),
         ];
-        assert_eq!(judge(&record("P4", 1), &histories), Judgement::Deviates);
+        assert_eq!(
+            judge(&record("P4", 1), &histories),
+            Judgement::Deviates { proved: false }
+        );
+        assert_eq!(
+            judge(&record("P4", 0), &histories),
+            Judgement::Consistent { proved: false }
+        );
         assert_eq!(judge(&record("P5", 3), &histories), Judgement::Agrees);
         // a path cell (first in claim order) is not the row's verdict
         let path = ExpectedCell {
@@ -276,7 +301,7 @@ mod tests {
         let with_path = [path, expected[1].clone()];
         assert_eq!(
             judge(&record("proposed", 2), &with_path),
-            Judgement::Deviates
+            Judgement::Deviates { proved: true }
         );
     }
 
@@ -298,7 +323,7 @@ mod tests {
         );
         assert_eq!(
             judge(&record("improved", 1), &expected),
-            Judgement::Deviates
+            Judgement::Deviates { proved: true }
         );
         let other = SearchRecord {
             search: "LR_X".into(),
@@ -306,7 +331,7 @@ mod tests {
         };
         assert_eq!(
             judge(&other, &expected),
-            Judgement::Deviates,
+            Judgement::Deviates { proved: true },
             "another wiring"
         );
     }
@@ -336,9 +361,12 @@ mod tests {
         assert_eq!(judge(&union("P1", 0), &expected), Judgement::NotFound);
         assert_eq!(
             judge(&union("improved", 0), &expected),
-            Judgement::Consistent
+            Judgement::Consistent { proved: true }
         );
-        assert_eq!(judge(&union("improved", 1), &expected), Judgement::Deviates);
+        assert_eq!(
+            judge(&union("improved", 1), &expected),
+            Judgement::Deviates { proved: true }
+        );
         assert_eq!(judge(&union("P2", 1), &expected), Judgement::Unclaimed);
         assert_eq!(union("P1", 3).outcome_label(), "O2 or R1");
     }
