@@ -90,6 +90,21 @@ pub fn run(contracts: &[String]) -> ExitCode {
             "\n== mutants of {id}'s fix code (cargo-mutants' log: {}/mutants.out)",
             out.display()
         );
+        // The other contracts' files left out as files, not only by `--re`: cargo-mutants 27
+        // puts its struct-field deletions (`delete field F from struct S expression`) in the
+        // list without the name filters (`--re` and exclude_re), so container-recreate's one in
+        // `World::replicate` was in every contract's run, judged by that contract's tests
+        // (missed). `--file` cannot narrow it: cargo-mutants adds it to examine_globs.
+        let others = racelab_core::registry::all()
+            .into_iter()
+            .filter(|e| e.contract.module != entry.contract.module)
+            .flat_map(|e| {
+                [
+                    "--exclude".to_owned(),
+                    format!("core/src/contracts/{}/**", e.contract.module),
+                ]
+            })
+            .collect::<Vec<_>>();
         let mut cmd = Command::new("cargo");
         cmd.current_dir(root())
             // In place: the mutants are built in this tree, so every build after the first
@@ -106,6 +121,7 @@ pub fn run(contracts: &[String]) -> ExitCode {
                 "--output",
             ])
             .arg(&out)
+            .args(&others)
             // The contract's own tests only: its unit tests in racelab-core, and in
             // racelab-props its claims, its scenario files and the real orders (the mutated
             // files are its own, so every other contract's tests pass whatever they do). The
