@@ -90,26 +90,57 @@ pub fn run(contracts: &[String]) -> ExitCode {
             "\n== mutants of {id}'s fix code (cargo-mutants' log: {}/mutants.out)",
             out.display()
         );
+        // The other contracts' files left out as files, not only by `--re`: cargo-mutants 27
+        // puts its struct-field deletions (`delete field F from struct S expression`) in the
+        // list without the name filters (`--re` and exclude_re), so container-recreate's one in
+        // `World::replicate` was in every contract's run, judged by that contract's tests
+        // (missed). `--file` cannot narrow it: cargo-mutants adds it to examine_globs.
+        let others = racelab_core::registry::all()
+            .into_iter()
+            .filter(|e| e.contract.module != entry.contract.module)
+            .flat_map(|e| {
+                [
+                    "--exclude".to_owned(),
+                    format!("core/src/contracts/{}/**", e.contract.module),
+                ]
+            })
+            .collect::<Vec<_>>();
         let mut cmd = Command::new("cargo");
         cmd.current_dir(root())
-            .args(["mutants", "--no-shuffle", "--re", &scope, "--output"])
+            // In place: the mutants are built in this tree, so every build after the first
+            // (and every later run) is an incremental build of the workspace crates in one
+            // target directory; a copy of the tree at a new temporary path each run rebuilt
+            // them from scratch (3-6 min here) before the first mutant. cargo-mutants puts each
+            // file back after its mutant (and on Ctrl-C): do not edit the tree while it runs.
+            .args([
+                "mutants",
+                "--no-shuffle",
+                "--in-place",
+                "--re",
+                &scope,
+                "--output",
+            ])
             .arg(&out)
+            .args(&others)
             // The contract's own tests only: its unit tests in racelab-core, and in
             // racelab-props its claims, its scenario files and the real orders (the mutated
             // files are its own, so every other contract's tests pass whatever they do). The
             // first failure ends the run at once: a caught mutant does not wait for the tests
             // still running (the slowest takes about a minute).
+            // nextest's `mutants` profile (.config/nextest.toml) orders the tests: the slowest
+            // at once on one thread, the components' unit tests first on the other.
             .args([
                 "--",
+                "--profile",
+                "mutants",
                 "--max-fail",
                 "1:immediate",
                 "-E",
                 &filter(id, entry.contract.module),
             ])
             .env_remove(RESULTS_ENV)
-            // One target directory for every run: cargo-mutants builds each mutant in a copy of
-            // the tree, and a shared target dir keeps the dependencies built across copies and
-            // contracts (only the workspace crates rebuild).
+            // One target directory for every run and contract, apart from the gate's (whose
+            // release build of the same tree must not be invalidated by the mutants').
             .env("CARGO_TARGET_DIR", root().join("target/mutants"));
         clean_env(&mut cmd);
         let status = match cmd.status() {

@@ -80,10 +80,15 @@ pub fn ghost_names(text: &str, all_getters: bool) -> BTreeSet<String> {
     out
 }
 
-/// `text` without its comments and its test module (from `#[cfg(all(test` on), with the same
-/// lines: line comments blanked, so that positions still give line numbers.
+/// `text` without its comments and its test module (from `#[cfg(all(test` or `#[cfg(test)]` on,
+/// whichever comes first), with the same lines: line comments blanked, so that positions still
+/// give line numbers.
 fn code_of(text: &str) -> String {
-    let end = text.find("#[cfg(all(test").unwrap_or(text.len());
+    let end = ["#[cfg(all(test", "#[cfg(test)]"]
+        .iter()
+        .filter_map(|m| text.find(m))
+        .min()
+        .unwrap_or(text.len());
     text[..end]
         .lines()
         .map(|l| match l.find("//") {

@@ -262,7 +262,7 @@ mod tests {
     use super::super::datanode::{ContainerData, Origin};
     use super::super::Fix;
     use super::*;
-    use crate::model::run_alone;
+    use crate::model::{run_alone, try_step_until};
 
     /// `deleteInternal`'s checks: without force an OPEN replica is refused
     /// (DELETE_ON_OPEN_CONTAINER), and so is a non-empty one (DELETE_ON_NON_EMPTY_CONTAINER); a
@@ -321,6 +321,31 @@ mod tests {
         assert!(
             delete.enabled(&w),
             "writeLock not enabled with the lock free"
+        );
+    }
+
+    /// A setup that waits on the delete's `writeLock` while another thread holds the lock fails
+    /// naming that step (`next_step`), not "its next step".
+    #[test]
+    fn a_delete_stuck_at_the_write_lock_is_named() {
+        let (w, trace) = (World::new(Fix::UPSTREAM), Trace::new());
+        let set = &w.dn(1).set;
+        set.add(
+            KeyValueContainer::new(1, ContainerData::open(), Origin::Pipeline),
+            true,
+        )
+        .expect("added");
+        set.get(1)
+            .expect("the container")
+            .lock
+            .acquire("another thread");
+        let mut delete = DeleteContainerCommandHandler::new(&trace, 1, 1, true);
+        let err = try_step_until(&mut delete, &w, "the delete's end", |d, _| d.is_done())
+            .expect_err("the delete cannot take the held lock");
+        let named = format!("{}: Lock(", DeleteContainerCommandHandler::ACTOR);
+        assert!(
+            err.contains(&named) && err.ends_with(" is not enabled"),
+            "the message does not name the writeLock step: {err}"
         );
     }
 }

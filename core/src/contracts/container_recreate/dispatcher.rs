@@ -740,6 +740,57 @@ mod tests {
         Dispatch::new(req, stage).run(w, dn, cx)
     }
 
+    /// `ContainerStateMachine.checkContainerHealthy` before the dispatch, once a failed command
+    /// has left the state machine unhealthy (for container 1): a WriteChunk's WRITE_DATA is
+    /// refused CONTAINER_UNHEALTHY whatever its container, an apply only for the container
+    /// whose command failed, and a StreamInit's WRITE_DATA (`stream`) is not checked. A healthy
+    /// state machine dispatches every one.
+    #[test]
+    fn an_unhealthy_state_machine_refuses_every_write_and_the_failed_containers_applies() {
+        let trace = crate::trace::Trace::new();
+        let cx = CxRef::new(&trace, "test");
+        let chunk = Cmd::WriteChunk {
+            block: 1,
+            offset: 0,
+            len: 1,
+        };
+        let stream = Cmd::StreamInit { block: 1, len: 1 };
+        let put_block = Cmd::PutBlock {
+            block: 1,
+            eof: true,
+        };
+        for (cmd, stage, container, refused) in [
+            (chunk, Stage::WriteData, 1, true),
+            (chunk, Stage::WriteData, 2, true),
+            (stream, Stage::WriteData, 1, false),
+            (stream, Stage::WriteData, 2, false),
+            (chunk, Stage::CommitData, 1, true),
+            (chunk, Stage::CommitData, 2, false),
+            (put_block, Stage::Apply, 1, true),
+            (put_block, Stage::Apply, 2, false),
+        ] {
+            for failed in [false, true] {
+                let w = World::new(Fix::UPSTREAM);
+                let dn = w.dn(1);
+                if failed {
+                    dn.csm.fail(1);
+                }
+                let c = KeyValueContainer::new(container, ContainerData::open(), Origin::Pipeline);
+                let req = Request {
+                    container,
+                    cmd,
+                    index: 1,
+                };
+                let reply = handle(&w, dn, cx, req, stage, &c);
+                assert_eq!(
+                    reply == Reply::Result(Res::ContainerUnhealthy),
+                    failed && refused,
+                    "{cmd:?} {stage:?} c{container}, state machine failed: {failed}: {reply}"
+                );
+            }
+        }
+    }
+
     /// What P2 and P6 refuse: a container in the pipeline's map, or (P3 only) tombstoned. One
     /// the datanode never had is not remembered, with P3 or without: its first write creates it.
     #[test]
