@@ -218,6 +218,64 @@ fn code_lines_with(text: &str, needle: &str) -> Vec<usize> {
         .collect()
 }
 
+/// Every line-anchored exclusion of `.cargo/mutants.toml` (`"FILE:LINE:COL: replace OP with
+/// …"`: the line and column cargo-mutants names a mutant by, where two mutants share a name)
+/// whose operator is not at that place in the file any more, as sentences. An edit above it
+/// moves the line, and the exclusion then names another mutant or none: the mutant it argued
+/// equivalent would be reported missed, or a real one excluded.
+pub fn stale_mutant_anchors() -> Vec<String> {
+    let toml = std::fs::read_to_string(root().join(".cargo/mutants.toml")).unwrap_or_default();
+    let sources: Vec<PathBuf> = rust_files(&root().join("core/src"));
+    stale_anchors_in(&toml, |file| {
+        let found: Vec<&PathBuf> = sources.iter().filter(|p| p.ends_with(file)).collect();
+        match found[..] {
+            [one] => std::fs::read_to_string(one).ok(),
+            _ => None,
+        }
+    })
+}
+
+fn stale_anchors_in(toml: &str, read: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (n, line) in toml.lines().enumerate() {
+        let Some(entry) = line.trim().strip_prefix('"') else {
+            continue;
+        };
+        let mut parts = entry.splitn(4, ':');
+        let (Some(file), Some(l), Some(c), Some(rest)) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let (Ok(l), Ok(c)) = (l.parse::<usize>(), c.parse::<usize>()) else {
+            continue;
+        };
+        let Some(op) = rest
+            .trim_start()
+            .strip_prefix("replace ")
+            .and_then(|r| r.split(" with ").next())
+        else {
+            continue;
+        };
+        // the operator as written in a TOML string of a regex: `\\+` is `+`
+        let op = op.replace("\\", "");
+        let at = read(file).and_then(|text| {
+            let code = text.lines().nth(l.checked_sub(1)?)?;
+            code.get(c.checked_sub(1)?..)
+                .map(|s| s.starts_with(op.as_str()))
+        });
+        match at {
+            Some(true) => {}
+            Some(false) | None => problems.push(format!(
+                ".cargo/mutants.toml:{}: `{op}` is not at {file}:{l}:{c} (the line moved, or \
+                 the file is not one source file under core/src): re-anchor the exclusion",
+                n + 1
+            )),
+        }
+    }
+    problems
+}
+
 /// Every ghost read in the fix code of the contracts ([`ghosts`]), as sentences.
 pub fn ghost_reads() -> Vec<String> {
     ghosts::ghost_reads(&root())
@@ -331,6 +389,26 @@ mod tests {
             std::fs::write(file, text).unwrap();
         }
         dir
+    }
+
+    #[test]
+    fn a_moved_mutant_anchor_is_found() {
+        let toml = "exclude_re = [\n  \"a.rs:2:9: replace != with == in f\",\n  \
+                    \"a.rs:1:5: replace \\\\+ with [-*] in g\",\n  \"b.rs:1:1: replace x with y\",\n  \
+                    \"replace > with >= in h\",\n]\n";
+        let read = |file: &str| (file == "a.rs").then(|| "let a+b;\n   if x != y {}\n".to_string());
+        assert_eq!(
+            stale_anchors_in(toml, read),
+            [
+                ".cargo/mutants.toml:3: `+` is not at a.rs:1:5 (the line moved, or the file is \
+                 not one source file under core/src): re-anchor the exclusion",
+                ".cargo/mutants.toml:4: `x` is not at b.rs:1:1 (the line moved, or the file is \
+                 not one source file under core/src): re-anchor the exclusion",
+            ]
+        );
+        // a line inserted above: the `!=` anchor names line 2, the operator is on line 3
+        let moved = "\n\n   if x != y {}\n";
+        assert_eq!(stale_anchors_in(toml, |_| Some(moved.to_string())).len(), 3);
     }
 
     #[test]

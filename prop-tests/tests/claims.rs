@@ -151,6 +151,14 @@ fn main() -> std::process::ExitCode {
             Err(problems.join("\n").into())
         }
     }));
+    trials.push(Trial::test("tidy/mutant-anchors", || {
+        let problems = racelab_props::tidy::stale_mutant_anchors();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n").into())
+        }
+    }));
     trials.push(Trial::test("tidy/specs", || {
         let problems = racelab_props::tidy::spec_problems();
         if problems.is_empty() {
