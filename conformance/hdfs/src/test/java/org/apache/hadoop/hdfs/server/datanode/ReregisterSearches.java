@@ -309,6 +309,19 @@ final class ReregisterSearches {
   }
 
   /**
+   * The actor after two heartbeats under registration A, each answered by a REGISTER, with the
+   * first REGISTER's batch run (registration B): REG2 is queued, for the race (O4's and O7's
+   * setup; the NameNode's HA state is the search's).
+   */
+  static ReregisterSearchActor.Actor reRegisteredOnce(HAServiceState state) throws Exception {
+    ReregisterSearchActor.Actor a = ReregisterSearchActor.make(state);
+    a.heartbeat(); // REG1, sent under registration A
+    a.heartbeat(); // REG2, sent under registration A
+    a.runQueuedBatch(); // REG1: registration B
+    return a;
+  }
+
+  /**
    * O4 (clearIBRs without the monitor against the monitor's holders): two heartbeats sent under
    * registration A were answered REGISTER, REG1 ran (registration B), and two storages hold a
    * block each (setup); then the actor's sendIBRs (generateIBRs iterates pendingIBRs; the RPC
@@ -323,15 +336,7 @@ final class ReregisterSearches {
    */
   static final class O4 extends Pooled {
     O4(racelab.fix.Row row, int invocations) throws Exception {
-      super(row, invocations, O4::setup);
-    }
-
-    static ReregisterSearchActor.Actor setup() throws Exception {
-      ReregisterSearchActor.Actor a = ReregisterSearchActor.make(HAServiceState.STANDBY);
-      a.heartbeat(); // REG1, sent under registration A
-      a.heartbeat(); // REG2, sent under registration A
-      a.runQueuedBatch(); // REG1: registration B
-      return a;
+      super(row, invocations, () -> reRegisteredOnce(HAServiceState.STANDBY));
     }
 
     @Override
@@ -430,15 +435,7 @@ final class ReregisterSearches {
    */
   static class O7 extends Pooled {
     O7(racelab.fix.Row row, int invocations) throws Exception {
-      super(row, invocations, O7::setup);
-    }
-
-    static ReregisterSearchActor.Actor setup() throws Exception {
-      ReregisterSearchActor.Actor a = ReregisterSearchActor.make(HAServiceState.ACTIVE);
-      a.heartbeat(); // REG1, sent under registration A
-      a.heartbeat(); // REG2, sent under registration A
-      a.runQueuedBatch(); // REG1: registration B
-      return a;
+      super(row, invocations, () -> reRegisteredOnce(HAServiceState.ACTIVE));
     }
 
     @Override
