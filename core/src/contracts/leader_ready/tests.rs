@@ -105,3 +105,23 @@ fn scm_context_term_narrows_the_residual_to_the_reports_wording() {
     assert!(!reaches(&CHANGES_BEFORE_TERM_READ, mutant, &R2));
     assert!(reaches(&CHANGES_BEFORE_TERM_READ, mutant, &R1));
 }
+
+/// A setup that cannot go on names the step it waits at (issue 37, item 5): a callback for an
+/// entry of term 5 on a leader of term 4 is not enabled before `checkReady`, and the error says
+/// so in the callback's own words rather than "its next step".
+#[test]
+fn a_stuck_callback_names_its_next_step() {
+    use super::state_machine::LeaderReadyCallback;
+    use crate::model::{try_step_until, Program};
+    let trace = crate::trace::Trace::new();
+    let world = World::leader_of(Fix::UPSTREAM, 4);
+    let mut callback = LeaderReadyCallback::new(&trace, 5);
+    let e = try_step_until(&mut callback, &world, "the callback's end", |p, _| {
+        p.is_done()
+    })
+    .expect_err("term 5 is never won");
+    assert_eq!(
+        e,
+        "setup: never reached the callback's end: apply: CheckReady is not enabled"
+    );
+}
