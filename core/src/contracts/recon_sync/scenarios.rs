@@ -200,6 +200,107 @@ mod tests {
     use crate::model::Model;
     use crate::steps::{enumerate, every_choice};
 
+    /// A setup that cannot go on names the step it waits at (issue 37, item 5): with P1, the
+    /// REST thread cannot take the hand-off lock the sync holds, nor the sync the lock REST
+    /// holds, and each error says which step waits in the thread's own words.
+    #[test]
+    fn a_stuck_thread_names_its_next_step() {
+        use crate::model::try_step_until;
+        let fix = ReconSync::fix(super::super::PROPOSED);
+
+        let trace = Trace::new();
+        let (world, mut sync) =
+            sync_until_concurrency(&trace, fix, &[put(2)], SyncFaults::default());
+        crate::model::step_once(&mut sync, &*world, "SyncOM-0 takes the hand-off lock");
+        let mut rest = RestThread::new(&trace, &world);
+        let e = try_step_until(&mut rest, &*world, "REST's end", |p, _| p.is_done())
+            .expect_err("SyncOM-0 holds the lock");
+        assert_eq!(
+            e,
+            "setup: never reached REST's end: REST: Lock is not enabled"
+        );
+
+        let trace = Trace::new();
+        let world = World::in_sync(fix, &[put(1)]);
+        let mut rest = RestThread::new(&trace, &world);
+        crate::model::step_once(&mut rest, &world, "REST takes the hand-off lock");
+        let mut sync = SyncThread::new(&trace, SyncFaults::default());
+        let e = try_step_until(&mut sync, &world, "SyncOM-0's end", |p, _| p.is_done())
+            .expect_err("REST holds the lock");
+        assert_eq!(
+            e,
+            "setup: never reached SyncOM-0's end: SyncOM-0: LockAfterRpc is not enabled"
+        );
+    }
+
+    /// The REST thread's accepted rebuild is counted (what O4's "accepted, and none ran" reads),
+    /// and `World::unless_absent` decides again once a write changes the state it found
+    /// nothing in: REST's acceptance is such a write.
+    #[test]
+    fn an_accepted_rebuild_is_counted_and_seen_by_the_memo() {
+        let trace = Trace::new();
+        let world = World::in_sync(ReconSync::fix(&[]), &[put(1)]);
+        let accepted = |w: &World| {
+            w.unless_absent(0, |w| {
+                (w.provider.rebuilds_accepted() > 0).then(String::new)
+            })
+        };
+        assert_eq!(accepted(&world), None);
+        let mut rest = RestThread::new(&trace, &world);
+        crate::model::run_alone(&mut rest, &world);
+        assert_eq!(world.provider.rebuilds_accepted(), 1);
+        assert_eq!(
+            accepted(&world),
+            Some(String::new()),
+            "the memo kept a stale answer"
+        );
+    }
+
+    /// `World::unless_absent` decides again after a write of the provider's ghosts alone: a
+    /// sync that throws before its hand-off writes nothing else in its failing step, and the
+    /// memo must not keep the "no delta failed" it found just before.
+    #[test]
+    fn the_memo_sees_a_failed_delta() {
+        let trace = Trace::new();
+        let world = World::in_sync(ReconSync::fix(&[]), &[put(1)]);
+        world.om.write(&trace.actor("OM"), put(2));
+        let faults = SyncFaults {
+            throw_before_hand_off: true,
+            snapshot_download_fails: true,
+            ..SyncFaults::default()
+        };
+        let mut sync = SyncThread::new(&trace, faults);
+        let failed = |w: &World| {
+            w.unless_absent(0, |w| {
+                (0..8).any(|d| w.provider.delta_failed(d)).then(String::new)
+            })
+        };
+        while failed(&world).is_none() {
+            assert!(
+                !sync.is_done(),
+                "the sync ended and the memo saw no failed delta"
+            );
+            sync.step(&world);
+        }
+    }
+
+    /// The hand-off lock's lines in the timeline: a first hold is "acquired", and its release
+    /// "released" (a re-entry and a partial release say their hold counts).
+    #[test]
+    fn the_hand_off_lock_says_acquired_and_released() {
+        let trace = Trace::new();
+        let world = World::in_sync(ReconSync::fix(super::super::PROPOSED), &[put(1)]);
+        let mut sync = SyncThread::new(&trace, SyncFaults::default());
+        crate::model::run_alone(&mut sync, &world);
+        let timeline: Vec<String> = trace.events().into_iter().map(|e| e.detail).collect();
+        let timeline = timeline.join("\n");
+        for line in ["hand-off lock acquired", "hand-off lock released"] {
+            assert!(timeline.contains(line), "no {line:?} in\n{timeline}");
+        }
+        assert!(!timeline.contains("re-entered"), "{timeline}");
+        assert!(!timeline.contains("still held"), "{timeline}");
+    }
+
     /// The shortcuts of [`TRIGGER_SYNC_AFTER_FAULT`] lose no final state: every order of whole
     /// steps reaches the same final states with them as without, in every variant that does
     /// not reach O7 (which stops the enumeration at its first schedule), and the same verdict.
