@@ -473,7 +473,9 @@ impl Program<World> for DeadNodeHandler {
 #[cfg(test)]
 mod tests {
     use super::super::ghost::Episode;
+    use super::super::{scenarios::HOLDINGS, Fix, Service};
     use super::*;
+    use crate::model::try_step_until;
 
     /// A removal of a replica that registration 5's report applied at order 6, judged against
     /// a DEAD at order 3 (the node came back after it), by a handler whose deciding read
@@ -550,5 +552,39 @@ mod tests {
             monitor: Some(1),
         };
         assert_eq!(classify(&d, &old, &now), None);
+    }
+
+    /// Why the recheck keeps the replicas, as the timeline says it.
+    #[test]
+    fn a_kept_replica_says_why() {
+        assert_eq!(
+            Keep::NotDead(1, NodeState::Healthy).to_string(),
+            "dn1 is HEALTHY"
+        );
+        let stale = Keep::WithinStaleDeadline {
+            node: 1,
+            last_heartbeat: 6,
+            now: 9,
+        };
+        assert_eq!(
+            stale.to_string(),
+            "dn1 is DEAD but lastHeartbeatTime 6 is within the stale deadline at t=9: the next \
+             health check resurrects it"
+        );
+    }
+
+    /// A setup that cannot go on names the step it waits at (issue 37, item 5): the handler
+    /// waits on an empty DEAD_NODE queue that a checker may still fire into.
+    #[test]
+    fn a_waiting_handler_names_its_next_step() {
+        let trace = Trace::new();
+        let w = World::new(Fix::UPSTREAM, Service::Scm, HOLDINGS, 1, 0);
+        let mut handler = DeadNodeHandler::new(&trace, Source::Queue);
+        let e = try_step_until(&mut handler, &w, "the handler's end", |p, _| p.is_done())
+            .expect_err("no DEAD_NODE event comes");
+        assert_eq!(
+            e,
+            "setup: never reached the handler's end: DNH-thread: Take is not enabled"
+        );
     }
 }
