@@ -236,7 +236,8 @@ pub trait Program<W>: crate::sync::Movable {
     }
     fn step(&mut self, world: &W);
     /// The next step, in upstream's words, for a setup that cannot go on
-    /// ([`try_step_until`]'s message): `None` says only "its next step".
+    /// ([`try_step_until`]'s message): `None` says only "its next step". Asked only when the
+    /// step is not enabled, so a program that keeps the default `enabled` needs none.
     fn next_step(&self) -> Option<String> {
         None
     }

@@ -220,10 +220,6 @@ impl HealthChecker {
 }
 
 impl Program<super::World> for HealthChecker {
-    fn next_step(&self) -> Option<String> {
-        Some(format!("{:?}", self.next))
-    }
-
     fn actor(&self) -> &'static str {
         Self::ACTOR
     }

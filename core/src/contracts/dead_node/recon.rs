@@ -210,10 +210,6 @@ impl ReconReload {
 }
 
 impl Program<World> for ReconReload {
-    fn next_step(&self) -> Option<String> {
-        Some(format!("{:?}", self.next))
-    }
-
     fn actor(&self) -> &'static str {
         Self::ACTOR
     }

@@ -269,10 +269,6 @@ impl Program<World> for OfferService {
         matches!(self.next, Phase::Done)
     }
 
-    fn next_step(&self) -> Option<String> {
-        Some(format!("{:?}", self.next))
-    }
-
     fn step(&mut self, w: &World) {
         let actor = w.actor(self.dn, self.nn);
         let nn = &w.namenodes[self.nn];
