@@ -1166,7 +1166,7 @@ mod tests {
     /// c1 closed on the pipeline at BCSID 2 and reported; SCM believes dn1's replica CLOSED.
     fn closed_and_reported(trace: &crate::trace::Trace) -> World {
         use crate::contracts::container_recreate::{
-            run, world::created_with_block, CloseThroughPipeline, C, OLD_BLOCK, PIPELINE,
+            created_with_block, run, CloseThroughPipeline, C, OLD_BLOCK, PIPELINE,
         };
         let w = World::new(super::super::Fix::UPSTREAM);
         created_with_block(trace, &w, C, OLD_BLOCK);
@@ -1186,20 +1186,15 @@ mod tests {
     /// the export and the state. The same for a CLOSING and a DELETED replica (set directly).
     #[test]
     fn replicate_refuses_a_source_not_closed_quasi_closed_or_unhealthy() {
-        use crate::contracts::container_recreate::{
-            delete::DeleteContainerCommandHandler, pipeline::ClientWrite, run, C, CHUNK, LEADER,
-            NEW_BLOCK, PIPELINE,
-        };
+        use crate::contracts::container_recreate::{late_writer, run, C, LEADER};
         let trace = crate::trace::Trace::new();
         let w = closed_and_reported(&trace);
         run(
             &w,
             DeleteContainerCommandHandler::new(&trace, LEADER, C, true),
         );
-        run(
-            &w,
-            ClientWrite::new(&trace, &PIPELINE, C, NEW_BLOCK, 0, CHUNK),
-        );
+        // The client's late write of block 2 to the leader.
+        run(&w, late_writer(&trace));
         let recreated = w.dn(LEADER).set.get(C).map(|c| c.state());
         assert_eq!(
             recreated,
