@@ -274,4 +274,53 @@ pub static PREMISES: &[Premise] = &[
         versus_baseline: REPLAYS_VERSUS_BASELINE,
         not_run: None,
     },
+    Premise {
+        id: "CR_P7",
+        upstream: "KeyValueContainer.exportContainerData",
+        jar: JAR,
+        statement: "exportContainerData (through KeyValueHandler.exportContainer, what the \
+                    replication source's copyData calls), under the container's write lock (an \
+                    export waits while another thread holds it), throws IllegalStateException \
+                    (\"Failed to export: Unexpected state in ...\") and writes nothing for a \
+                    replica that is not CLOSED, QUASI_CLOSED or UNHEALTHY (OPEN, CLOSING), and \
+                    exports a CLOSED, a QUASI_CLOSED and an UNHEALTHY one: a replica SCM believes \
+                    CLOSED that the datanode recreated OPEN is not copied (World::replicate \
+                    refuses it)",
+        cells: &[
+            "container-recreate/upstream/O3/loom",
+            "container-recreate/P5/O3/loom",
+            "container-recreate/P4+P5/O3/loom",
+            "container-recreate/upstream/O3/proptest",
+            "container-recreate/upstream/O4/proptest",
+            "container-recreate/upstream/O6/proptest",
+        ],
+        versus_baseline: "KeyValueContainer.exportContainerData and \
+                          KeyValueHandler.exportContainer are identical in ozone-2.2.0 and \
+                          78d5650c (the same write lock, state test and message); no verdict \
+                          depends on the version",
+        not_run: None,
+    },
+    Premise {
+        id: "CR_P8",
+        upstream: "KeyValueContainer.importContainerData",
+        jar: JAR,
+        statement: "the copy a target imports (the real ContainerImporter.importContainer, \
+                    ContainerController and KeyValueHandler.importContainer, from the archive \
+                    exportContainerData wrote) has the exported replica's state and BCSID \
+                    (importContainerData restores the descriptor's state): a QUASI_CLOSED or \
+                    UNHEALTHY source gives a QUASI_CLOSED or UNHEALTHY copy, a CLOSED one a CLOSED \
+                    copy (World::replicate's copy keeps the source's state)",
+        cells: &[
+            "container-recreate/upstream/O3/loom",
+            "container-recreate/P5/O3/loom",
+            "container-recreate/P4+P5/O3/loom",
+            "container-recreate/upstream/O3/proptest",
+            "container-recreate/upstream/O4/proptest",
+        ],
+        versus_baseline: "KeyValueContainer.importContainerData (both), \
+                          KeyValueHandler.importContainer and ContainerImporter.importContainer \
+                          are identical in ozone-2.2.0 and 78d5650c; no verdict depends on the \
+                          version",
+        not_run: None,
+    },
 ];

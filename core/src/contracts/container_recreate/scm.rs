@@ -1134,6 +1134,141 @@ mod tests {
             }
         }
     }
+
+    /// `World::replicate` from a source on dn1 to dn4, with the trace: what dn4 then holds (the
+    /// copy's state and BCSID), what SCM records for dn4, SCM's replicas of c1 before and after,
+    /// and the trace's events.
+    fn replicate_from(w: &World, trace: &crate::trace::Trace) -> ReplicateSeen {
+        use crate::contracts::container_recreate::{C, LEADER};
+        let before = *w.scm_state().replicas(C);
+        let lines = trace.events().len();
+        w.replicate(trace, C, LEADER, 4);
+        let events = trace.events()[lines..]
+            .iter()
+            .map(|e| format!("{} {}", e.method, e.detail))
+            .collect();
+        let after = *w.scm_state().replicas(C);
+        ReplicateSeen {
+            copy: w.dn(4).set.get(C).map(|c| c.data(|d| (d.state, d.bcsid))),
+            recorded: after.get(4).copied(),
+            scm_unchanged: before == after,
+            events,
+        }
+    }
+
+    struct ReplicateSeen {
+        copy: Option<(State, u64)>,
+        recorded: Option<ContainerReplica>,
+        scm_unchanged: bool,
+        events: Vec<String>,
+    }
+
+    /// c1 closed on the pipeline at BCSID 2 and reported; SCM believes dn1's replica CLOSED.
+    fn closed_and_reported(trace: &crate::trace::Trace) -> World {
+        use crate::contracts::container_recreate::{
+            created_with_block, run, CloseThroughPipeline, C, OLD_BLOCK, PIPELINE,
+        };
+        let w = World::new(super::super::Fix::UPSTREAM);
+        created_with_block(trace, &w, C, OLD_BLOCK);
+        run(&w, CloseThroughPipeline::new(trace, &PIPELINE, C));
+        w.reports(trace, &PIPELINE);
+        assert_eq!(
+            w.scm_state().replicas(C).get(1).map(|r| r.state),
+            Some(State::Closed),
+            "setup: SCM records dn1's replica CLOSED"
+        );
+        w
+    }
+
+    /// `KeyValueContainer.exportContainerData` (CR_P7): SCM believes dn1's replica CLOSED, the
+    /// datanode force-deleted it and the client's late write recreated it OPEN; a copy from dn1
+    /// is refused: dn4 imports nothing, SCM's replicas of c1 are unchanged, and the trace names
+    /// the export and the state. The same for a CLOSING and a DELETED replica (set directly).
+    #[test]
+    fn replicate_refuses_a_source_not_closed_quasi_closed_or_unhealthy() {
+        use crate::contracts::container_recreate::{late_writer, run, C, LEADER};
+        let trace = crate::trace::Trace::new();
+        let w = closed_and_reported(&trace);
+        run(
+            &w,
+            DeleteContainerCommandHandler::new(&trace, LEADER, C, true),
+        );
+        // The client's late write of block 2 to the leader.
+        run(&w, late_writer(&trace));
+        let recreated = w.dn(LEADER).set.get(C).map(|c| c.state());
+        assert_eq!(
+            recreated,
+            Some(State::Open),
+            "setup: the late write recreates c1 OPEN on dn1"
+        );
+        let mut cases = vec![("recreated", replicate_from(&w, &trace), State::Open)];
+        for state in [State::Closing, State::Deleted] {
+            let trace = crate::trace::Trace::new();
+            let w = closed_and_reported(&trace);
+            w.dn(LEADER)
+                .set
+                .get(C)
+                .expect("dn1 holds c1")
+                .data(|d| d.state = state);
+            cases.push(("set", replicate_from(&w, &trace), state));
+        }
+        for (how, seen, state) in cases {
+            assert_eq!(seen.copy, None, "{how} {state:?}: dn4 imports nothing");
+            assert_eq!(
+                seen.recorded, None,
+                "{how} {state:?}: SCM records no dn4 replica"
+            );
+            assert!(
+                seen.scm_unchanged,
+                "{how} {state:?}: SCM's replicas of c1 are unchanged"
+            );
+            assert_eq!(
+                seen.events,
+                [format!(
+                    "KeyValueContainer.exportContainerData dn1 c1: not exported, {state:?} (only CLOSED, QUASI_CLOSED or UNHEALTHY); dn4 imports nothing"
+                )],
+                "{how} {state:?}: the trace names the refused export and the state"
+            );
+        }
+    }
+
+    /// `KeyValueContainer.importContainerData` (CR_P8): a CLOSED, a QUASI_CLOSED and an
+    /// UNHEALTHY source give a copy in that state, at the source's BCSID, and SCM records it in
+    /// that state.
+    #[test]
+    fn replicate_copies_keep_the_source_state() {
+        use crate::contracts::container_recreate::{C, LEADER};
+        for state in [State::Closed, State::QuasiClosed, State::Unhealthy] {
+            let trace = crate::trace::Trace::new();
+            let w = closed_and_reported(&trace);
+            let bcsid = w.dn(LEADER).set.get(C).expect("dn1 holds c1").data(|d| {
+                d.state = state;
+                d.bcsid
+            });
+            let seen = replicate_from(&w, &trace);
+            assert_eq!(
+                seen.copy,
+                Some((state, bcsid)),
+                "a {state:?} source: dn4's copy"
+            );
+            assert_eq!(
+                seen.recorded,
+                Some(ContainerReplica {
+                    state,
+                    seq: bcsid,
+                    empty: false
+                }),
+                "a {state:?} source: SCM's record of dn4's copy"
+            );
+            assert!(
+                seen.events.len() == 1
+                    && seen.events[0]
+                        .starts_with("KeyValueHandler.importContainer dn4 c1: imported from dn1"),
+                "a {state:?} source: the trace records the import: {:?}",
+                seen.events
+            );
+        }
+    }
 }
 
 /// One of SCM's deletes or copies as it was carried out, with what SCM and the datanodes held
@@ -1279,13 +1414,46 @@ impl World {
         d
     }
 
-    /// Replication: `tgt` imports a copy of `src`'s replica (`KeyValueHandler.importContainer`,
-    /// which clears P3's tombstone); SCM records the new replica.
+    /// Replication: `tgt` imports a copy of `src`'s replica; SCM records the new replica.
+    ///
+    /// As push replication runs it (`hdds.scm.replication.push`, 2.2.0's default and 78d5650c's
+    /// only mode): the source's `PushReplicator.replicate` →
+    /// `OnDemandContainerReplicationSource.copyData` → `KeyValueHandler.exportContainer` →
+    /// `KeyValueContainer.exportContainerData`, which takes the source container's write lock
+    /// and throws IllegalStateException ("Failed to export: Unexpected state in ...") unless the
+    /// replica is CLOSED, QUASI_CLOSED or UNHEALTHY (premise CR_P7): a replica SCM believes
+    /// CLOSED that the datanode has since deleted and recreated OPEN is not copied, the target
+    /// imports nothing, and SCM's replica map is unchanged (the pending copy times out). Then
+    /// the target: `SendContainerRequestHandler` refuses a container it holds, and
+    /// `ContainerImporter.importContainer` → `KeyValueHandler.importContainer` (which clears
+    /// P3's tombstone) → `KeyValueContainer.importContainerData` restores the descriptor's
+    /// state: the copy, and the ICR SCM records it by, keep the source's state (a QUASI_CLOSED
+    /// or UNHEALTHY source gives a QUASI_CLOSED or UNHEALTHY copy; CR_P8).
+    ///
+    /// SCM's commands run between whole operations, so no delete holds the source's lock here
+    /// and taking it would never wait; the assertion says so rather than letting a run wait.
     pub fn replicate(&self, trace: &Trace, id: ContainerId, src: DnId, tgt: DnId) {
         let Some(from) = self.dn(src).set.get(id) else {
             return;
         };
+        assert!(
+            !from.lock.is_held(),
+            "dn{src} c{id}: exportContainerData while the replica's write lock is held"
+        );
         let data: ContainerData = from.data(|d| *d);
+        if !matches!(
+            data.state,
+            State::Closed | State::QuasiClosed | State::Unhealthy
+        ) {
+            CxRef::new(trace, "ReplicateContainerCommandHandler").record(
+                "KeyValueContainer.exportContainerData",
+                format_args!(
+                    "dn{src} c{id}: not exported, {:?} (only CLOSED, QUASI_CLOSED or UNHEALTHY); dn{tgt} imports nothing",
+                    data.state
+                ),
+            );
+            return;
+        }
         let target = self.dn(tgt);
         if target.set.contains(id) {
             return;
@@ -1295,18 +1463,11 @@ impl World {
         }
         let summary = data.summary();
         let replica = ContainerReplica {
-            state: State::Closed,
+            state: data.state,
             seq: data.bcsid,
             empty: data.blocks.is_empty(),
         };
-        let copy = KeyValueContainer::new(
-            id,
-            ContainerData {
-                state: State::Closed,
-                ..data
-            },
-            Origin::Imported,
-        );
+        let copy = KeyValueContainer::new(id, data, Origin::Imported);
         if target.set.add(copy, true).is_ok() {
             CxRef::new(trace, "ReplicateContainerCommandHandler").record(
                 "KeyValueHandler.importContainer",

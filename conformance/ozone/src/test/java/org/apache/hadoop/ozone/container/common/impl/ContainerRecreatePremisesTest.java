@@ -22,13 +22,21 @@ import org.apache.hadoop.hdds.protocol.datanode.proto.ContainerProtos.Type;
 import org.apache.hadoop.hdds.scm.container.common.helpers.StorageContainerException;
 import org.apache.hadoop.ozone.container.common.helpers.ContainerMetrics;
 import org.apache.hadoop.hdds.scm.protocolPB.ContainerCommandResponseBuilders;
+import org.apache.hadoop.ozone.container.common.interfaces.Container;
 import org.apache.hadoop.ozone.container.common.interfaces.Handler;
+import org.apache.hadoop.ozone.container.common.interfaces.ScanResult;
 import org.apache.hadoop.ozone.container.common.statemachine.StateContext;
 import org.apache.hadoop.ozone.container.common.transport.server.ratis.DispatcherContext;
+import org.apache.hadoop.ozone.container.common.volume.HddsVolume;
+import org.apache.hadoop.ozone.container.common.volume.RoundRobinVolumeChoosingPolicy;
 import org.apache.hadoop.ozone.container.common.volume.VolumeSet;
 import org.apache.hadoop.ozone.container.keyvalue.KeyValueContainer;
 import org.apache.hadoop.ozone.container.keyvalue.KeyValueContainerData;
 import org.apache.hadoop.ozone.container.keyvalue.KeyValueHandler;
+import org.apache.hadoop.ozone.container.keyvalue.TarContainerPacker;
+import org.apache.hadoop.ozone.container.ozoneimpl.ContainerController;
+import org.apache.hadoop.ozone.container.replication.ContainerImporter;
+import org.apache.hadoop.ozone.container.replication.CopyContainerCompression;
 import org.junit.jupiter.api.Test;
 import org.mockito.Mockito;
 import racelab.conformance.Premise;
@@ -231,8 +239,13 @@ public class ContainerRecreatePremisesTest {
   }
 
   private static boolean awaitQuietly(java.util.concurrent.Future<?> f) throws Exception {
+    return awaitQuietly(f, 20_000);
+  }
+
+  private static boolean awaitQuietly(java.util.concurrent.Future<?> f, long millis)
+      throws Exception {
     try {
-      f.get(20, java.util.concurrent.TimeUnit.SECONDS);
+      f.get(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
       return true;
     } catch (java.util.concurrent.TimeoutException e) {
       return false;
@@ -351,5 +364,160 @@ public class ContainerRecreatePremisesTest {
             && "CLOSED_CONTAINER_IO".equals(seen.get(State.CLOSED))
             && "allowed".equals(seen.get(State.OPEN)),
         seen.toString());
+  }
+
+  /**
+   * The replica of {@link ContainerRecreateWiring#C} on the wiring's leader brought to
+   * {@code state} by the real KeyValueHandler: OPEN (the pipeline's first write), CLOSING
+   * (markContainerForClose), QUASI_CLOSED (then quasiCloseContainer), CLOSED (SCM's close through
+   * the pipeline) or UNHEALTHY (markContainerUnhealthy of the OPEN replica, as the dispatcher
+   * marks one after a failed apply).
+   */
+  private static Container<?> replicaIn(ContainerRecreateWiring w, State state) throws Exception {
+    w.openWithBlock();
+    Container<?> c = w.replica();
+    switch (state) {
+      case OPEN:
+        break;
+      case CLOSING:
+        w.handler.markContainerForClose(c);
+        break;
+      case QUASI_CLOSED:
+        w.handler.markContainerForClose(c);
+        w.handler.quasiCloseContainer(c, "racelab: no pipeline");
+        break;
+      case CLOSED:
+        w.closeThroughPipeline();
+        break;
+      case UNHEALTHY:
+        w.handler.markContainerUnhealthy(c, mock(ScanResult.class));
+        break;
+      default:
+        throw new IllegalArgumentException("harness: no way to " + state);
+    }
+    if (c.getContainerState() != state) {
+      throw new IllegalStateException("harness: the replica is " + c.getContainerState()
+          + ", not " + state);
+    }
+    return c;
+  }
+
+  private static TarContainerPacker packer() {
+    return new TarContainerPacker(CopyContainerCompression.NO_COMPRESSION);
+  }
+
+  /**
+   * CR-P7: KeyValueContainer.exportContainerData (through KeyValueHandler.exportContainer, what
+   * the replication source's copyData calls) refuses, under the container's write lock, a
+   * replica that is not CLOSED, QUASI_CLOSED or UNHEALTHY: an OPEN and a CLOSING replica throw
+   * IllegalStateException ("Failed to export: Unexpected state in ...") and nothing is written to
+   * the destination; a CLOSED, a QUASI_CLOSED and an UNHEALTHY replica are exported (an archive
+   * is written) and keep their state. The lock: an export of a CLOSED replica whose write lock
+   * another thread holds waits until it is released.
+   */
+  @Test
+  public void CR_P7_exportOnlyClosedQuasiClosedOrUnhealthy() throws Exception {
+    Map<State, String> seen = new java.util.LinkedHashMap<>();
+    boolean holds = true;
+    for (State s : new State[] {State.OPEN, State.CLOSING, State.CLOSED, State.QUASI_CLOSED,
+        State.UNHEALTHY}) {
+      try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
+        Container<?> c = replicaIn(w, s);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        String how;
+        boolean refused;
+        try {
+          w.handler.exportContainer(c, out, packer());
+          how = "exported";
+          refused = false;
+        } catch (IllegalStateException e) {
+          how = "IllegalStateException \"" + e.getMessage().split(" in ")[0] + "\"";
+          refused = true;
+        }
+        boolean exportable = s == State.CLOSED || s == State.QUASI_CLOSED || s == State.UNHEALTHY;
+        holds &= refused != exportable && (refused ? out.size() == 0 : out.size() > 0)
+            && c.getContainerState() == s;
+        seen.put(s, how + ", " + out.size() + " bytes written, state after "
+            + c.getContainerState());
+      }
+    }
+    // the write lock: while this thread holds the CLOSED replica's write lock (as a delete
+    // does), an export on another thread waits, and goes on once it is released
+    String locked;
+    try (ContainerRecreateWiring w = new ContainerRecreateWiring()) {
+      Container<?> c = replicaIn(w, State.CLOSED);
+      java.util.concurrent.ExecutorService ex =
+          java.util.concurrent.Executors.newSingleThreadExecutor();
+      try {
+        c.writeLock();
+        java.util.concurrent.Future<?> export;
+        boolean waited;
+        try {
+          export = ex.submit(() -> {
+            w.handler.exportContainer(c, new java.io.ByteArrayOutputStream(), packer());
+            return null;
+          });
+          waited = !awaitQuietly(export, 500);
+        } finally {
+          c.writeUnlock();
+        }
+        boolean done = awaitQuietly(export, 20_000);
+        holds &= waited && done;
+        locked = "an export while another thread holds the write lock: "
+            + (waited ? "waits" : "does not wait") + ", then "
+            + (done ? "completes" : "does not complete") + " after the release";
+      } finally {
+        ex.shutdownNow();
+      }
+    }
+    Premise.check(
+        "KeyValueContainer.exportContainerData, under the container's write lock, refuses "
+            + "(IllegalStateException, nothing written) a replica that is not CLOSED, "
+            + "QUASI_CLOSED or UNHEALTHY (OPEN, CLOSING), and exports a CLOSED, a QUASI_CLOSED "
+            + "and an UNHEALTHY one",
+        holds, seen + "; " + locked);
+  }
+
+  /**
+   * CR-P8: the copy a target datanode imports (ContainerImporter.importContainer, the real
+   * importer of DownloadAndImportReplicator, with the real ContainerController and
+   * KeyValueHandler.importContainer, from the archive CR-P7's export wrote to a file) has the
+   * exported replica's state: KeyValueContainer.importContainerData restores the descriptor's
+   * state. A QUASI_CLOSED source gives a QUASI_CLOSED copy, an UNHEALTHY one an UNHEALTHY copy, a
+   * CLOSED one a CLOSED copy; each with the source's BCSID.
+   */
+  @Test
+  public void CR_P8_importKeepsTheExportedState() throws Exception {
+    Map<State, String> seen = new java.util.LinkedHashMap<>();
+    boolean holds = true;
+    for (State s : new State[] {State.CLOSED, State.QUASI_CLOSED, State.UNHEALTHY}) {
+      try (ContainerRecreateWiring src = new ContainerRecreateWiring();
+          ContainerRecreateWiring tgt = new ContainerRecreateWiring()) {
+        Container<?> c = replicaIn(src, s);
+        java.nio.file.Path tar = java.nio.file.Files.createTempFile(src.dir.toPath(), "c", ".tar");
+        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(tar)) {
+          src.handler.exportContainer(c, out, packer());
+        }
+        Map<ContainerType, Handler> handlers = new HashMap<>();
+        handlers.put(ContainerType.KeyValueContainer, tgt.handler);
+        ContainerImporter importer = new ContainerImporter(tgt.conf, tgt.set,
+            new ContainerController(tgt.set, handlers), tgt.volumes,
+            new RoundRobinVolumeChoosingPolicy());
+        importer.importContainer(ContainerRecreateWiring.C, tar,
+            (HddsVolume) tgt.volumes.getVolumesList().get(0),
+            CopyContainerCompression.NO_COMPRESSION);
+        Container<?> copy = tgt.replica();
+        State got = copy == null ? null : copy.getContainerState();
+        long bcsid = copy == null ? -1 : copy.getBlockCommitSequenceId();
+        holds &= got == s && bcsid == c.getBlockCommitSequenceId();
+        seen.put(s, "copy " + got + " BCSID " + bcsid + " (source BCSID "
+            + c.getBlockCommitSequenceId() + ")");
+      }
+    }
+    Premise.check(
+        "the imported copy of an exported replica has the exported replica's state "
+            + "(KeyValueContainer.importContainerData restores the descriptor's): QUASI_CLOSED "
+            + "and UNHEALTHY sources give QUASI_CLOSED and UNHEALTHY copies, not CLOSED ones",
+        holds, seen.toString());
   }
 }
