@@ -2,7 +2,7 @@
 //! the same step functions loom's threads run. Property tests and fuzz targets choose the order;
 //! a step that would block (see [`Program::enabled`]) is never chosen.
 
-use crate::model::{Model, Program, Setup};
+use crate::model::{Model, Program, Setup, ALONE_STEPS};
 use crate::sync::Arc;
 use crate::trace::{Timeline, Trace};
 
@@ -235,16 +235,22 @@ impl<M: Model> Driver<M> {
     }
 
     /// Steps the enabled actors in index order until all are done. Fails, naming them, when some
-    /// are not done but none can step (a deadlock, or an actor waiting for what never comes).
+    /// are not done but none can step (a deadlock, or an actor waiting for what never comes),
+    /// or when they have taken [`ALONE_STEPS`] steps and still run (a program that steps on
+    /// forever: the run fails instead of hanging).
     pub fn finish(&mut self) -> Result<(), String> {
+        let mut steps = 0;
         while let Some(i) = self.first_enabled() {
+            if steps == ALONE_STEPS {
+                return Err(format!(
+                    "no end after {ALONE_STEPS} steps; still running: {}",
+                    self.live_actors().join(", ")
+                ));
+            }
             self.run_step(i);
+            steps += 1;
         }
-        let stuck: Vec<&str> = self
-            .live
-            .iter()
-            .map(|&i| self.actors[self.threads[i].0 .0])
-            .collect();
+        let stuck = self.live_actors();
         if stuck.is_empty() {
             Ok(())
         } else {
@@ -253,6 +259,14 @@ impl<M: Model> Driver<M> {
                 stuck.join(", ")
             ))
         }
+    }
+
+    /// The actors of the programs not done, in index order.
+    fn live_actors(&self) -> Vec<&'static str> {
+        self.live
+            .iter()
+            .map(|&i| self.actors[self.threads[i].0 .0])
+            .collect()
     }
 
     pub fn timeline(&self, violation: Option<String>) -> Timeline {

@@ -436,8 +436,16 @@ pub fn check_proposed(ops: &[Op]) -> Result<(), String> {
 fn one_more_sync(world: Arc<World>, trace: Trace) -> Option<String> {
     let executor = world.provider.scheduler.live();
     let mut sync = SyncThread::on(&trace, SyncFaults::default(), executor);
+    let mut steps = 0;
     while !sync.is_done() && sync.enabled(&world) {
+        if steps == crate::model::ALONE_STEPS {
+            return Some(format!(
+                "no end after {steps} steps; still running: {}",
+                sync.actor()
+            ));
+        }
         sync.step(&world);
+        steps += 1;
     }
     if !sync.is_done() {
         // `Driver::finish`'s words for a program that can never step.
