@@ -225,3 +225,25 @@ fn a_broken_setup_fails_its_o8_steps_cells_with_a_named_message() {
         assert_eq!(cell, format!("mutant `P3-lost-fbr-register` at {key}: {e}"));
     }
 }
+
+/// `BPServiceActor.register` zeroes `fullBlockReportLeaseId` on the command thread: a lease a
+/// heartbeat granted before REG2 is gone once REG2 is handled, so the next heartbeat asks for
+/// a new one.
+#[test]
+fn a_re_registration_zeroes_the_fbr_lease() {
+    use super::command_processor::ProcessCommand;
+    use crate::model::try_step_until;
+    let trace = Trace::new();
+    let w = scenarios::fbr_register_start(Fix::UPSTREAM, &trace);
+    w.actor(0, 0).grant_lease(7);
+    let mut command = ProcessCommand::new(&trace, 0, 0);
+    try_step_until(&mut command, &w, "the lease zeroed", |_, w| {
+        w.actor(0, 0).lease() == 0
+    })
+    .expect("REG2's register zeroes the lease");
+    let said = trace
+        .events()
+        .into_iter()
+        .any(|e| e.method == "BPServiceActor.register" && e.detail.contains("LeaseId=0"));
+    assert!(said, "the timeline says so");
+}
