@@ -114,6 +114,10 @@ pub static SOURCES: Sources = Sources {
                 line: 413,
             },
             Line {
+                method: "KeyValueContainer.exportContainerData",
+                line: 696,
+            },
+            Line {
                 method: "ContainerController.deleteContainer",
                 line: 245,
             },
