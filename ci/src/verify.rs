@@ -26,7 +26,6 @@ pub struct PhaseTime {
 pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<PhaseTime> {
     let fuzz = Phase::fuzz_targets();
     let mut seen = BTreeSet::new();
-    let [loom_tests, loom_docs] = Phase::loom_rest();
     let filters: Vec<Option<String>> = if contracts.is_empty() {
         vec![None]
     } else {
@@ -76,10 +75,6 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
     times.extend(
         filtered(Phase::loom_suite, "loom")
             .into_iter()
-            .chain([
-                (loom_tests, "loom-rest.log".to_owned()),
-                (loom_docs, "loom-doc.log".to_owned()),
-            ])
             .map(|p| run(p, &mut seen)),
     );
     // The fuzz targets' check runs beside the one-thread tests: the build and the tail of those

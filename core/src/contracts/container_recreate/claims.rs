@@ -1378,6 +1378,10 @@ mod tests {
     /// (CONTAINER_NOT_OPEN, the replica left CLOSING), where upstream marks the replica
     /// UNHEALTHY and answers UNABLE_TO_FIND_CHUNK, which fails the pipeline.
     #[test]
+    #[cfg_attr(
+        feature = "one-thread",
+        ignore = "about the model's paths, not its primitives"
+    )]
     fn p8s_missing_chunk_arm_fires_in_no_scenario() {
         use super::super::datanode::{ContainerData, KeyValueContainer, Origin, State};
         use super::super::dispatcher::{Cmd, Dispatch, Reply, Request, Stage};
