@@ -473,7 +473,7 @@ impl Program<World> for DeadNodeHandler {
 #[cfg(test)]
 mod tests {
     use super::super::ghost::Episode;
-    use super::super::{scenarios::HOLDINGS, Fix, Service};
+    use super::super::{Fix, Service};
     use super::*;
     use crate::model::try_step_until;
 
@@ -578,7 +578,8 @@ mod tests {
     #[test]
     fn a_waiting_handler_names_its_next_step() {
         let trace = Trace::new();
-        let w = World::new(Fix::UPSTREAM, Service::Scm, HOLDINGS, 1, 0);
+        // dn1 holds c1 (the scenarios' world; their module imports this one).
+        let w = World::new(Fix::UPSTREAM, Service::Scm, &[(1, &[1])], 1, 0);
         let mut handler = DeadNodeHandler::new(&trace, Source::Queue);
         let e = try_step_until(&mut handler, &w, "the handler's end", |p, _| p.is_done())
             .expect_err("no DEAD_NODE event comes");
