@@ -68,11 +68,12 @@ impl Phase {
     /// not across threads of one (measured: dead-node's cells took 115 s with two threads in
     /// one process and 54 s with one). Built with the optimized test profile (Cargo.toml), as
     /// `RUSTFLAGS="--cfg loom" cargo test` builds them, but only what the cells link:
-    /// racelab-core without `histories` and the cells' harness. The rest of that command (every
-    /// crate's unit tests and the history claims under `cfg(loom)`, the doctests) built
-    /// proptest, clap, racelab-props and racelab-ci under `--cfg loom` too, about half of the
-    /// phase's build, to run tests the plain phase runs on the same models; the scheduled
-    /// workflow runs the command in full (job `loom-command`).
+    /// racelab-core without `histories` and the cells' harness ([`Phase::loom_unit_tests`]
+    /// then adds racelab-core's unit tests). The rest of that command (the other crates' unit
+    /// tests and the history claims under `cfg(loom)`, the doctests) built proptest, clap,
+    /// racelab-props and racelab-ci under `--cfg loom` too, about half of the phase's build, to
+    /// run tests the plain phase runs on the same models; the scheduled workflow runs the
+    /// command in full (job `loom-command`).
     pub fn loom_suite(filter: Option<&str>) -> Phase {
         let mut p = Phase::new(
             "loom cells (test profile, --cfg loom)",
@@ -83,6 +84,19 @@ impl Phase {
         p.sharded_target = "cells";
         p.test_args.push("--test-threads=1".into());
         p.test_args.extend(filter.map(str::to_owned));
+        p
+    }
+
+    /// racelab-core's unit tests under `cfg(loom)`, on the cells' build (only the test harness
+    /// of racelab-core is built again): where a test that builds a model's world outside a loom
+    /// model fails (loom's atomics live only inside one), the most common way to break
+    /// `RUSTFLAGS="--cfg loom" cargo test`. Unfiltered: seconds.
+    pub fn loom_unit_tests() -> Phase {
+        let mut p = Phase::new(
+            "racelab-core's unit tests under --cfg loom",
+            &["test", "-p", "racelab-core", "--lib"],
+        );
+        p.cfg = Some("loom");
         p
     }
 

@@ -75,6 +75,7 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
     times.extend(
         filtered(Phase::loom_suite, "loom")
             .into_iter()
+            .chain([(Phase::loom_unit_tests(), "loom-unit.log".to_owned())])
             .map(|p| run(p, &mut seen)),
     );
     // The fuzz targets' check runs beside the one-thread tests: the build and the tail of those
