@@ -13,7 +13,7 @@
 
 use crate::claims::{Claim, Claimed, Mutant, Verdict};
 use crate::drive::Driver;
-use crate::model::{catching_setup, Model, Scenario};
+use crate::model::{catching_setup, Model, Scenario, ALONE_STEPS};
 use crate::outcome::{Check, Outcome};
 use crate::report::CellResult;
 use crate::trace::{violation, Timeline, Trace};
@@ -83,6 +83,18 @@ pub fn enumerate_each<M: Model>(
             if enabled.is_empty() {
                 break;
             }
+            // A program that steps on forever fails the cell here instead of hanging it (no
+            // scenario's schedule comes near: they are tens of steps).
+            assert!(
+                depth < ALONE_STEPS,
+                "{}: a schedule took {ALONE_STEPS} steps and has not ended; still enabled: {}",
+                scenario.name,
+                enabled
+                    .iter()
+                    .map(|&i| d.actor(i))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
             if depth == stack.len() {
                 let range = choices(depth, enabled.len());
                 if range.is_empty() {
