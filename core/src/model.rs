@@ -301,9 +301,10 @@ pub fn run_to_end<W, P: Program<W> + ?Sized>(program: &mut P, world: &W) {
 /// [`step_until`], which the step checker turns into its cell's error.
 pub const SETUP: &str = "setup: ";
 
-/// The most steps one program takes alone towards a goal: far more than any scenario's setup
-/// or history operation needs, so that a program that steps on forever without reaching its
-/// goal fails too.
+/// The most steps a run takes before it is taken to step on forever: one program alone towards
+/// a goal ([`try_step_until`]), a driver's programs to their end (`Driver::finish`), one
+/// schedule of the step checker. Far more than any scenario's setup, schedule or history
+/// operation needs, so that a program that never ends fails the run instead of hanging it.
 pub const ALONE_STEPS: usize = 100_000;
 
 /// Steps `program`, with nothing else running, until `reached` holds (checked before every
