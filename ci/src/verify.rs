@@ -50,17 +50,12 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
             passed,
         }
     };
-    let mut times: Vec<PhaseTime> = filtered(Phase::plain, "plain")
-        .into_iter()
-        .map(|p| run(p, &mut seen))
-        .collect();
-    // Maven starts after the plain tests and runs beside the loom build, its cells and the
-    // one-thread tests: its replays mostly wait (latches, a real Raft server's election,
-    // quiescence), so it ends before the last of them and adds nothing to the gate's length
-    // but its CPU (about 60 s), which slows the Rust phases beside it. Measured on clean
-    // clones: started with the plain tests, they took 46 s instead of 30 and the loom phase
-    // about 100 s; started here, the loom phase took 116 s; the gate 300 s either way. At a
-    // lower priority (`nice -n10`) it ran 192 s and became the gate's critical path.
+    // Maven starts first and runs beside every Rust phase: its replays mostly wait (latches, a
+    // real Raft server's election, quiescence), so it fills the cores the Rust phases leave
+    // idle, and it ends before the last of them; its CPU (about 100 s) slows them. Measured on
+    // clean clones (2 cores): started after the plain tests, it took 160 s against 92 alone and
+    // ended 15 s after the one-thread tests, the gate's critical path (322 s, 574 CPU-s).
+    // Earlier, at a lower priority (`nice -n10`), it ran 192 s and was the critical path too.
     let premises = Background::start(
         "premises and replays on the released jars (conformance/, Maven)",
         "cargo xtask conformance",
@@ -70,8 +65,13 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
             c
         }),
         &out.join("premises.log"),
+        "every Rust phase",
         true,
     );
+    let mut times: Vec<PhaseTime> = filtered(Phase::plain, "plain")
+        .into_iter()
+        .map(|p| run(p, &mut seen))
+        .collect();
     times.extend(
         filtered(Phase::loom_suite, "loom")
             .into_iter()
@@ -85,6 +85,7 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
         &format!("cargo {}", fuzz.args.join(" ")),
         Ok(fuzz.command()),
         &out.join("fuzz-check.log"),
+        "the one-thread tests",
         false,
     );
     times.push(run(
@@ -101,10 +102,12 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
 struct Background {
     name: &'static str,
     command: String,
-    /// A thread waiting for the process: its exit status and its own time, which ends before
-    /// the gate asks for it (the one-thread tests usually outlast it).
+    /// A thread waiting for the process: its exit status and its own time (its own, not the
+    /// time until the gate asks: the phases it runs beside may outlast it).
     ended: std::thread::JoinHandle<std::io::Result<(std::process::ExitStatus, f64)>>,
     log: PathBuf,
+    /// The phases it runs beside, for its header.
+    beside: &'static str,
     /// Whether its output is the phase's report (the premises' table), not a build's progress.
     shows_log: bool,
 }
@@ -115,6 +118,7 @@ impl Background {
         command: &str,
         cmd: std::io::Result<std::process::Command>,
         log: &Path,
+        beside: &'static str,
         shows_log: bool,
     ) -> Background {
         let log = log.to_path_buf();
@@ -130,6 +134,7 @@ impl Background {
             command: command.to_owned(),
             ended,
             log,
+            beside,
             shows_log,
         }
     }
@@ -137,9 +142,10 @@ impl Background {
     /// Waits for it, prints its header, its output (or a failed build's errors) and its time.
     fn finish(self) -> PhaseTime {
         println!(
-            "\n== {} ({}, beside the one-thread tests; log: {})",
+            "\n== {} ({}, beside {}; log: {})",
             self.name,
             self.command,
+            self.beside,
             self.log.display()
         );
         let ended = self
