@@ -444,7 +444,8 @@ mod tests {
             "racelab-background-{}-{name}.log",
             std::process::id()
         ));
-        let time = Background::start("a background phase", name, cmd, &log, false).finish();
+        let time =
+            Background::start("a background phase", name, cmd, &log, "nothing", false).finish();
         let _ = std::fs::remove_file(&log);
         time
     }
