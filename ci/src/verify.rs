@@ -72,22 +72,27 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
         .into_iter()
         .map(|p| run(p, &mut seen))
         .collect();
-    // Then the one-thread tests (in the plain build's target directory, free once the plain
-    // tests end) and the fuzz targets' check (target/fuzzing) run beside the loom phase
-    // (target/loom): none writes a record, and each phase's single-threaded front end (one
-    // crate, racelab-core, compiled again) leaves a core idle that the others fill.
-    let beside_loom = [
-        (Phase::one_thread(), "one-thread.log"),
-        (fuzz, "fuzz-check.log"),
-    ]
-    .map(|(p, log)| Background::phase(&p, &out.join(log), "the loom phase"));
     times.extend(
         filtered(Phase::loom_suite, "loom")
             .into_iter()
             .chain([(Phase::loom_unit_tests(), "loom-unit.log".to_owned())])
             .map(|p| run(p, &mut seen)),
     );
-    times.extend(beside_loom.map(Background::finish));
+    // The fuzz targets' check runs beside the one-thread tests: the build and the tail of those
+    // tests (two long ones) leave a core idle much of the time, and neither writes a record.
+    let fuzz = Background::start(
+        fuzz.name,
+        &format!("cargo {}", fuzz.args.join(" ")),
+        Ok(fuzz.command()),
+        &out.join("fuzz-check.log"),
+        "the one-thread tests",
+        false,
+    );
+    times.push(run(
+        (Phase::one_thread(), "one-thread.log".to_owned()),
+        &mut seen,
+    ));
+    times.push(fuzz.finish());
     times.push(premises.finish());
     times
 }
@@ -108,18 +113,6 @@ struct Background {
 }
 
 impl Background {
-    /// One of cargo's phases, its output in `log`.
-    fn phase(p: &Phase, log: &Path, beside: &'static str) -> Background {
-        Background::start(
-            p.name,
-            &format!("cargo {}", p.args.join(" ")),
-            Ok(p.command()),
-            log,
-            beside,
-            false,
-        )
-    }
-
     fn start(
         name: &'static str,
         command: &str,
