@@ -16,7 +16,7 @@ use crate::drive::Driver;
 use crate::model::{catching_setup, Model, Scenario, ALONE_STEPS};
 use crate::outcome::{Check, Outcome};
 use crate::report::CellResult;
-use crate::trace::{violation, Timeline, Trace};
+use crate::trace::{violation, without_recording, Timeline, Trace};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::time::Instant;
@@ -74,38 +74,24 @@ pub fn enumerate_each<M: Model>(
     // The schedule in progress: at each depth, the choice taken and the last one to try.
     let mut stack: Vec<(usize, usize)> = Vec::new();
     loop {
-        let trace = Trace::new();
-        let mut d = Driver::<M>::new(trace.clone(), (scenario.build)(&trace, fix));
-        let mut depth = 0;
-        let mut actors = Vec::new();
-        loop {
-            let enabled = d.enabled();
-            if enabled.is_empty() {
-                break;
-            }
-            // A program that steps on forever fails the cell here instead of hanging it (no
-            // scenario's schedule comes near: they are tens of steps).
-            assert!(
-                depth < ALONE_STEPS,
-                "{}: a schedule took {ALONE_STEPS} steps and has not ended; still enabled: {}",
-                scenario.name,
-                enabled
-                    .iter()
-                    .map(|&i| d.actor(i))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+        // Every schedule runs unrecorded (the trace's formatting was about a quarter of a
+        // schedule's time); one that shows an outcome not yet found runs again, recorded, for
+        // its timeline. The models decide nothing on whether they record.
+        let (mut d, mut actors) =
+            without_recording(|| run_schedule(scenario, fix, &mut stack, &choices));
+        let shows_new = outcomes
+            .iter()
+            .zip(&found)
+            .any(|(o, slot)| slot.is_none() && shows(o, &d.world, !d.is_quiescent()));
+        if shows_new {
+            let taken = stack.len();
+            (d, actors) = run_schedule(scenario, fix, &mut stack, &choices);
+            assert_eq!(
+                stack.len(),
+                taken,
+                "{}: a schedule ran differently when recorded",
+                scenario.name
             );
-            if depth == stack.len() {
-                let range = choices(depth, enabled.len());
-                if range.is_empty() {
-                    break;
-                }
-                stack.push((range.start, range.end - 1));
-            }
-            let chosen = enabled[stack[depth].0];
-            actors.push(d.actor(chosen));
-            d.step_actor(chosen);
-            depth += 1;
         }
         schedules += 1;
         let stuck = !d.is_quiescent();
@@ -152,15 +138,7 @@ pub fn enumerate_each<M: Model>(
         if found.iter().all(Option::is_some) {
             break;
         }
-        // The next schedule: the deepest choice with an alternative left.
-        while let Some((taken, last)) = stack.last_mut() {
-            if taken < last {
-                *taken += 1;
-                break;
-            }
-            stack.pop();
-        }
-        if stack.is_empty() {
+        if !next_schedule(&mut stack) {
             break;
         }
     }
@@ -180,6 +158,84 @@ pub fn enumerate_each<M: Model>(
             })
         })
         .collect()
+}
+
+/// Every order of whole steps of `scenario` under `fix`, as [`enumerate`] explores them,
+/// recorded, with `f` called on each schedule's end (its driver: the world and the trace);
+/// returns how many schedules ran. For a test's argument over every schedule's events.
+pub fn each_schedule<M: Model>(
+    scenario: &Scenario<M>,
+    fix: M::Fix,
+    mut f: impl FnMut(&Driver<M>),
+) -> u64 {
+    let mut stack = Vec::new();
+    let mut schedules = 0;
+    loop {
+        let (d, _) = run_schedule(scenario, fix, &mut stack, &every_choice);
+        schedules += 1;
+        f(&d);
+        if !next_schedule(&mut stack) {
+            return schedules;
+        }
+    }
+}
+
+/// Moves `stack` to the next schedule: the deepest choice with an alternative left takes it,
+/// and the choices below it are dropped. False when every schedule has run.
+fn next_schedule(stack: &mut Vec<(usize, usize)>) -> bool {
+    while let Some((taken, last)) = stack.last_mut() {
+        if taken < last {
+            *taken += 1;
+            return true;
+        }
+        stack.pop();
+    }
+    false
+}
+
+/// Runs one schedule of `scenario` from its start: the choices on `stack`, then (past its end)
+/// the first of `choices` at each new depth, pushed, until no program can step. Returns the
+/// driver and the actor of each step.
+fn run_schedule<M: Model>(
+    scenario: &Scenario<M>,
+    fix: M::Fix,
+    stack: &mut Vec<(usize, usize)>,
+    choices: &impl Fn(usize, usize) -> Range<usize>,
+) -> (Driver<M>, Vec<&'static str>) {
+    let trace = Trace::new();
+    let mut d = Driver::<M>::new(trace.clone(), (scenario.build)(&trace, fix));
+    let mut depth = 0;
+    let mut actors = Vec::new();
+    loop {
+        let enabled = d.enabled();
+        if enabled.is_empty() {
+            break;
+        }
+        // A program that steps on forever fails the cell here instead of hanging it (no
+        // scenario's schedule comes near: they are tens of steps).
+        assert!(
+            depth < ALONE_STEPS,
+            "{}: a schedule took {ALONE_STEPS} steps and has not ended; still enabled: {}",
+            scenario.name,
+            enabled
+                .iter()
+                .map(|&i| d.actor(i))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if depth == stack.len() {
+            let range = choices(depth, enabled.len());
+            if range.is_empty() {
+                break;
+            }
+            stack.push((range.start, range.end - 1));
+        }
+        let chosen = enabled[stack[depth].0];
+        actors.push(d.actor(chosen));
+        d.step_actor(chosen);
+        depth += 1;
+    }
+    (d, actors)
 }
 
 /// Whether a schedule's end shows `outcome` (`stuck`: some actor can never step), as loom decides

@@ -1339,48 +1339,6 @@ mod tests {
             .map(|e| format!("{}: {}", e.method, e.detail))
     }
 
-    /// Every order of whole steps of `scenario` under `fix` (as the step checker explores
-    /// them), with `f` called on each schedule's events; returns how many schedules ran.
-    fn each_schedule(
-        scenario: &Scenario<ContainerRecreate>,
-        fix: Fix,
-        mut f: impl FnMut(&[crate::trace::Event]),
-    ) -> u64 {
-        let mut stack: Vec<(usize, usize)> = Vec::new();
-        let mut schedules = 0;
-        loop {
-            let trace = crate::trace::Trace::new();
-            let mut d = crate::drive::Driver::<ContainerRecreate>::new(
-                trace.clone(),
-                (scenario.build)(&trace, fix),
-            );
-            let mut depth = 0;
-            loop {
-                let enabled = d.enabled();
-                if enabled.is_empty() {
-                    break;
-                }
-                if depth == stack.len() {
-                    stack.push((0, enabled.len() - 1));
-                }
-                d.step_actor(enabled[stack[depth].0]);
-                depth += 1;
-            }
-            schedules += 1;
-            f(&trace.events());
-            while let Some((taken, last)) = stack.last_mut() {
-                if taken < last {
-                    *taken += 1;
-                    break;
-                }
-                stack.pop();
-            }
-            if stack.is_empty() {
-                return schedules;
-            }
-        }
-    }
-
     /// P8's UNABLE_TO_FIND_CHUNK arm is defensive in the model (DESIGN-NOTES §9): in every
     /// order of whole steps of the container-recreate scenarios (the loom scenarios, the path
     /// cells' included, and CR-3's, CR-6's and CR-9's), no row with P8 takes it (the histories'
@@ -1468,8 +1426,8 @@ mod tests {
                 &every[..8]
             };
             for s in scenarios {
-                let schedules = each_schedule(s, fix, |events| {
-                    if let Some(e) = p8_missing_chunk_arm(events) {
+                let schedules = crate::steps::each_schedule(s, fix, |d| {
+                    if let Some(e) = p8_missing_chunk_arm(&d.timeline(None).events) {
                         panic!(
                             "{} on {}: P8's missing-chunk arm fires: {e}",
                             v.name, s.name
