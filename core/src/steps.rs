@@ -348,18 +348,20 @@ mod tests {
 
     type World = Mutex<Vec<&'static str>>;
 
-    struct Append(&'static str, u8);
+    /// An actor and how many appends it has left; each append is recorded.
+    struct Append(crate::trace::Cx, u8);
 
     impl Program<World> for Append {
         fn actor(&self) -> &'static str {
-            self.0
+            self.0.actor
         }
         fn is_done(&self) -> bool {
             self.1 == 0
         }
         fn step(&mut self, w: &World) {
-            w.lock().expect("no step panics").push(self.0);
+            w.lock().expect("no step panics").push(self.0.actor);
             self.1 -= 1;
+            self.0.record("Log.append", format_args!("{} left", self.1));
         }
     }
 
@@ -385,9 +387,12 @@ mod tests {
     static TWO_AND_ONE: Scenario<Log> = Scenario {
         name: "two-and-one",
         about: "A appends twice, B once",
-        build: |_, _| Setup {
+        build: |trace, _| Setup {
             world: Arc::new(Mutex::new(Vec::new())),
-            threads: vec![Box::new(Append("A", 2)), Box::new(Append("B", 1))],
+            threads: vec![
+                Box::new(Append(trace.actor("A"), 2)),
+                Box::new(Append(trace.actor("B"), 1)),
+            ],
         },
     };
 
@@ -467,7 +472,19 @@ mod tests {
     fn an_outcome_is_found_by_whole_steps() {
         let e = enumerate(&TWO_AND_ONE, Log::UPSTREAM, &O1, every_choice);
         assert_eq!(e.observed, Verdict::Reachable);
-        let t = e.counterexample.expect("a timeline").to_string();
-        assert!(t.contains("violation: O1: AB"), "{t}");
+        let t = e.counterexample.expect("a timeline");
+        // Schedules run unrecorded; the counterexample's is run again, recorded: its events
+        // are the steps of the schedule that showed the outcome (A, B, then A).
+        let steps: Vec<_> = t
+            .events
+            .iter()
+            .map(|e| (e.actor, e.detail.as_str()))
+            .collect();
+        assert_eq!(
+            steps,
+            [("A", "1 left"), ("B", "0 left"), ("A", "0 left")],
+            "{t}"
+        );
+        assert!(t.to_string().contains("violation: O1: AB"), "{t}");
     }
 }
