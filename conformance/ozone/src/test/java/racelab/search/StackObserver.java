@@ -16,6 +16,7 @@ import org.pastalab.fray.rmi.ScheduleObserver;
  */
 final class StackObserver implements ScheduleObserver<ThreadContext> {
   private final List<String> steps = new ArrayList<>();
+  /** -Dracelab.fray.stacks.full=true: the first 3 steps with every frame, Fray's too. */
   private final boolean full = Boolean.getBoolean("racelab.fray.stacks.full");
 
   @Override
@@ -33,8 +34,9 @@ final class StackObserver implements ScheduleObserver<ThreadContext> {
         b.append("\n    ").append(e);
         continue;
       }
-      if (c.startsWith("org.pastalab.fray") || c.equals(StackObserver.class.getName()) || c.startsWith("java.lang.Thread")
-          && e.getMethodName().equals("getStackTrace")) {
+      boolean observer = c.equals(StackObserver.class.getName())
+          || c.equals("java.lang.Thread") && e.getMethodName().equals("getStackTrace");
+      if (c.startsWith("org.pastalab.fray") || observer) {
         continue;
       }
       b.append("\n    ").append(e);
