@@ -40,12 +40,18 @@ public final class FrayKept {
           .keySet().stream().map(t -> t.getName() + (t.isDaemon() ? "(d)" : ""))
           .sorted().toList());
     }
+    alignThreadIds(schedule);
+    stacks = observeStacks();
     long t0 = FraySearch.realNanos();
     FraySearch.Verdict v = FixLayer.run(row, body);
     System.out.printf(java.util.Locale.ROOT, "[racelab] K %s %s %s schedule=%s reached=%s "
             + "seconds=%.3f observed=%s%n", row.contract(), variant, outcome, search + "/"
             + schedule, v.reached(), (FraySearch.realNanos() - t0) / 1e9, v.observed());
     String dump = System.getProperty("racelab.fray.dump");
+    if (stacks != null) {
+      stacks.write(java.nio.file.Path.of(System.getProperty("racelab.fray.stacks") + "."
+          + schedule));
+    }
     if (dump != null) {
       // diagnosis: with -Dfray.recordSchedule=true, Fray's recording.json of this replay
       Object config = FraySearch.frayConfig();
@@ -73,5 +79,53 @@ public final class FrayKept {
     }
     Premise.check(search + ": the kept schedule " + schedule + " reaches " + outcome
         + " again on the " + variant + " row (Fray replay)", v.reached(), v.observed());
+  }
+
+  private static StackObserver stacks;
+
+  /**
+   * Diagnosis (-Dracelab.fray.stacks=<file>): a {@link StackObserver} added to the running
+   * iteration's Fray configuration (replacing the previous iteration's), or null. A replay
+   * writes its steps to {@code <file>.<schedule>}; a search run that keeps its schedule, to
+   * {@code stacks.txt} beside it.
+   */
+  static StackObserver observeStacks() throws Exception {
+    if (System.getProperty("racelab.fray.stacks") == null || !FraySearch.insideFray()) {
+      return null;
+    }
+    Object config = FraySearch.frayConfig();
+    @SuppressWarnings("unchecked")
+    java.util.List<Object> observers = (java.util.List<Object>) config.getClass()
+        .getMethod("getScheduleObservers").invoke(config);
+    observers.removeIf(o -> o instanceof StackObserver);
+    StackObserver observer = new StackObserver();
+    observers.add(observer);
+    return observer;
+  }
+
+  /**
+   * Makes the next thread this JVM creates get an id equal, modulo
+   * {@link FraySearch#THREAD_ID_PERIOD}, to the first one of the search's run the schedule was
+   * kept from (see {@link FraySearch#FIRST_THREAD_ID}), by creating threads that are never
+   * started. They are made in a thread group Fray 0.9.2 does not register (its
+   * {@code RuntimeDelegate.isSystemThread}: "InnocuousThreadGroup"), so the iteration does not
+   * wait for them; while this runs no other thread is alive in the iteration, so their steps
+   * draw no scheduling choice.
+   */
+  private void alignThreadIds(String schedule) throws java.io.IOException {
+    String resource = "schedules/" + search + "/" + schedule + "/" + FraySearch.FIRST_THREAD_ID;
+    try (java.io.InputStream in = FrayKept.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        return;
+      }
+      long target = Long.parseLong(new String(in.readAllBytes(),
+          java.nio.charset.StandardCharsets.UTF_8).trim());
+      ThreadGroup unregistered = new ThreadGroup("InnocuousThreadGroup");
+      long next = new Thread(unregistered, () -> { }).getId() + 1;
+      long burn = Math.floorMod(target - next, FraySearch.THREAD_ID_PERIOD);
+      for (long i = 0; i < burn; i++) {
+        new Thread(unregistered, () -> { });
+      }
+    }
   }
 }

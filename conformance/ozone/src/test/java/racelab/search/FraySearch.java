@@ -90,6 +90,31 @@ public final class FraySearch {
     for (Row row : rows.values()) {
       FixLayer.run(row, once);
     }
+    warmUnderFray(() -> FixLayer.run(rows.values().iterator().next(), once));
+  }
+
+  /**
+   * One run under a Fray scheduler of its own (FrayInTestLauncher, outside the JUnit
+   * extension's iterations, nothing recorded), so that what Fray's own code links on its first
+   * use in a JVM falls here and not in the first iteration: Fray 0.9.2's
+   * {@code RuntimeDelegate.onThreadStart} resolves a method handle type the first time a thread
+   * is started under it, before it enters Fray's own (unscheduled) code, so the JDK's method
+   * type table and Mockito's advice on {@code Object.equals} run as scheduled steps of the
+   * application beside the thread being started, and their number depends on identity hash
+   * codes: a kept schedule found in a later iteration would not replay in the first iteration
+   * of a fresh JVM. One cause of the kept schedules' non-determinism, not the only one
+   * (conformance/README.md, "Kept schedules are NOT deterministic here").
+   */
+  public static void warmUnderFray(Callable<?> once) {
+    org.pastalab.fray.junit.plain.FrayInTestLauncher.INSTANCE.launchFray(() -> {
+      try {
+        once.call();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, new org.pastalab.fray.core.scheduler.POSScheduler(),
+        new org.pastalab.fray.core.randomness.ControlledRandomProvider(), 1, 120, false,
+        org.pastalab.fray.core.observers.TimelineCoverageType.NONE, c -> kotlin.Unit.INSTANCE);
   }
 
   /**
@@ -122,6 +147,7 @@ public final class FraySearch {
         return;
       }
     }
+    StackObserver stacks = FrayKept.observeStacks();
     List<Verdict> verdicts = FixLayer.run(row, body);
     if (verdicts.size() != rowTallies.size()) {
       throw new IllegalStateException(outcomes.keySet() + ": " + verdicts.size()
@@ -136,6 +162,9 @@ public final class FraySearch {
       if (v.reached() && tally.reached() < Tally.KEPT) {
         // one folder per run, whichever outcomes it reached
         kept = kept != null ? kept : keep(o.getKey(), variant, tally.runs() + 1);
+        if (stacks != null && kept != null) {
+          stacks.write(Path.of(kept).resolve("stacks.txt"));
+        }
         schedule = kept;
       }
       tally.run(v.reached(), schedule, v.observed());
@@ -179,6 +208,10 @@ public final class FraySearch {
       Files.createDirectories(dir);
       Files.writeString(dir.resolve("random.json"), json, StandardCharsets.UTF_8);
       Files.writeString(dir.resolve("scheduler"), currentScheduler(), StandardCharsets.UTF_8);
+      long first = firstThreadId();
+      if (first > 0) {
+        Files.writeString(dir.resolve(FIRST_THREAD_ID), first + "\n", StandardCharsets.UTF_8);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -194,6 +227,34 @@ public final class FraySearch {
    */
   public static long realNanos() {
     return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() * 1_000_000L;
+  }
+
+  /**
+   * A kept schedule's file: the id of the first thread its iteration registered besides the
+   * test's own. Fray keeps its threads in a ConcurrentHashMap keyed by thread id and hands the
+   * scheduler the enabled threads in that map's order, which is the ids' order modulo its table
+   * size; POS draws a new thread's priority in that order. A replay in a fresh JVM, whose
+   * threads get lower ids than the search's k-th run's, would give the recorded draws to other
+   * threads: {@link FrayKept} first moves the JVM's next thread id to the same value modulo
+   * {@link #THREAD_ID_PERIOD}.
+   */
+  static final String FIRST_THREAD_ID = "first-thread-id";
+  static final long THREAD_ID_PERIOD = 1024;
+
+  /** The lowest id of the running iteration's registered threads but this one's; 0 if none. */
+  static long firstThreadId() {
+    try {
+      Object delegate = Class.forName("org.pastalab.fray.runtime.Runtime")
+          .getField("LOCK_DELEGATE").get(null);
+      Object context = delegate.getClass().getMethod("getContext").invoke(delegate);
+      Map<?, ?> threads = (Map<?, ?>) context.getClass().getMethod("getRegisteredThreads")
+          .invoke(context);
+      long self = Thread.currentThread().getId();
+      return threads.keySet().stream().mapToLong(k -> (Long) k).filter(id -> id != self).min()
+          .orElse(0);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Fray's threads are not reachable", e);
+    }
   }
 
   /** Fray's random.json of the running iteration's scheduler, or null outside Fray. */

@@ -48,6 +48,8 @@ abstract class ReconSyncFraySearch {
       FixLayer.run(row, once);
       ReconSyncSearches.checkAllEnded(before, search.id() + "'s run on " + row.variant());
     }
+    // what Fray links on its first use falls here, not in the first iteration (FraySearch)
+    FraySearch.warmUnderFray(() -> FixLayer.run(search.rows().get(0), once));
   }
 
   /** The search's records written (the upstream row must have reached it), the DBs closed. */
