@@ -492,6 +492,58 @@ final class ReconSyncWiring implements AutoCloseable {
         : "hand-off lock held by " + (lock.owner() == null ? "nobody" : lock.owner().getName());
   }
 
+  /**
+   * Makes the event buffer remember the reinitialization it is offered, for a record: its queue
+   * (a LinkedBlockingQueue of the buffer's capacity, empty here) is replaced by one that also
+   * describes each reinitialization event as it is offered. Peeking the buffer afterwards
+   * ({@link #firstBuffered}) races with the real event processor, which may have taken the event
+   * already: a replay's record said "empty" in one run and the event in the next.
+   */
+  void recordReinitializations() throws Exception {
+    Field f = ReconTaskControllerImpl.class.getDeclaredField("eventBuffer");
+    f.setAccessible(true);
+    Object buffer = f.get(controller);
+    Field q = buffer.getClass().getDeclaredField("eventQueue");
+    q.setAccessible(true);
+    java.util.concurrent.BlockingQueue<?> queue =
+        (java.util.concurrent.BlockingQueue<?>) q.get(buffer);
+    if (!queue.isEmpty()) {
+      throw new IllegalStateException("racelab harness: the event buffer is not empty");
+    }
+    reinitializations = new ReinitializationsQueue(queue.remainingCapacity());
+    q.set(buffer, reinitializations);
+  }
+
+  private ReinitializationsQueue reinitializations;
+
+  /** The last reinitialization offered to the buffer, described as it was offered ("none"). */
+  String lastReinitialization() {
+    return reinitializations.last;
+  }
+
+  /** The event buffer's queue, describing each reinitialization event offered to it. */
+  private static final class ReinitializationsQueue extends
+      java.util.concurrent.LinkedBlockingQueue<org.apache.hadoop.ozone.recon.tasks.ReconEvent> {
+    volatile String last = "none";
+
+    ReinitializationsQueue(int capacity) {
+      super(capacity);
+    }
+
+    @Override
+    public boolean offer(org.apache.hadoop.ozone.recon.tasks.ReconEvent e) {
+      if (e instanceof org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent r) {
+        try {
+          last = "TASK_REINITIALIZATION, checkpoint with "
+              + keys(r.getCheckpointedOMMetadataManager()) + " keys";
+        } catch (IOException x) {
+          last = "TASK_REINITIALIZATION, checkpoint unreadable: " + x;
+        }
+      }
+      return super.offer(e);
+    }
+  }
+
   /** The buffer's head, described (its private queue, peeked, never changed). */
   static String firstBuffered(ReconSyncWiring w) throws Exception {
     Field f = ReconTaskControllerImpl.class.getDeclaredField("eventBuffer");

@@ -54,6 +54,7 @@ public class ReplayReconSyncO2Test {
     FixLayer.run(row, () -> {
       try (ReconSyncWiring w = new ReconSyncWiring()) {
         w.installInjector();
+        w.recordReinitializations();
         long startCount = w.task.files.get();
         long startKeys = ReconSyncWiring.keys(w.reconOmDb);
         w.putFile("file2");
@@ -89,7 +90,7 @@ public class ReplayReconSyncO2Test {
         if (upgrade.isAlive()) {
           throw new IllegalStateException("racelab harness: the upgrade action did not return");
         }
-        String queued = ReconSyncWiring.firstBuffered(w);
+        String queued = w.lastReinitialization();
         go.countDown();
         sync.join(TimeUnit.SECONDS.toMillis(60));
         if (sync.isAlive() || failed.get() != null) {
@@ -113,7 +114,7 @@ public class ReplayReconSyncO2Test {
                 + omSeqBefore + "); in the window (write batch #3 being iterated, not committed) "
                 + "the Recon OM DB was at seq " + reconSeqInWindow + " with " + reconKeysInWindow
                 + " keys, " + bufferedInWindow + " buffered events, " + lockInWindow
-                + "; after the upgrade action the buffer's head: " + queued + "; sync returned "
+                + "; the upgrade action queued: " + queued + "; sync returned "
                 + synced.get() + "; at quiescence OM has " + omKeys + " keys, the Recon OM DB "
                 + reconKeys + " (seq " + reconSeq + "), the task counts " + count + " (cursor "
                 + cursor + "); task log: " + log);
