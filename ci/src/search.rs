@@ -139,7 +139,8 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
     c.current_dir(&conformance)
         .args(["-q", "-B", "-ntp", "-Dstyle.color=never", "test"])
         .arg(format!("-P{}", tool.name()))
-        .arg("-Dsurefire.failIfNoSpecifiedTests=false"); // a contract's searches are in one module
+        .arg("-Dsurefire.failIfNoSpecifiedTests=false") // a contract's searches are in one module
+        .arg("-Dracelab.forkTimeout=0"); // no limit on a test JVM: a search runs to its budget
     match tool {
         Tool::Fray => {
             c.env("JDK25_HOME", jdk25_for_fray(&[])?);
