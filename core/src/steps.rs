@@ -163,7 +163,8 @@ pub fn enumerate_each<M: Model>(
 /// Every order of whole steps of `scenario` under `fix`, as [`enumerate`] explores them,
 /// recorded, with `f` called on each schedule's end (its driver: the world and the trace);
 /// returns how many schedules ran. For a test's argument over every schedule's events.
-pub fn each_schedule<M: Model>(
+#[cfg(test)]
+pub(crate) fn each_schedule<M: Model>(
     scenario: &Scenario<M>,
     fix: M::Fix,
     mut f: impl FnMut(&Driver<M>),

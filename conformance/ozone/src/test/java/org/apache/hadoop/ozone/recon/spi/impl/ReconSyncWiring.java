@@ -511,6 +511,8 @@ final class ReconSyncWiring implements AutoCloseable {
       throw new IllegalStateException("racelab harness: the event buffer is not empty");
     }
     reinitializations = new ReinitializationsQueue(queue.remainingCapacity());
+    // the processor, already started, takes from this queue from its next poll (within its
+    // 1 s timeout); what it takes, and when, is the same
     q.set(buffer, reinitializations);
   }
 
@@ -533,12 +535,7 @@ final class ReconSyncWiring implements AutoCloseable {
     @Override
     public boolean offer(org.apache.hadoop.ozone.recon.tasks.ReconEvent e) {
       if (e instanceof org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent r) {
-        try {
-          last = "TASK_REINITIALIZATION, checkpoint with "
-              + keys(r.getCheckpointedOMMetadataManager()) + " keys";
-        } catch (IOException x) {
-          last = "TASK_REINITIALIZATION, checkpoint unreadable: " + x;
-        }
+        last = describe(r);
       }
       return super.offer(e);
     }
@@ -555,12 +552,21 @@ final class ReconSyncWiring implements AutoCloseable {
     if (head == null) {
       return "empty";
     }
-    if (head instanceof org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent) {
-      OMMetadataManager cp = ((org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent)
-          head).getCheckpointedOMMetadataManager();
-      return "TASK_REINITIALIZATION, checkpoint with " + keys(cp) + " keys";
+    if (head instanceof org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent r) {
+      return describe(r);
     }
     return head.getClass().getSimpleName();
+  }
+
+  /** A reinitialization event, as a record names it: its kind and its checkpoint's keys. */
+  private static String describe(
+      org.apache.hadoop.ozone.recon.tasks.ReconTaskReInitializationEvent r) {
+    try {
+      return "TASK_REINITIALIZATION, checkpoint with "
+          + keys(r.getCheckpointedOMMetadataManager()) + " keys";
+    } catch (IOException e) {
+      return "TASK_REINITIALIZATION, checkpoint unreadable: " + e;
+    }
   }
 
   /** Makes ReconServer's injector (read by the upgrade actions) answer this controller. */
