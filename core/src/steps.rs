@@ -163,7 +163,7 @@ pub fn enumerate_each<M: Model>(
 /// Every order of whole steps of `scenario` under `fix`, as [`enumerate`] explores them,
 /// recorded, with `f` called on each schedule's end (its driver: the world and the trace);
 /// returns how many schedules ran. For a test's argument over every schedule's events.
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 pub(crate) fn each_schedule<M: Model>(
     scenario: &Scenario<M>,
     fix: M::Fix,
