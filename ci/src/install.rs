@@ -19,6 +19,15 @@ pub const CARGO_FUZZ: Tool = Tool {
     takes: "about a minute",
 };
 
+/// cargo-nextest, which cargo-mutants runs the tests with (`test_tool` in `.cargo/mutants.toml`);
+/// the workflow installs the same version.
+pub const CARGO_NEXTEST: Tool = Tool {
+    command: "nextest",
+    krate: "cargo-nextest",
+    version: "0.9.151",
+    takes: "about ten minutes",
+};
+
 /// cargo-mutants.
 pub const CARGO_MUTANTS: Tool = Tool {
     command: "mutants",

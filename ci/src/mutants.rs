@@ -2,7 +2,7 @@
 //! `.cargo/mutants.toml`), judged by that contract's own tests ([`filter`]), with the numbers
 //! a reviewer asks for: mutants, caught, missed, timeouts, unviable.
 
-use crate::install::CARGO_MUTANTS;
+use crate::install::{CARGO_MUTANTS, CARGO_NEXTEST};
 use crate::phases::{clean_env, root};
 use racelab_core::report::RESULTS_ENV;
 use serde::Serialize;
@@ -61,17 +61,11 @@ fn filter(id: &str, module: &str) -> String {
 /// Runs cargo-mutants on `contracts`; fails when a mutant is missed (a timeout is a caught
 /// mutant: the tests did not pass) or the unmutated tree fails its tests.
 pub fn run(contracts: &[String]) -> ExitCode {
-    let nextest = Command::new("cargo")
-        .args(["nextest", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !nextest {
-        eprintln!("error: cargo-mutants runs the tests with cargo-nextest, which is not installed");
-        return ExitCode::FAILURE;
-    }
-    if let Err(e) = CARGO_MUTANTS.ensure() {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
+    for tool in [&CARGO_NEXTEST, &CARGO_MUTANTS] {
+        if let Err(e) = tool.ensure() {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
     }
     let mut tallies = Vec::new();
     let mut failed = false;
