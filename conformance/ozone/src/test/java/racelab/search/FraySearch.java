@@ -106,6 +106,8 @@ public final class FraySearch {
    * (conformance/README.md, "Kept schedules are NOT deterministic here").
    */
   public static void warmUnderFray(Callable<?> once) {
+    // every wiring's mocks are made by now (warm ran each row): none may be an inline one
+    Mocks.checkNoInlineMockMaker();
     org.pastalab.fray.junit.plain.FrayInTestLauncher.INSTANCE.launchFray(() -> {
       try {
         once.call();
