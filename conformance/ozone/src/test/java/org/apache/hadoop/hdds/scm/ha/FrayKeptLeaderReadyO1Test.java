@@ -3,7 +3,6 @@ package org.apache.hadoop.hdds.scm.ha;
 import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
 
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
@@ -15,9 +14,6 @@ import racelab.search.FrayKept;
  * replayed by Fray from its recorded scheduler choices (one iteration, POS fed the choices), on
  * the row it was found on: each must reach O1 again. What the gate runs (seconds).
  */
-// Not deterministic here (conformance/README.md, "Kept schedules are NOT deterministic here"):
-// the gate skips it; run it by hand with -Dracelab.fray.kept.nondeterministic=true.
-@EnabledIfSystemProperty(named = "racelab.fray.kept.nondeterministic", matches = "true")
 @ExtendWith(FrayTestExtension.class)
 public class FrayKeptLeaderReadyO1Test {
   static final FrayKept KEPT = new FrayKept("LR_O1", "O1", Rows.headline());
@@ -25,6 +21,12 @@ public class FrayKeptLeaderReadyO1Test {
   @BeforeAll
   static void warm() throws Exception {
     FraySearchLeaderReadyO1Test.warm();
+  }
+
+  @ConcurrencyTest(systemTimeDelegateType = MOCK,
+      replay = "classpath:schedules/LR_O1/upstream-run-3")
+  public void upstream_run3() throws Exception {
+    KEPT.replay("upstream", "upstream-run-3", FraySearchLeaderReadyO1Test::once);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
@@ -37,12 +39,6 @@ public class FrayKeptLeaderReadyO1Test {
       replay = "classpath:schedules/LR_O1/upstream-run-7")
   public void upstream_run7() throws Exception {
     KEPT.replay("upstream", "upstream-run-7", FraySearchLeaderReadyO1Test::once);
-  }
-
-  @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/LR_O1/upstream-run-11")
-  public void upstream_run11() throws Exception {
-    KEPT.replay("upstream", "upstream-run-11", FraySearchLeaderReadyO1Test::once);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,

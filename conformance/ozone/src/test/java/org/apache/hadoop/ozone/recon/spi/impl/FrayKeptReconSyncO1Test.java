@@ -26,21 +26,21 @@ public class FrayKeptReconSyncO1Test {
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/RS_O1/upstream-run-5")
-  public void upstream_run5() throws Exception {
-    KEPT.replay("upstream", "upstream-run-5", FraySearchReconSyncO1Test::once);
+      replay = "classpath:schedules/RS_O1/upstream-run-2")
+  public void upstream_run2() throws Exception {
+    KEPT.replay("upstream", "upstream-run-2", FraySearchReconSyncO1Test::once);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/RS_O1/upstream-run-6")
-  public void upstream_run6() throws Exception {
-    KEPT.replay("upstream", "upstream-run-6", FraySearchReconSyncO1Test::once);
+      replay = "classpath:schedules/RS_O1/upstream-run-4")
+  public void upstream_run4() throws Exception {
+    KEPT.replay("upstream", "upstream-run-4", FraySearchReconSyncO1Test::once);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/RS_O1/proposed-run-7")
-  public void proposed_run7() throws Exception {
-    KEPT.replay("proposed", "proposed-run-7", FraySearchReconSyncO1Test::once);
+      replay = "classpath:schedules/RS_O1/proposed-run-1")
+  public void proposed_run1() throws Exception {
+    KEPT.replay("proposed", "proposed-run-1", FraySearchReconSyncO1Test::once);
   }
 
   @AfterAll

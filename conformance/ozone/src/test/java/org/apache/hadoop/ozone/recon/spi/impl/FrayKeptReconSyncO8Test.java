@@ -34,21 +34,21 @@ public class FrayKeptReconSyncO8Test {
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/RS_O8/upstream-run-3")
-  public void upstream_run3() throws Exception {
-    KEPT.replay("upstream", "upstream-run-3", FraySearchReconSyncO8Test::once);
+      replay = "classpath:schedules/RS_O8/upstream-run-2")
+  public void upstream_run2() throws Exception {
+    KEPT.replay("upstream", "upstream-run-2", FraySearchReconSyncO8Test::once);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/RS_O8/upstream-run-5")
-  public void upstream_run5() throws Exception {
-    KEPT.replay("upstream", "upstream-run-5", FraySearchReconSyncO8Test::once);
+      replay = "classpath:schedules/RS_O8/upstream-run-4")
+  public void upstream_run4() throws Exception {
+    KEPT.replay("upstream", "upstream-run-4", FraySearchReconSyncO8Test::once);
   }
 
   @ConcurrencyTest(systemTimeDelegateType = MOCK,
-      replay = "classpath:schedules/RS_O8/proposed-run-3")
-  public void proposed_run3() throws Exception {
-    KEPT.replay("proposed", "proposed-run-3", FraySearchReconSyncO8Test::once);
+      replay = "classpath:schedules/RS_O8/proposed-run-1")
+  public void proposed_run1() throws Exception {
+    KEPT.replay("proposed", "proposed-run-1", FraySearchReconSyncO8Test::once);
   }
 
   @AfterAll
