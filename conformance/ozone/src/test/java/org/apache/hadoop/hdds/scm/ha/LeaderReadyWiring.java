@@ -73,22 +73,21 @@ final class LeaderReadyWiring {
     StorageContainerManager scm = byHand ? Mocks.allocate(StorageContainerManager.class)
         : mock(StorageContainerManager.class);
     context = new SCMContext.Builder().setLeader(true).setTerm(term).setSCM(scm).build();
-    OzoneConfiguration conf = new OzoneConfiguration();
-    // services may run as soon as they are RUNNING (the report's shouldRun after the wait)
-    conf.set(HddsConfigKeys.HDDS_SCM_WAIT_TIME_AFTER_SAFE_MODE_EXIT, "0s");
-    replicationManager = new ReplicationManager(
-        conf.getObject(ReplicationManagerConfiguration.class), conf,
-        mock(ContainerManager.class), mock(PlacementPolicy.class), mock(PlacementPolicy.class),
-        mock(EventPublisher.class), context, mock(NodeManager.class), Clock.systemUTC(),
-        mock(ContainerReplicaPendingOps.class));
-    services.register(replicationManager);
+    // every mock made and stubbed, and the state machine built, before the ReplicationManager
+    // starts its threads: under Fray, steps taken beside them are scheduling choices
     DeletedBlockLogImpl deletedBlockLog = mock(DeletedBlockLogImpl.class);
-    // registers itself with the service manager
-    blockDeletingService = new SCMBlockDeletingService(deletedBlockLog, mock(NodeManager.class),
-        mock(EventPublisher.class), context, services, conf, conf.getObject(ScmConfig.class),
-        byHand ? Mocks.allocate(ScmBlockDeletingServiceMetrics.class)
-            : mock(ScmBlockDeletingServiceMetrics.class), Clock.systemUTC(),
-        mock(ReconfigurationHandler.class));
+    ContainerManager containers = mock(ContainerManager.class);
+    PlacementPolicy placement = mock(PlacementPolicy.class);
+    PlacementPolicy ecPlacement = mock(PlacementPolicy.class);
+    EventPublisher rmEvents = mock(EventPublisher.class);
+    NodeManager rmNodes = mock(NodeManager.class);
+    ContainerReplicaPendingOps pendingOps = mock(ContainerReplicaPendingOps.class);
+    NodeManager bdsNodes = mock(NodeManager.class);
+    EventPublisher bdsEvents = mock(EventPublisher.class);
+    ScmBlockDeletingServiceMetrics bdsMetrics = byHand
+        ? Mocks.allocate(ScmBlockDeletingServiceMetrics.class)
+        : mock(ScmBlockDeletingServiceMetrics.class);
+    ReconfigurationHandler reconfiguration = mock(ReconfigurationHandler.class);
     // Ratis' term, where notifyLeaderChanged (and the patch) read it
     SCMHAManager ha = mock(SCMHAManager.class);
     SCMRatisServer ratis = mock(SCMRatisServer.class);
@@ -140,6 +139,18 @@ final class LeaderReadyWiring {
     when(buffer.getLatestTrxInfo()).thenReturn(
         org.apache.hadoop.hdds.utils.TransactionInfo.DEFAULT_VALUE);
     stateMachine = new SCMStateMachine(scm, buffer);
+    OzoneConfiguration conf = new OzoneConfiguration();
+    // services may run as soon as they are RUNNING (the report's shouldRun after the wait)
+    conf.set(HddsConfigKeys.HDDS_SCM_WAIT_TIME_AFTER_SAFE_MODE_EXIT, "0s");
+    replicationManager = new ReplicationManager(
+        conf.getObject(ReplicationManagerConfiguration.class), conf,
+        containers, placement, ecPlacement, rmEvents, context, rmNodes, Clock.systemUTC(),
+        pendingOps);
+    services.register(replicationManager);
+    // registers itself with the service manager
+    blockDeletingService = new SCMBlockDeletingService(deletedBlockLog, bdsNodes, bdsEvents,
+        context, services, conf, conf.getObject(ScmConfig.class), bdsMetrics, Clock.systemUTC(),
+        reconfiguration);
     // a fresh leader: services computed from a context that is not ready yet
     services.notifyStatusChanged();
   }
