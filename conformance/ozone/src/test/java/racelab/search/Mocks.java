@@ -28,6 +28,14 @@ public final class Mocks {
   }
 
   /**
+   * Whether this JVM is the fray profile's (the same resource: it is on that JVM's class path
+   * only), where the Fray searches and kept replays run.
+   */
+  public static boolean frayJvm() {
+    return subclassOnly();
+  }
+
+  /**
    * Fails unless Mockito's inline mock maker was never started in this JVM (it would have put its
    * dispatcher into the boot class loader, and instrumented {@code Object} at its first mock).
    */
