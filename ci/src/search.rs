@@ -38,12 +38,10 @@ impl Tool {
     }
 
     /// The classes `cargo xtask search` runs: Lincheck's searches and its kept schedules' replays;
-    /// Fray's searches alone. The gate replays the kept schedules of both tools, but Fray's of
-    /// leader-ready and dead-node do not replay deterministically here (conformance/README.md,
-    /// "Fray searches": identity hash codes Fray does not control change the number of lock
-    /// steps of their setups, and every later choice shifts), nor do recon-sync's O8 ones, so
-    /// those classes run only when asked (`-Dracelab.fray.kept.nondeterministic=true`);
-    /// recon-sync's O1 ones do.
+    /// Fray's searches alone. The gate replays the kept schedules of both tools; Fray's of
+    /// recon-sync O8 still miss their outcome now and then (conformance/README.md, "Second
+    /// look": identity hashes and GC in the JDK's own tables, which Fray does not control), so
+    /// that class runs only when asked (`-Dracelab.fray.kept.nondeterministic=true`).
     fn searched(self, contract: Option<&str>) -> String {
         let camel = contract.map_or(String::new(), camel);
         match self {
@@ -260,8 +258,9 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
 /// that did not reach its outcome again, or a tool that could not run).
 pub fn replay_all_kept(offline: bool, repo: Option<&Path>) -> (Vec<KeptReplay>, Vec<String>) {
     let (mut replays, mut problems) = (Vec::new(), Vec::new());
-    // the kept Fray schedules that do not replay deterministically (see `Tool::searched`) run
-    // only when asked (`racelab.fray.kept.nondeterministic`): skipped here
+    // the kept Fray schedules that do not reach their outcome in every replay (recon-sync O8,
+    // see `Tool::searched`) run only when asked (`racelab.fray.kept.nondeterministic`):
+    // skipped here
     for tool in [Tool::Lincheck, Tool::Fray] {
         match replay_kept(tool, offline, repo) {
             Ok(r) => replays.extend(r),

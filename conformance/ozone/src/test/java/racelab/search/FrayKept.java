@@ -49,8 +49,14 @@ public final class FrayKept {
             + schedule, v.reached(), (FraySearch.realNanos() - t0) / 1e9, v.observed());
     String dump = System.getProperty("racelab.fray.dump");
     if (stacks != null) {
-      stacks.write(java.nio.file.Path.of(System.getProperty("racelab.fray.stacks") + "."
-          + schedule));
+      // a schedule replayed again in this JVM gets its own file (<file>.<schedule>.2, ...)
+      java.nio.file.Path out = java.nio.file.Path.of(System.getProperty("racelab.fray.stacks")
+          + "." + schedule);
+      for (int n = 2; java.nio.file.Files.exists(out); n++) {
+        out = java.nio.file.Path.of(System.getProperty("racelab.fray.stacks") + "." + schedule
+            + "." + n);
+      }
+      stacks.write(out);
     }
     if (dump != null) {
       // diagnosis: with -Dfray.recordSchedule=true, Fray's recording.json of this replay

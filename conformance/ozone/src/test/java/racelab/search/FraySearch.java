@@ -28,11 +28,11 @@ import racelab.fix.Row;
  * <p>Each run that reaches an outcome keeps its schedule: the scheduler's random choices of that
  * iteration (Fray's {@code random.json}, with the scheduler's class in {@code scheduler}), under
  * {@code target/racelab-searches/<search>/schedules/<variant>/run-<n>/}. Fray's
- * {@code @ConcurrencyTest(replay = ...)} feeds them back ({@link FrayKept}), but here the
- * program does not consume them the same way from one JVM to the next (conformance/README.md,
- * "Kept schedules are NOT deterministic here"), so a kept schedule is evidence to study, not a
- * gate. Fray itself keeps a recording only when an iteration fails, and stops at the first
- * failure; a search counts every run, so it keeps the choices itself.
+ * {@code @ConcurrencyTest(replay = ...)} feeds them back ({@link FrayKept}); the program does
+ * not consume them step for step the same way from one JVM to the next, but, without Mockito's
+ * inline mock maker ({@link Mocks}), most reach their outcome every time (conformance/README.md,
+ * "Second look"). Fray itself keeps a recording only when an iteration fails, and stops at the
+ * first failure; a search counts every run, so it keeps the choices itself.
  *
  * <p>A run that starts after {@code -Dracelab.search.seconds} (per fix row; unset: no budget;
  * the upstream row runs all its iterations), or once {@code -Dracelab.search.runs} runs of the
@@ -103,9 +103,11 @@ public final class FraySearch {
    * application beside the thread being started, and their number depends on identity hash
    * codes: a kept schedule found in a later iteration would not replay in the first iteration
    * of a fresh JVM. One cause of the kept schedules' non-determinism, not the only one
-   * (conformance/README.md, "Kept schedules are NOT deterministic here").
+   * (conformance/README.md, "Second look").
    */
   public static void warmUnderFray(Callable<?> once) {
+    // every wiring's mocks are made by now (warm ran each row): none may be an inline one
+    Mocks.checkNoInlineMockMaker();
     org.pastalab.fray.junit.plain.FrayInTestLauncher.INSTANCE.launchFray(() -> {
       try {
         once.call();

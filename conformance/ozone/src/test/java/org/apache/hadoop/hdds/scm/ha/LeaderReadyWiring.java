@@ -26,6 +26,7 @@ import org.apache.hadoop.hdds.scm.container.replication.ReplicationManager.Repli
 import org.apache.hadoop.hdds.scm.node.NodeDecommissionManager;
 import org.apache.hadoop.hdds.scm.node.NodeManager;
 import org.apache.hadoop.hdds.scm.safemode.SCMSafeModeManager;
+import org.apache.hadoop.hdds.scm.server.SCMStorageConfig;
 import org.apache.hadoop.hdds.scm.server.StorageContainerManager;
 import org.apache.hadoop.hdds.scm.server.upgrade.FinalizationManager;
 import org.apache.hadoop.hdds.server.events.EventPublisher;
@@ -36,6 +37,7 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import racelab.conformance.Threads;
+import racelab.search.Mocks;
 import racelab.trace.Recorder;
 import racelab.trace.leaderready.Probes;
 
@@ -64,52 +66,91 @@ final class LeaderReadyWiring {
   LeaderReadyWiring(long term) throws Exception {
     Recorder.observe("leader-ready", Probes.ALL);
     ratisTerm = new AtomicLong(term);
-    StorageContainerManager scm = mock(StorageContainerManager.class);
+    // StorageContainerManager is a final class: where Mockito makes subclass mocks only (the
+    // Fray JVM, racelab.search.Mocks) the released class itself, built without a constructor,
+    // its getters returning the collaborators set below (byHand); elsewhere a mock
+    boolean byHand = Mocks.subclassOnly();
+    StorageContainerManager scm = byHand ? Mocks.allocate(StorageContainerManager.class)
+        : mock(StorageContainerManager.class);
     context = new SCMContext.Builder().setLeader(true).setTerm(term).setSCM(scm).build();
-    OzoneConfiguration conf = new OzoneConfiguration();
-    // services may run as soon as they are RUNNING (the report's shouldRun after the wait)
-    conf.set(HddsConfigKeys.HDDS_SCM_WAIT_TIME_AFTER_SAFE_MODE_EXIT, "0s");
-    replicationManager = new ReplicationManager(
-        conf.getObject(ReplicationManagerConfiguration.class), conf,
-        mock(ContainerManager.class), mock(PlacementPolicy.class), mock(PlacementPolicy.class),
-        mock(EventPublisher.class), context, mock(NodeManager.class), Clock.systemUTC(),
-        mock(ContainerReplicaPendingOps.class));
-    services.register(replicationManager);
+    // every mock made and stubbed, and the state machine built, before the ReplicationManager
+    // starts its threads: under Fray, steps taken beside them are scheduling choices
     DeletedBlockLogImpl deletedBlockLog = mock(DeletedBlockLogImpl.class);
-    // registers itself with the service manager
-    blockDeletingService = new SCMBlockDeletingService(deletedBlockLog, mock(NodeManager.class),
-        mock(EventPublisher.class), context, services, conf, conf.getObject(ScmConfig.class),
-        mock(ScmBlockDeletingServiceMetrics.class), Clock.systemUTC(),
-        mock(ReconfigurationHandler.class));
-    // the apply thread's first call in notifyLeaderReady is scm.getScmContext(): the hold
-    when(scm.getScmContext()).thenAnswer(i -> {
-      hold.at();
-      return context;
-    });
-    when(scm.getSCMServiceManager()).thenReturn(services);
-    when(scm.getFinalizationManager()).thenReturn(mock(FinalizationManager.class));
-    when(scm.getScmId()).thenReturn("scm1");
-    when(scm.threadNamePrefix()).thenReturn("scm1-");
+    ContainerManager containers = mock(ContainerManager.class);
+    PlacementPolicy placement = mock(PlacementPolicy.class);
+    PlacementPolicy ecPlacement = mock(PlacementPolicy.class);
+    EventPublisher rmEvents = mock(EventPublisher.class);
+    NodeManager rmNodes = mock(NodeManager.class);
+    ContainerReplicaPendingOps pendingOps = mock(ContainerReplicaPendingOps.class);
+    NodeManager bdsNodes = mock(NodeManager.class);
+    EventPublisher bdsEvents = mock(EventPublisher.class);
+    ScmBlockDeletingServiceMetrics bdsMetrics = byHand
+        ? Mocks.allocate(ScmBlockDeletingServiceMetrics.class)
+        : mock(ScmBlockDeletingServiceMetrics.class);
+    ReconfigurationHandler reconfiguration = mock(ReconfigurationHandler.class);
     // Ratis' term, where notifyLeaderChanged (and the patch) read it
     SCMHAManager ha = mock(SCMHAManager.class);
     SCMRatisServer ratis = mock(SCMRatisServer.class);
     RaftServer.Division division = mock(RaftServer.Division.class);
     DivisionInfo info = mock(DivisionInfo.class);
-    when(scm.getScmHAManager()).thenReturn(ha);
     when(ha.getRatisServer()).thenReturn(ratis);
     when(ratis.getDivision()).thenReturn(division);
     when(division.getInfo()).thenReturn(info);
     when(info.getCurrentTerm()).thenAnswer(i -> ratisTerm.get());
+    FinalizationManager finalization = mock(FinalizationManager.class);
     // what notifyLeaderChanged touches besides SCMContext
-    when(scm.getScmSafeModeManager()).thenReturn(mock(SCMSafeModeManager.class));
-    when(scm.getSequenceIdGen()).thenReturn(mock(SequenceIdGenerator.class));
+    SCMSafeModeManager safeMode = mock(SCMSafeModeManager.class);
+    SequenceIdGenerator sequenceIds = mock(SequenceIdGenerator.class);
     BlockManager blockManager = mock(BlockManager.class);
     when(blockManager.getDeletedBlockLog()).thenReturn(deletedBlockLog);
-    when(scm.getScmBlockManager()).thenReturn(blockManager);
-    when(scm.getScmDecommissionManager()).thenReturn(mock(NodeDecommissionManager.class));
+    NodeDecommissionManager decommission = mock(NodeDecommissionManager.class);
+    if (byHand) {
+      // the fields the released getters read (no hold: only the latched replays arm it, and
+      // they run where Mockito mocks final classes)
+      Class<StorageContainerManager> c = StorageContainerManager.class;
+      Mocks.set(scm, c, "scmContext", context);
+      Mocks.set(scm, c, "serviceManager", services);
+      Mocks.set(scm, c, "finalizationManager", finalization);
+      SCMStorageConfig storage = mock(SCMStorageConfig.class);
+      when(storage.getScmId()).thenReturn("scm1");
+      Mocks.set(scm, c, "scmStorageConfig", storage);
+      Mocks.set(scm, c, "threadNamePrefix", "scm1-");
+      Mocks.set(scm, c, "scmHAManager", ha);
+      Mocks.set(scm, c, "scmSafeModeManager", safeMode);
+      Mocks.set(scm, c, "sequenceIdGen", sequenceIds);
+      Mocks.set(scm, c, "scmBlockManager", blockManager);
+      Mocks.set(scm, c, "scmDecommissionManager", decommission);
+    } else {
+      // the apply thread's first call in notifyLeaderReady is scm.getScmContext(): the hold
+      when(scm.getScmContext()).thenAnswer(i -> {
+        hold.at();
+        return context;
+      });
+      when(scm.getSCMServiceManager()).thenReturn(services);
+      when(scm.getFinalizationManager()).thenReturn(finalization);
+      when(scm.getScmId()).thenReturn("scm1");
+      when(scm.threadNamePrefix()).thenReturn("scm1-");
+      when(scm.getScmHAManager()).thenReturn(ha);
+      when(scm.getScmSafeModeManager()).thenReturn(safeMode);
+      when(scm.getSequenceIdGen()).thenReturn(sequenceIds);
+      when(scm.getScmBlockManager()).thenReturn(blockManager);
+      when(scm.getScmDecommissionManager()).thenReturn(decommission);
+    }
     when(buffer.getLatestTrxInfo()).thenReturn(
         org.apache.hadoop.hdds.utils.TransactionInfo.DEFAULT_VALUE);
     stateMachine = new SCMStateMachine(scm, buffer);
+    OzoneConfiguration conf = new OzoneConfiguration();
+    // services may run as soon as they are RUNNING (the report's shouldRun after the wait)
+    conf.set(HddsConfigKeys.HDDS_SCM_WAIT_TIME_AFTER_SAFE_MODE_EXIT, "0s");
+    replicationManager = new ReplicationManager(
+        conf.getObject(ReplicationManagerConfiguration.class), conf,
+        containers, placement, ecPlacement, rmEvents, context, rmNodes, Clock.systemUTC(),
+        pendingOps);
+    services.register(replicationManager);
+    // registers itself with the service manager
+    blockDeletingService = new SCMBlockDeletingService(deletedBlockLog, bdsNodes, bdsEvents,
+        context, services, conf, conf.getObject(ScmConfig.class), bdsMetrics, Clock.systemUTC(),
+        reconfiguration);
     // a fresh leader: services computed from a context that is not ready yet
     services.notifyStatusChanged();
   }

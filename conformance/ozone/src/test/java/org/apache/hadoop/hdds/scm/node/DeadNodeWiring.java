@@ -1,10 +1,9 @@
 package org.apache.hadoop.hdds.scm.node;
 
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,6 +36,7 @@ import org.apache.hadoop.hdds.scm.server.SCMStorageConfig;
 import org.apache.hadoop.hdds.server.events.EventQueue;
 import org.apache.hadoop.hdds.upgrade.HDDSLayoutVersionManager;
 import org.apache.hadoop.util.Time;
+import racelab.search.Mocks;
 import racelab.trace.Recorder;
 import racelab.trace.deadnode.Probes;
 
@@ -50,8 +50,11 @@ import racelab.trace.deadnode.Probes;
 final class DeadNodeWiring implements AutoCloseable {
   final SCMNodeManager nodeManager;
   final ContainerManager containerManager;
-  /** The node manager's event queue (Recon's constructor takes an EventQueue): a mock. */
-  final EventQueue publisher = mock(EventQueue.class);
+  /**
+   * The node manager's event queue (Recon's constructor takes an EventQueue): a mock that records
+   * DEAD_NODE events ({@link #collaborators}).
+   */
+  final EventQueue publisher = mock(EventQueue.class, this::collaborators);
   final Map<ContainerID, Set<ContainerReplica>> replicas = new ConcurrentHashMap<>();
   final Map<ContainerID, ContainerInfo> containers = new ConcurrentHashMap<>();
   /** One order for everything the collaborators see (events, replica updates and removals). */
@@ -116,13 +119,11 @@ final class DeadNodeWiring implements AutoCloseable {
   DeadNodeWiring(Class<? extends ContainerManager> containerManagerClass,
       NodeManagerFactory factory) throws Exception {
     Recorder.observe("dead-node", Probes.ALL);
-    containerManager = mock(containerManagerClass);
-    doAnswer(inv -> {
-      if (inv.getArgument(0) == SCMEvents.DEAD_NODE) {
-        deadNodeEvents.add(new Fired(seq.incrementAndGet(), inv.getArgument(1)));
-      }
-      return null;
-    }).when(publisher).fireEvent(any(), any());
+    // one answer per mock, by method, not stubs with any() matchers: Mockito matches those
+    // through a map keyed by the matcher's Class (an identity hash), which under Fray made the
+    // steps of the race's threads differ from one JVM to the next (conformance/README.md,
+    // "Second look")
+    containerManager = mock(containerManagerClass, this::collaborators);
     OzoneConfiguration conf = new OzoneConfiguration();
     conf.setTimeDuration(ScmConfigKeys.OZONE_SCM_HEARTBEAT_PROCESS_INTERVAL, 1, TimeUnit.HOURS);
     conf.setTimeDuration("ozone.scm.stale.node.interval", 3, TimeUnit.HOURS);
@@ -135,55 +136,84 @@ final class DeadNodeWiring implements AutoCloseable {
     HDDSLayoutVersionManager lvm =
         new HDDSLayoutVersionManager(HDDSLayoutVersionManager.maxLayoutVersion());
     nodeManager = factory.make(conf, storage, publisher, lvm);
+  }
 
-    when(containerManager.getContainer(any(ContainerID.class))).thenAnswer(inv -> {
-      if (Thread.currentThread().getName().equals("DeadNodeHandler")) {
-        Pause p = pauses.get(handlerLookups.incrementAndGet());
-        if (p != null) {
-          p.arrived.countDown();
-          if (!p.release.await(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the harness never released the handler");
-          }
+  /**
+   * The collaborators' answers: the event queue's fireEvent (DEAD_NODE recorded); the
+   * ContainerManager's getContainer (where the DEAD_NODE handler may pause),
+   * getContainerReplicas, updateContainerReplica and removeContainerReplica over {@link #replicas}
+   * and {@link #containers}; every other call Mockito's default.
+   */
+  private Object collaborators(org.mockito.invocation.InvocationOnMock inv) throws Throwable {
+    String method = inv.getMethod().getName();
+    if (inv.getMock() == publisher) {
+      if (method.equals("fireEvent") && inv.getArgument(0) == SCMEvents.DEAD_NODE) {
+        deadNodeEvents.add(new Fired(seq.incrementAndGet(), inv.getArgument(1)));
+      }
+      return org.mockito.Answers.RETURNS_DEFAULTS.answer(inv);
+    }
+    switch (method) {
+      case "getContainer":
+        return getContainer(inv.getArgument(0, ContainerID.class));
+      case "getContainerReplicas":
+        return new HashSet<>(replicas.getOrDefault(inv.getArgument(0, ContainerID.class),
+            new HashSet<>()));
+      case "updateContainerReplica":
+        updateReplica(inv.getArgument(0), inv.getArgument(1));
+        return null;
+      case "removeContainerReplica":
+        removeReplica(inv.getArgument(0), inv.getArgument(1));
+        return null;
+      default:
+        return org.mockito.Answers.RETURNS_DEFAULTS.answer(inv);
+    }
+  }
+
+  private ContainerInfo getContainer(ContainerID id) throws Exception {
+    if (Thread.currentThread().getName().equals("DeadNodeHandler")) {
+      Pause p = pauses.get(handlerLookups.incrementAndGet());
+      if (p != null) {
+        p.arrived.countDown();
+        if (!p.release.await(30, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("the harness never released the handler");
         }
       }
-      ContainerInfo c = containers.get(inv.getArgument(0, ContainerID.class));
-      if (c == null) {
-        throw new org.apache.hadoop.hdds.scm.container.ContainerNotFoundException(
-            inv.getArgument(0, ContainerID.class));
-      }
-      return c;
-    });
-    when(containerManager.getContainerReplicas(any(ContainerID.class))).thenAnswer(inv ->
-        new HashSet<>(replicas.getOrDefault(inv.getArgument(0, ContainerID.class),
-            new HashSet<>())));
-    doAnswer(inv -> {
-      ContainerReplica r = inv.getArgument(1);
-      Set<ContainerReplica> set = replicas.computeIfAbsent(inv.getArgument(0),
-          k -> ConcurrentHashMap.newKeySet());
-      set.remove(r);
-      set.add(r);
-      DatanodeDetails dn = r.getDatanodeDetails();
-      applied.add(new Applied(seq.incrementAndGet(), Thread.currentThread().getName(),
-          dn.getID(), inv.getArgument(0), nodeManager.getDatanodeInfo(dn)));
-      return null;
-    }).when(containerManager).updateContainerReplica(any(ContainerID.class),
-        any(ContainerReplica.class));
-    doAnswer(inv -> {
-      Set<ContainerReplica> set = replicas.get(inv.getArgument(0, ContainerID.class));
-      ContainerReplica r = inv.getArgument(1, ContainerReplica.class);
-      if (set != null && set.remove(r)) {
-        DatanodeInfo current = nodeManager.getDatanodeInfo(r.getDatanodeDetails());
-        removed.add(new Removed(seq.incrementAndGet(), Thread.currentThread().getName(),
-            r.getDatanodeDetails().getID(), inv.getArgument(0), current, heldInfo(),
-            nodeManager.getNodeStatus(r.getDatanodeDetails()).getHealth()));
-      }
-      return null;
-    }).when(containerManager).removeContainerReplica(any(ContainerID.class),
-        any(ContainerReplica.class));
+    }
+    ContainerInfo c = containers.get(id);
+    if (c == null) {
+      throw new org.apache.hadoop.hdds.scm.container.ContainerNotFoundException(id);
+    }
+    return c;
+  }
+
+  private void updateReplica(ContainerID id, ContainerReplica r) {
+    Set<ContainerReplica> set = replicas.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet());
+    set.remove(r);
+    set.add(r);
+    DatanodeDetails dn = r.getDatanodeDetails();
+    applied.add(new Applied(seq.incrementAndGet(), Thread.currentThread().getName(),
+        dn.getID(), id, nodeManager.getDatanodeInfo(dn)));
+  }
+
+  private void removeReplica(ContainerID id, ContainerReplica r) throws Exception {
+    Set<ContainerReplica> set = replicas.get(id);
+    if (set != null && set.remove(r)) {
+      DatanodeInfo current = nodeManager.getDatanodeInfo(r.getDatanodeDetails());
+      removed.add(new Removed(seq.incrementAndGet(), Thread.currentThread().getName(),
+          r.getDatanodeDetails().getID(), id, current, heldInfo(),
+          nodeManager.getNodeStatus(r.getDatanodeDetails()).getHealth()));
+    }
   }
 
   static DatanodeDetails datanode(String host, String ip) {
-    return DatanodeDetails.newBuilder().setID(DatanodeID.of(UUID.randomUUID()))
+    // in a Fray JVM a UUID of the host's: DatanodeID.of interns IDs in a ConcurrentHashMap, where
+    // a random UUID's bin (a CAS, or a lock when taken) changed the steps from one JVM to the
+    // next; a fixed one is found there by every run after the warm-up, the search's and the
+    // replay's alike
+    UUID id = Mocks.frayJvm()
+        ? UUID.nameUUIDFromBytes((host + "/" + ip).getBytes(StandardCharsets.UTF_8))
+        : UUID.randomUUID();
+    return DatanodeDetails.newBuilder().setID(DatanodeID.of(id))
         .setHostName(host).setIpAddress(ip)
         .addPort(DatanodeDetails.newStandalonePort(9859))
         .addPort(DatanodeDetails.newRatisPort(9858))
