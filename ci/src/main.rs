@@ -18,8 +18,9 @@
 //! - `cargo xtask bench [--cold] [--no-fuzz] [--gate [--against REV]]`: the speed figures (`bench.json`).
 //! - `cargo xtask conformance [--repo DIR] [--offline] [--negated]`: the models' premises as
 //!   JUnit tests on the released Hadoop and Ozone jars (`conformance/`).
-//! - `cargo xtask search [--tool fray|lincheck] [--runs N] [--keep] [CONTRACT...]`: the
-//!   searches of the real code without latches, Fray's and Lincheck's (`search.rs`).
+//! - `cargo xtask search [--tool fray|lincheck] [--runs N] [--only OUTCOME,..] [--keep]
+//!   [CONTRACT...]`: the searches of the real code without latches, Fray's and Lincheck's
+//!   (`search.rs`).
 //! - `cargo xtask mutants [CONTRACT...]`: cargo-mutants on the fix code, judged by the claims.
 //! - `cargo xtask bless [CONTRACT...]`: re-pins the loom cells' execution counts after a
 //!   reviewed model change.

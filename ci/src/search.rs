@@ -50,6 +50,13 @@ impl Tool {
             Tool::Lincheck => format!("Lincheck*{camel}*Test"),
         }
     }
+
+    /// The search classes of one outcome (`--only O1`: `FraySearchDeadNodeO1Test`), no kept
+    /// replays: the class names end in the outcomes they search.
+    fn searched_only(self, contract: Option<&str>, outcome: &str) -> String {
+        let camel = contract.map_or("*".to_string(), camel);
+        format!("{}Search{camel}{outcome}Test", self.class_prefix())
+    }
 }
 
 #[derive(Debug, PartialEq, Args)]
@@ -70,6 +77,10 @@ pub struct Request {
     /// the committed records of the tools and contracts searched, and the others stay
     #[arg(long)]
     pub keep: bool,
+    /// only the search classes of these outcomes (`O1`, `R2`: `FraySearchDeadNodeO1Test`, ...);
+    /// with --keep they replace the committed records of the searches they wrote and no other
+    #[arg(long, value_name = "OUTCOME", value_delimiter = ',')]
+    pub only: Vec<String>,
     /// the contracts whose searches run (all by default)
     #[arg(value_name = "CONTRACT", value_parser = crate::args::contract())]
     pub contracts: Vec<String>,
@@ -148,14 +159,21 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
             c.args(["-pl", "hdfs,ozone"]);
         }
     }
-    let classes: Vec<String> = if req.contracts.is_empty() {
-        vec![tool.searched(None)]
+    let contracts: Vec<Option<&str>> = if req.contracts.is_empty() {
+        vec![None]
     } else {
-        req.contracts
-            .iter()
-            .map(|k| tool.searched(Some(k)))
-            .collect()
+        req.contracts.iter().map(|k| Some(k.as_str())).collect()
     };
+    let classes: Vec<String> = contracts
+        .iter()
+        .flat_map(|&k| {
+            if req.only.is_empty() {
+                vec![tool.searched(k)]
+            } else {
+                req.only.iter().map(|o| tool.searched_only(k, o)).collect()
+            }
+        })
+        .collect();
     c.arg(format!("-Dtest={}", classes.join(",")));
     match (tool, req.runs) {
         (Tool::Lincheck, Some(n)) => c.arg(format!("-Dracelab.lincheck.invocations={n}")),
@@ -353,10 +371,18 @@ fn kept_with(
     this_run: &Searched,
     tools: &[Tool],
     contracts: &[String],
+    only: bool,
 ) -> Searched {
+    // with --only, a committed record is replaced only by a record of its own search
+    let ran: std::collections::BTreeSet<(&str, &str)> = this_run
+        .records
+        .iter()
+        .map(|r| (r.tool.as_str(), r.search.as_str()))
+        .collect();
     let searched_now = |r: &SearchRecord| {
         tools.iter().any(|t| t.name() == r.tool)
             && (contracts.is_empty() || contracts.contains(&r.contract))
+            && (!only || ran.contains(&(r.tool.as_str(), r.search.as_str())))
     };
     let others = kept.into_iter().flat_map(|s| s.records);
     searched(
@@ -403,7 +429,13 @@ pub fn run(req: &Request) -> ExitCode {
         let path = root().join("conformance/searches.json");
         match Searched::load(&path) {
             Ok(kept) => {
-                let merged = kept_with(kept, &this_run, &tools, &req.contracts);
+                let merged = kept_with(
+                    kept,
+                    &this_run,
+                    &tools,
+                    &req.contracts,
+                    !req.only.is_empty(),
+                );
                 outs.push((path, merged));
             }
             Err(e) => failed.push(e),
@@ -464,7 +496,13 @@ mod tests {
             record("lincheck", "dead-node", "upstream", "aaa"),
         ]);
         let now = searched(vec![record("fray", "dead-node", "P1", "bbb")]);
-        let merged = kept_with(Some(kept), &now, &[Tool::Fray], &["dead-node".into()]);
+        let merged = kept_with(
+            Some(kept),
+            &now,
+            &[Tool::Fray],
+            &["dead-node".into()],
+            false,
+        );
         let rows: Vec<(&str, &str, &str, &str)> = merged
             .records
             .iter()
@@ -491,8 +529,47 @@ mod tests {
             Some("searched by cargo xtask search at commits aaa, bbb (each record names its own)")
         );
         // nothing named: every contract of the tools searched is replaced
-        let all = kept_with(Some(merged), &now, &[Tool::Fray], &[]);
+        let all = kept_with(Some(merged), &now, &[Tool::Fray], &[], false);
         assert_eq!(all.records.len(), 2);
+    }
+
+    #[test]
+    fn a_search_of_some_outcomes_replaces_only_their_records() {
+        let mut o2 = record("fray", "dead-node", "upstream", "aaa");
+        o2.search = "DN_O2".into();
+        let kept = searched(vec![
+            o2,
+            record("fray", "dead-node", "upstream", "aaa"),
+            record("fray", "leader-ready", "upstream", "aaa"),
+        ]);
+        let now = searched(vec![record("fray", "dead-node", "P1", "bbb")]);
+        let merged = kept_with(Some(kept), &now, &[Tool::Fray], &["dead-node".into()], true);
+        let rows: Vec<(&str, &str, &str)> = merged
+            .records
+            .iter()
+            .map(|r| {
+                let commit = r.commit.as_deref().unwrap_or("-");
+                (r.search.as_str(), r.variant.as_str(), commit)
+            })
+            .collect();
+        // dead-node's X_O1 upstream record goes with its search (rows not searched again are
+        // dropped, as without --only); DN_O2 and leader-ready's X_O1 (the last) stay
+        assert_eq!(
+            rows,
+            [
+                ("DN_O2", "upstream", "aaa"),
+                ("X_O1", "P1", "bbb"),
+                ("X_O1", "upstream", "aaa"),
+            ]
+        );
+        assert_eq!(
+            Tool::Fray.searched_only(Some("dead-node"), "R2"),
+            "FraySearchDeadNodeR2Test"
+        );
+        assert_eq!(
+            Tool::Lincheck.searched_only(None, "O10"),
+            "LincheckSearch*O10Test"
+        );
     }
 
     #[test]

@@ -1,0 +1,112 @@
+package org.apache.hadoop.hdds.scm.node;
+
+import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
+
+import java.util.List;
+import org.apache.hadoop.hdds.protocol.proto.HddsProtos.NodeState;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
+import racelab.conformance.Threads;
+import racelab.fix.deadnode.Rows;
+import racelab.search.FraySearch;
+
+/**
+ * dead-node O4 (Recon: a reload of the node table revives a DEAD node, HDDS-17067) searched by
+ * Fray on Ozone 2.2.0, without latches, in the order of the model's scenario
+ * recon-reload-with-dead-node: setup (main, as the model's): Recon with dn1, its node table row
+ * equal to memory; dn1 stops, goes DEAD and ReconDeadNodeHandler removes its replica; the clock
+ * moves to the next health check. Then, together, the Recon-sync thread (the facade's swap: the
+ * container manager reinitialized, then ReconNodeManager.reinitialize, whose loadExistingNodes
+ * registers every row) and the health checker's thread (one check), on the real
+ * ReconNodeManager, SCMNodeManager, NodeStateManager and DatanodeInfo (ReconDeadNodeReplays, as
+ * ReplayDeadNodeO4Test wires them). Fray's POS scheduler picks the interleaving. O4 is decided
+ * as ReplayDeadNodeO4Test decides it: the handler removed the replica at DEAD, and dn1, which
+ * sent nothing since, is alive for Recon (not DEAD, or DEAD with a heartbeat time the next check
+ * resurrects) on the same DatanodeInfo that went DEAD, with a heartbeat time the reload wrote.
+ * The report's outcome of a fix part: the model reaches it with P1 and without P3 (P1, P1+P2)
+ * and on no other row, upstream included; this search asserts it on P1 and records the others.
+ * Deadlines are the wiring's clock (elapse) and Fray's virtual time (MOCK), never real time.
+ * One method per row of Rows.all() with the layer on.
+ */
+@ExtendWith(FrayTestExtension.class)
+public class FraySearchDeadNodeO4Test {
+  static final int ITERATIONS = 200;
+  static final FraySearch SEARCH = new FraySearch("DN_O4", "O4", Rows.all());
+
+  /** Outside Fray's iterations: the parts installed and one whole run on each row. */
+  @BeforeAll
+  static void warm() throws Exception {
+    SEARCH.warm(FraySearchDeadNodeO4Test::once);
+  }
+
+  /** One run, decided from the real state. */
+  static List<FraySearch.Verdict> once() throws Exception {
+    try (ReconDeadNodeReplays r = new ReconDeadNodeReplays(false)) {
+      r.outageToDead();
+      r.handleDeadNodeEventsAfter(0);
+      boolean removed = !r.w.hasReplica(r.c, r.dn);
+      r.w.elapse(r.w.staleMs() / 3); // the next check's hour
+      Thread checker = Threads.recording("SCMNodeManager health checker", r.failed,
+          r.w::checkHealth);
+      Thread sync = r.reloadThread(); // started
+      checker.start();
+      sync.join();
+      checker.join();
+      DatanodeInfo now = r.nm.getDatanodeInfo(r.dn);
+      boolean alive = r.health() != NodeState.DEAD || r.withinStaleDeadline();
+      boolean written = now.getLastHeartbeatTime() > r.deadHeartbeat;
+      boolean reached = r.failed.get() == null && removed && alive && now == r.deadInfo
+          && written;
+      return List.of(new FraySearch.Verdict(reached, "handler removed the replica at DEAD="
+          + removed + ", " + r.describe()));
+    }
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void upstream() throws Exception {
+    SEARCH.runEach("upstream", FraySearchDeadNodeO4Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P1() throws Exception {
+    SEARCH.runEach("P1", FraySearchDeadNodeO4Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P2() throws Exception {
+    SEARCH.runEach("P2", FraySearchDeadNodeO4Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P3() throws Exception {
+    SEARCH.runEach("P3", FraySearchDeadNodeO4Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P1_P2() throws Exception {
+    SEARCH.runEach("P1+P2", FraySearchDeadNodeO4Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void proposed() throws Exception {
+    SEARCH.runEach("proposed", FraySearchDeadNodeO4Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void improved() throws Exception {
+    SEARCH.runEach("improved", FraySearchDeadNodeO4Test::once);
+  }
+
+  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
+  public void P1_P2u_P3() throws Exception {
+    SEARCH.runEach("P1+P2u+P3", FraySearchDeadNodeO4Test::once);
+  }
+
+  @AfterAll
+  static void record() {
+    SEARCH.finish("P1");
+  }
+}
