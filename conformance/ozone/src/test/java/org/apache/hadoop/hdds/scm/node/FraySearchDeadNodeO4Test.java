@@ -9,7 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
-import racelab.conformance.Threads;
 import racelab.fix.deadnode.Rows;
 import racelab.search.FraySearch;
 
@@ -48,13 +47,7 @@ public class FraySearchDeadNodeO4Test {
       r.outageToDead();
       r.handleDeadNodeEventsAfter(0);
       boolean removed = !r.w.hasReplica(r.c, r.dn);
-      r.w.elapse(r.w.staleMs() / 3); // the next check's hour
-      Thread checker = Threads.recording("SCMNodeManager health checker", r.failed,
-          r.w::checkHealth);
-      Thread sync = r.reloadThread(); // started
-      checker.start();
-      sync.join();
-      checker.join();
+      r.nextCheckRacesReload();
       DatanodeInfo now = r.nm.getDatanodeInfo(r.dn);
       boolean alive = r.health() != NodeState.DEAD || r.withinStaleDeadline();
       boolean written = now.getLastHeartbeatTime() > r.deadHeartbeat;

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hdds.protocol.DatanodeDetails;
 import org.apache.hadoop.hdds.protocol.DatanodeID;
@@ -31,6 +32,7 @@ import org.apache.hadoop.ozone.recon.scm.ReconScmTask;
 import org.apache.hadoop.ozone.recon.spi.StorageContainerServiceProvider;
 import org.apache.hadoop.util.Time;
 import racelab.conformance.Threads;
+import racelab.search.Mocks;
 import racelab.trace.Recorder;
 
 /**
@@ -93,7 +95,11 @@ final class ReconDeadNodeReplays implements AutoCloseable {
       first.setHostName(PEER_HOST);
     }
     table.put(first.getID(), first);
-    ReconContext context = mock(ReconContext.class);
+    // ReconContext is final: where Mockito makes subclass mocks only (a Fray JVM,
+    // racelab.search.Mocks) the released class without its constructor, with the two fields
+    // SCMNodeManager.register's Recon override reaches (its health flag and error list, which
+    // nothing here reads); elsewhere a mock
+    ReconContext context = Mocks.subclassOnly() ? reconContextByHand() : mock(ReconContext.class);
     w = new DeadNodeWiring(ReconContainerManager.class, (conf, storage, publisher, lvm) ->
         new ReconNodeManager(conf, storage, publisher, new org.apache.hadoop.hdds.scm.net
             .NetworkTopologyImpl(conf), table.proxy(), lvm, context));
@@ -112,6 +118,13 @@ final class ReconDeadNodeReplays implements AutoCloseable {
     if (!w.hasReplica(c, dn)) {
       throw new IllegalStateException("the first report added no replica");
     }
+  }
+
+  private static ReconContext reconContextByHand() {
+    ReconContext context = Mocks.allocate(ReconContext.class);
+    Mocks.set(context, ReconContext.class, "isHealthy", new AtomicBoolean(true));
+    Mocks.set(context, ReconContext.class, "errors", new ArrayList<>());
+    return context;
   }
 
   /** The address dn1 has in the node manager's memory. */
@@ -176,6 +189,20 @@ final class ReconDeadNodeReplays implements AutoCloseable {
     });
     t.start();
     return t;
+  }
+
+  /**
+   * The searches' race (O4, O8), no latch: an hour on, the next periodic health check on the
+   * health checker's thread against the reload on the Recon-sync thread ({@link #reloadThread});
+   * returns when both have ended.
+   */
+  void nextCheckRacesReload() throws Exception {
+    w.elapse(w.staleMs() / 3);
+    Thread checker = Threads.recording("SCMNodeManager health checker", failed, w::checkHealth);
+    Thread sync = reloadThread(); // started
+    checker.start();
+    sync.join();
+    checker.join();
   }
 
   NodeState health() throws Exception {
