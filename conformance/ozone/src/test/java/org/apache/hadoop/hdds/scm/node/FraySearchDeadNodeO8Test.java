@@ -43,13 +43,7 @@ public class FraySearchDeadNodeO8Test {
   /** One run, decided from the real state. */
   static List<FraySearch.Verdict> once() throws Exception {
     try (ReconDeadNodeReplays r = new ReconDeadNodeReplays(true)) {
-      r.registerAgainOverRpc();
-      r.join(r.reportThread());
-      String row0 = r.addressInRow();
-      String memory0 = r.addressInMemory();
-      if (row0.equals(memory0)) {
-        throw new IllegalStateException("behind NAT the row should differ from memory: " + row0);
-      }
+      String addresses = r.registerAgainBehindNat();
       long before = r.w.seq.get();
       r.outageToDead();
       r.handleDeadNodeEventsAfter(before);
@@ -58,7 +52,7 @@ public class FraySearchDeadNodeO8Test {
       DatanodeInfo now = r.nm.getDatanodeInfo(r.dn);
       boolean alive = r.health() != NodeState.DEAD || r.withinStaleDeadline();
       boolean reached = r.failed.get() == null && removed && alive && now != r.deadInfo;
-      return List.of(new FraySearch.Verdict(reached, "row " + row0 + " / memory " + memory0
+      return List.of(new FraySearch.Verdict(reached, addresses
           + " before the outage, handler removed the replica at DEAD=" + removed + ", "
           + r.describe()));
     }

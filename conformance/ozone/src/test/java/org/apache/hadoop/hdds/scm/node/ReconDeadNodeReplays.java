@@ -127,6 +127,23 @@ final class ReconDeadNodeReplays implements AutoCloseable {
     return context;
   }
 
+  /**
+   * O8's start (its replay and its search): dn1 registers again over RPC behind NAT and its
+   * registration report is applied, so its row holds the peer's address and memory the one dn1
+   * reports; fails if they agree. Returns "row R / memory M", as O8's verdicts print them.
+   */
+  String registerAgainBehindNat() throws Exception {
+    registerAgainOverRpc();
+    join(reportThread());
+    String row = addressInRow();
+    String memory = addressInMemory();
+    if (row.equals(memory)) {
+      throw new IllegalStateException("behind NAT the row should differ from memory: " + row + " "
+          + memory + ", at start " + memoryAtStart + ", " + failed.get());
+    }
+    return "row " + row + " / memory " + memory;
+  }
+
   /** The address dn1 has in the node manager's memory. */
   String addressInMemory() {
     return nm.getDatanodeInfo(dn).getIpAddress();

@@ -27,14 +27,7 @@ public class ReplayDeadNodeO8Test {
   public void DN_O8_reconReloadReplacesDeadNode(Row row) throws Exception {
     FixLayer.run(row, () -> {
       try (ReconDeadNodeReplays r = new ReconDeadNodeReplays(true)) {
-        r.registerAgainOverRpc();
-        r.join(r.reportThread());
-        String row0 = r.addressInRow();
-        String memory0 = r.addressInMemory();
-        if (row0.equals(memory0)) {
-          throw new IllegalStateException("behind NAT the row should differ from memory: "
-              + row0 + " " + memory0 + ", at start " + r.memoryAtStart + ", " + r.failed.get());
-        }
+        String addresses = r.registerAgainBehindNat();
         long before = r.w.seq.get();
         r.outageToDead();
         r.handleDeadNodeEventsAfter(before);
@@ -45,7 +38,7 @@ public class ReplayDeadNodeO8Test {
         DatanodeInfo now = r.nm.getDatanodeInfo(r.dn);
         boolean alive = r.health() != NodeState.DEAD || r.withinStaleDeadline();
         boolean reached = removed && alive && now != r.deadInfo;
-        Replay.record("DN_O8", row, "O8", reached, "row " + row0 + " / memory " + memory0
+        Replay.record("DN_O8", row, "O8", reached, addresses
             + " before the outage, handler removed the replica at DEAD=" + removed + ", "
             + r.describe());
         r.endTrace();
