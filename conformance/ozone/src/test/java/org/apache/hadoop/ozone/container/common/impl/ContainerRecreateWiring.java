@@ -78,6 +78,16 @@ public final class ContainerRecreateWiring implements AutoCloseable {
   public final Map<Long, Long> container2BCSIDMap = new ConcurrentHashMap<>();
   public final Gate beforeHandle = new Gate("before KeyValueHandler.handle");
   public final Gate beforeChunkWrite = new Gate("before ChunkManager.writeChunk");
+  /**
+   * Told of each request the dispatcher hands the handler, with the replica it was given, before
+   * {@link #beforeHandle}: a search's record of the window it ran in (it holds nothing).
+   */
+  public volatile HandleSeen onHandle = (what, c) -> { };
+
+  /** A request reaching KeyValueHandler.handle, and the replica object dispatchRequest found. */
+  public interface HandleSeen {
+    void seen(String what, Container<?> replica);
+  }
   private final ContainerMetrics metrics;
   private long lastIndex;
   /** ContainerStateMachine.stateMachineHealthy. */
@@ -129,6 +139,8 @@ public final class ContainerRecreateWiring implements AutoCloseable {
       if (inv.getMethod().getName().equals("handle")) {
         ContainerCommandRequestProto req = inv.getArgument(0);
         DispatcherContext ctx = inv.getArgument(2);
+        onHandle.seen(req.getCmdType() + (ctx == null ? "" : "/" + ctx.getStage()),
+            inv.getArgument(1));
         beforeHandle.pass(req.getCmdType() + (ctx == null ? "" : "/" + ctx.getStage()));
       }
       try {
