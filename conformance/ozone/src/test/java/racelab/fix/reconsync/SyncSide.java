@@ -19,8 +19,49 @@ import racelab.fix.Part;
 public final class SyncSide {
   /** The hand-off lock; {@link #owner()} shows who holds it (a terminated thread never releases). */
   public static final class HandOffLock extends ReentrantLock {
+    /** Set by a search's harness once it has decided a run stuck on this lock (see {@link #abandon}). */
+    volatile boolean abandoned;
+    /**
+     * The thread in an abandonable acquisition that has not acquired yet (only when
+     * {@link #makeAbandonable} was called): a search reads who waits (under Fray no thread waits
+     * in the lock's queue, Fray blocks it before it calls lock()).
+     */
+    public volatile Thread acquiring;
+
     public Thread owner() {
       return getOwner();
+    }
+  }
+
+  /** Thrown to a sync thread that waits for a lock a search's harness {@linkplain #abandon abandoned}. */
+  public static final class Abandoned extends RuntimeException {
+    Abandoned() {
+      super("racelab harness: the hand-off lock's wait was abandoned after the verdict");
+    }
+  }
+
+  /**
+   * Whether a waiting acquisition can be ended by {@link #abandon} (a plain field, not volatile:
+   * set once, before any run, by the one search that needs it, FraySearchReconSyncO7Test; false
+   * everywhere else, where the acquisition is the plain {@code lock()} and no Fray step is added).
+   */
+  private static boolean abandonable;
+
+  /** Lets {@link #abandon} end a wait for the lock (call before any run). */
+  public static void makeAbandonable() {
+    abandonable = true;
+  }
+
+  /**
+   * After a search has decided its run: a sync thread waiting forever for this provider's lock
+   * (its holder exited) is interrupted and leaves its sync by {@link Abandoned}, so that the run's
+   * threads can end (Fray ends an iteration only when all have). The verdict is read before.
+   */
+  public static void abandon(Object provider, Thread waiting) {
+    HandOffLock l = existingLockOf(provider);
+    if (l != null) {
+      l.abandoned = true;
+      waiting.interrupt();
     }
   }
 
@@ -58,7 +99,30 @@ public final class SyncSide {
   public static void acquireOnce() {
     Object p = SYNC.get();
     if (p != null && !TAKEN.get()) {
-      lockOf(p).lock();
+      HandOffLock l = lockOf(p);
+      if (!abandonable) {
+        l.lock();
+      } else {
+        // lock()'s semantics (the wait ignores interrupts, the flag is kept), except that a wait
+        // the harness abandoned ends
+        boolean interrupted = false;
+        l.acquiring = Thread.currentThread();
+        while (true) {
+          try {
+            l.lockInterruptibly();
+            break;
+          } catch (InterruptedException e) {
+            if (l.abandoned) {
+              throw new Abandoned();
+            }
+            interrupted = true;
+          }
+        }
+        l.acquiring = null;
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
       TAKEN.set(true);
     }
   }
