@@ -155,6 +155,8 @@ final class ReregisterMissingSearches {
     private final ReregisterSearchActor.Dataset base = new ReregisterSearchActor.Dataset();
     /** The running invocation's finalized replicas (set before its threads start). */
     volatile Set<Long> finalized = new ConcurrentSkipListSet<>();
+    /** The NameNode whose log notes the command thread's progress (the raced one). */
+    volatile ReregisterNameNode noting;
     /** Run as the next snapshot begins, on the thread taking it (then cleared). */
     volatile Runnable onSnapshot;
 
@@ -213,6 +215,10 @@ final class ReregisterMissingSearches {
 
     @Override
     public NamespaceInfo versionRequest() {
+      synchronized (rules) {
+        // where the command thread had got to when the FBR reached the NameNode (README)
+        rules.log.add("versionRequest");
+      }
       return ReregisterSearchActor.NS;
     }
 
@@ -243,6 +249,27 @@ final class ReregisterMissingSearches {
     }
   }
 
+  /**
+   * The search's DataNode: notes in the raced NameNode's log where the command thread's
+   * register() had got to (its createRegistration, before registerDatanode's RPC).
+   */
+  static final class NotingDataNode extends ReregisterSearchActor.SearchDataNode {
+    /** Never called: instances come from Objenesis. */
+    private NotingDataNode() throws Exception {
+    }
+
+    @Override
+    DatanodeRegistration createBPRegistration(NamespaceInfo ns) {
+      ReregisterNameNode n = ReregisterMissingSearches.dataset.noting;
+      if (n != null) {
+        synchronized (n) {
+          n.log.add("createRegistration");
+        }
+      }
+      return super.createBPRegistration(ns);
+    }
+  }
+
   private static Dataset dataset;
   /**
    * The IBR managers' counters, made once outside the block. Measured: with a DataNodeMetrics
@@ -262,7 +289,7 @@ final class ReregisterMissingSearches {
     ibrMetrics = new Metrics();
     FsDatasetSpi<?> proxy = (FsDatasetSpi<?>) Proxy.newProxyInstance(
         FsDatasetSpi.class.getClassLoader(), new Class<?>[] {FsDatasetSpi.class}, dataset);
-    dataNode = ReregisterSearchActor.dataNode(proxy, new Metrics());
+    dataNode = ReregisterSearchActor.dataNode(NotingDataNode.class, proxy, new Metrics());
   }
 
   /** One invocation's setup: the actors, their NameNodes, the raced one and its lease. */
@@ -410,6 +437,7 @@ final class ReregisterMissingSearches {
     ReregisterSearchActor.Actor a = st.racedActor();
     Set<Long> finalized = new ConcurrentSkipListSet<>();
     dataset.finalized = finalized;
+    dataset.noting = st.racedNameNode();
     List<IncrementalBlockReportManager> ibrs = new ArrayList<>();
     for (ReregisterSearchActor.Actor each : st.actors) {
       IncrementalBlockReportManager ibr = new IncrementalBlockReportManager(0, ibrMetrics);

@@ -65,7 +65,7 @@ final class ReregisterSearchActor {
     SearchNameNode nameNode;
 
     /** Never called: instances come from Objenesis. */
-    private SearchDataNode() throws Exception {
+    SearchDataNode() throws Exception {
       super(new Configuration());
     }
 
@@ -336,7 +336,13 @@ final class ReregisterSearchActor {
    */
   static SearchDataNode dataNode(FsDatasetSpi<?> dataset, DataNodeMetrics metrics)
       throws Exception {
-    SearchDataNode d = new ObjenesisStd().newInstance(SearchDataNode.class);
+    return dataNode(SearchDataNode.class, dataset, metrics);
+  }
+
+  /** The same, of a subclass of SearchDataNode. */
+  static <D extends SearchDataNode> D dataNode(Class<D> type, FsDatasetSpi<?> dataset,
+      DataNodeMetrics metrics) throws Exception {
+    D d = new ObjenesisStd().newInstance(type);
     d.conf = dn.conf;
     d.dnConf = new DNConf(d);
     d.metrics = metrics;
