@@ -56,7 +56,7 @@ final class ReregisterSearches {
    * (a registered DataNodeMetrics, reachable from the metrics system's statics, made each
    * invocation's snapshot restore cost seconds).
    */
-  static final class Metrics extends DataNodeMetrics {
+  static class Metrics extends DataNodeMetrics {
     Metrics() {
       super("racelab-search", "s", new int[0], null);
     }
