@@ -231,6 +231,10 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
         Tool::Lincheck => vec!["hdfs", "ozone"],
     };
     c.args(["-pl", &modules.join(",")]);
+    if modules.len() > 1 {
+        // the modules side by side, as the premises' run: each replays its own classes
+        c.args(["-T", &modules.len().to_string()]);
+    }
     for m in &modules {
         let _ = std::fs::remove_dir_all(conformance.join(m).join("target/surefire-reports"));
     }

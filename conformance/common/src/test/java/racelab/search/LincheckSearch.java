@@ -128,6 +128,18 @@ public final class LincheckSearch {
   }
 
   /**
+   * The invocations on {@code row}: the upstream row runs {@link #invocations()}, whose search
+   * must reach its outcome; a fix row runs {@code -Dracelab.lincheck.fixInvocations} when set
+   * (a smaller budget for rows that only record, on a shared machine), else the same.
+   */
+  public static int invocations(Row row) {
+    if (row.variant().equals("upstream")) {
+      return invocations();
+    }
+    return Integer.getInteger("racelab.lincheck.fixInvocations", invocations());
+  }
+
+  /**
    * Writes the tally; on the upstream row the outcome must have been reached (a search that
    * cannot fail is a defect). Fix rows record their k of N and assert nothing: the gate compares
    * them with the model.

@@ -65,7 +65,7 @@ final class ReregisterSearchActor {
     SearchNameNode nameNode;
 
     /** Never called: instances come from Objenesis. */
-    private SearchDataNode() throws Exception {
+    SearchDataNode() throws Exception {
       super(new Configuration());
     }
 
@@ -203,8 +203,14 @@ final class ReregisterSearchActor {
 
     /** The actor thread's heartbeat (the real sendHeartBeat), its commands queued as offerService does. */
     void heartbeat() throws Exception {
-      HeartbeatResponse r = actor.sendHeartBeat(false);
+      heartbeat(false);
+    }
+
+    /** The same, asking for a block report lease when {@code requestLease}; the answer. */
+    HeartbeatResponse heartbeat(boolean requestLease) throws Exception {
+      HeartbeatResponse r = actor.sendHeartBeat(requestLease);
       enqueue.invoke(cpt, (Object) r.getCommands());
+      return r;
     }
 
     /** The command processing thread's next batch (its processQueue's take and run). */
@@ -284,24 +290,65 @@ final class ReregisterSearchActor {
    * it) and is joined; it switched its actor off on its way out, which is undone. Made outside
    * Lincheck's block (see {@link Pool}).
    */
-  @SuppressWarnings("unchecked")
   static Actor make(HAServiceState ha) throws Exception {
+    return make(dn, new DatanodeProtocolClientSideTranslatorPB[] {dn.nameNode},
+        new HAServiceState[] {ha}).get(0);
+  }
+
+  /**
+   * One BPOfferService on DataNode {@code d} with one actor per NameNode {@code nns[i]}, whose
+   * actor last saw it {@code has[i]}, each holding registration A and no batch queued (as
+   * {@link #make(HAServiceState)}, which is this with one NameNode). Made outside Lincheck's
+   * block. The actors share the BPOfferService, as 3.5.0's actors of one block pool do.
+   */
+  @SuppressWarnings("unchecked")
+  static List<Actor> make(SearchDataNode d, DatanodeProtocolClientSideTranslatorPB[] nns,
+      HAServiceState[] has) throws Exception {
     List<String> ids = new ArrayList<>();
-    ids.add("nn0");
     List<InetSocketAddress> addrs = new ArrayList<>();
-    addrs.add(ADDRESS);
     List<InetSocketAddress> lifelines = new ArrayList<>();
-    lifelines.add(null);
-    BPOfferService b = new BPOfferService("ns1", ids, addrs, lifelines, dn);
-    BPServiceActor a = b.getBPServiceActors().get(0);
-    Thread t = (Thread) cptField.get(a);
-    t.join();
-    serviceRunField.setBoolean(a, true);
-    a.setNameNode(dn.nameNode);
-    b.verifyAndSetNamespaceInfo(a, NS);
-    registrationField.set(a, registration());
-    a.state = ha;
-    return new Actor(b, a, t, (BlockingQueue<Runnable>) queueField.get(t));
+    for (int i = 0; i < nns.length; i++) {
+      ids.add("nn" + i);
+      addrs.add(i == 0 ? ADDRESS : new InetSocketAddress("127.0.0.1", 10 + i));
+      lifelines.add(null);
+    }
+    BPOfferService b = new BPOfferService("ns1", ids, addrs, lifelines, d);
+    List<Actor> out = new ArrayList<>();
+    for (int i = 0; i < nns.length; i++) {
+      BPServiceActor a = b.getBPServiceActors().get(i);
+      Thread t = (Thread) cptField.get(a);
+      t.join();
+      serviceRunField.setBoolean(a, true);
+      a.setNameNode(nns[i]);
+      if (i == 0) {
+        b.verifyAndSetNamespaceInfo(a, NS);
+      }
+      registrationField.set(a, registration());
+      a.state = has[i];
+      out.add(new Actor(b, a, t, (BlockingQueue<Runnable>) queueField.get(t)));
+    }
+    return out;
+  }
+
+  /**
+   * A DataNode like the shared one ({@link #prepare}) with its own dataset and metrics (a
+   * search whose dataset answers getBlockReports and getStorage). Call after {@link #prepare}.
+   */
+  static SearchDataNode dataNode(FsDatasetSpi<?> dataset, DataNodeMetrics metrics)
+      throws Exception {
+    return dataNode(SearchDataNode.class, dataset, metrics);
+  }
+
+  /** The same, of a subclass of SearchDataNode. */
+  static <D extends SearchDataNode> D dataNode(Class<D> type, FsDatasetSpi<?> dataset,
+      DataNodeMetrics metrics) throws Exception {
+    D d = new ObjenesisStd().newInstance(type);
+    d.conf = dn.conf;
+    d.dnConf = new DNConf(d);
+    d.metrics = metrics;
+    d.dataset = dataset;
+    d.nameNode = dn.nameNode;
+    return d;
   }
 
   /** What one invocation races on, set up outside the block. */

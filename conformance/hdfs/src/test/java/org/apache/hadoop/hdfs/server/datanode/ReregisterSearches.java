@@ -56,7 +56,7 @@ final class ReregisterSearches {
    * (a registered DataNodeMetrics, reachable from the metrics system's statics, made each
    * invocation's snapshot restore cost seconds).
    */
-  static final class Metrics extends DataNodeMetrics {
+  static class Metrics extends DataNodeMetrics {
     Metrics() {
       super("racelab-search", "s", new int[0], null);
     }
@@ -245,6 +245,12 @@ final class ReregisterSearches {
   /** A search body whose setups are prepared outside the block (ReregisterSearchActor.Pool). */
   abstract static class Pooled implements LincheckSearch.Body {
     private final ReregisterSearchActor.Pool<ReregisterSearchActor.Actor> pool;
+    /**
+     * The IBR managers' counters (they count nothing), made here, outside Lincheck's block: one
+     * made inside each invocation ended the exploration after 3 invocations (README, "Lincheck
+     * searches").
+     */
+    final Metrics ibrMetrics = new Metrics();
 
     Pooled(racelab.fix.Row row, int invocations, ReregisterSearchActor.Setup<ReregisterSearchActor.Actor> setup)
         throws Exception {
@@ -282,7 +288,7 @@ final class ReregisterSearches {
 
     @Override
     Verdict race(ReregisterSearchActor.Actor a) throws Exception {
-      IncrementalBlockReportManager ibr = new IncrementalBlockReportManager(0, new Metrics());
+      IncrementalBlockReportManager ibr = new IncrementalBlockReportManager(0, ibrMetrics);
       a.use(ibr);
       ibr.notifyNamenodeBlock(received(1001), S1, false); // X finalized
       DatanodeProtocol nn = failingNameNode();
@@ -341,7 +347,7 @@ final class ReregisterSearches {
 
     @Override
     Verdict race(ReregisterSearchActor.Actor a) throws Exception {
-    IncrementalBlockReportManager ibr = new IncrementalBlockReportManager(0, new Metrics());
+    IncrementalBlockReportManager ibr = new IncrementalBlockReportManager(0, ibrMetrics);
     a.use(ibr);
     ibr.notifyNamenodeBlock(received(1001), S1, false);
     ibr.notifyNamenodeBlock(received(1002), S2, false);

@@ -6,7 +6,6 @@ import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
-import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -43,13 +42,7 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
 import org.apache.hadoop.hdfs.server.protocol.HeartbeatResponse;
-import org.apache.hadoop.hdfs.server.protocol.NNHAStatusHeartbeat;
 import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
-import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
-import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo.BlockStatus;
-import org.apache.hadoop.hdfs.server.protocol.RegisterCommand;
-import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
-import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 import racelab.trace.Recorder;
 import racelab.trace.reregister.Probes;
@@ -71,21 +64,12 @@ final class ReregisterWiring implements AutoCloseable {
   static final String BPID = "bp-1";
   static final NamespaceInfo NS = new NamespaceInfo(1, "cid", BPID, 0);
 
-  /** The model's NameNode, as a collaborator of the DataNode code under test. */
-  final class FakeNameNode {
-    final int id;
-    HAServiceState ha;
-    boolean known;
-    boolean alive;
-    final Set<Long> located = new TreeSet<>();
-    int blockReportCount;
-    long lease;
-    long nextLease = 1;
-    boolean startupSafeMode;
-    boolean failNextIbr;
-    int heartbeats;
-    int registrations;
-    final List<String> log = new ArrayList<>();
+  /**
+   * The model's NameNode, as a collaborator of the DataNode code under test: its rules are
+   * ReregisterNameNode's (shared with the Lincheck searches); here it adds the replays' hooks,
+   * its Mockito proxy, and the waits and the summary the replays read.
+   */
+  final class FakeNameNode extends ReregisterNameNode {
     /** Runs inside the next blockReport RPC, before it is processed. */
     volatile Hook beforeNextReport;
     /** Runs inside the next blockReport RPC, after it is processed, before it returns. */
@@ -97,8 +81,7 @@ final class ReregisterWiring implements AutoCloseable {
     final DatanodeProtocolClientSideTranslatorPB proxy;
 
     FakeNameNode(int id, HAServiceState ha) {
-      this.id = id;
-      this.ha = ha;
+      super(id, ha);
       this.proxy = mock(DatanodeProtocolClientSideTranslatorPB.class, inv -> {
         switch (inv.getMethod().getName()) {
           case "versionRequest":
@@ -129,109 +112,6 @@ final class ReregisterWiring implements AutoCloseable {
             return null;
         }
       });
-    }
-
-    synchronized void restart() {
-      known = false;
-      alive = false;
-      located.clear();
-      lease = 0;
-      startupSafeMode = true;
-      log.add("restart: empty datanode map, startup safe mode");
-    }
-
-    synchronized void markDead() {
-      alive = false;
-      located.clear();
-      lease = 0;
-      log.add("heartbeatCheck: dead, descriptor kept, locations removed");
-    }
-
-    synchronized HeartbeatResponse heartbeat(boolean requestLease) {
-      heartbeats++;
-      boolean register = !(known && alive);
-      long granted = 0;
-      if (requestLease && known) {
-        granted = nextLease++;
-        lease = granted;
-      }
-      log.add("heartbeat: " + (register ? "REGISTER" : "-") + " lease " + granted + " " + ha);
-      notifyAll();
-      DatanodeCommand[] cmds =
-          register ? new DatanodeCommand[] {RegisterCommand.REGISTER} : new DatanodeCommand[0];
-      return new HeartbeatResponse(cmds, new NNHAStatusHeartbeat(ha, 0), null, granted);
-    }
-
-    synchronized void registerDatanode() {
-      registrations++;
-      if (known) {
-        blockReportCount = 0;
-        alive = true;
-        log.add("registerDatanode: known node (updateRegInfo)");
-      } else {
-        known = true;
-        alive = true;
-        blockReportCount = 0;
-        log.add("registerDatanode: new node");
-      }
-    }
-
-    synchronized DatanodeCommand blockReport(long leaseId, StorageBlockReport[] reports)
-        throws IOException {
-      Set<Long> blocks = new TreeSet<>();
-      for (StorageBlockReport r : reports) {
-        r.getBlocks().forEach(b -> blocks.add(b.getBlockId()));
-      }
-      if (!known) {
-        log.add("blockReport " + blocks + ": unknown node -> REGISTER");
-        return RegisterCommand.REGISTER;
-      }
-      if (!(leaseId == 0 || (lease != 0 && lease == leaseId))) {
-        log.add("blockReport " + blocks + ": invalid lease " + leaseId);
-        throw new IOException("InvalidBlockReportLeaseException (fake NameNode)");
-      }
-      if (!alive) {
-        log.add("blockReport " + blocks + ": unregistered");
-        throw new IOException("UnregisteredNodeException (fake NameNode)");
-      }
-      lease = 0;
-      if (startupSafeMode && blockReportCount > 0) {
-        log.add("blockReport " + blocks + ": discarded (startup safe mode, not the first)");
-        return null;
-      }
-      located.clear();
-      located.addAll(blocks);
-      blockReportCount++;
-      log.add("blockReport " + blocks + ": processed");
-      return null;
-    }
-
-    void ibr(StorageReceivedDeletedBlocks[] reports) throws IOException {
-      Set<Long> blocks = new TreeSet<>();
-      for (StorageReceivedDeletedBlocks s : reports) {
-        for (ReceivedDeletedBlockInfo i : s.getBlocks()) {
-          if (i.getStatus() == BlockStatus.RECEIVED_BLOCK) {
-            blocks.add(i.getBlock().getBlockId());
-          }
-        }
-      }
-      synchronized (this) {
-        if (failNextIbr) {
-          failNextIbr = false;
-          log.add("blockReceivedAndDeleted " + blocks + ": timed out");
-          throw new IOException("blockReceivedAndDeleted timed out (fake NameNode busy)");
-        }
-        if (alive) {
-          located.addAll(blocks);
-          log.add("blockReceivedAndDeleted " + blocks + ": added");
-        } else {
-          log.add("blockReceivedAndDeleted " + blocks + ": dropped, node not registered");
-        }
-      }
-    }
-
-    synchronized boolean locates(long block) {
-      return located.contains(block);
     }
 
     /** Waits until this NameNode has answered {@code n} heartbeats. */
