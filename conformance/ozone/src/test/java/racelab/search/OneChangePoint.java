@@ -1,8 +1,5 @@
 package racelab.search;
 
-import java.util.Collection;
-import java.util.List;
-import org.pastalab.fray.core.ThreadContext;
 import org.pastalab.fray.core.randomness.ControlledRandom;
 import org.pastalab.fray.core.randomness.Randomness;
 import org.pastalab.fray.core.scheduler.PCTScheduler;
@@ -21,9 +18,7 @@ import org.pastalab.fray.core.scheduler.Scheduler;
  * between), depth 1 never switches, POS switches at nearly every step (the other thread's many
  * steps never run in a row), and one change point does it whenever it lands in that stretch.
  */
-public final class OneChangePoint extends Scheduler {
-  private final PCTScheduler pct;
-
+public final class OneChangePoint extends FixedPct {
   public OneChangePoint() {
     this(new ControlledRandom());
   }
@@ -34,18 +29,11 @@ public final class OneChangePoint extends Scheduler {
   }
 
   private OneChangePoint(Randomness rand, PCTScheduler pct) {
-    super(rand);
-    this.pct = pct;
-  }
-
-  @Override
-  public ThreadContext scheduleNextOperation(List<ThreadContext> threads,
-      Collection<ThreadContext> allThreads) {
-    return pct.scheduleNextOperation(threads, allThreads);
+    super(rand, pct);
   }
 
   @Override
   public Scheduler nextIteration(Randomness randomness) {
-    return new OneChangePoint(randomness, (PCTScheduler) pct.nextIteration(randomness));
+    return new OneChangePoint(randomness, nextPct(randomness));
   }
 }

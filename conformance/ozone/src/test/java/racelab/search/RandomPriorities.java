@@ -1,8 +1,5 @@
 package racelab.search;
 
-import java.util.Collection;
-import java.util.List;
-import org.pastalab.fray.core.ThreadContext;
 import org.pastalab.fray.core.randomness.ControlledRandom;
 import org.pastalab.fray.core.randomness.Randomness;
 import org.pastalab.fray.core.scheduler.PCTScheduler;
@@ -20,27 +17,22 @@ import org.pastalab.fray.core.scheduler.Scheduler;
  * window (container-recreate's write race: O1 in 10 of 30 runs at depth 1, 0 of 400 with 3
  * change points).
  */
-public final class RandomPriorities extends Scheduler {
-  private final PCTScheduler pct;
-
+public final class RandomPriorities extends FixedPct {
   public RandomPriorities() {
     this(new ControlledRandom());
   }
 
   /** The constructor Fray's replay calls with a recording's choices. */
   public RandomPriorities(Randomness rand) {
-    super(rand);
-    pct = new PCTScheduler(rand, 0, 0);
+    this(rand, new PCTScheduler(rand, 0, 0));
   }
 
-  @Override
-  public ThreadContext scheduleNextOperation(List<ThreadContext> threads,
-      Collection<ThreadContext> allThreads) {
-    return pct.scheduleNextOperation(threads, allThreads);
+  private RandomPriorities(Randomness rand, PCTScheduler pct) {
+    super(rand, pct);
   }
 
   @Override
   public Scheduler nextIteration(Randomness randomness) {
-    return new RandomPriorities(randomness);
+    return new RandomPriorities(randomness, nextPct(randomness));
   }
 }
