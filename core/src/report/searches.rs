@@ -121,6 +121,10 @@ pub enum Judgement {
     /// disagreement and its reason (a path of the real code the model lacks), so the search
     /// is not a new one.
     AsItsReplay,
+    /// Not reached in these runs, where the model reaches it on this row but not in the order
+    /// its replay drives (the replay's J cell on the row says unreachable): the search runs the
+    /// replay's wiring, which may leave out the orders that reach it.
+    NotInItsOrder,
     /// No cell of the model is about this row and outcome.
     Unclaimed,
 }
@@ -144,6 +148,9 @@ impl Judgement {
             }
             Judgement::AsItsReplay => {
                 "reached, as its replay's J cell, which disagrees with the model (see its note)"
+            }
+            Judgement::NotInItsOrder => {
+                "not found in these runs; the model reaches it on this row, not in its replay's order"
             }
             Judgement::Unclaimed => "no model cell for this row",
         }
@@ -188,26 +195,32 @@ fn model_cell(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<(Verdict, b
     )
 }
 
-/// Whether the replay the search is named after (`RS_O1`) has a J cell on the search's row
-/// and outcome that reaches it.
-fn its_replay_reaches(r: &SearchRecord, expected: &[ExpectedCell]) -> bool {
-    expected.iter().any(|e| {
-        e.checker == Checker::Real
-            && e.scenario == Some(r.search.as_str())
-            && e.contract == r.contract
-            && e.variant == r.variant
-            && e.outcome == r.outcome
-            && e.expected == Verdict::Reachable
-    })
+/// The verdict of the J cell of the replay the search is named after (`RS_O1`) on the
+/// search's row and outcome: the model's verdict for the order that replay drives.
+fn its_replay(r: &SearchRecord, expected: &[ExpectedCell]) -> Option<Verdict> {
+    expected
+        .iter()
+        .find(|e| {
+            e.checker == Checker::Real
+                && e.scenario == Some(r.search.as_str())
+                && e.contract == r.contract
+                && e.variant == r.variant
+                && e.outcome == r.outcome
+        })
+        .map(|e| e.expected)
 }
 
 pub fn judge(r: &SearchRecord, expected: &[ExpectedCell]) -> Judgement {
+    let replay = its_replay(r, expected);
     match (model_cell(r, expected), r.reached > 0) {
         (None, _) => Judgement::Unclaimed,
-        (Some((Verdict::Unreachable, _)), true) if its_replay_reaches(r, expected) => {
+        (Some((Verdict::Unreachable, _)), true) if replay == Some(Verdict::Reachable) => {
             Judgement::AsItsReplay
         }
         (Some((Verdict::Reachable, _)), true) => Judgement::Agrees,
+        (Some((Verdict::Reachable, _)), false) if replay == Some(Verdict::Unreachable) => {
+            Judgement::NotInItsOrder
+        }
         (Some((Verdict::Reachable, _)), false) => Judgement::NotFound,
         (Some((Verdict::Unreachable, proved)), false) => Judgement::Consistent { proved },
         (Some((Verdict::Unreachable, proved)), true) => Judgement::Deviates { proved },
@@ -334,6 +347,34 @@ mod tests {
             Judgement::Deviates { proved: true },
             "another wiring"
         );
+    }
+
+    #[test]
+    fn a_search_that_misses_what_the_row_reaches_only_by_another_order_says_so() {
+        // container-recreate's CR_R1 on P1: the row reaches O5 (by CR_R3's order), the order
+        // CR_R1's replay drives does not
+        let j = |expected| ExpectedCell {
+            scenario: Some("LR_O1"),
+            ..cell("P1", Checker::Real, expected)
+        };
+        let reaches = cell("P1", Checker::Loom, Verdict::Reachable);
+        let not_in_its_order = [reaches.clone(), j(Verdict::Unreachable)];
+        assert_eq!(
+            judge(&record("P1", 0), &not_in_its_order),
+            Judgement::NotInItsOrder
+        );
+        assert_eq!(
+            judge(&record("P1", 2), &not_in_its_order),
+            Judgement::Agrees
+        );
+        let in_its_order = [reaches.clone(), j(Verdict::Reachable)];
+        assert_eq!(judge(&record("P1", 0), &in_its_order), Judgement::NotFound);
+        // another search's replay says nothing of this one's order
+        let other = SearchRecord {
+            search: "LR_X".into(),
+            ..record("P1", 0)
+        };
+        assert_eq!(judge(&other, &not_in_its_order), Judgement::NotFound);
     }
 
     #[test]
