@@ -180,7 +180,7 @@ pub fn run(req: &Request) -> ExitCode {
         .iter()
         .filter(|c| {
             c.records.is_empty()
-                && !is_layer_test(c)
+                && !is_harness_test(c)
                 && !registry::premises()
                     .iter()
                     .any(|(_, ps)| ps.iter().any(|p| p.is_test(&c.name)))
@@ -226,9 +226,9 @@ pub fn run(req: &Request) -> ExitCode {
     for u in &unlisted {
         println!("unlisted test (no premise names it): {u}");
     }
-    for c in pass.iter().filter(|c| is_layer_test(c)) {
+    for c in pass.iter().filter(|c| is_harness_test(c)) {
         if c.outcome != CaseOutcome::Passed {
-            println!("the fix layer's own test failed: {}#{}", c.class, c.name);
+            println!("the harness's own test failed: {}#{}", c.class, c.name);
             bad = true;
         }
     }
@@ -516,9 +516,10 @@ fn judge(
     r
 }
 
-/// A test of the fix layer itself (`racelab.fix.FixLayerTest`), run in each module's JVM.
-fn is_layer_test(c: &Case) -> bool {
-    c.class.starts_with("racelab.fix.")
+/// A test of the harness itself (the fix layer's `racelab.fix`, the searches' `racelab.search`):
+/// it prints no record and no premise names it, and it must pass.
+fn is_harness_test(c: &Case) -> bool {
+    c.class.starts_with("racelab.fix.") || c.class.starts_with("racelab.search.")
 }
 
 /// A replay (`DN_O3`): held when every row's run ended and printed its records (its verdicts

@@ -17,6 +17,14 @@ import org.pastalab.fray.core.scheduler.Scheduler;
  * it, against 8 of 40 with it public, the same as before this class).
  */
 public abstract class FixedPct extends Scheduler {
+  /**
+   * Every choice any of these schedulers made in this JVM: a search checks that its run moved it
+   * ({@link FraySearch#runEach}), so that a scheduler Fray was named but did not consult fails
+   * the search instead of leaving POS's figures under its name. A plain field, not an atomic:
+   * Fray makes an atomic's operations steps of its own, and only one thread runs at a time under
+   * it, the scheduler's choices included.
+   */
+  private static long choices;
   private final PCTScheduler pct;
 
   protected FixedPct(Randomness rand, PCTScheduler pct) {
@@ -29,9 +37,15 @@ public abstract class FixedPct extends Scheduler {
     return (PCTScheduler) pct.nextIteration(randomness);
   }
 
+  /** How many choices these schedulers have made in this JVM. */
+  static long choices() {
+    return choices;
+  }
+
   @Override
   public final ThreadContext scheduleNextOperation(List<ThreadContext> threads,
       Collection<ThreadContext> allThreads) {
+    choices++;
     return pct.scheduleNextOperation(threads, allThreads);
   }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import kotlinx.serialization.json.Json;
+import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
 import org.pastalab.fray.core.randomness.Randomness;
 import racelab.conformance.Premise;
 import racelab.fix.FixLayer;
@@ -150,7 +151,9 @@ public final class FraySearch {
       }
     }
     StackObserver stacks = FrayKept.observeStacks();
+    long choicesBefore = FixedPct.choices();
     List<Verdict> verdicts = FixLayer.run(row, body);
+    checkScheduler(namedScheduler(), choicesBefore);
     if (verdicts.size() != rowTallies.size()) {
       throw new IllegalStateException(outcomes.keySet() + ": " + verdicts.size()
           + " verdicts for " + rowTallies.size() + " outcomes");
@@ -193,6 +196,56 @@ public final class FraySearch {
             + byRow.entrySet().stream()
                 .map(e -> e.getKey() + " " + e.getValue().reached() + "/" + e.getValue().runs())
                 .collect(Collectors.joining(", ")));
+  }
+
+  /**
+   * The scheduler the running test method names ({@code @ConcurrencyTest(scheduler = ...)},
+   * POS when it names none), found on this thread's stack; null outside Fray or outside such a
+   * method.
+   */
+  static Class<?> namedScheduler() {
+    if (!insideFray()) {
+      return null;
+    }
+    return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames ->
+        frames.map(f -> {
+          try {
+            return f.getDeclaringClass().getDeclaredMethod(f.getMethodName())
+                .getAnnotation(ConcurrencyTest.class);
+          } catch (NoSuchMethodException e) {
+            return null;
+          }
+        }).filter(java.util.Objects::nonNull).findFirst()
+            .<Class<?>>map(ConcurrencyTest::scheduler).orElse(null));
+  }
+
+  /**
+   * Fails unless the iteration that just ran was scheduled by {@code named} (see
+   * {@link #checkScheduler(Class, Object, long, long)}); nothing outside Fray.
+   */
+  static void checkScheduler(Class<?> named, long choicesBefore) {
+    if (named != null) {
+      checkScheduler(named, currentSchedulerObject(), choicesBefore, FixedPct.choices());
+    }
+  }
+
+  /**
+   * Fails unless {@code running}, the iteration's scheduler, is of the class the test names,
+   * and, for racelab's own ({@link FixedPct}), made choices in the run (from {@code before} to
+   * {@code after}). A search's figures are its scheduler's: run under another, they would be
+   * recorded under the wrong name.
+   */
+  static void checkScheduler(Class<?> named, Object running, long before, long after) {
+    String problem = null;
+    if (running == null || running.getClass() != named) {
+      problem = "ran under " + (running == null ? "no scheduler" : running.getClass().getName());
+    } else if (FixedPct.class.isAssignableFrom(named) && after == before) {
+      problem = "made no choice of " + named.getSimpleName() + "'s";
+    }
+    if (problem != null) {
+      throw new IllegalStateException("racelab search: the test names the scheduler "
+          + named.getName() + ", but the iteration " + problem);
+    }
   }
 
   /**
