@@ -11,10 +11,17 @@ import org.pastalab.fray.core.scheduler.Scheduler;
  * Fray's {@link PCTScheduler} with a fixed number of priority change points (Fray's default
  * places 3): {@link RandomPriorities} none, {@link OneChangePoint} one. A subclass is what a
  * search names ({@code scheduler = ...class}) and what a kept schedule's {@code scheduler} file
- * records, so each keeps its own class and the constructors Fray calls. Public, with public
- * subclasses: with this class package-private, Fray 0.9.2's JUnit extension did not run the
- * named scheduler and said nothing (container-recreate's R2 upstream: 0 of 40 runs, as POS finds
- * it, against 8 of 40 with it public, the same as before this class).
+ * records, so each keeps its own class and the constructors Fray calls.
+ *
+ * <p>Public, with public subclasses. An earlier stop made this class package-private, saw
+ * container-recreate's R2 upstream reach O5 in 0 of 40 runs against 8 of 40, and wrote that Fray
+ * then ran without the named scheduler. It does run it: each iteration now checks the running
+ * scheduler's class and that it made choices ({@link FraySearch#checkScheduler}), and both held
+ * with this class package-private. The rate still differed, paired runs of 20 in fresh JVMs
+ * (2026-12-06): package-private 1 and 4, public 8 and 5. The change point is drawn among the
+ * steps of the longest iteration so far, which is the first one (its first-use work); one JVM
+ * each, that first iteration took 20,655 steps package-private and 10,573 public, and a change
+ * point drawn past the end of a run never fires. An observation, not a proven cause.
  */
 public abstract class FixedPct extends Scheduler {
   /**
