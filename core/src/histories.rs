@@ -93,6 +93,19 @@ pub trait Histories: crate::claims::Claimed {
     fn changes(_world: &Self::World) -> Option<u64> {
         None
     }
+
+    /// The outcomes known not to hold in `world`'s quiet state, a bit per index in `OUTCOMES`:
+    /// those [`Histories::record_clear`] recorded on a state the contract can tell is this one
+    /// (reregister: the same settled world from its memo, in a later fuzz run). [`Session`]
+    /// does not decide them again (every test still does, and checks that none holds). 0 where
+    /// the contract keeps none.
+    fn known_clear(_world: &Self::World) -> u64 {
+        0
+    }
+
+    /// Records that the outcomes in `clear` (a bit per index in `OUTCOMES`) do not hold in
+    /// `world`'s quiet state (see [`Histories::known_clear`]).
+    fn record_clear(_world: &Self::World, _clear: u64) {}
 }
 
 /// A shrunk counterexample kept as a named test: the committed file
@@ -136,6 +149,9 @@ pub const STUCK: OutcomeId = "stuck";
 thread_local! {
     /// The checks this thread's sessions would have skipped (for the tests' tallies).
     pub(crate) static SKIPPED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The outcomes this thread's sessions would not have decided, known not to hold
+    /// ([`Histories::known_clear`]; for the tests' tallies).
+    pub(crate) static KNOWN_CLEAR: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// One history in progress: the driver, the plan, and the outcomes reached so far.
@@ -240,20 +256,42 @@ impl<M: Histories> Session<M> {
     }
 
     fn decide(&mut self) {
+        let known = M::known_clear(&self.driver.world);
+        let mut clear = 0;
         for (i, o) in M::OUTCOMES.iter().enumerate() {
-            if self.ignored & 1 << i != 0 {
+            let bit = 1 << i;
+            if self.ignored & bit != 0 {
                 continue;
             }
-            if let Some(witness) = o.holds(&self.driver.world) {
-                // Found once: its first witness is the one kept.
-                self.ignored |= 1 << i;
-                let timeline = self.driver.timeline(Some(violation(o.id, &witness)));
-                self.found.push(Violation {
-                    outcome: o.id,
-                    witness,
-                    timeline,
-                });
+            // Tests decide a known verdict all the same, and check it below.
+            if known & bit != 0 {
+                #[cfg(test)]
+                KNOWN_CLEAR.set(KNOWN_CLEAR.get() + 1);
+                if !cfg!(test) {
+                    continue;
+                }
             }
+            let Some(witness) = o.holds(&self.driver.world) else {
+                clear |= bit;
+                continue;
+            };
+            #[cfg(test)]
+            assert!(
+                known & bit == 0,
+                "{} holds in a state where it was recorded not to",
+                o.id
+            );
+            // Found once: its first witness is the one kept.
+            self.ignored |= bit;
+            let timeline = self.driver.timeline(Some(violation(o.id, &witness)));
+            self.found.push(Violation {
+                outcome: o.id,
+                witness,
+                timeline,
+            });
+        }
+        if clear & !known != 0 {
+            M::record_clear(&self.driver.world, clear);
         }
     }
 }

@@ -163,6 +163,14 @@ impl Histories for Reregister {
     fn changes(_world: &super::World) -> Option<u64> {
         Some(super::speed::writes::writes())
     }
+
+    fn known_clear(world: &super::World) -> u64 {
+        world.known_clear()
+    }
+
+    fn record_clear(world: &super::World, clear: u64) {
+        world.record_clear(clear);
+    }
 }
 
 /// A NameNode, a DataNode and a thread kind in scenario files.

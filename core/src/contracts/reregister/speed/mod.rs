@@ -42,10 +42,12 @@ impl std::ops::Deref for Quiescent<'_> {
     }
 }
 
-/// The last answer of [`World::at_quiescence`] and the write count it was given at (real std
-/// primitives: the cache is no model state and adds no interleavings).
+/// The last answer of [`World::at_quiescence`] and the write count it was given at; and, in a
+/// settled world, the outcomes found not to hold in the quiet states it settles
+/// ([`World::known_clear`]). Real std primitives: the caches are no model state and add no
+/// interleavings.
 #[derive(Default)]
-pub(super) struct SettledCache(unseen::Mutex<Option<Cached>>);
+pub(super) struct SettledCache(unseen::Mutex<Option<Cached>>, unseen::AtomicU64);
 
 struct Cached {
     /// [`writes::writes`] when the answer was given.
@@ -176,6 +178,35 @@ impl World {
         match settled {
             None => Quiescent::Calm(self),
             Some(w) => Quiescent::Settled(w.clone()),
+        }
+    }
+
+    /// The outcomes recorded not to hold in this quiet state ([`World::record_clear`]), a bit
+    /// per index in `OUTCOMES`: those recorded on its settled world when that world is one from
+    /// the memo. A memo world is given only to states with its fingerprint and its first events
+    /// ([`memo`]), so every state it is given is one state: the same fingerprint, so the same
+    /// settled world, and the same events, so the same ghost (O5 reads the state's own). Each
+    /// outcome is a function of that state, so a verdict on one is the verdict on every other.
+    /// A calm state (no settled world) and a world rebased onto other events (a new settled
+    /// world) start with none. Not under loom, where each settled world is a new simulation.
+    pub fn known_clear(&self) -> u64 {
+        match self.at_quiescence() {
+            Quiescent::Settled(w) if cfg!(not(loom)) => w.settled.1.load(unseen::Ordering::Relaxed),
+            _ => 0,
+        }
+    }
+
+    /// Records that the outcomes in `clear` do not hold in this quiet state (see
+    /// [`World::known_clear`]).
+    pub fn record_clear(&self, clear: u64) {
+        if let Quiescent::Settled(w) = self.at_quiescence() {
+            if cfg!(not(loom)) {
+                let known = &w.settled.1;
+                known.store(
+                    known.load(unseen::Ordering::Relaxed) | clear,
+                    unseen::Ordering::Relaxed,
+                );
+            }
         }
     }
 

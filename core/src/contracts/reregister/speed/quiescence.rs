@@ -353,3 +353,93 @@ fn at_quiescence_decides_as_the_full_simulation_on_scenarios() {
     println!("{} final states ({} calm)", tally.states, tally.calm);
     assert!(tally.reached > 100);
 }
+
+/// A verdict a session takes as known ([`World::known_clear`]) is the verdict: sessions of
+/// histories near the report's sequence and random ones, under every variant and mutant, each
+/// history run twice on this thread, decide every outcome anyway and check that none recorded
+/// not to hold does (`Session::decide`). Both ways a memo world is given again are exercised:
+/// with the same events (its known verdicts reused) and with others (a new world, none known).
+#[cfg(feature = "histories")]
+#[test]
+fn a_known_verdict_is_the_verdict() {
+    use crate::histories::{run, KNOWN_CLEAR};
+    let (known, memo) = (KNOWN_CLEAR.get(), super::memo::reused());
+    let mut r = SplitMix64(0x0CE_11A5);
+    let mut reached = 0;
+    for fix in fixes() {
+        for i in 0..120 {
+            let ops: Vec<Op> = if i % 2 == 0 {
+                let mut ops = REPORT_SEQUENCE.to_vec();
+                let at = (r.next_u64() as usize) % ops.len();
+                ops.insert(at, random_op(&mut r, 1));
+                ops
+            } else {
+                (0..1 + r.next_u64() % 48)
+                    .map(|_| random_op(&mut r, 1))
+                    .collect()
+            };
+            let first: Vec<_> = run::<Reregister>(fix, &ops)
+                .into_iter()
+                .map(|v| v.outcome)
+                .collect();
+            let again: Vec<_> = run::<Reregister>(fix, &ops)
+                .into_iter()
+                .map(|v| v.outcome)
+                .collect();
+            assert_eq!(first, again, "{fix:?} {ops:?}");
+            reached += first.len();
+        }
+    }
+    let rebased = super::memo::reused().1 - memo.1;
+    let known = KNOWN_CLEAR.get() - known;
+    println!("{known} verdicts known, {rebased} memo worlds rebased, {reached} outcomes reached");
+    assert!(known > 1000 && rebased > 100 && reached > 100);
+}
+
+/// Known verdicts belong to one state: at each quiet state of the report's sequence and of
+/// random histories with a settled world, verdicts recorded are known to a copy with the same events (the memo gives it
+/// the same world) and to no copy with other events (the memo gives it a world of its own), nor
+/// to a calm state.
+#[test]
+fn known_verdicts_follow_the_events() {
+    const SOME: u64 = 0b10_0110_0101;
+    let mut tally = [0; 3];
+    let mut r = SplitMix64(0x0CE_11A6);
+    let mut histories = vec![REPORT_SEQUENCE.to_vec()];
+    histories.extend((0..20).map(|_| (0..24).map(|_| random_op(&mut r, 1)).collect()));
+    for (fix, ops) in fixes()
+        .into_iter()
+        .flat_map(|f| histories.iter().map(move |h| (f, h)))
+    {
+        let trace = Trace::new();
+        let setup = Setup {
+            world: crate::sync::Arc::new(cluster(fix, &trace)),
+            threads: Vec::new(),
+        };
+        let mut d = Driver::<Reregister>::new(trace, setup);
+        let mut plan = Plan::default();
+        for op in ops {
+            if !(run_op(&mut d, &mut plan, op) && d.is_quiescent()) {
+                continue;
+            }
+            let w = &d.world;
+            if let Quiescent::Calm(_) = w.at_quiescence() {
+                w.record_clear(SOME);
+                assert_eq!(w.known_clear(), 0, "{fix:?}: a calm state");
+                tally[0] += 1;
+                continue;
+            }
+            w.record_clear(SOME);
+            assert_eq!(w.known_clear(), SOME);
+            let same = w.duplicate(&Trace::new());
+            assert_eq!(same.known_clear(), SOME, "{fix:?}: the same events");
+            tally[1] += 1;
+            if w.ghost.with_events(<[_]>::len) > 0 {
+                let other = w.with_ghost(w.ghost.followed_by(&w.ghost, 0), &Trace::new());
+                assert_eq!(other.known_clear(), 0, "{fix:?}: other events");
+                tally[2] += 1;
+            }
+        }
+    }
+    assert!(tally.iter().all(|&n| n > 10), "{tally:?}");
+}
