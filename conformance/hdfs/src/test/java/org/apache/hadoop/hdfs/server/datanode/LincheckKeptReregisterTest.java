@@ -35,7 +35,7 @@ public class LincheckKeptReregisterTest {
 
   @Test
   public void RR_O4_kept() throws Exception {
-    kept("RR_O4", 1, new ReregisterSearches.O4(upstream(), 1));
+    kept("RR_O4", 14, new ReregisterSearches.O4(upstream(), 14));
   }
 
   @Test
