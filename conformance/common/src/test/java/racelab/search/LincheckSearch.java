@@ -117,6 +117,13 @@ public final class LincheckSearch {
         // a block that captures nothing (Lincheck cannot take the field offsets of a hidden
         // class's captured arguments: "Failed to get object field offset for field arg$1")
         runLincheck(invocations, body, LincheckSearch::invocation);
+      } catch (RuntimeException | Error e) {
+        // Lincheck's failure (a hang, a harness error) ends the search: say how far it got,
+        // which the exception does not
+        Object n = System.getProperties().get(key + ".n");
+        System.out.println("[racelab] note: " + search + " " + row.variant() + ": Lincheck threw "
+            + "after " + n + " recorded invocations: " + e.getClass().getSimpleName());
+        throw e;
       } finally {
         currentKey = null;
         currentBody = null;

@@ -223,9 +223,11 @@ final class ReregisterMissingSearches {
 
     @Override
     public NamespaceInfo versionRequest() {
-      synchronized (rules) {
-        // where the command thread had got to when the FBR reached the NameNode (README)
-        rules.log.add("versionRequest");
+      if (dataset.noting == rules) {
+        synchronized (rules) {
+          // where the command thread had got to when the FBR reached the NameNode (README)
+          rules.log.add("versionRequest");
+        }
       }
       return ReregisterSearchActor.NS;
     }
@@ -287,6 +289,11 @@ final class ReregisterMissingSearches {
   private static Metrics ibrMetrics;
   private static ReregisterSearchActor.SearchDataNode dataNode;
 
+  /** The clock's count when the last snapshot began (see {@link Dataset#lastSnapshot}). */
+  static long lastSnapshot() {
+    return dataset.lastSnapshot;
+  }
+
   /** The shared DataNode and dataset (after ReregisterSearchActor.prepare, outside Lincheck). */
   static synchronized void prepare() throws Exception {
     ReregisterSearchActor.prepare();
@@ -309,6 +316,11 @@ final class ReregisterMissingSearches {
     final long lease;
     /** Registrations the raced NameNode had answered when the race began. */
     final int registrationsBefore;
+    /**
+     * Whether the race notes the command thread's progress in the raced NameNode's log (its
+     * versionRequest, its createRegistration: O3's diagnosis, README); off for O2.
+     */
+    boolean notes = true;
 
     Setup(List<ReregisterSearchActor.Actor> actors, NameNode[] nns, long lease) {
       this.actors = actors;
@@ -460,7 +472,7 @@ final class ReregisterMissingSearches {
     ReregisterSearchActor.Actor a = st.racedActor();
     Set<Long> finalized = new ConcurrentSkipListSet<>();
     dataset.finalized = finalized;
-    dataset.noting = st.racedNameNode();
+    dataset.noting = st.notes ? st.racedNameNode() : null;
     List<IncrementalBlockReportManager> ibrs = new ArrayList<>();
     for (ReregisterSearchActor.Actor each : st.actors) {
       IncrementalBlockReportManager ibr = new IncrementalBlockReportManager(0, ibrMetrics);
@@ -583,7 +595,15 @@ final class ReregisterMissingSearches {
    */
   static final class O2 extends Pooled {
     O2(racelab.fix.Row row, int invocations) throws Exception {
-      super(row, invocations, () -> doubleRegister(HAServiceState.ACTIVE));
+      super(row, invocations, () -> {
+        Setup st = doubleRegister(HAServiceState.ACTIVE);
+        // measured: with the notes (versionRequest's note under the NameNode's monitor),
+        // Lincheck reported "Concurrent test has hung" at upstream invocation 109 (the
+        // command thread parked at a switch point inside that monitor, the actor thread
+        // blocked on it in the real JVM); without them, 200 of 200 ran
+        st.notes = false;
+        return st;
+      });
     }
 
     @Override
