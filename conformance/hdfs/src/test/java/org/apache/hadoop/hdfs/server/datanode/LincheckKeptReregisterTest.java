@@ -44,6 +44,11 @@ public class LincheckKeptReregisterTest {
   }
 
   @Test
+  public void RR_O2_FBR_kept() throws Exception {
+    kept("RR_O2_FBR", 5, new ReregisterMissingSearches.O2(upstream(), 5));
+  }
+
+  @Test
   public void RR_O7_kept() throws Exception {
     kept("RR_O7", 39, new ReregisterSearches.O7(upstream(), 39));
   }
