@@ -73,21 +73,53 @@ public class FrayTryReregisterO3Test {
     }
   }
 
-  /** One race and quiescence; {O3 reached, O2 reached}. */
+  /**
+   * The outcome tried: O3 (default), or with {@code -Dracelab.fray.try=O6} or {@code O9} the
+   * RR_O6 or RR_O9 search's setup and predicate (ReregisterMissingSearches.O6, O9).
+   */
+  static final String OUTCOME = System.getProperty("racelab.fray.try", "O3");
+
+  /** One race and quiescence; {the outcome reached, O2 reached}. */
   static boolean[] once() throws Exception {
-    ReregisterMissingSearches.Setup st =
-        ReregisterMissingSearches.doubleRegister(HAServiceState.STANDBY);
+    boolean o6 = OUTCOME.equals("O6");
+    boolean o9 = OUTCOME.equals("O9");
+    ReregisterMissingSearches.Setup st = o6 ? ReregisterMissingSearches.singleRegister()
+        : o9 ? ReregisterMissingSearches.doubleRegister(HAServiceState.ACTIVE,
+            HAServiceState.STANDBY)
+        : ReregisterMissingSearches.doubleRegister(HAServiceState.STANDBY);
     ReregisterSearches.CountingScheduler s = new ReregisterSearches.CountingScheduler();
-    ReregisterMissingSearches.Ended e = ReregisterMissingSearches.race(st, false, s, true);
-    boolean o3 = e.finalized.contains(ReregisterMissingSearches.X)
+    ReregisterMissingSearches.Ended e = ReregisterMissingSearches.race(st, o6, s, true);
+    boolean lost = e.finalized.contains(ReregisterMissingSearches.X)
         && !st.racedNameNode().locates(ReregisterMissingSearches.X);
+    boolean reached;
+    if (o6) {
+      int registrations;
+      synchronized (st.racedNameNode()) {
+        registrations = st.racedNameNode().registrations - st.registrationsBefore;
+      }
+      reached = lost && registrations <= 1;
+    } else if (o9) {
+      boolean some = false;
+      boolean none = false;
+      for (ReregisterMissingSearches.NameNode n : st.nns) {
+        if (n.rules.locates(ReregisterMissingSearches.X)) {
+          some = true;
+        } else {
+          none = true;
+        }
+      }
+      reached = some && none;
+    } else {
+      reached = lost;
+    }
     long snapshot = ReregisterMissingSearches.lastSnapshot();
     boolean o2 = s.commandRead > 0 && snapshot < s.commandRead;
-    if (o3 || o2) {
-      System.out.println("[racelab] fray-try O3=" + o3 + " O2=" + o2 + " REG2's request #"
-          + s.commandRead + ", last snapshot #" + snapshot + "; " + e.observed());
+    if (reached || o2) {
+      System.out.println("[racelab] fray-try " + OUTCOME + "=" + reached + " O2=" + o2
+          + " REG2's request #" + s.commandRead + ", last snapshot #" + snapshot + "; "
+          + e.observed());
     }
-    return new boolean[] {o3, o2};
+    return new boolean[] {reached, o2};
   }
 
   @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK)
@@ -137,7 +169,8 @@ public class FrayTryReregisterO3Test {
 
   @AfterAll
   static void report() {
-    COUNTS.forEach((v, c) -> System.out.println("[racelab] fray-try RR_O3 " + v + ": O3 " + c[1]
+    COUNTS.forEach((v, c) -> System.out.println("[racelab] fray-try RR_" + OUTCOME + " " + v + ": "
+        + OUTCOME + " " + c[1]
         + " of " + c[0] + (c[3] > 0 ? " (first at run " + c[3] + ")" : "") + ", O2 " + c[2]
         + " of " + c[0] + (c[4] > 0 ? " (first at run " + c[4] + ")" : "")));
   }
