@@ -40,6 +40,47 @@ public final class LincheckSearch {
    */
   public interface Body {
     Verdict run() throws Exception;
+
+    /**
+     * Lincheck's {@code loopIterationsBeforeThreadSwitch} for this body: 10 (Lincheck's default)
+     * unless a body says otherwise. At every 10th iteration of a loop Lincheck takes the loop
+     * for a spin lock ("active lock detected") and switches threads at random; from that
+     * unplanned switch on, its model checker records no further switch point in the
+     * invocation, so a body whose threads run bounded loops of more than 10 iterations (a
+     * 16-slot HashMap table scanned by clear or values().toArray) can exhaust its interleaving
+     * tree after a few invocations (reregister O4: 3). {@link #NO_LOOP_SWITCH} turns those
+     * switches off; the switch points at the loops' shared accesses stay, and Lincheck's
+     * livelock bound (50 iterations) still fails a loop that does not end.
+     */
+    default int loopIterationsBeforeThreadSwitch() {
+      return LINCHECK_LOOP_SWITCH;
+    }
+  }
+
+  /** Lincheck 3.7's own {@code loopIterationsBeforeThreadSwitch} (LincheckSettings.DEFAULT). */
+  public static final int LINCHECK_LOOP_SWITCH = 10;
+
+  /** No switch at a loop's iterations (see {@link Body#loopIterationsBeforeThreadSwitch}). */
+  public static final int NO_LOOP_SWITCH = Integer.MAX_VALUE;
+
+  /**
+   * Runs {@code block} under Lincheck with the body's settings: Lincheck's public entry point
+   * when they are its defaults (every search recorded before the setting existed, so their
+   * kept invocation indices stand), else its settings entry point (internal to Lincheck's
+   * Kotlin API, public in its bytecode; pinned with Lincheck 3.7), with Lincheck's defaults
+   * for everything but the loop switch.
+   */
+  private static void runLincheck(int invocations, Body body, Runnable block) {
+    int loopSwitch = body.loopIterationsBeforeThreadSwitch();
+    if (loopSwitch == LINCHECK_LOOP_SWITCH) {
+      Lincheck.runConcurrentTest(invocations, block);
+    } else {
+      org.jetbrains.lincheck.LincheckSettings d = org.jetbrains.lincheck.LincheckSettings
+          .Companion.getDEFAULT();
+      Lincheck.runConcurrentTestInternal$lincheck(invocations,
+          new org.jetbrains.lincheck.LincheckSettings(d.getAnalyzeStdLib(), loopSwitch,
+              d.getLoopBound(), d.getRecursionBound()), block);
+    }
   }
 
   private LincheckSearch() {
@@ -75,7 +116,14 @@ public final class LincheckSearch {
       try {
         // a block that captures nothing (Lincheck cannot take the field offsets of a hidden
         // class's captured arguments: "Failed to get object field offset for field arg$1")
-        Lincheck.runConcurrentTest(invocations, LincheckSearch::invocation);
+        runLincheck(invocations, body, LincheckSearch::invocation);
+      } catch (RuntimeException | Error e) {
+        // Lincheck's failure (a hang, a harness error) ends the search: say how far it got,
+        // which the exception does not
+        Object n = System.getProperties().get(key + ".n");
+        System.out.println("[racelab] note: " + search + " " + row.variant() + ": Lincheck threw "
+            + "after " + n + " recorded invocations: " + e.getClass().getSimpleName());
+        throw e;
       } finally {
         currentKey = null;
         currentBody = null;
@@ -210,7 +258,7 @@ public final class LincheckSearch {
         currentKey = key;
         currentBody = body;
         try {
-          Lincheck.runConcurrentTest(invocation, LincheckSearch::replayInvocation);
+          runLincheck(invocation, body, LincheckSearch::replayInvocation);
         } finally {
           currentKey = null;
         currentBody = null;

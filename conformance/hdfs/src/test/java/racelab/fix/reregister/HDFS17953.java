@@ -64,10 +64,21 @@ public final class HDFS17953 extends Part {
       if (!HDFS17953.PART.on() || P2.PART.on()) {
         return false;
       }
-      synchronized (manager) {
-        pending.clear();
-      }
+      HDFS17953.clear(manager, pending);
       return true;
+    }
+  }
+
+  /**
+   * The clear under the manager's monitor, in this class rather than inlined in the advice:
+   * Fray instruments a class's monitors when it loads the class, and advice retransformed into
+   * IncrementalBlockReportManager later is not instrumented again, so an inlined monitor was one
+   * Fray did not see (an iteration on a trunk row hung: the command thread blocked on the real
+   * monitor that a writer held while Fray had parked the writer).
+   */
+  public static void clear(Object manager, Map<?, ?> pending) {
+    synchronized (manager) {
+      pending.clear();
     }
   }
 

@@ -35,12 +35,17 @@ public class LincheckKeptReregisterTest {
 
   @Test
   public void RR_O4_kept() throws Exception {
-    kept("RR_O4", 1, new ReregisterSearches.O4(upstream(), 1));
+    kept("RR_O4", 14, new ReregisterSearches.O4(upstream(), 14));
   }
 
   @Test
   public void RR_O5_kept() throws Exception {
     kept("RR_O5", 1, new ReregisterSearches.O5(upstream(), 1));
+  }
+
+  @Test
+  public void RR_O2_FBR_kept() throws Exception {
+    kept("RR_O2_FBR", 5, new ReregisterMissingSearches.O2(upstream(), 5));
   }
 
   @Test
