@@ -153,12 +153,10 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
     match tool {
         Tool::Fray => {
             c.env("JDK25_HOME", jdk25_for_fray(&[])?);
-            c.args(["-pl", "ozone"]);
         }
-        Tool::Lincheck => {
-            c.args(["-pl", "hdfs,ozone"]);
-        }
+        Tool::Lincheck => {}
     }
+    c.args(["-pl", "hdfs,ozone"]);
     let contracts: Vec<Option<&str>> = if req.contracts.is_empty() {
         vec![None]
     } else {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Fray's instrumented JDK, linked once per machine. prepare-fray links ozone/target/fray/fray-java
+# Fray's instrumented JDK, linked once per machine. prepare-fray links <module>/target/fray/fray-java
 # from JDK25_HOME, every JDK class instrumented (about 21 s of CPU), unless that directory's
 # fray-version file already names its Fray version (FrayWorkspaceInitializer in Fray 0.9.2), so
 # every clean clone linked it again. This keeps one link in the tool cache (ci/tools/tool-cache.sh),
-# named after the Fray version and the JDK's release file, and points ozone/target/fray/fray-java
-# at it. Usage (MAVEN OPTIONS: those of the Maven run that links, when none is cached, e.g. -o):
+# named after the Fray version and the JDK's release file, and points each module's
+# target/fray/fray-java (ozone's, hdfs's) at it. Usage (MAVEN OPTIONS: those of the Maven run
+# that links, when none is cached, e.g. -o):
 #   JDK25_HOME=$(conformance/tools/jdk25-for-fray.sh) && conformance/tools/fray-java.sh "$JDK25_HOME" [MAVEN OPTIONS...]
 set -euo pipefail
 conformance=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +24,11 @@ link_once() {
   cp -a "$target/." "$cached/"
 }
 install_once "$cached" link_once "$@"
-rm -rf "$target"
-mkdir -p "$(dirname "$target")"
-ln -s "$cached" "$target"
+# every module with a fray profile points at the one link (prepare-fray keeps a linked JDK whose
+# fray-version file names its Fray version)
+for module in ozone hdfs; do
+  link=$conformance/$module/target/fray/fray-java
+  rm -rf "$link"
+  mkdir -p "$(dirname "$link")"
+  ln -s "$cached" "$link"
+done
