@@ -4,7 +4,8 @@
 //! synchronization point of the models. In cargo fuzz's build (`--cfg fuzzing`), which runs
 //! every actor on one thread, they are that thread's cells ([`one_thread`]); the feature
 //! `one-thread` chooses them too, for the gate's tests of the models on them (core/Cargo.toml). Otherwise they are
-//! parking_lot's and std's, for the step driver and the property tests. The wrappers give every
+//! parking_lot's and std's, for the step driver and the property tests, which also run every
+//! program on one thread: their condition variable fails a wait, as the fuzz build's does. The wrappers give every
 //! backend parking_lot's shape: `lock()`, `read()` and `write()` return the guard directly (as
 //! tokio's `src/loom/mocked.rs` does for loom).
 //!
@@ -112,21 +113,26 @@ mod backend {
         }
     }
 
-    /// parking_lot's condition variable with std's by-value `wait` signature.
+    /// A condition variable for the step driver and the property tests, which run every
+    /// program of a world on the calling thread: no other thread can notify a waiter, so a wait
+    /// is a step that ran although it cannot (its program's `enabled` answered wrongly), and it
+    /// fails at once instead of waiting for ever (cargo-mutants' mutants of `enabled` hung
+    /// tests here until their timeout).
     #[derive(Debug, Default)]
-    pub struct Condvar(parking_lot::Condvar);
+    pub struct Condvar;
 
     impl Condvar {
         pub fn new() -> Self {
-            Self(parking_lot::Condvar::new())
+            Self
         }
-        pub fn wait<'a, T>(&self, mut guard: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
-            self.0.wait(&mut guard);
-            guard
+        pub fn wait<'a, T>(&self, _guard: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
+            panic!(
+                "Condvar::wait on the step driver's thread: every program runs on it, so \
+                 nothing can notify the waiter (a step ran that its program's `enabled` \
+                 should have held back)"
+            );
         }
-        pub fn notify_all(&self) {
-            self.0.notify_all();
-        }
+        pub fn notify_all(&self) {}
     }
 }
 
@@ -246,6 +252,30 @@ mod tests {
         assert_eq!(
             message,
             Some("SpanLock released by b, which does not hold it (held by Some(\"a\"))")
+        );
+    }
+
+    /// A step that waits for a lock its program should not have been enabled for fails at
+    /// once, naming why, on both single-thread backends (the step driver's and the fuzz
+    /// build's): no other thread can ever notify it.
+    #[test]
+    fn a_wait_on_the_drivers_thread_fails_at_once() {
+        let (state, released) = (super::Mutex::new(false), super::Condvar::new());
+        let waited = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut held = state.lock();
+            while !*held {
+                held = released.wait(held);
+            }
+        }))
+        .expect_err("a wait no thread can end");
+        let message = waited
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or(waited.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        assert!(
+            message.starts_with("Condvar::wait on the "),
+            "unexpected panic: {message}"
         );
     }
 }
