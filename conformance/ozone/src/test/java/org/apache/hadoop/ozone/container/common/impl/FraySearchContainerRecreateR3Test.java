@@ -1,14 +1,11 @@
 package org.apache.hadoop.ozone.container.common.impl;
 
-import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
-
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
-import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
 import racelab.conformance.Threads;
 import racelab.fix.containerrecreate.Dn;
 import racelab.fix.containerrecreate.Rows;
@@ -36,8 +33,7 @@ import racelab.search.RandomPriorities;
  * records.) A run's window is printed at the end per row.
  */
 @ExtendWith(FrayTestExtension.class)
-public class FraySearchContainerRecreateR3Test {
-  static final int ITERATIONS = 200;
+public class FraySearchContainerRecreateR3Test extends ContainerRecreateRandomPrioritiesRows {
   static final FraySearch SEARCH = new FraySearch("CR_R3", "O5", Rows.headline());
 
   @BeforeAll
@@ -87,76 +83,11 @@ public class FraySearchContainerRecreateR3Test {
     }
   }
 
-  private void row(String variant) throws Exception {
+  @Override
+  void row(String variant) throws Exception {
     ContainerRecreateWindows.last = null;
     SEARCH.runEach(variant, FraySearchContainerRecreateR3Test::once);
     ContainerRecreateWindows.take(variant);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void upstream() throws Exception {
-    row("upstream");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P1() throws Exception {
-    row("P1");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P2() throws Exception {
-    row("P2");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P4() throws Exception {
-    row("P4");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P5() throws Exception {
-    row("P5");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P6() throws Exception {
-    row("P6");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void tombstone() throws Exception {
-    row("tombstone");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P7() throws Exception {
-    row("P7");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P8() throws Exception {
-    row("P8");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void proposed() throws Exception {
-    row("proposed");
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void improved() throws Exception {
-    row("improved");
   }
 
   @AfterAll

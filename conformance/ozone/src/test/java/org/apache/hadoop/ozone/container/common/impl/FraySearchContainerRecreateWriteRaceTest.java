@@ -1,7 +1,5 @@
 package org.apache.hadoop.ozone.container.common.impl;
 
-import static org.pastalab.fray.core.command.SystemTimeDelegateType.MOCK;
-
 import java.util.List;
 import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
 import org.apache.hadoop.hdds.scm.container.ContainerInfo;
@@ -10,7 +8,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
-import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
 import racelab.conformance.Threads;
 import racelab.fix.containerrecreate.Dn;
 import racelab.fix.containerrecreate.Rows;
@@ -45,8 +42,7 @@ import racelab.search.RandomPriorities;
  * row with the layer on; the upstream row must reach O1.
  */
 @ExtendWith(FrayTestExtension.class)
-public class FraySearchContainerRecreateWriteRaceTest {
-  static final int ITERATIONS = 200;
+public class FraySearchContainerRecreateWriteRaceTest extends ContainerRecreateRandomPrioritiesRows {
   static final FraySearch SEARCH = new FraySearch("CR_O1", "O1", Rows.headline())
       .and("CR_O7", "O7").and("CR_O5", "O5").and("CR_O2", "O2");
 
@@ -104,70 +100,9 @@ public class FraySearchContainerRecreateWriteRaceTest {
     }
   }
 
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void upstream() throws Exception {
-    SEARCH.runEach("upstream", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P1() throws Exception {
-    SEARCH.runEach("P1", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P2() throws Exception {
-    SEARCH.runEach("P2", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P4() throws Exception {
-    SEARCH.runEach("P4", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P5() throws Exception {
-    SEARCH.runEach("P5", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P6() throws Exception {
-    SEARCH.runEach("P6", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void tombstone() throws Exception {
-    SEARCH.runEach("tombstone", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P7() throws Exception {
-    SEARCH.runEach("P7", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void P8() throws Exception {
-    SEARCH.runEach("P8", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void proposed() throws Exception {
-    SEARCH.runEach("proposed", FraySearchContainerRecreateWriteRaceTest::once);
-  }
-
-  @ConcurrencyTest(iterations = ITERATIONS, systemTimeDelegateType = MOCK,
-      scheduler = RandomPriorities.class)
-  public void improved() throws Exception {
-    SEARCH.runEach("improved", FraySearchContainerRecreateWriteRaceTest::once);
+  @Override
+  void row(String variant) throws Exception {
+    SEARCH.runEach(variant, FraySearchContainerRecreateWriteRaceTest::once);
   }
 
   @AfterAll
