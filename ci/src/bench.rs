@@ -127,7 +127,7 @@ pub fn run(request: &Request) -> ExitCode {
     };
     let cold = request.cold.then(|| {
         println!("== cold: the gate's phases from empty target directories");
-        for dir in ["target/loom", "target/fuzzing", "fuzz/target"] {
+        for dir in ["target/fuzzing", "fuzz/target"] {
             let _ = std::fs::remove_dir_all(root().join(dir));
         }
         // The plain build's dependencies, but not the running gate binary itself.
@@ -331,7 +331,7 @@ fn count_instructions() -> Option<Counted> {
     if !has_valgrind() {
         return None;
     }
-    let exe = std::fs::read_dir(root().join("target/loom/debug/deps"))
+    let exe = std::fs::read_dir(root().join("target/release/deps"))
         .ok()?
         .flatten()
         .map(|e| e.path())

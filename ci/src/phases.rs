@@ -66,20 +66,30 @@ impl Phase {
 
     /// The loom cells, in two processes at once on two cores: loom scales across processes,
     /// not across threads of one (measured: dead-node's cells took 115 s with two threads in
-    /// one process and 54 s with one). Built with the optimized test profile (Cargo.toml), as
-    /// `RUSTFLAGS="--cfg loom" cargo test` builds them, but only what the cells link:
-    /// racelab-core without `histories` and the cells' harness ([`Phase::loom_unit_tests`]
-    /// then adds racelab-core's unit tests). The rest of that command (the other crates' unit
-    /// tests and the history claims under `cfg(loom)`, the doctests) built proptest, clap,
-    /// racelab-props and racelab-ci under `--cfg loom` too, about half of the phase's build, to
-    /// run tests the plain phase runs on the same models; the scheduled workflow runs the
-    /// command in full (job `loom-command`).
+    /// one process and 54 s with one). `cfg(loom)` comes from the feature `loom` of
+    /// racelab-loom and racelab-core (their build scripts set it for those two crates alone),
+    /// not from `--cfg loom` in RUSTFLAGS, which builds every crate again in a target directory
+    /// of its own: so the phase builds, optimized (`--release`, whose settings are the test
+    /// profile's that `RUSTFLAGS="--cfg loom" cargo test` builds with, Cargo.toml), only loom's
+    /// own dependencies, racelab-core without `histories`, and the cells' harness, and shares
+    /// the rest with the plain build ([`Phase::loom_unit_tests`] then adds racelab-core's unit
+    /// tests). The rest of that command (the other crates' unit tests and the history claims
+    /// under `cfg(loom)`, the doctests) runs tests the plain phase runs on the same models; the
+    /// scheduled workflow runs the command in full (job `loom-command`).
     pub fn loom_suite(filter: Option<&str>) -> Phase {
         let mut p = Phase::new(
-            "loom cells (test profile, --cfg loom)",
-            &["test", "-p", "racelab-loom", "--test", "cells"],
+            "loom cells (release, feature loom: cfg(loom) for racelab-core and racelab-loom)",
+            &[
+                "test",
+                "--release",
+                "-p",
+                "racelab-loom",
+                "--features",
+                "loom",
+                "--test",
+                "cells",
+            ],
         );
-        p.cfg = Some("loom");
         p.shards = 2;
         p.sharded_target = "cells";
         p.test_args.push("--test-threads=1".into());
@@ -93,19 +103,20 @@ impl Phase {
     /// `RUSTFLAGS="--cfg loom" cargo test`. Unfiltered: seconds. Unoptimized: its 15 tests ran
     /// in 0.25 s instead of 0.10, its build took 5 CPU-seconds instead of 9 (two idle cores).
     pub fn loom_unit_tests() -> Phase {
-        let mut p = Phase::new(
-            "racelab-core's unit tests under --cfg loom",
+        Phase::new(
+            "racelab-core's unit tests under cfg(loom) (feature loom)",
             &[
                 "test",
+                "--release",
                 "--config",
-                "profile.test.package.racelab-core.opt-level=0",
+                "profile.release.package.racelab-core.opt-level=0",
                 "-p",
                 "racelab-core",
+                "--features",
+                "loom",
                 "--lib",
             ],
-        );
-        p.cfg = Some("loom");
-        p
+        )
     }
 
     /// The models' unit tests on the primitives of cargo fuzz's build (one thread's cells, see

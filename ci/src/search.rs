@@ -204,6 +204,7 @@ fn maven(tool: Tool, req: &Request) -> Result<(), String> {
 /// `Err` when Maven could not run them at all.
 fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<KeptReplay>, String> {
     let conformance = root().join("conformance");
+    let reports = format!("target/kept-{}-reports", tool.name());
     let mut c = Command::new("mvn");
     c.current_dir(&conformance)
         .args(["-q", "-B", "-ntp", "-Dstyle.color=never", "test"])
@@ -211,7 +212,9 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
         .arg(format!("-Dtest={}Kept*Test", tool.class_prefix()))
         .arg("-Dsurefire.failIfNoSpecifiedTests=false")
         // a kept replay that fails is a result, read from the reports
-        .arg("-Dmaven.test.failure.ignore=true");
+        .arg("-Dmaven.test.failure.ignore=true")
+        // reports of its own: the premises' run writes the modules' own at the same time
+        .arg(format!("-Dracelab.reports={reports}"));
     if offline {
         c.arg("-o");
     }
@@ -234,7 +237,7 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
         c.args(["-T", &modules.len().to_string()]);
     }
     for m in &modules {
-        let _ = std::fs::remove_dir_all(conformance.join(m).join("target/surefire-reports"));
+        let _ = std::fs::remove_dir_all(conformance.join(m).join(&reports));
     }
     let log = root().join(format!("target/racelab/kept-{}.log", tool.name()));
     let status = run_logged(&mut c, &log)?;
@@ -245,7 +248,7 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
             log.display()
         ));
     }
-    let cases = module_cases(&conformance, &modules)?;
+    let cases = module_cases(&conformance, &modules, &reports)?;
     if cases.is_empty() {
         return Err(format!(
             "no {}Kept*Test ran; see {}",

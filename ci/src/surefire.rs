@@ -18,12 +18,16 @@ pub fn run_logged(mvn: &mut Command, log: &Path) -> Result<ExitStatus, String> {
         .map_err(|e| format!("mvn: {e}"))
 }
 
-/// The test cases of the Surefire reports of `modules` under `dir` (`<module>/target/
-/// surefire-reports/TEST-*.xml`, in file order); a module without reports has none.
-pub fn module_cases(dir: &Path, modules: &[&str]) -> Result<Vec<Case>, String> {
+/// Where a module's Surefire reports are, unless a run names its own (`-Dracelab.reports`, the
+/// root pom's property: the kept replays, which run beside the premises' run).
+pub const REPORTS: &str = "target/surefire-reports";
+
+/// The test cases of the Surefire reports of `modules` under `dir` (`<module>/<reports>/
+/// TEST-*.xml`, in file order); a module without reports has none.
+pub fn module_cases(dir: &Path, modules: &[&str], reports: &str) -> Result<Vec<Case>, String> {
     let mut cases = Vec::new();
     for module in modules {
-        let reports = dir.join(module).join("target/surefire-reports");
+        let reports = dir.join(module).join(reports);
         let Ok(entries) = std::fs::read_dir(&reports) else {
             continue;
         };

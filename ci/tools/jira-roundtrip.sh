@@ -2,21 +2,25 @@
 # Checks the JIRA comments as a reader would: each target/racelab/comments/*.jira is converted
 # back to Markdown with jira2markdown (PyPI, pinned; installed once per machine, tool-cache.sh),
 # must keep every table and {noformat} block, and must render in headless Chromium with every
-# table and code block (render-report.sh).
+# table and code block (render-report.sh). `--install` installs jira2markdown and converts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+install_only=false
+[ "${1:-}" != --install ] || { install_only=true; shift; }
 dir=${1:-target/racelab/comments}
 shopt -s nullglob
 comments=("$dir"/*.jira)
-[ ${#comments[@]} -gt 0 ] || { echo "error: $dir: no .jira comments (run \`cargo xtask report --format jira\` first)" >&2; exit 2; }
-package=jira2markdown==0.5.3
+$install_only || [ ${#comments[@]} -gt 0 ] || { echo "error: $dir: no .jira comments (run \`cargo xtask report --format jira\` first)" >&2; exit 2; }
+# its parser pinned too: a new pyparsing must not change the check between two runs
+packages=(jira2markdown==0.5.3 pyparsing==3.3.3)
 . ci/tools/tool-cache.sh
-venv=$tool_cache/jira-$package-$(python3 -c 'import sys; print("py%d.%d" % sys.version_info[:2])')
+venv=$tool_cache/jira-$(IFS=-; echo "${packages[*]}")-$(python3 -c 'import sys; print("py%d.%d" % sys.version_info[:2])')
 install_venv() {
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "$package"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "${packages[@]}"
 }
 install_once "$venv" install_venv
+! $install_only || exit 0
 "$venv/bin/python" ci/tools/jira-roundtrip.py "${comments[@]}"
 # All comments in one call: the browsers are launched once, each renders its share of them.
 ci/tools/render-report.sh "${comments[@]/%.jira/.md}"
