@@ -37,7 +37,8 @@ def roundtrip(path):
 
 
 if __name__ == "__main__":
-    # jira2markdown's parser takes seconds per comment, on one core: one process per comment.
+    # jira2markdown's parser takes seconds per comment, on one core: one process per core, each
+    # converting its share (under PyPy, whose JIT then serves every comment of a process).
     with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
         results = list(pool.map(roundtrip, sys.argv[1:]))
     for line, _ in results:
