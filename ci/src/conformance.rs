@@ -13,6 +13,7 @@
 //! found" when Java or Maven is absent.
 
 use crate::phases::root;
+use crate::search::Tool;
 use crate::surefire::{method, Case, CaseOutcome, REPORTS};
 use racelab_core::premises::Premise;
 use racelab_core::registry;
@@ -97,6 +98,7 @@ struct Report {
     untraced: Vec<String>,
     /// The searches' kept schedules, replayed (each must reach its outcome again).
     kept: Vec<racelab_core::report::searches::KeptReplay>,
+    /// The kept replays' time after `mvn test` ended (Lincheck's; Fray's run beside it).
     seconds_kept: Option<f64>,
 }
 
@@ -138,28 +140,35 @@ pub fn run(req: &Request) -> ExitCode {
         eprintln!("conformance: {e}");
         return ExitCode::FAILURE;
     }
-    // The searches' kept schedules are replayed beside the premises' run, in JVMs of their own
-    // with reports of their own: each replay is one thread at a time under its scheduler, and
-    // the premises' replays mostly wait (latches, a Raft election), so the two share the cores
-    // where, one after the other, the kept replays (about 70 s) came after mvn test.
-    println!(
-        "conformance: mvn test, beside it the searches' kept schedules replayed (Lincheck, Fray)"
-    );
-    let ((pass, seconds_pass), (kept, kept_problems, seconds_kept)) = std::thread::scope(|s| {
-        let kept = s.spawn(|| {
-            let t = Instant::now();
-            let (kept, problems) = crate::search::replay_all_kept(req.offline, req.repo.as_deref());
-            (kept, problems, Some(t.elapsed().as_secs_f64()))
+    // Fray's kept schedules are replayed beside the premises' run, in a JVM of their own with
+    // reports of their own: under Fray one thread runs at a time, and the premises' replays
+    // mostly wait (latches, a Raft election), so the two share the cores. Lincheck's come
+    // after it: its threads spin while they wait for their turn, and beside the premises' run
+    // they spent the CPU the other phases wait for (the whole conformance phase took 223
+    // CPU-seconds, where its three Maven runs one after the other took 155; 2026-12-06).
+    println!("conformance: mvn test, beside it Fray's kept schedules replayed");
+    let ((pass, seconds_pass), (mut kept, mut kept_problems)) = std::thread::scope(|s| {
+        let fray = s.spawn(|| {
+            crate::search::replay_all_kept(&[Tool::Fray], req.offline, req.repo.as_deref())
         });
         let t = Instant::now();
         let pass = maven(&dir, req, Pass::Plain);
         let pass = (pass, t.elapsed().as_secs_f64());
-        let kept = kept.join().unwrap_or_else(|_| {
-            let problem = "the kept schedules' replay panicked".to_string();
-            (Vec::new(), vec![problem], None)
+        let fray = fray.join().unwrap_or_else(|_| {
+            (
+                Vec::new(),
+                vec!["the Fray kept schedules' replay panicked".to_string()],
+            )
         });
-        (pass, kept)
+        (pass, fray)
     });
+    println!("conformance: Lincheck's kept schedules replayed");
+    let t = Instant::now();
+    let (lincheck, problems) =
+        crate::search::replay_all_kept(&[Tool::Lincheck], req.offline, req.repo.as_deref());
+    kept.extend(lincheck);
+    kept_problems.extend(problems);
+    let seconds_kept = Some(t.elapsed().as_secs_f64());
     let pass = match pass {
         Ok(cases) => cases,
         Err(e) => {

@@ -277,14 +277,18 @@ fn replay_kept(tool: Tool, offline: bool, repo: Option<&Path>) -> Result<Vec<Kep
         .collect())
 }
 
-/// The kept schedules replayed, for the gate: the replays, and the problems (a replay
-/// that did not reach its outcome again, or a tool that could not run).
-pub fn replay_all_kept(offline: bool, repo: Option<&Path>) -> (Vec<KeptReplay>, Vec<String>) {
+/// The kept schedules of `tools` replayed, for the gate: the replays, and the problems (a
+/// replay that did not reach its outcome again, or a tool that could not run).
+pub fn replay_all_kept(
+    tools: &[Tool],
+    offline: bool,
+    repo: Option<&Path>,
+) -> (Vec<KeptReplay>, Vec<String>) {
     let (mut replays, mut problems) = (Vec::new(), Vec::new());
     // the kept Fray schedules that do not reach their outcome in every replay (recon-sync O8,
     // see `Tool::searched`) run only when asked (`racelab.fray.kept.nondeterministic`):
     // skipped here
-    for tool in [Tool::Lincheck, Tool::Fray] {
+    for &tool in tools {
         match replay_kept(tool, offline, repo) {
             Ok(r) => replays.extend(r),
             Err(e) => problems.push(e),
