@@ -75,11 +75,21 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
     times.extend(
         filtered(Phase::loom_suite, "loom")
             .into_iter()
-            .chain([(Phase::loom_unit_tests(), "loom-unit.log".to_owned())])
             .map(|p| run(p, &mut seen)),
     );
-    // The fuzz targets' check runs beside the one-thread tests: the build and the tail of those
-    // tests (two long ones) leave a core idle much of the time, and neither writes a record.
+    // racelab-core's unit tests under cfg(loom) and the fuzz targets' check run beside the
+    // one-thread tests: the builds and the tail of those tests (two long ones) leave a core
+    // idle much of the time, and none of the three writes a record. (cargo builds the unit
+    // tests and the one-thread tests one after the other: they share a target directory.)
+    let loom_unit = Phase::loom_unit_tests();
+    let loom_unit = Background::start(
+        loom_unit.name,
+        &format!("cargo {}", loom_unit.args.join(" ")),
+        Ok(loom_unit.command()),
+        &out.join("loom-unit.log"),
+        "the one-thread tests",
+        false,
+    );
     let fuzz = Background::start(
         fuzz.name,
         &format!("cargo {}", fuzz.args.join(" ")),
@@ -92,6 +102,7 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
         (Phase::one_thread(), "one-thread.log".to_owned()),
         &mut seen,
     ));
+    times.push(loom_unit.finish());
     times.push(fuzz.finish());
     times.push(premises.finish());
     times
