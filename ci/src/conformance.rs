@@ -162,13 +162,6 @@ pub fn run(req: &Request) -> ExitCode {
         });
         (pass, fray)
     });
-    println!("conformance: Lincheck's kept schedules replayed");
-    let t = Instant::now();
-    let (lincheck, problems) =
-        crate::search::replay_all_kept(&[Tool::Lincheck], req.offline, req.repo.as_deref());
-    kept.extend(lincheck);
-    kept_problems.extend(problems);
-    let seconds_kept = Some(t.elapsed().as_secs_f64());
     let pass = match pass {
         Ok(cases) => cases,
         Err(e) => {
@@ -176,6 +169,13 @@ pub fn run(req: &Request) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    println!("conformance: Lincheck's kept schedules replayed");
+    let t = Instant::now();
+    let (lincheck, problems) =
+        crate::search::replay_all_kept(&[Tool::Lincheck], req.offline, req.repo.as_deref());
+    kept.extend(lincheck);
+    kept_problems.extend(problems);
+    let seconds_kept = Some(t.elapsed().as_secs_f64());
     // The plain pass's traces, before the negated pass runs the replays again.
     println!("conformance: validating the replays' traces against the models");
     let mut traces = crate::validate::check(&crate::validate::default_dirs());
