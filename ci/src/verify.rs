@@ -24,7 +24,6 @@ pub struct PhaseTime {
 /// filtered run of the plain and loom suites per contract; none: everything), with their
 /// records in `results`.
 pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<PhaseTime> {
-    let fuzz = Phase::fuzz_targets();
     let mut seen = BTreeSet::new();
     let filters: Vec<Option<String>> = if contracts.is_empty() {
         vec![None]
@@ -81,23 +80,18 @@ pub fn run_phases(out: &Path, results: &Path, contracts: &[String]) -> Vec<Phase
     // one-thread tests: the builds and the tail of those tests (two long ones) leave a core
     // idle much of the time, and none of the three writes a record. (cargo builds the unit
     // tests and the one-thread tests one after the other: they share a target directory.)
-    let loom_unit = Phase::loom_unit_tests();
-    let loom_unit = Background::start(
-        loom_unit.name,
-        &format!("cargo {}", loom_unit.args.join(" ")),
-        Ok(loom_unit.command()),
-        &out.join("loom-unit.log"),
-        "the one-thread tests",
-        false,
-    );
-    let fuzz = Background::start(
-        fuzz.name,
-        &format!("cargo {}", fuzz.args.join(" ")),
-        Ok(fuzz.command()),
-        &out.join("fuzz-check.log"),
-        "the one-thread tests",
-        false,
-    );
+    let beside = |phase: Phase, log: &str| {
+        Background::start(
+            phase.name,
+            &format!("cargo {}", phase.args.join(" ")),
+            Ok(phase.command()),
+            &out.join(log),
+            "the one-thread tests",
+            false,
+        )
+    };
+    let loom_unit = beside(Phase::loom_unit_tests(), "loom-unit.log");
+    let fuzz = beside(Phase::fuzz_targets(), "fuzz-check.log");
     times.push(run(
         (Phase::one_thread(), "one-thread.log".to_owned()),
         &mut seen,
