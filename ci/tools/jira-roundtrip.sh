@@ -16,14 +16,11 @@ packages=(jira2markdown==0.5.3 pyparsing==3.3.3)
 # Under PyPy (Debian's pypy3): jira2markdown's parser, pyparsing, converted the five comments in
 # 12 CPU-seconds in one PyPy process and in 33 under CPython 3.11, into the same Markdown, byte
 # for byte (2026-12-06); the round trip is the gate's last step.
+. ci/tools/tool-cache.sh
 if ! command -v pypy3 >/dev/null; then
   echo "installing Debian's pypy3 (once)"
-  sudo=$([ "$(id -u)" = 0 ] || echo sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get install -y -qq pypy3 >/dev/null 2>&1 \
-    || { $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq pypy3 >/dev/null; }
+  apt_install pypy3
 fi
-. ci/tools/tool-cache.sh
 venv=$tool_cache/jira-$(IFS=-; echo "${packages[*]}")-$(pypy3 -c 'import sys; print("pypy%d.%d" % sys.version_info[:2])')
 install_venv() {
   pypy3 -m venv "$venv"

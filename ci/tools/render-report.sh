@@ -13,16 +13,13 @@ install_only=false
 $install_only || for report in "$@"; do
   [ -f "$report" ] || { echo "error: $report: no such report (run \`cargo xtask report\` first)" >&2; exit 2; }
 done
+. ci/tools/tool-cache.sh
 browser() { command -v chromium || command -v chromium-browser || command -v google-chrome || true; }
 if [ -z "$(browser)" ]; then
   echo "installing Debian's chromium (once, about a minute)"
-  sudo=$([ "$(id -u)" = 0 ] || echo sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get install -y -qq chromium >/dev/null 2>&1 \
-    || { $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq chromium >/dev/null; }
+  apt_install chromium
 fi
 packages=(marked@18.2.1 mermaid@11.17.2 playwright-core@1.64.1)
-. ci/tools/tool-cache.sh
 tools=$tool_cache/render-$(IFS=-; echo "${packages[*]}")
 install_once "$tools" npm install --silent --no-audit --no-fund --prefix "$tools" "${packages[@]}"
 ! $install_only || exit 0

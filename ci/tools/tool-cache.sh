@@ -20,3 +20,14 @@ install_once() {
     fi
   ) 9>"$dir.lock"
 }
+
+# apt_install PACKAGE...: Debian's packages, with sudo when not root. The gate's provisioning
+# jobs run side by side, so each waits for dpkg's lock instead of failing on it; a machine whose
+# package lists are stale gets them fetched once before the second try.
+apt_install() {
+  local sudo
+  sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+  local apt=($sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -y -qq)
+  "${apt[@]}" install "$@" >/dev/null 2>&1 \
+    || { "${apt[@]}" update >/dev/null && "${apt[@]}" install "$@" >/dev/null; }
+}
