@@ -24,7 +24,7 @@ pub const OPTIONS: [&str; 3] = ["-max_len=64", "-entropic=0", "-reduce_inputs=0"
 /// its unsafe code wherever it is inlined (slice and pointer arithmetic, layouts, copies): no
 /// model code is unsafe, and they were about 7% of reregister's instructions per input and
 /// 500 of its 3,500 coverage counters. The overflow checks they also bring are kept (see
-/// [`CHECKS`]); the workspace's code has no `debug_assert!`.
+/// [`CHECKS`]), and the workspace's one `debug_assert!` is asserted under `cfg(fuzzing)` too.
 const FLAGS: [&str; 4] = ["--sanitizer", "none", "--no-trace-compares", "--release"];
 
 /// What the fuzz build checks beyond the models' own assertions, kept with `--release`:
