@@ -1,10 +1,12 @@
 package org.apache.hadoop.hdfs.server.datanode;
 
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import racelab.search.FraySearch;
 
 /**
  * Fray's search for reregister O3 on hadoop-hdfs 3.5.0 ({@link ReregisterFraySearch#o3}),
@@ -12,21 +14,25 @@ import org.pastalab.fray.junit.junit5.FrayTestExtension;
  */
 @ExtendWith(FrayTestExtension.class)
 public class FraySearchReregisterO3Test extends ReregisterFraySearch {
-  static final Search SEARCH =
-      new Search("RR_O3", "O3", ReregisterFraySearch::o3, List.of("upstream"));
+  static final FraySearch SEARCH = search("RR_O3", "O3");
 
   @BeforeAll
   static void warm() throws Exception {
-    warm(SEARCH);
+    warm(SEARCH, ReregisterFraySearch::o3);
   }
 
   @Override
-  Search search() {
+  FraySearch search() {
     return SEARCH;
+  }
+
+  @Override
+  Callable<FraySearch.Verdict> race() {
+    return ReregisterFraySearch::o3;
   }
 
   @AfterAll
   static void record() {
-    SEARCH.finish();
+    SEARCH.finish(List.of("upstream"));
   }
 }

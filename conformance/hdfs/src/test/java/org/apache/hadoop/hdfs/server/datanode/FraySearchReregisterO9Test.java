@@ -1,10 +1,12 @@
 package org.apache.hadoop.hdfs.server.datanode;
 
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import racelab.search.FraySearch;
 
 /**
  * Fray's search for reregister O9 on hadoop-hdfs 3.5.0 ({@link ReregisterFraySearch#o9}),
@@ -12,21 +14,25 @@ import org.pastalab.fray.junit.junit5.FrayTestExtension;
  */
 @ExtendWith(FrayTestExtension.class)
 public class FraySearchReregisterO9Test extends ReregisterFraySearch {
-  static final Search SEARCH =
-      new Search("RR_O9", "O9", ReregisterFraySearch::o9, List.of("upstream"));
+  static final FraySearch SEARCH = search("RR_O9", "O9");
 
   @BeforeAll
   static void warm() throws Exception {
-    warm(SEARCH);
+    warm(SEARCH, ReregisterFraySearch::o9);
   }
 
   @Override
-  Search search() {
+  FraySearch search() {
     return SEARCH;
+  }
+
+  @Override
+  Callable<FraySearch.Verdict> race() {
+    return ReregisterFraySearch::o9;
   }
 
   @AfterAll
   static void record() {
-    SEARCH.finish();
+    SEARCH.finish(List.of("upstream"));
   }
 }

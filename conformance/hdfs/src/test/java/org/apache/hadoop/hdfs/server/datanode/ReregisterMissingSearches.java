@@ -9,7 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
@@ -154,7 +154,7 @@ final class ReregisterMissingSearches {
   static final class Dataset implements InvocationHandler {
     private final ReregisterSearchActor.Dataset base = new ReregisterSearchActor.Dataset();
     /** The running invocation's finalized replicas (set before its threads start). */
-    volatile Set<Long> finalized = new ConcurrentSkipListSet<>();
+    volatile Set<Long> finalized = finalizedSet();
     /** The NameNode whose log notes the command thread's progress (the raced one). */
     volatile ReregisterNameNode noting;
     /** Run as the next snapshot begins, on the thread taking it (then cleared). */
@@ -305,6 +305,18 @@ final class ReregisterMissingSearches {
     FsDatasetSpi<?> proxy = (FsDatasetSpi<?>) Proxy.newProxyInstance(
         FsDatasetSpi.class.getClassLoader(), new Class<?>[] {FsDatasetSpi.class}, dataset);
     dataNode = ReregisterSearchActor.dataNode(NotingDataNode.class, proxy, new Metrics());
+  }
+
+  /**
+   * A set of finalized block ids, which the writer thread adds to during the race. Not a
+   * ConcurrentSkipListSet: its put draws ThreadLocalRandom (whose seeds differ from one JVM to
+   * the next) to decide whether to add index levels, each a CAS that Fray schedules as a step,
+   * so a kept Fray schedule took other turns in another JVM (measured: trunk O6's kept schedule
+   * reached O6 in 5 of 9 replays, the step headers parting at the writer's addIndices). A
+   * ConcurrentHashMap's key set of Longs takes the same steps in every JVM.
+   */
+  static Set<Long> finalizedSet() {
+    return ConcurrentHashMap.newKeySet();
   }
 
   /** One invocation's setup: the actors, their NameNodes, the raced one and its lease. */
@@ -470,7 +482,7 @@ final class ReregisterMissingSearches {
   static Ended race(Setup st, boolean periodicDue, BPServiceActor.Scheduler s, boolean writes)
       throws Exception {
     ReregisterSearchActor.Actor a = st.racedActor();
-    Set<Long> finalized = new ConcurrentSkipListSet<>();
+    Set<Long> finalized = finalizedSet();
     dataset.finalized = finalized;
     dataset.noting = st.notes ? st.racedNameNode() : null;
     List<IncrementalBlockReportManager> ibrs = new ArrayList<>();

@@ -181,19 +181,30 @@ public final class FraySearch {
    * (a fix row's k of N, and the other outcomes', are recorded, not asserted: the gate compares
    * them with the model).
    */
-  public synchronized void finish(String upstream) {
+  public void finish(String upstream) {
+    finish(List.of(upstream));
+  }
+
+  /**
+   * As {@link #finish(String)}, where the first outcome is asserted on several rows together
+   * (rows the model reaches it on, where each alone reaches it too rarely to be asserted):
+   * the rows' reaching runs, summed, must be more than none.
+   */
+  public synchronized void finish(List<String> asserted) {
     tallies.values().forEach(byRow -> byRow.values().forEach(Tally::write));
     Map.Entry<String, String> first = outcomes.entrySet().iterator().next();
     String search = first.getKey();
     String outcome = first.getValue();
     Map<String, Tally> byRow = tallies.getOrDefault(search, Map.of());
-    Tally up = byRow.get(upstream);
-    int k = up == null ? 0 : up.reached();
-    int n = up == null ? 0 : up.runs();
-    Premise.check(search + ": Fray reaches " + outcome + " on the " + upstream
-            + " row in some of its runs (no latches)", k > 0,
-        k + " of " + n + " runs reached " + outcome + " on " + upstream + "; rows: "
-            + byRow.entrySet().stream()
+    List<Tally> on = asserted.stream().map(byRow::get).filter(java.util.Objects::nonNull).toList();
+    int k = on.stream().mapToInt(Tally::reached).sum();
+    int n = on.stream().mapToInt(Tally::runs).sum();
+    String where = asserted.size() == 1 ? "the " + asserted.get(0) + " row"
+        : "the rows " + String.join(", ", asserted) + " together";
+    Premise.check(search + ": Fray reaches " + outcome + " on " + where
+            + " in some of its runs (no latches)", k > 0,
+        k + " of " + n + " runs reached " + outcome + " on " + String.join(", ", asserted)
+            + "; rows: " + byRow.entrySet().stream()
                 .map(e -> e.getKey() + " " + e.getValue().reached() + "/" + e.getValue().runs())
                 .collect(Collectors.joining(", ")));
   }

@@ -4,11 +4,11 @@ import java.lang.reflect.Field;
 import org.objenesis.ObjenesisStd;
 
 /**
- * Mockito in the JVMs of the Fray searches and kept replays. There (the fray profile's test JVM)
- * a {@code mockito-extensions} resource (ozone/src/fray/mockito) makes the subclass mock maker
- * Mockito's default: its inline one instruments {@code java.lang.Object}, and its advice looks
- * each {@code equals}/{@code wait} receiver up in maps keyed by identity hash, in every thread,
- * so the number of Fray steps changed from one JVM to the next and kept schedules did not replay
+ * Mockito in the JVMs of the Fray searches and kept replays. There (each module's fray
+ * profile's test JVM) a {@code mockito-extensions} resource (common/src/fray/mockito) makes the
+ * subclass mock maker Mockito's default: its inline one instruments {@code java.lang.Object},
+ * and its advice looks each {@code equals}/{@code wait} receiver up in maps keyed by identity
+ * hash, in every thread, so the number of Fray steps changed from one JVM to the next and kept schedules did not replay
  * deterministically (conformance/README.md, "Second look", cause 3). A subclass mock cannot be of
  * a final class: a wiring builds those by hand where {@link #subclassOnly} (see
  * LeaderReadyWiring).
@@ -48,7 +48,7 @@ public final class Mocks {
     throw new IllegalStateException("Mockito's inline mock maker was started in this Fray JVM ("
         + INLINE_DISPATCHER + " is in the boot class loader): its advice on java.lang.Object "
         + "makes kept schedules non-deterministic; the fray profile's " + PLUGIN
-        + " (ozone/src/fray/mockito) should have made the subclass mock maker the default");
+        + " (common/src/fray/mockito) should have made the subclass mock maker the default");
   }
 
   /**
