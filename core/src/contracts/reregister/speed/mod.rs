@@ -234,7 +234,15 @@ impl World {
             if next > horizon {
                 break;
             }
-            self.clock.set(next.max(self.clock.now()));
+            // Every pair was just run until idle at `now`, so no heartbeat is still due: a next
+            // heartbeat at or before `now` would leave the clock where it is and loop for ever.
+            let now = self.clock.now();
+            assert!(
+                next > now,
+                "quiescence: the next heartbeat ({next}) is not after now ({now}): the clock \
+                 cannot advance"
+            );
+            self.clock.set(next);
         }
     }
 
