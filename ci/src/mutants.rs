@@ -46,6 +46,12 @@ impl Tally {
             missed_mutants,
         })
     }
+
+    /// Whether every viable mutant was caught: none missed, and none timed out (a timeout is a
+    /// mutant whose verdict nobody saw, see [`TIMEOUT_FLOOR_SECONDS`]).
+    fn all_caught(&self) -> bool {
+        self.missed == 0 && self.timeouts == 0
+    }
 }
 
 /// The nextest filterset of contract `id` (module `module`): its unit tests in racelab-core,
@@ -58,8 +64,16 @@ fn filter(id: &str, module: &str) -> String {
     )
 }
 
-/// Runs cargo-mutants on `contracts`; fails when a mutant is missed (a timeout is a caught
-/// mutant: the tests did not pass) or the unmutated tree fails its tests.
+/// Runs cargo-mutants on `contracts`; fails when a mutant is missed or timed out, or the
+/// unmutated tree fails its tests.
+///
+/// cargo-mutants' own time limit comes from its baseline, which runs only the mutated package's
+/// (racelab-core's) share of the tests: 20 s for leader-ready and dead-node. A missed mutant whose
+/// tests a loaded machine slowed past it was reported as a timeout, and a timeout used to count
+/// as caught. The limit's floor is now above nextest's own per-test limit (the `mutants`
+/// profile's 10 minutes), so a test that hangs under a mutant is ended by nextest, a failing
+/// test (caught), and a slow one runs to its verdict; a timeout left over is a failure to triage.
+const TIMEOUT_FLOOR_SECONDS: &str = "660";
 pub fn run(contracts: &[String]) -> ExitCode {
     for tool in [&CARGO_NEXTEST, &CARGO_MUTANTS] {
         if let Err(e) = tool.ensure() {
@@ -112,6 +126,8 @@ pub fn run(contracts: &[String]) -> ExitCode {
                 "--in-place",
                 "--re",
                 &scope,
+                "--minimum-test-timeout",
+                TIMEOUT_FLOOR_SECONDS,
                 "--output",
             ])
             .arg(&out)
@@ -153,7 +169,7 @@ pub fn run(contracts: &[String]) -> ExitCode {
             Ok(t) => {
                 // cargo-mutants exits 0 (all caught), 2 (missed), 3 (timeouts only); anything
                 // else is a failed baseline or a tool error.
-                failed |= t.missed > 0 || !matches!(status.code(), Some(0 | 2 | 3));
+                failed |= !t.all_caught() || !matches!(status.code(), Some(0 | 2 | 3));
                 tallies.push(t);
             }
             Err(e) => {
@@ -180,7 +196,10 @@ pub fn run(contracts: &[String]) -> ExitCode {
     }
     println!("\n{}", summary.display());
     if failed {
-        println!("FAILED: a mutant of the fix code passes the tests, or the unmutated tree fails");
+        println!(
+            "FAILED: a mutant of the fix code passes the tests or timed out, or the unmutated \
+             tree fails"
+        );
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -215,5 +234,19 @@ mod tests {
                 missed_mutants: vec!["a.rs:1:2: replace x with y".into()],
             }
         );
+    }
+
+    #[test]
+    fn a_timeout_is_not_a_caught_mutant() {
+        let tally = |missed, timeouts| Tally {
+            mutants: 5,
+            caught: 5 - missed - timeouts,
+            missed,
+            timeouts,
+            ..Tally::default()
+        };
+        assert!(tally(0, 0).all_caught());
+        assert!(!tally(1, 0).all_caught(), "a missed mutant");
+        assert!(!tally(0, 1).all_caught(), "a timed-out mutant");
     }
 }
